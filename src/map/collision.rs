@@ -1,0 +1,456 @@
+//! The one place that answers geometry questions: [`CollisionMap::trace`] (a point or an
+//! axis-aligned box swept from start to end) and [`CollisionMap::point_contents`].
+//!
+//! Static brushes sit in a parry3d [`Bvh`] that culls the sweep's bounding box; the narrow
+//! phase clips the box against each candidate brush's planes pushed out by the box's half
+//! extents (the Minkowski sum, exact thanks to the bevel planes added at load), the way
+//! Quake III's collision model does. Movers are brush sets with an offset that the simulation
+//! moves; bodies are player boxes. Everything is f32 and evaluated in a fixed order, so the
+//! answers are deterministic.
+
+use glam::Vec3;
+use parry3d::bounding_volume::Aabb;
+use parry3d::partitioning::{Bvh, BvhBuildStrategy};
+use serde::Serialize;
+
+use super::brush::{Brush, Contents, Plane};
+
+/// Stable id of something that can be hit: 0 is the world, movers and players follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub struct EntId(pub u32);
+
+impl EntId {
+    /// The static world.
+    pub const WORLD: EntId = EntId(0);
+}
+
+/// Traces stop this far in front of a surface so the next trace does not start inside it
+/// (Quake's DIST_EPSILON).
+pub const DIST_EPSILON: f32 = 0.03125;
+
+/// The answer to a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trace {
+    /// Part of the way covered, 0..=1 (1 = nothing hit).
+    pub fraction: f32,
+    /// Where the box ended.
+    pub end_pos: Vec3,
+    /// Normal of the plane hit (zero when nothing was hit).
+    pub normal: Vec3,
+    /// Contents of what was hit.
+    pub contents: Contents,
+    /// What was hit: the world, a mover or a body.
+    pub ent: Option<EntId>,
+    /// The start position was inside something of the mask.
+    pub start_solid: bool,
+    /// The whole sweep was inside something (fraction is 0).
+    pub all_solid: bool,
+}
+
+struct Mover {
+    id: EntId,
+    brushes: Vec<Brush>,
+    mins: Vec3,
+    maxs: Vec3,
+    offset: Vec3,
+}
+
+#[derive(Clone, Copy)]
+struct Body {
+    id: EntId,
+    mins: Vec3,
+    maxs: Vec3,
+}
+
+/// The collision world of one map.
+pub struct CollisionMap {
+    brushes: Vec<Brush>,
+    bvh: Bvh,
+    mins: Vec3,
+    maxs: Vec3,
+    movers: Vec<Mover>,
+    bodies: Vec<Body>,
+}
+
+struct Work {
+    fraction: f32,
+    normal: Vec3,
+    contents: Contents,
+    ent: Option<EntId>,
+    start_solid: bool,
+    all_solid: bool,
+}
+
+impl CollisionMap {
+    /// Builds the world from static brushes and mover brush sets (absolute coordinates at
+    /// spawn, offset zero).
+    pub fn new(brushes: Vec<Brush>, movers: Vec<(EntId, Vec<Brush>)>) -> CollisionMap {
+        let leaves: Vec<Aabb> = brushes.iter().map(|b| Aabb::new(b.mins, b.maxs)).collect();
+        let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
+        let mut mins = Vec3::splat(f32::INFINITY);
+        let mut maxs = Vec3::splat(f32::NEG_INFINITY);
+        for b in brushes.iter().chain(movers.iter().flat_map(|m| m.1.iter())) {
+            mins = mins.min(b.mins);
+            maxs = maxs.max(b.maxs);
+        }
+        if !mins.is_finite() {
+            mins = Vec3::ZERO;
+            maxs = Vec3::ZERO;
+        }
+        let movers = movers
+            .into_iter()
+            .map(|(id, brushes)| {
+                let mut mn = Vec3::splat(f32::INFINITY);
+                let mut mx = Vec3::splat(f32::NEG_INFINITY);
+                for b in &brushes {
+                    mn = mn.min(b.mins);
+                    mx = mx.max(b.maxs);
+                }
+                Mover {
+                    id,
+                    brushes,
+                    mins: mn,
+                    maxs: mx,
+                    offset: Vec3::ZERO,
+                }
+            })
+            .collect();
+        CollisionMap {
+            brushes,
+            bvh,
+            mins,
+            maxs,
+            movers,
+            bodies: Vec::new(),
+        }
+    }
+
+    /// Bounds of all geometry.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        (self.mins, self.maxs)
+    }
+
+    /// The static brushes.
+    pub fn brushes(&self) -> &[Brush] {
+        &self.brushes
+    }
+
+    /// Moves a mover's brushes to `offset` from where the map placed them.
+    pub fn set_mover_offset(&mut self, id: EntId, offset: Vec3) {
+        if let Some(m) = self.movers.iter_mut().find(|m| m.id == id) {
+            m.offset = offset;
+        }
+    }
+
+    /// A mover's current offset.
+    pub fn mover_offset(&self, id: EntId) -> Option<Vec3> {
+        self.movers.iter().find(|m| m.id == id).map(|m| m.offset)
+    }
+
+    /// A mover's current absolute bounds.
+    pub fn mover_bounds(&self, id: EntId) -> Option<(Vec3, Vec3)> {
+        self.movers
+            .iter()
+            .find(|m| m.id == id)
+            .map(|m| (m.mins + m.offset, m.maxs + m.offset))
+    }
+
+    /// Places (or moves) a body box: `origin + mins ..= origin + maxs`.
+    pub fn set_body(&mut self, id: EntId, origin: Vec3, mins: Vec3, maxs: Vec3) {
+        let b = Body {
+            id,
+            mins: origin + mins,
+            maxs: origin + maxs,
+        };
+        match self.bodies.binary_search_by_key(&id, |b| b.id) {
+            Ok(i) => self.bodies[i] = b,
+            Err(i) => self.bodies.insert(i, b),
+        }
+    }
+
+    /// Removes a body (dead players do not block).
+    pub fn remove_body(&mut self, id: EntId) {
+        if let Ok(i) = self.bodies.binary_search_by_key(&id, |b| b.id) {
+            self.bodies.remove(i);
+        }
+    }
+
+    /// Sweeps the box `mins..maxs` (relative to its origin) from `start` to `end` against
+    /// everything whose contents intersect `mask`, ignoring the entity `ignore`. A zero box
+    /// is a ray.
+    pub fn trace(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        mask: Contents,
+        ignore: Option<EntId>,
+    ) -> Trace {
+        let centre = (mins + maxs) * 0.5;
+        let half = (maxs - mins) * 0.5;
+        let s = start + centre;
+        let e = end + centre;
+        let mut w = Work {
+            fraction: 1.0,
+            normal: Vec3::ZERO,
+            contents: Contents::EMPTY,
+            ent: None,
+            start_solid: false,
+            all_solid: false,
+        };
+        let lo = s.min(e) - half - Vec3::ONE;
+        let hi = s.max(e) + half + Vec3::ONE;
+        let sweep = Aabb::new(lo, hi);
+        for i in self.bvh.intersect_aabb(&sweep) {
+            let b = &self.brushes[i as usize];
+            if b.contents.intersects(mask) {
+                clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
+                if w.all_solid {
+                    break;
+                }
+            }
+        }
+        if mask.intersects(Contents::SOLID) && !w.all_solid {
+            for m in &self.movers {
+                if Some(m.id) == ignore
+                    || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset)
+                {
+                    continue;
+                }
+                for b in &m.brushes {
+                    if b.contents.intersects(mask) {
+                        let (ls, le) = (s - m.offset, e - m.offset);
+                        clip_planes(&b.clip_planes, ls, le, half, b.contents, m.id, &mut w);
+                    }
+                }
+            }
+        }
+        if mask.intersects(Contents::BODY) && !w.all_solid {
+            for b in &self.bodies {
+                if Some(b.id) == ignore || !overlaps(lo, hi, b.mins, b.maxs) {
+                    continue;
+                }
+                let planes = box_planes(b.mins, b.maxs);
+                clip_planes(&planes, s, e, half, Contents::BODY, b.id, &mut w);
+            }
+        }
+        let end_pos = if w.all_solid {
+            start
+        } else if w.fraction >= 1.0 {
+            end
+        } else {
+            start + (end - start) * w.fraction
+        };
+        Trace {
+            fraction: w.fraction,
+            end_pos,
+            normal: w.normal,
+            contents: w.contents,
+            ent: w.ent,
+            start_solid: w.start_solid,
+            all_solid: w.all_solid,
+        }
+    }
+
+    /// A ray (zero-size box) trace.
+    pub fn trace_ray(&self, start: Vec3, end: Vec3, mask: Contents, ignore: Option<EntId>) -> Trace {
+        self.trace(start, end, Vec3::ZERO, Vec3::ZERO, mask, ignore)
+    }
+
+    /// What the point is inside of: static brushes (solid, clip, liquids) and movers.
+    pub fn point_contents(&self, p: Vec3) -> Contents {
+        let mut c = Contents::EMPTY;
+        let q = Aabb::new(p, p);
+        for i in self.bvh.intersect_aabb(&q) {
+            let b = &self.brushes[i as usize];
+            if b.contains_point(p) {
+                c |= b.contents;
+            }
+        }
+        for m in &self.movers {
+            if overlaps(p, p, m.mins + m.offset, m.maxs + m.offset) {
+                let lp = p - m.offset;
+                for b in &m.brushes {
+                    if b.contains_point(lp) {
+                        c |= b.contents;
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    /// True when the box at `origin` overlaps mover `id`'s brushes where the mover is now.
+    pub fn box_in_mover(&self, id: EntId, origin: Vec3, mins: Vec3, maxs: Vec3) -> bool {
+        let Some(m) = self.movers.iter().find(|m| m.id == id) else {
+            return false;
+        };
+        let (lo, hi) = (origin + mins, origin + maxs);
+        if !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset) {
+            return false;
+        }
+        let centre = origin + (mins + maxs) * 0.5 - m.offset;
+        let half = (maxs - mins) * 0.5;
+        m.brushes.iter().any(|b| {
+            let mut w = Work {
+                fraction: 1.0,
+                normal: Vec3::ZERO,
+                contents: Contents::EMPTY,
+                ent: None,
+                start_solid: false,
+                all_solid: false,
+            };
+            clip_planes(&b.clip_planes, centre, centre, half, b.contents, id, &mut w);
+            w.all_solid
+        })
+    }
+
+    /// Ids of bodies whose boxes overlap `mins..maxs` (absolute), in id order.
+    pub fn bodies_in_box(&self, mins: Vec3, maxs: Vec3) -> impl Iterator<Item = EntId> + '_ {
+        self.bodies
+            .iter()
+            .filter(move |b| overlaps(mins, maxs, b.mins, b.maxs))
+            .map(|b| b.id)
+    }
+}
+
+/// Strict overlap of two boxes (touching faces do not overlap).
+pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
+    amin.x < bmax.x
+        && amax.x > bmin.x
+        && amin.y < bmax.y
+        && amax.y > bmin.y
+        && amin.z < bmax.z
+        && amax.z > bmin.z
+}
+
+fn box_planes(mins: Vec3, maxs: Vec3) -> [Plane; 6] {
+    [
+        Plane { normal: Vec3::X, dist: maxs.x },
+        Plane { normal: -Vec3::X, dist: -mins.x },
+        Plane { normal: Vec3::Y, dist: maxs.y },
+        Plane { normal: -Vec3::Y, dist: -mins.y },
+        Plane { normal: Vec3::Z, dist: maxs.z },
+        Plane { normal: -Vec3::Z, dist: -mins.z },
+    ]
+}
+
+/// Clips the sweep of a box (centre `s` to `e`, half extents `half`) against one convex
+/// set of planes, updating the closest hit.
+fn clip_planes(
+    planes: &[Plane],
+    s: Vec3,
+    e: Vec3,
+    half: Vec3,
+    contents: Contents,
+    ent: EntId,
+    w: &mut Work,
+) {
+    let mut enter = -1.0f32;
+    let mut leave = 1.0f32;
+    let mut hit_normal = Vec3::ZERO;
+    let mut get_out = false;
+    let mut start_out = false;
+    for p in planes {
+        let dist = p.dist + p.normal.abs().dot(half);
+        let d1 = p.normal.dot(s) - dist;
+        let d2 = p.normal.dot(e) - dist;
+        if d2 > 0.0 {
+            get_out = true;
+        }
+        if d1 > 0.0 {
+            start_out = true;
+        }
+        // Entirely in front of this plane: the sweep cannot touch the brush.
+        if d1 > 0.0 && (d2 >= DIST_EPSILON || d2 >= d1) {
+            return;
+        }
+        if d1 <= 0.0 && d2 <= 0.0 {
+            continue;
+        }
+        if d1 > d2 {
+            let f = ((d1 - DIST_EPSILON) / (d1 - d2)).max(0.0);
+            if f > enter {
+                enter = f;
+                hit_normal = p.normal;
+            }
+        } else {
+            let f = ((d1 + DIST_EPSILON) / (d1 - d2)).min(1.0);
+            if f < leave {
+                leave = f;
+            }
+        }
+    }
+    if !start_out {
+        w.start_solid = true;
+        if !get_out {
+            w.all_solid = true;
+            w.fraction = 0.0;
+            w.contents = contents;
+            w.ent = Some(ent);
+        }
+        return;
+    }
+    if enter < leave && enter > -1.0 && enter < w.fraction {
+        w.fraction = enter.max(0.0);
+        w.normal = hit_normal;
+        w.contents = contents;
+        w.ent = Some(ent);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room() -> CollisionMap {
+        // Floor top at z=0, a wall whose face is at x=100, a box from (200,0,0) upwards.
+        let floor = Brush::from_box(Vec3::new(-512., -512., -16.), Vec3::new(512., 512., 0.), Contents::SOLID);
+        let wall = Brush::from_box(Vec3::new(100., -512., 0.), Vec3::new(116., 512., 256.), Contents::SOLID);
+        CollisionMap::new(vec![floor, wall], vec![])
+    }
+
+    #[test]
+    fn ray_hits_floor_at_its_height() {
+        let m = room();
+        let t = m.trace_ray(Vec3::new(0., 0., 100.), Vec3::new(0., 0., -100.), Contents::MASK_SIGHT, None);
+        assert!(t.fraction < 1.0);
+        assert!((t.end_pos.z - 0.0).abs() < 0.05, "{}", t.end_pos.z);
+        assert_eq!(t.normal, Vec3::Z);
+        assert_eq!(t.ent, Some(EntId::WORLD));
+    }
+
+    #[test]
+    fn player_box_stops_at_wall_minus_half_width() {
+        let m = room();
+        let t = m.trace(
+            Vec3::new(0., 0., 25.),
+            Vec3::new(300., 0., 25.),
+            Vec3::new(-16., -16., -24.),
+            Vec3::new(16., 16., 32.),
+            Contents::MASK_PLAYER,
+            None,
+        );
+        assert!((t.end_pos.x - 84.0).abs() < 0.05, "{}", t.end_pos.x);
+        assert_eq!(t.normal, -Vec3::X);
+        assert!(!t.start_solid);
+    }
+
+    #[test]
+    fn start_in_solid_is_reported() {
+        let m = room();
+        let t = m.trace_ray(Vec3::new(0., 0., -8.), Vec3::new(0., 0., -10.), Contents::MASK_SIGHT, None);
+        assert!(t.start_solid && t.all_solid);
+        assert_eq!(t.fraction, 0.0);
+        let t = m.trace_ray(Vec3::new(0., 0., -8.), Vec3::new(0., 0., 50.), Contents::MASK_SIGHT, None);
+        assert!(t.start_solid && !t.all_solid);
+    }
+
+    #[test]
+    fn point_contents_inside_and_out() {
+        let m = room();
+        assert_eq!(m.point_contents(Vec3::new(0., 0., -1.)), Contents::SOLID);
+        assert_eq!(m.point_contents(Vec3::new(0., 0., 1.)), Contents::EMPTY);
+    }
+}

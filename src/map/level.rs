@@ -1,0 +1,693 @@
+//! What the simulation needs from a parsed map: static brushes, movers (plats, doors,
+//! trains, buttons), trigger volumes, spawn points, items, teleport destinations and path
+//! corners, with Quake's default values filled in.
+//!
+//! Entry point: [`Level::from_map`]. Bad values never stop loading: they become warnings
+//! that name the entity's line, and the entity keeps Quake's default.
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::brush::{Brush, Contents};
+use super::collision::EntId;
+use super::parse::{MapData, MapEntity, MapWarning, parse_vec3};
+
+/// What kind of item an item entity is, with Quake's pickup box and respawn time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ItemKind {
+    /// `item_health` (15 rotten, 25 normal).
+    Health,
+    /// `item_health` with spawnflag 2: +100 up to 250.
+    MegaHealth,
+    /// `item_armor1`, `item_armor2`, `item_armorInv`.
+    Armor,
+    /// `weapon_*`.
+    Weapon,
+    /// `item_shells`, `item_spikes`, `item_rockets`, `item_cells`, `item_weapon`.
+    Ammo,
+    /// `item_artifact_*`.
+    Powerup,
+    /// Keys and anything else `item_*`.
+    Other,
+}
+
+impl ItemKind {
+    /// Classifies an entity class name; `None` when it is not an item.
+    pub fn from_classname(class: &str, spawnflags: u32) -> Option<ItemKind> {
+        Some(match class {
+            "item_health" if spawnflags & 2 != 0 => ItemKind::MegaHealth,
+            "item_health" => ItemKind::Health,
+            "item_armor1" | "item_armor2" | "item_armorInv" => ItemKind::Armor,
+            c if c.starts_with("weapon_") => ItemKind::Weapon,
+            "item_shells" | "item_spikes" | "item_rockets" | "item_cells" | "item_weapon" => {
+                ItemKind::Ammo
+            }
+            c if c.starts_with("item_artifact_") => ItemKind::Powerup,
+            c if c.starts_with("item_") => ItemKind::Other,
+            _ => return None,
+        })
+    }
+
+    /// Quake deathmatch respawn time in seconds (items.qc); `None`: never respawns.
+    pub fn respawn_seconds(self, class: &str) -> Option<f32> {
+        match self {
+            ItemKind::Health | ItemKind::MegaHealth | ItemKind::Armor => Some(20.0),
+            ItemKind::Weapon | ItemKind::Ammo => Some(30.0),
+            ItemKind::Powerup => Some(match class {
+                "item_artifact_invisibility" | "item_artifact_invulnerability" => 300.0,
+                _ => 60.0, // quad damage and the biosuit
+            }),
+            ItemKind::Other => None,
+        }
+    }
+
+    /// The pickup box relative to the item origin (items.qc `setsize`).
+    pub fn bounds(self) -> (Vec3, Vec3) {
+        match self {
+            ItemKind::Health | ItemKind::MegaHealth | ItemKind::Ammo => {
+                (Vec3::ZERO, Vec3::new(32., 32., 56.))
+            }
+            ItemKind::Armor | ItemKind::Weapon => {
+                (Vec3::new(-16., -16., 0.), Vec3::new(16., 16., 56.))
+            }
+            ItemKind::Powerup | ItemKind::Other => {
+                (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.))
+            }
+        }
+    }
+}
+
+/// An item placed in the map.
+#[derive(Clone, Debug, Serialize)]
+pub struct ItemDef {
+    /// Entity class, e.g. `weapon_rocketlauncher`.
+    pub classname: String,
+    /// Its kind.
+    pub kind: ItemKind,
+    /// Origin as written in the map (dropped to the floor when the simulation spawns it).
+    pub origin: Vec3,
+    /// Respawn delay in seconds, `None` for never.
+    pub respawn: Option<f32>,
+    /// Line of the entity in the map.
+    pub line: usize,
+}
+
+/// A deathmatch spawn point.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SpawnPoint {
+    /// Where the player's origin is put (Quake adds 1 unit).
+    pub origin: Vec3,
+    /// Facing, degrees.
+    pub yaw: f32,
+}
+
+/// An `info_teleport_destination` (or any targeted entity a teleporter points to).
+#[derive(Clone, Debug, Serialize)]
+pub struct TeleportDest {
+    /// Its targetname.
+    pub name: String,
+    /// Arrival origin: the entity origin plus 27 units up, as Quake does.
+    pub origin: Vec3,
+    /// Facing after arrival, degrees.
+    pub yaw: f32,
+}
+
+/// A `path_corner` that trains move along.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathCorner {
+    /// Its targetname.
+    pub name: String,
+    /// The next corner's name.
+    pub target: Option<String>,
+    /// Position.
+    pub origin: Vec3,
+    /// Seconds to wait here.
+    pub wait: f32,
+}
+
+/// How a mover behaves.
+#[derive(Clone, Debug, Serialize)]
+pub enum MoverKind {
+    /// `func_plat`: waits low, rises when stood on, waits 3 s at the top, returns.
+    Plat {
+        /// Offset of the low position (the high one is zero).
+        low: Vec3,
+    },
+    /// `func_door`: opens (moves to `open`) when a player comes near or it is triggered.
+    Door {
+        /// Offset of the open position.
+        open: Vec3,
+        /// Spawnflag 1: starts open and closes when used.
+        start_open: bool,
+        /// Opens by proximity (no targetname, no health, no key).
+        touch_opens: bool,
+        /// Key spawnflags set: never opens in a bot match.
+        locked: bool,
+        /// Spawnflag 4: not linked with touching doors.
+        no_link: bool,
+    },
+    /// `func_button`: pressed by touch, fires its targets, returns after `wait`.
+    Button {
+        /// Offset of the pressed position.
+        pressed: Vec3,
+    },
+    /// `func_train`: follows `path_corner`s.
+    Train {
+        /// Name of the first corner.
+        first: String,
+    },
+    /// A mover whose motion is not simulated (`func_door_secret`): stays where it is.
+    Fixed,
+}
+
+/// A moving brush entity.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoverDef {
+    /// Its id in traces.
+    pub id: EntId,
+    /// Entity class.
+    pub classname: String,
+    /// Behaviour.
+    pub kind: MoverKind,
+    /// Brushes at their map position.
+    pub brushes: Vec<Brush>,
+    /// Bounds at the map position.
+    pub mins: Vec3,
+    /// Bounds at the map position.
+    pub maxs: Vec3,
+    /// Speed, units per second.
+    pub speed: f32,
+    /// Wait at the end of travel, seconds (-1: stay).
+    pub wait: f32,
+    /// Damage when blocked.
+    pub dmg: f32,
+    /// Its name for triggers.
+    pub targetname: Option<String>,
+    /// What it fires.
+    pub target: Option<String>,
+    /// Doors linked with this one (indices into the mover list), including itself.
+    pub linked: Vec<usize>,
+    /// Line of the entity.
+    pub line: usize,
+}
+
+/// What a trigger volume does.
+#[derive(Clone, Debug, Serialize)]
+pub enum TriggerKind {
+    /// Sends players to a destination (index into [`Level::teleport_dests`]).
+    Teleport {
+        /// Destination, `None` when its target is missing (then it does nothing).
+        dest: Option<usize>,
+    },
+    /// Fires its target whenever touched, at most once per `wait` seconds.
+    Multiple {
+        /// Re-arm delay.
+        wait: f32,
+    },
+    /// Fires its target once.
+    Once,
+    /// Hurts whoever stands in it, `dmg` per second.
+    Hurt {
+        /// Damage per second.
+        dmg: f32,
+    },
+    /// The raising trigger of a plat (index into the mover list).
+    PlatRaise {
+        /// The plat.
+        mover: usize,
+    },
+    /// The proximity field of a door group (index of the first door).
+    DoorField {
+        /// The door.
+        mover: usize,
+    },
+    /// A trigger with no effect in a bot match (changelevel, secret, ...).
+    Inert,
+}
+
+/// A trigger volume: an axis-aligned box, touched when a player's box overlaps it (as in
+/// Quake, where triggers touch by bounding box).
+#[derive(Clone, Debug, Serialize)]
+pub struct TriggerDef {
+    /// Entity class.
+    pub classname: String,
+    /// Behaviour.
+    pub kind: TriggerKind,
+    /// Box minimum.
+    pub mins: Vec3,
+    /// Box maximum.
+    pub maxs: Vec3,
+    /// What it fires.
+    pub target: Option<String>,
+    /// Its own name: a named trigger waits to be fired before it works.
+    pub targetname: Option<String>,
+    /// Line of the entity (0 for triggers made by plats and doors).
+    pub line: usize,
+}
+
+/// Everything the simulation needs from a map.
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// The parsed file (entities and warnings).
+    pub map: MapData,
+    /// World brushes and never-moving brush entities.
+    pub static_brushes: Vec<Brush>,
+    /// Moving brush entities, ids 1..
+    pub movers: Vec<MoverDef>,
+    /// Trigger volumes.
+    pub triggers: Vec<TriggerDef>,
+    /// Deathmatch spawn points (`info_player_start` when there are none).
+    pub spawns: Vec<SpawnPoint>,
+    /// Items.
+    pub items: Vec<ItemDef>,
+    /// Teleport destinations.
+    pub teleport_dests: Vec<TeleportDest>,
+    /// Path corners.
+    pub path_corners: Vec<PathCorner>,
+    /// `*teleport` surface brushes.
+    pub teleport_surfaces: Vec<Brush>,
+}
+
+struct Keys<'a> {
+    e: &'a MapEntity,
+    warnings: &'a mut Vec<MapWarning>,
+}
+
+impl Keys<'_> {
+    fn f32_or(&mut self, key: &str, default: f32) -> f32 {
+        match self.e.get(key) {
+            None => default,
+            Some(v) => match v.trim().parse::<f32>() {
+                Ok(x) if x.is_finite() => x,
+                _ => {
+                    self.warnings.push(MapWarning {
+                        line: self.e.line,
+                        message: format!(
+                            "{} (entity {}): \"{key}\" \"{v}\" is not a number; using {default}",
+                            self.e.classname, self.e.index
+                        ),
+                    });
+                    default
+                }
+            },
+        }
+    }
+    fn vec3(&mut self, key: &str) -> Option<Vec3> {
+        let v = self.e.get(key)?;
+        let r = parse_vec3(v);
+        if r.is_none() {
+            self.warnings.push(MapWarning {
+                line: self.e.line,
+                message: format!(
+                    "{} (entity {}): \"{key}\" \"{v}\" is not three numbers; entity skipped",
+                    self.e.classname, self.e.index
+                ),
+            });
+        }
+        r
+    }
+    fn string(&self, key: &str) -> Option<String> {
+        self.e.get(key).filter(|s| !s.is_empty()).map(str::to_string)
+    }
+    fn yaw(&mut self) -> f32 {
+        if let Some(a) = self.e.get("angles").or(self.e.get("mangle")) {
+            if let Some(v) = parse_vec3(a) {
+                return v.y;
+            }
+        }
+        self.f32_or("angle", 0.0)
+    }
+}
+
+/// Quake's SetMovedir: angle -1 is up, -2 down, otherwise a horizontal yaw.
+fn move_dir(angle: f32) -> Vec3 {
+    if angle == -1.0 {
+        Vec3::Z
+    } else if angle == -2.0 {
+        -Vec3::Z
+    } else {
+        let r = angle.to_radians();
+        Vec3::new(r.cos(), r.sin(), 0.0)
+    }
+}
+
+fn bounds_of(brushes: &[Brush]) -> Option<(Vec3, Vec3)> {
+    let mut mn = Vec3::splat(f32::INFINITY);
+    let mut mx = Vec3::splat(f32::NEG_INFINITY);
+    for b in brushes {
+        mn = mn.min(b.mins);
+        mx = mx.max(b.maxs);
+    }
+    mn.is_finite().then_some((mn, mx))
+}
+
+impl Level {
+    /// Interprets a parsed map.
+    pub fn from_map(mut map: MapData) -> Level {
+        let mut warnings = std::mem::take(&mut map.warnings);
+        let mut static_brushes = Vec::new();
+        let mut movers: Vec<MoverDef> = Vec::new();
+        let mut triggers = Vec::new();
+        let mut spawns = Vec::new();
+        let mut starts = Vec::new();
+        let mut items = Vec::new();
+        let mut teleport_dests = Vec::new();
+        let mut path_corners = Vec::new();
+        let mut teleport_surfaces = Vec::new();
+        let mut pending_teleports: Vec<(usize, Option<String>)> = Vec::new();
+        for e in &map.entities {
+            let mut k = Keys {
+                e,
+                warnings: &mut warnings,
+            };
+            teleport_surfaces.extend(e.teleport_surfaces.iter().cloned());
+            let class = e.classname.as_str();
+            let spawnflags = k.f32_or("spawnflags", 0.0).max(0.0) as u32;
+            match class {
+                "worldspawn" | "func_wall" | "func_episodegate" | "func_bossgate" => {
+                    static_brushes.extend(e.brushes.iter().cloned());
+                }
+                "func_illusionary" => {}
+                "func_plat" | "func_door" | "func_button" | "func_train" | "func_door_secret" => {
+                    let Some((mins, maxs)) = bounds_of(&e.brushes) else {
+                        k.warnings.push(MapWarning {
+                            line: e.line,
+                            message: format!("{class} (entity {}) has no brushes; skipped", e.index),
+                        });
+                        continue;
+                    };
+                    let size = maxs - mins;
+                    let targetname = k.string("targetname");
+                    let target = k.string("target");
+                    let angle = k.f32_or("angle", 0.0);
+                    let (kind, speed, wait, dmg) = match class {
+                        "func_plat" => {
+                            let height = k.f32_or("height", 0.0);
+                            let drop = if height != 0.0 { height } else { size.z - 8.0 };
+                            (
+                                MoverKind::Plat {
+                                    low: Vec3::new(0., 0., -drop),
+                                },
+                                k.f32_or("speed", 150.0),
+                                3.0,
+                                1.0,
+                            )
+                        }
+                        "func_door" => {
+                            let dir = move_dir(angle);
+                            let lip = k.f32_or("lip", 8.0);
+                            let open = dir * (dir.dot(size).abs() - lip);
+                            let health = k.f32_or("health", 0.0);
+                            let locked = spawnflags & (8 | 16) != 0;
+                            (
+                                MoverKind::Door {
+                                    open,
+                                    start_open: spawnflags & 1 != 0,
+                                    touch_opens: targetname.is_none() && health == 0.0 && !locked,
+                                    locked,
+                                    no_link: spawnflags & 4 != 0,
+                                },
+                                k.f32_or("speed", 100.0),
+                                k.f32_or("wait", 3.0),
+                                k.f32_or("dmg", 2.0),
+                            )
+                        }
+                        "func_button" => {
+                            let dir = move_dir(angle);
+                            let lip = k.f32_or("lip", 4.0);
+                            (
+                                MoverKind::Button {
+                                    pressed: dir * (dir.dot(size).abs() - lip),
+                                },
+                                k.f32_or("speed", 40.0),
+                                k.f32_or("wait", 1.0),
+                                0.0,
+                            )
+                        }
+                        "func_train" => match target.clone() {
+                            Some(first) => (
+                                MoverKind::Train { first },
+                                k.f32_or("speed", 100.0),
+                                0.0,
+                                k.f32_or("dmg", 2.0),
+                            ),
+                            None => {
+                                k.warnings.push(MapWarning {
+                                    line: e.line,
+                                    message: format!(
+                                        "func_train (entity {}) has no target; it stays put",
+                                        e.index
+                                    ),
+                                });
+                                (MoverKind::Fixed, 100.0, 0.0, 2.0)
+                            }
+                        },
+                        _ => (MoverKind::Fixed, 0.0, 0.0, 0.0),
+                    };
+                    let index = movers.len();
+                    movers.push(MoverDef {
+                        id: EntId(index as u32 + 1),
+                        classname: class.to_string(),
+                        kind,
+                        brushes: e.brushes.clone(),
+                        mins,
+                        maxs,
+                        speed: speed.max(1.0),
+                        wait,
+                        dmg,
+                        targetname,
+                        target,
+                        linked: vec![index],
+                        line: e.line,
+                    });
+                }
+                c if c.starts_with("trigger_") => {
+                    let Some((mins, maxs)) = bounds_of(&e.brushes) else {
+                        if !matches!(c, "trigger_relay" | "trigger_counter") {
+                            k.warnings.push(MapWarning {
+                                line: e.line,
+                                message: format!("{c} (entity {}) has no brushes; skipped", e.index),
+                            });
+                        }
+                        continue;
+                    };
+                    let target = k.string("target");
+                    let kind = match c {
+                        "trigger_teleport" => {
+                            pending_teleports.push((triggers.len(), target.clone()));
+                            TriggerKind::Teleport { dest: None }
+                        }
+                        "trigger_multiple" if k.f32_or("health", 0.0) == 0.0 => {
+                            TriggerKind::Multiple {
+                                wait: k.f32_or("wait", 0.2),
+                            }
+                        }
+                        "trigger_once" if k.f32_or("health", 0.0) == 0.0 => TriggerKind::Once,
+                        "trigger_hurt" => TriggerKind::Hurt {
+                            dmg: k.f32_or("dmg", 5.0),
+                        },
+                        _ => TriggerKind::Inert,
+                    };
+                    triggers.push(TriggerDef {
+                        classname: c.to_string(),
+                        kind,
+                        mins,
+                        maxs,
+                        target,
+                        targetname: k.string("targetname"),
+                        line: e.line,
+                    });
+                }
+                "info_player_deathmatch" | "info_player_start" => {
+                    if let Some(o) = k.vec3("origin") {
+                        let sp = SpawnPoint {
+                            origin: o + Vec3::Z,
+                            yaw: k.yaw(),
+                        };
+                        if class == "info_player_deathmatch" {
+                            spawns.push(sp);
+                        } else {
+                            starts.push(sp);
+                        }
+                    }
+                }
+                "path_corner" => {
+                    if let (Some(o), Some(name)) = (k.vec3("origin"), k.string("targetname")) {
+                        path_corners.push(PathCorner {
+                            name,
+                            target: k.string("target"),
+                            origin: o,
+                            wait: k.f32_or("wait", 0.0),
+                        });
+                    }
+                }
+                _ => {
+                    if let Some(kind) = ItemKind::from_classname(class, spawnflags) {
+                        if let Some(o) = k.vec3("origin") {
+                            items.push(ItemDef {
+                                classname: class.to_string(),
+                                kind,
+                                origin: o,
+                                respawn: kind.respawn_seconds(class),
+                                line: e.line,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        // Teleport destinations: every entity a trigger_teleport targets.
+        for (ti, target) in pending_teleports {
+            let dest = target.as_ref().and_then(|t| {
+                map.entities
+                    .iter()
+                    .find(|e| e.get("targetname") == Some(t.as_str()))
+            });
+            match dest {
+                Some(d) => {
+                    let mut k = Keys {
+                        e: d,
+                        warnings: &mut warnings,
+                    };
+                    if let Some(o) = k.vec3("origin") {
+                        let yaw = k.yaw();
+                        let name = target.clone().unwrap_or_default();
+                        let idx = match teleport_dests.iter().position(|t: &TeleportDest| t.name == name) {
+                            Some(i) => i,
+                            None => {
+                                teleport_dests.push(TeleportDest {
+                                    name,
+                                    origin: o + Vec3::new(0., 0., 27.),
+                                    yaw,
+                                });
+                                teleport_dests.len() - 1
+                            }
+                        };
+                        triggers[ti].kind = TriggerKind::Teleport { dest: Some(idx) };
+                    }
+                }
+                None => warnings.push(MapWarning {
+                    line: triggers[ti].line,
+                    message: format!(
+                        "trigger_teleport targets {:?}, which no entity is named; it does nothing",
+                        target.unwrap_or_default()
+                    ),
+                }),
+            }
+        }
+        link_doors(&mut movers);
+        // Plats and door groups make their own trigger volumes (plats.qc, doors.qc).
+        for (i, m) in movers.iter().enumerate() {
+            match &m.kind {
+                MoverKind::Plat { low } => {
+                    let mut tmin = m.mins + Vec3::new(25., 25., 0.);
+                    let mut tmax = m.maxs - Vec3::new(25., 25., -8.);
+                    tmin.z = tmax.z - (-low.z + 8.0);
+                    let size = m.maxs - m.mins;
+                    if size.x <= 50.0 {
+                        tmin.x = (m.mins.x + m.maxs.x) / 2.0;
+                        tmax.x = tmin.x + 1.0;
+                    }
+                    if size.y <= 50.0 {
+                        tmin.y = (m.mins.y + m.maxs.y) / 2.0;
+                        tmax.y = tmin.y + 1.0;
+                    }
+                    triggers.push(TriggerDef {
+                        classname: "plat_trigger".into(),
+                        kind: TriggerKind::PlatRaise { mover: i },
+                        mins: tmin,
+                        maxs: tmax,
+                        target: None,
+                        targetname: None,
+                        line: 0,
+                    });
+                }
+                MoverKind::Door {
+                    touch_opens: true, ..
+                } if m.linked.first() == Some(&i) => {
+                    let mut mn = m.mins;
+                    let mut mx = m.maxs;
+                    for &j in &m.linked {
+                        mn = mn.min(movers[j].mins);
+                        mx = mx.max(movers[j].maxs);
+                    }
+                    triggers.push(TriggerDef {
+                        classname: "door_trigger".into(),
+                        kind: TriggerKind::DoorField { mover: i },
+                        mins: mn - Vec3::new(60., 60., 8.),
+                        maxs: mx + Vec3::new(60., 60., 8.),
+                        target: None,
+                        targetname: None,
+                        line: 0,
+                    });
+                }
+                _ => {}
+            }
+        }
+        if spawns.is_empty() {
+            spawns = starts;
+        }
+        map.warnings = warnings;
+        Level {
+            map,
+            static_brushes,
+            movers,
+            triggers,
+            spawns,
+            items,
+            teleport_dests,
+            path_corners,
+            teleport_surfaces,
+        }
+    }
+
+    /// Number of static brushes with the given contents.
+    pub fn count_static(&self, c: Contents) -> usize {
+        self.static_brushes.iter().filter(|b| b.contents == c).count()
+    }
+}
+
+/// Quake's LinkDoors: doors whose boxes touch move together unless spawnflag 4 is set.
+fn link_doors(movers: &mut [MoverDef]) {
+    let doors: Vec<usize> = (0..movers.len())
+        .filter(|&i| matches!(movers[i].kind, MoverKind::Door { .. }))
+        .collect();
+    // Union-find over touching door boxes, smallest index as the group's root.
+    let mut parent: Vec<usize> = (0..movers.len()).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let dont_link = |m: &MoverDef| matches!(&m.kind, MoverKind::Door { no_link: true, .. });
+    for (a_i, &a) in doors.iter().enumerate() {
+        for &b in &doors[a_i + 1..] {
+            let (ma, mb) = (&movers[a], &movers[b]);
+            if dont_link(ma) || dont_link(mb) {
+                continue;
+            }
+            let touch = ma.mins.x <= mb.maxs.x
+                && ma.maxs.x >= mb.mins.x
+                && ma.mins.y <= mb.maxs.y
+                && ma.maxs.y >= mb.mins.y
+                && ma.mins.z <= mb.maxs.z
+                && ma.maxs.z >= mb.mins.z;
+            if touch {
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                parent[hi] = lo;
+            }
+        }
+    }
+    for &d in &doors {
+        let root = find(&mut parent, d);
+        let group: Vec<usize> = doors
+            .iter()
+            .copied()
+            .filter(|&x| find(&mut parent, x) == root)
+            .collect();
+        movers[d].linked = group;
+    }
+}

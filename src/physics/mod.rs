@@ -1,0 +1,8 @@
+//! Physics: player movement ([`pmove`], pure), mover state machines ([`movers`]) and the
+//! environment's damage rules ([`damage`]).
+
+pub mod damage;
+pub mod movers;
+pub mod pmove;
+
+pub use pmove::{PhysicsParams, PlayerState, UserCmd, pmove};

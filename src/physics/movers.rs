@@ -1,0 +1,274 @@
+//! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc): where a plat, door,
+//! button or train wants to be after `dt`, and what happens when it is used or blocked.
+//! Pushing riders is the simulation's job (`sim::systems::movers_system`), because it needs
+//! the players; this module only decides the mover's own motion.
+//!
+//! Entry points: [`MoverState::spawn`], [`MoverState::step`], [`MoverState::use_mover`],
+//! [`MoverState::blocked`].
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::map::level::{MoverDef, MoverKind, PathCorner};
+
+/// Where a mover is in its cycle. "A" is the rest position (plat low, door closed, button
+/// out), "B" the other end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
+pub enum Phase {
+    /// Resting at A.
+    AtA,
+    /// Travelling to B.
+    ToB,
+    /// At B; returns after the timer.
+    AtB,
+    /// Travelling back to A.
+    ToA,
+    /// Train travelling to a corner.
+    TrainMoving,
+    /// Train waiting at a corner (timer) before going on.
+    TrainWaiting,
+    /// Train not started (it has a targetname and waits to be triggered), or stuck.
+    TrainIdle,
+    /// Never moves.
+    Fixed,
+}
+
+/// One mover's changing state.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoverState {
+    /// Offset of the brushes from their map position.
+    pub offset: Vec3,
+    /// Cycle phase.
+    pub phase: Phase,
+    /// Seconds until the next phase change while waiting.
+    pub timer: f32,
+    /// Train: index of the corner being travelled to (or waited at).
+    pub corner: Option<usize>,
+}
+
+/// Something a mover step asks the simulation to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoverEvent {
+    /// Reached B (a button fires its targets now).
+    ReachedB,
+    /// Reached A.
+    ReachedA,
+    /// Started moving.
+    Started,
+}
+
+fn positions(def: &MoverDef) -> (Vec3, Vec3) {
+    match &def.kind {
+        MoverKind::Plat { low } => (*low, Vec3::ZERO),
+        MoverKind::Door {
+            open, start_open, ..
+        } => {
+            if *start_open {
+                (*open, Vec3::ZERO)
+            } else {
+                (Vec3::ZERO, *open)
+            }
+        }
+        MoverKind::Button { pressed } => (Vec3::ZERO, *pressed),
+        MoverKind::Train { .. } | MoverKind::Fixed => (Vec3::ZERO, Vec3::ZERO),
+    }
+}
+
+fn find_corner(corners: &[PathCorner], name: &str) -> Option<usize> {
+    corners.iter().position(|c| c.name == name)
+}
+
+impl MoverState {
+    /// The state at map start: plats low (unless targeted, then high), doors closed, trains
+    /// at their first corner and moving unless they wait for a trigger.
+    pub fn spawn(def: &MoverDef, corners: &[PathCorner]) -> MoverState {
+        let (a, b) = positions(def);
+        match &def.kind {
+            MoverKind::Plat { .. } if def.targetname.is_some() => MoverState {
+                offset: b,
+                phase: Phase::AtB,
+                timer: f32::INFINITY,
+                corner: None,
+            },
+            MoverKind::Plat { .. } | MoverKind::Door { .. } | MoverKind::Button { .. } => {
+                MoverState {
+                    offset: a,
+                    phase: Phase::AtA,
+                    timer: 0.0,
+                    corner: None,
+                }
+            }
+            MoverKind::Train { first } => match find_corner(corners, first) {
+                Some(c) => {
+                    let offset = corners[c].origin - def.mins;
+                    let next = corners[c]
+                        .target
+                        .as_deref()
+                        .and_then(|t| find_corner(corners, t));
+                    MoverState {
+                        offset,
+                        phase: if def.targetname.is_some() || next.is_none() {
+                            Phase::TrainIdle
+                        } else {
+                            Phase::TrainWaiting
+                        },
+                        timer: 0.1,
+                        corner: Some(c),
+                    }
+                }
+                None => MoverState {
+                    offset: Vec3::ZERO,
+                    phase: Phase::Fixed,
+                    timer: 0.0,
+                    corner: None,
+                },
+            },
+            MoverKind::Fixed => MoverState {
+                offset: Vec3::ZERO,
+                phase: Phase::Fixed,
+                timer: 0.0,
+                corner: None,
+            },
+        }
+    }
+
+    /// A player touched the mover's trigger, or a trigger fired it.
+    pub fn use_mover(&mut self, def: &MoverDef) -> Option<MoverEvent> {
+        match (&def.kind, self.phase) {
+            (MoverKind::Plat { .. }, Phase::AtA) => {
+                self.phase = Phase::ToB;
+                Some(MoverEvent::Started)
+            }
+            // Standing on a raised plat keeps it up for another second.
+            (MoverKind::Plat { .. }, Phase::AtB) => {
+                if self.timer.is_infinite() {
+                    // A targeted plat waiting at the top: the trigger sends it down.
+                    self.phase = Phase::ToA;
+                    self.timer = 0.0;
+                    return Some(MoverEvent::Started);
+                }
+                self.timer = self.timer.max(1.0);
+                None
+            }
+            (MoverKind::Door { .. }, Phase::AtA | Phase::ToA) => {
+                self.phase = Phase::ToB;
+                Some(MoverEvent::Started)
+            }
+            (MoverKind::Door { .. }, Phase::AtB) => {
+                if def.wait >= 0.0 {
+                    self.timer = def.wait;
+                }
+                None
+            }
+            (MoverKind::Button { .. }, Phase::AtA) => {
+                self.phase = Phase::ToB;
+                Some(MoverEvent::Started)
+            }
+            (MoverKind::Train { .. }, Phase::TrainIdle) if self.corner.is_some() => {
+                self.phase = Phase::TrainWaiting;
+                self.timer = 0.0;
+                Some(MoverEvent::Started)
+            }
+            _ => None,
+        }
+    }
+
+    /// Where the mover wants to be after `dt` (the simulation applies it unless a player
+    /// blocks it) and whether it reached an end.
+    pub fn step(
+        &self,
+        def: &MoverDef,
+        corners: &[PathCorner],
+        dt: f32,
+    ) -> (MoverState, Option<MoverEvent>) {
+        let (a, b) = positions(def);
+        let mut s = *self;
+        let mut event = None;
+        let travel = |from: Vec3, to: Vec3| -> (Vec3, bool) {
+            let d = to - from;
+            let len = d.length();
+            let stepl = def.speed * dt;
+            if len <= stepl {
+                (to, true)
+            } else {
+                (from + d * (stepl / len), false)
+            }
+        };
+        match s.phase {
+            Phase::ToB => {
+                let (o, done) = travel(s.offset, b);
+                s.offset = o;
+                if done {
+                    s.phase = Phase::AtB;
+                    s.timer = match def.kind {
+                        MoverKind::Plat { .. } => 3.0,
+                        _ => def.wait,
+                    };
+                    event = Some(MoverEvent::ReachedB);
+                }
+            }
+            Phase::AtB => {
+                if s.timer >= 0.0 && s.timer.is_finite() {
+                    s.timer -= dt;
+                    if s.timer <= 0.0 {
+                        s.phase = Phase::ToA;
+                    }
+                }
+            }
+            Phase::ToA => {
+                let (o, done) = travel(s.offset, a);
+                s.offset = o;
+                if done {
+                    s.phase = Phase::AtA;
+                    event = Some(MoverEvent::ReachedA);
+                }
+            }
+            Phase::TrainWaiting => {
+                s.timer -= dt;
+                if s.timer <= 0.0 {
+                    let next = s
+                        .corner
+                        .and_then(|c| corners[c].target.as_deref())
+                        .and_then(|t| find_corner(corners, t));
+                    match next {
+                        Some(n) => {
+                            s.corner = Some(n);
+                            s.phase = Phase::TrainMoving;
+                        }
+                        None => s.phase = Phase::TrainIdle,
+                    }
+                }
+            }
+            Phase::TrainMoving => {
+                if let Some(c) = s.corner {
+                    let dest = corners[c].origin - def.mins;
+                    let (o, done) = travel(s.offset, dest);
+                    s.offset = o;
+                    if done {
+                        s.phase = Phase::TrainWaiting;
+                        let w = corners[c].wait;
+                        s.timer = if w > 0.0 { w } else { 0.1 };
+                        if w < 0.0 {
+                            s.phase = Phase::TrainIdle;
+                        }
+                        event = Some(MoverEvent::ReachedB);
+                    }
+                }
+            }
+            Phase::AtA | Phase::TrainIdle | Phase::Fixed => {}
+        }
+        (s, event)
+    }
+
+    /// A player is in the way: plats and doors (with a return) turn back; trains keep
+    /// pushing. The state is the one before the blocked step.
+    pub fn blocked(&mut self, def: &MoverDef) {
+        match (&def.kind, self.phase) {
+            (MoverKind::Plat { .. }, Phase::ToB) => self.phase = Phase::ToA,
+            (MoverKind::Plat { .. }, Phase::ToA) => self.phase = Phase::ToB,
+            (MoverKind::Door { .. }, Phase::ToA) if def.wait >= 0.0 => self.phase = Phase::ToB,
+            (MoverKind::Door { .. }, Phase::ToB) if def.wait >= 0.0 => self.phase = Phase::ToA,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Scenario files: TOML that names a map, a seed, a tick rate, a run length and the players.
+//! Every mistake is an error naming the file, the line and the key, and nothing runs.
+//!
+//! ```toml
+//! map = "../maps/arena.map"   # relative to this file
+//! seed = 42
+//! tick_rate = 20              # ticks per second, 1..=1000 (default 20)
+//! ticks = 1200                # run length (default 1200; `--ticks` overrides)
+//!
+//! [[players]]
+//! name = "ranger"
+//! controller = "wander"       # idle | wander | script
+//! spawn = 0                   # optional spawn point index
+//! ```
+//!
+//! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
+
+pub mod report;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::map::{MapData, MapError, build_level};
+use crate::physics::PhysicsParams;
+use crate::sim::components::ScriptStep;
+use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
+
+/// A scenario that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A syntax error, unknown key or bad value.
+    #[error("{path}:{line}:{column}: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The map it names is broken.
+    #[error("{0}")]
+    Map(#[from] MapError),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    name: Option<String>,
+    map: Spanned<String>,
+    #[serde(default)]
+    seed: u64,
+    tick_rate: Option<Spanned<u32>>,
+    ticks: Option<Spanned<u64>>,
+    #[serde(default)]
+    players: Vec<RawPlayer>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    name: Spanned<String>,
+    #[serde(default)]
+    controller: Option<Spanned<String>>,
+    spawn: Option<Spanned<usize>>,
+    start: Option<Spanned<[f32; 3]>>,
+    #[serde(default)]
+    yaw: f32,
+    script: Option<Spanned<Vec<ScriptStep>>>,
+}
+
+/// A player as the scenario describes it.
+#[derive(Clone, Debug)]
+pub struct ScenarioPlayer {
+    /// The player config handed to the simulation.
+    pub config: PlayerConfig,
+    /// Line of its `spawn` key (for errors found once the map is loaded).
+    spawn_line: usize,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// A display name (the file stem when not given).
+    pub name: String,
+    /// The map file, resolved against the scenario's folder.
+    pub map: PathBuf,
+    /// Seed.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// Default run length in ticks.
+    pub ticks: u64,
+    /// Players.
+    pub players: Vec<ScenarioPlayer>,
+}
+
+/// The default tick rate.
+pub const DEFAULT_TICK_RATE: u32 = 20;
+/// The default run length.
+pub const DEFAULT_TICKS: u64 = 1200;
+/// Most players a scenario may have.
+pub const MAX_PLAYERS: usize = 256;
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+impl Scenario {
+    /// Reads and validates a scenario file (the map file must exist).
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Validates scenario text; `path` names it in errors and anchors the map path.
+    pub fn parse(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+        let p = path.display().to_string();
+        let err_at = |offset: usize, message: String| {
+            let (line, column) = line_col(text, offset);
+            ScenarioError::Invalid {
+                path: p.clone(),
+                line,
+                column,
+                message,
+            }
+        };
+        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            err_at(offset, e.message().trim().to_string())
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let map = base.join(raw.map.get_ref());
+        if !map.is_file() {
+            return Err(err_at(
+                raw.map.span().start,
+                format!("map: file {} does not exist", map.display()),
+            ));
+        }
+        let tick_rate = match &raw.tick_rate {
+            Some(t) if !(1..=1000).contains(t.get_ref()) => {
+                return Err(err_at(
+                    t.span().start,
+                    format!("tick_rate: {} is outside 1..=1000", t.get_ref()),
+                ));
+            }
+            Some(t) => *t.get_ref(),
+            None => DEFAULT_TICK_RATE,
+        };
+        let ticks = match &raw.ticks {
+            Some(t) if *t.get_ref() == 0 => {
+                return Err(err_at(t.span().start, "ticks: must be at least 1".into()));
+            }
+            Some(t) => *t.get_ref(),
+            None => DEFAULT_TICKS,
+        };
+        if raw.players.len() > MAX_PLAYERS {
+            return Err(err_at(
+                0,
+                format!("players: {} given, at most {MAX_PLAYERS}", raw.players.len()),
+            ));
+        }
+        let mut players = Vec::new();
+        for rp in raw.players {
+            if rp.name.get_ref().trim().is_empty() {
+                return Err(err_at(rp.name.span().start, "name: must not be empty".into()));
+            }
+            let (ctrl, ctrl_at) = match &rp.controller {
+                Some(c) => (c.get_ref().as_str(), c.span().start),
+                None => ("wander", rp.name.span().start),
+            };
+            let controller = match ctrl {
+                "idle" => ControllerConfig::Idle,
+                "wander" => ControllerConfig::Wander,
+                "script" => match &rp.script {
+                    Some(s) if !s.get_ref().is_empty() => ControllerConfig::Script(s.get_ref().clone()),
+                    Some(s) => {
+                        return Err(err_at(s.span().start, "script: needs at least one step".into()));
+                    }
+                    None => {
+                        return Err(err_at(
+                            ctrl_at,
+                            "controller = \"script\" needs a `script` list of steps".into(),
+                        ));
+                    }
+                },
+                other => {
+                    return Err(err_at(
+                        ctrl_at,
+                        format!("controller: unknown controller {other:?} (expected idle, wander or script)"),
+                    ));
+                }
+            };
+            if let (Some(s), false) = (&rp.script, ctrl == "script") {
+                return Err(err_at(
+                    s.span().start,
+                    "script: only used with controller = \"script\"".into(),
+                ));
+            }
+            let start = match &rp.start {
+                Some(s) if s.get_ref().iter().any(|v| !v.is_finite()) => {
+                    return Err(err_at(s.span().start, "start: coordinates must be finite".into()));
+                }
+                Some(s) => Some((glam::Vec3::from(*s.get_ref()), rp.yaw)),
+                None => None,
+            };
+            let spawn_line = rp
+                .spawn
+                .as_ref()
+                .map(|s| line_col(text, s.span().start).0)
+                .unwrap_or(0);
+            players.push(ScenarioPlayer {
+                config: PlayerConfig {
+                    name: rp.name.into_inner(),
+                    controller,
+                    spawn: rp.spawn.map(|s| s.into_inner()),
+                    start,
+                },
+                spawn_line,
+            });
+        }
+        Ok(Scenario {
+            path: path.to_path_buf(),
+            name: raw.name.unwrap_or_else(|| {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }),
+            map,
+            seed: raw.seed,
+            tick_rate,
+            ticks,
+            players,
+        })
+    }
+
+    /// The simulation config.
+    pub fn sim_config(&self) -> SimConfig {
+        SimConfig {
+            seed: self.seed,
+            tick_rate: self.tick_rate,
+            params: PhysicsParams::default(),
+            players: self.players.iter().map(|p| p.config.clone()).collect(),
+        }
+    }
+
+    /// Loads the map and builds the simulation.
+    pub fn build(&self) -> Result<Sim, ScenarioError> {
+        let data = MapData::load(&self.map)?;
+        let (level, cmap) = build_level(data);
+        Sim::new(Arc::new(level), cmap, &self.sim_config()).map_err(|e| {
+            let line = match &e {
+                SimError::NoSuchSpawn { player, .. } => self
+                    .players
+                    .iter()
+                    .find(|p| &p.config.name == player)
+                    .map(|p| p.spawn_line)
+                    .unwrap_or(0),
+                _ => 0,
+            };
+            ScenarioError::Invalid {
+                path: self.path.display().to_string(),
+                line,
+                column: 1,
+                message: e.to_string(),
+            }
+        })
+    }
+}

@@ -1,0 +1,176 @@
+//! The summary of a run: final state hash, speed, per-stage cost, per-player figures and
+//! event counts, as text for people and JSON for machines.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::sim::components::Stats;
+use crate::sim::{Sim, SimEvent};
+
+/// One player's line.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerReport {
+    /// Name.
+    pub name: String,
+    /// Final origin.
+    pub origin: [f32; 3],
+    /// Alive at the end.
+    pub alive: bool,
+    /// Health at the end.
+    pub health: f32,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// A whole run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Scenario name.
+    pub scenario: String,
+    /// Map file.
+    pub map: String,
+    /// Ticks run.
+    pub ticks: u64,
+    /// Ticks per simulated second.
+    pub tick_rate: u32,
+    /// Seconds simulated.
+    pub sim_seconds: f64,
+    /// Seed.
+    pub seed: u64,
+    /// State hash after the last tick, hex.
+    pub final_hash: String,
+    /// Wall-clock seconds of the tick loop.
+    pub wall_seconds: f64,
+    /// Ticks per wall-clock second.
+    pub ticks_per_second: f64,
+    /// Seconds per stage.
+    pub stage_seconds: BTreeMap<&'static str, f64>,
+    /// Stage order, for reading `stage_seconds`.
+    pub stage_order: Vec<&'static str>,
+    /// Event counts by kind.
+    pub events: BTreeMap<&'static str, u64>,
+    /// Players in id order.
+    pub players: Vec<PlayerReport>,
+}
+
+/// Counts events by kind as a run goes.
+#[derive(Clone, Debug, Default)]
+pub struct EventCounter {
+    /// Count per kind.
+    pub counts: BTreeMap<&'static str, u64>,
+}
+
+impl EventCounter {
+    /// Adds a tick's events.
+    pub fn add(&mut self, events: &[SimEvent]) {
+        for e in events {
+            let k = match e {
+                SimEvent::Pickup { .. } => "pickups",
+                SimEvent::Teleport { .. } => "teleports",
+                SimEvent::Death { .. } => "deaths",
+                SimEvent::Spawn { .. } => "spawns",
+                SimEvent::MoverStart { .. } => "mover_starts",
+                SimEvent::Jump { .. } => "jumps",
+            };
+            *self.counts.entry(k).or_insert(0) += 1;
+        }
+    }
+}
+
+impl RunReport {
+    /// Gathers the report after a run.
+    pub fn new(sim: &Sim, scenario: &str, map: &str, wall_seconds: f64, events: &EventCounter) -> RunReport {
+        let players = (0..sim.players.len())
+            .map(|i| {
+                let s = sim.player_state(i).expect("player index in range");
+                let v = sim.player_vitals(i).expect("player index in range");
+                PlayerReport {
+                    name: sim.player_name(i).unwrap_or_default(),
+                    origin: s.origin.to_array(),
+                    alive: v.alive,
+                    health: v.health,
+                    stats: sim.player_stats(i).unwrap_or_default(),
+                }
+            })
+            .collect();
+        let breakdown = sim.timings.breakdown();
+        RunReport {
+            scenario: scenario.to_string(),
+            map: map.to_string(),
+            ticks: sim.tick,
+            tick_rate: (1.0 / sim.dt).round() as u32,
+            sim_seconds: sim.time(),
+            seed: sim.seed,
+            final_hash: format!("{:016x}", sim.state_hash()),
+            wall_seconds,
+            ticks_per_second: if wall_seconds > 0.0 {
+                sim.tick as f64 / wall_seconds
+            } else {
+                0.0
+            },
+            stage_order: breakdown.iter().map(|b| b.0).collect(),
+            stage_seconds: breakdown.into_iter().collect(),
+            events: events.counts.clone(),
+            players,
+        }
+    }
+
+    /// Readable text.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "scenario    {}", self.scenario);
+        let _ = writeln!(s, "map         {}", self.map);
+        let _ = writeln!(
+            s,
+            "run         {} ticks at {} Hz = {:.1} s simulated, seed {}",
+            self.ticks, self.tick_rate, self.sim_seconds, self.seed
+        );
+        let _ = writeln!(s, "final hash  {}", self.final_hash);
+        let _ = writeln!(
+            s,
+            "speed       {:.0} ticks/s ({:.3} s wall)",
+            self.ticks_per_second, self.wall_seconds
+        );
+        let total: f64 = self.stage_seconds.values().sum();
+        let stages: Vec<String> = self
+            .stage_order
+            .iter()
+            .map(|k| {
+                let v = self.stage_seconds[k];
+                let pct = if total > 0.0 { 100.0 * v / total } else { 0.0 };
+                format!("{k} {pct:.0}%")
+            })
+            .collect();
+        let _ = writeln!(s, "stages      {}", stages.join(", "));
+        let ev: Vec<String> = self.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(
+            s,
+            "events      {}",
+            if ev.is_empty() { "none".to_string() } else { ev.join(", ") }
+        );
+        let _ = writeln!(
+            s,
+            "\n{:<14} {:>24} {:>6} {:>8} {:>6} {:>5} {:>7} {:>6} {:>6}",
+            "player", "origin", "health", "distance", "jumps", "tele", "pickups", "deaths", "damage"
+        );
+        for p in &self.players {
+            let o = format!("({:.0} {:.0} {:.0})", p.origin[0], p.origin[1], p.origin[2]);
+            let _ = writeln!(
+                s,
+                "{:<14} {:>24} {:>6} {:>8.0} {:>6} {:>5} {:>7} {:>6} {:>6.0}",
+                p.name,
+                o,
+                if p.alive { format!("{:.0}", p.health) } else { "dead".into() },
+                p.stats.distance,
+                p.stats.jumps,
+                p.stats.teleports,
+                p.stats.pickups,
+                p.stats.deaths,
+                p.stats.damage_taken
+            );
+        }
+        s
+    }
+}

@@ -1,0 +1,163 @@
+//! ECS components. Players carry [`Id`], [`Name`], [`Motion`], [`Command`], [`Vitals`],
+//! [`Stats`] and a [`Controller`] with its [`BotRng`]; movers a [`MoverSlot`]; items an
+//! [`ItemSlot`]. Systems never trust hecs iteration order: they walk the sorted entity lists
+//! the [`super::Sim`] keeps.
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::map::EntId;
+use crate::physics::damage::EnvTimers;
+use crate::physics::movers::MoverState;
+use crate::physics::{PlayerState, UserCmd};
+
+use super::rng::SimRng;
+
+/// Stable id (also the body id in the collision map).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Id(pub EntId);
+
+/// A player's name.
+#[derive(Clone, Debug)]
+pub struct Name(pub String);
+
+/// The player's movement state; only the physics stage writes it.
+#[derive(Clone, Copy, Debug)]
+pub struct Motion(pub PlayerState);
+
+/// This tick's user command, written by the controller stage.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Command(pub UserCmd);
+
+/// Health, armour, life and the environment's damage timers.
+#[derive(Clone, Copy, Debug)]
+pub struct Vitals {
+    /// Health points (100 at spawn).
+    pub health: f32,
+    /// Armour points.
+    pub armor: f32,
+    /// Fraction of damage armour takes (0.3 green, 0.6 yellow, 0.8 red).
+    pub armor_type: f32,
+    /// Alive or waiting to respawn.
+    pub alive: bool,
+    /// Seconds until respawn while dead.
+    pub respawn_in: f32,
+    /// Liquid, drowning and fall damage timers.
+    pub env: EnvTimers,
+}
+
+impl Vitals {
+    /// A freshly spawned player.
+    pub fn spawned() -> Vitals {
+        Vitals {
+            health: 100.0,
+            armor: 0.0,
+            armor_type: 0.0,
+            alive: true,
+            respawn_in: 0.0,
+            env: EnvTimers::new(),
+        }
+    }
+}
+
+/// Per-player counters for the run report.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Units travelled (sum of per-tick displacement, teleports excluded).
+    pub distance: f32,
+    /// Jumps started.
+    pub jumps: u32,
+    /// Teleporter uses.
+    pub teleports: u32,
+    /// Items picked up.
+    pub pickups: u32,
+    /// Deaths.
+    pub deaths: u32,
+    /// Damage taken.
+    pub damage_taken: f32,
+    /// Ticks spent in a liquid (water level ≥ 1).
+    pub ticks_in_liquid: u32,
+    /// Ticks spent riding a mover.
+    pub ticks_on_mover: u32,
+}
+
+/// Cumulative statistics for one player.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerStats(pub Stats);
+
+/// One step of a scripted controller: hold this command for `ticks` ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptStep {
+    /// How many ticks.
+    pub ticks: u32,
+    /// Forward speed.
+    #[serde(default)]
+    pub forward: f32,
+    /// Side speed (+ right).
+    #[serde(default)]
+    pub side: f32,
+    /// Up speed (swimming).
+    #[serde(default)]
+    pub up: f32,
+    /// View yaw, degrees.
+    #[serde(default)]
+    pub yaw: f32,
+    /// View pitch, degrees.
+    #[serde(default)]
+    pub pitch: f32,
+    /// Jump held.
+    #[serde(default)]
+    pub jump: bool,
+}
+
+/// What produces a player's commands until the bot brain exists.
+#[derive(Clone, Debug)]
+pub enum Controller {
+    /// Stands still.
+    Idle,
+    /// Runs in seeded random directions, turns when stuck, jumps now and then, swims up.
+    Wander {
+        /// Heading held now.
+        yaw: f32,
+        /// Seconds until a new heading.
+        timer: f32,
+        /// Seconds spent nearly still on the ground.
+        stuck: f32,
+    },
+    /// Plays a fixed list of commands, then stands still.
+    Script {
+        /// The steps.
+        steps: Vec<ScriptStep>,
+        /// Current step.
+        index: usize,
+        /// Ticks done in the current step.
+        done: u32,
+    },
+}
+
+/// The player's own random stream.
+#[derive(Clone, Debug)]
+pub struct BotRng(pub SimRng);
+
+/// A mover entity: index into `Level::movers` and its state.
+#[derive(Clone, Copy, Debug)]
+pub struct MoverSlot {
+    /// Index of its definition.
+    pub def: usize,
+    /// Current state.
+    pub state: MoverState,
+}
+
+/// An item entity.
+#[derive(Clone, Copy, Debug)]
+pub struct ItemSlot {
+    /// Index into `Level::items`.
+    pub def: usize,
+    /// Origin after dropping to the floor.
+    pub origin: Vec3,
+    /// Can be picked up now.
+    pub available: bool,
+    /// Seconds until it respawns.
+    pub respawn_in: f32,
+}

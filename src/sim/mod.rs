@@ -1,0 +1,422 @@
+//! The deterministic tick loop: a hecs [`World`] of players, movers and items, the
+//! [`CollisionMap`], one seeded RNG per stream, and a schedule ([`schedule`]) that runs
+//! the systems ([`systems`]) in a fixed order every tick and times each stage.
+//!
+//! Entry points: [`Sim::new`], [`Sim::step`], [`Sim::state_hash`].
+
+pub mod components;
+pub mod hash;
+pub mod rng;
+pub mod schedule;
+pub mod systems;
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use hecs::{Entity, World};
+use serde::Serialize;
+
+use crate::map::{CollisionMap, EntId, Level};
+use crate::physics::movers::MoverState;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
+
+use components::*;
+use hash::StateHasher;
+use rng::{SimRng, WORLD_STREAM};
+pub use schedule::{Stage, StageTimings, TICK_ORDER};
+
+/// How a player is controlled (until the bot brain exists).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControllerConfig {
+    /// Stands still.
+    Idle,
+    /// Seeded random running.
+    Wander,
+    /// Fixed commands.
+    Script(Vec<ScriptStep>),
+}
+
+/// One player to put in the world.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Name for reports.
+    pub name: String,
+    /// Its controller.
+    pub controller: ControllerConfig,
+    /// Spawn point index; `None` lets the world choose (seeded).
+    pub spawn: Option<usize>,
+    /// Exact start origin and yaw, overriding `spawn` (tests use it).
+    pub start: Option<(Vec3, f32)>,
+}
+
+/// Everything a simulation needs besides the map.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// Movement constants.
+    pub params: PhysicsParams,
+    /// Players in id order.
+    pub players: Vec<PlayerConfig>,
+}
+
+/// Something that happened during a tick.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SimEvent {
+    /// A player picked up an item.
+    Pickup {
+        /// Player id.
+        player: u32,
+        /// Item class.
+        item: String,
+    },
+    /// A player went through a teleporter.
+    Teleport {
+        /// Player id.
+        player: u32,
+        /// Destination name.
+        dest: String,
+    },
+    /// A player died.
+    Death {
+        /// Player id.
+        player: u32,
+        /// What killed it.
+        cause: &'static str,
+    },
+    /// A player (re)spawned.
+    Spawn {
+        /// Player id.
+        player: u32,
+        /// Spawn point index.
+        spot: usize,
+    },
+    /// A mover started moving.
+    MoverStart {
+        /// Mover id.
+        mover: u32,
+    },
+    /// A player jumped.
+    Jump {
+        /// Player id.
+        player: u32,
+    },
+}
+
+/// Why a simulation could not be set up.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SimError {
+    /// A player asked for a spawn point that does not exist.
+    #[error("player {player:?}: spawn point {index} does not exist (the map has {count})")]
+    NoSuchSpawn {
+        /// The player.
+        player: String,
+        /// Asked index.
+        index: usize,
+        /// How many there are.
+        count: usize,
+    },
+    /// The map has no spawn point and a player needs one.
+    #[error("the map has no info_player_deathmatch or info_player_start for player {0:?}")]
+    NoSpawnPoints(String),
+    /// Tick rate outside 1..=1000.
+    #[error("tick rate {0} is outside 1..=1000")]
+    BadTickRate(u32),
+}
+
+/// Per-trigger run-time state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TriggerRt {
+    /// Seconds until it may fire again.
+    pub rearm: f32,
+    /// A `trigger_once` that has fired.
+    pub spent: bool,
+    /// A named trigger waits to be fired before it works.
+    pub active: bool,
+}
+
+/// A running simulation.
+pub struct Sim {
+    /// The ECS world.
+    pub world: World,
+    /// The map's interpretation.
+    pub level: Arc<Level>,
+    /// The geometry.
+    pub cmap: CollisionMap,
+    /// Movement constants.
+    pub params: PhysicsParams,
+    /// Seconds per tick.
+    pub dt: f32,
+    /// Ticks done.
+    pub tick: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Players sorted by id.
+    pub players: Vec<(EntId, Entity)>,
+    /// Movers in definition order.
+    pub movers: Vec<Entity>,
+    /// Items in definition order.
+    pub items: Vec<Entity>,
+    /// Trigger states in definition order.
+    pub triggers: Vec<TriggerRt>,
+    /// The world's random stream (spawn choice).
+    pub rng: SimRng,
+    /// Events of the last tick.
+    pub events: Vec<SimEvent>,
+    /// Time spent per stage.
+    pub timings: StageTimings,
+}
+
+impl Sim {
+    /// Builds the world: movers and items from the level, players at their spawn points.
+    pub fn new(level: Arc<Level>, mut cmap: CollisionMap, cfg: &SimConfig) -> Result<Sim, SimError> {
+        if !(1..=1000).contains(&cfg.tick_rate) {
+            return Err(SimError::BadTickRate(cfg.tick_rate));
+        }
+        let mut world = World::new();
+        let mut movers = Vec::new();
+        for (i, def) in level.movers.iter().enumerate() {
+            let state = MoverState::spawn(def, &level.path_corners);
+            cmap.set_mover_offset(def.id, state.offset);
+            movers.push(world.spawn((Id(def.id), MoverSlot { def: i, state })));
+        }
+        let mut items = Vec::new();
+        for (i, def) in level.items.iter().enumerate() {
+            let origin = drop_to_floor(&cmap, def.origin, def.kind.bounds());
+            items.push(world.spawn((ItemSlot {
+                def: i,
+                origin,
+                available: true,
+                respawn_in: 0.0,
+            },)));
+        }
+        let triggers = level
+            .triggers
+            .iter()
+            .map(|t| TriggerRt {
+                active: t.targetname.is_none(),
+                ..Default::default()
+            })
+            .collect();
+        let first_player = level.movers.len() as u32 + 1;
+        let mut sim = Sim {
+            world,
+            level,
+            cmap,
+            params: cfg.params,
+            dt: 1.0 / cfg.tick_rate as f32,
+            tick: 0,
+            seed: cfg.seed,
+            players: Vec::new(),
+            movers,
+            items,
+            triggers,
+            rng: SimRng::new(cfg.seed, WORLD_STREAM),
+            events: Vec::new(),
+            timings: StageTimings::default(),
+        };
+        for (i, pc) in cfg.players.iter().enumerate() {
+            let id = EntId(first_player + i as u32);
+            let (origin, yaw, spot) = match (pc.start, pc.spawn) {
+                (Some((o, y)), _) => (o, y, None),
+                (None, Some(ix)) => {
+                    let sp = sim.level.spawns.get(ix).ok_or_else(|| SimError::NoSuchSpawn {
+                        player: pc.name.clone(),
+                        index: ix,
+                        count: sim.level.spawns.len(),
+                    })?;
+                    (sp.origin, sp.yaw, Some(ix))
+                }
+                (None, None) => {
+                    let ix = sim
+                        .choose_spawn()
+                        .ok_or_else(|| SimError::NoSpawnPoints(pc.name.clone()))?;
+                    let sp = sim.level.spawns[ix];
+                    (sp.origin, sp.yaw, Some(ix))
+                }
+            };
+            let controller = match &pc.controller {
+                ControllerConfig::Idle => Controller::Idle,
+                ControllerConfig::Wander => Controller::Wander {
+                    yaw,
+                    timer: 0.0,
+                    stuck: 0.0,
+                },
+                ControllerConfig::Script(steps) => Controller::Script {
+                    steps: steps.clone(),
+                    index: 0,
+                    done: 0,
+                },
+            };
+            let state = PlayerState::at(origin, yaw);
+            sim.cmap.set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
+            let e = sim.world.spawn((
+                Id(id),
+                Name(pc.name.clone()),
+                Motion(state),
+                Command::default(),
+                Vitals::spawned(),
+                PlayerStats(Stats::default()),
+                controller,
+                BotRng(SimRng::new(cfg.seed, id.0 as u64)),
+                LastMove::default(),
+            ));
+            sim.players.push((id, e));
+            if let Some(spot) = spot {
+                sim.events.push(SimEvent::Spawn { player: id.0, spot });
+            }
+        }
+        Ok(sim)
+    }
+
+    /// A free spawn point, chosen with the world stream; any spawn point when all are taken;
+    /// `None` when the map has none.
+    pub fn choose_spawn(&mut self) -> Option<usize> {
+        let n = self.level.spawns.len();
+        if n == 0 {
+            return None;
+        }
+        let free: Vec<usize> = (0..n)
+            .filter(|&i| {
+                let o = self.level.spawns[i].origin;
+                self.cmap
+                    .bodies_in_box(o + PLAYER_MINS, o + PLAYER_MAXS)
+                    .next()
+                    .is_none()
+            })
+            .collect();
+        Some(if free.is_empty() {
+            self.rng.below(n)
+        } else {
+            free[self.rng.below(free.len())]
+        })
+    }
+
+    /// Runs one tick through the schedule.
+    pub fn step(&mut self) {
+        self.events.clear();
+        schedule::run_tick(self);
+        self.tick += 1;
+    }
+
+    /// Simulated seconds so far.
+    pub fn time(&self) -> f64 {
+        self.tick as f64 * self.dt as f64
+    }
+
+    /// Hash of the whole simulation state (stable for one binary).
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::default();
+        h.u64(self.tick);
+        for &(id, e) in &self.players {
+            h.u64(id.0 as u64);
+            if let Ok(m) = self.world.get::<&Motion>(e) {
+                let s = &m.0;
+                h.vec3(s.origin);
+                h.vec3(s.velocity);
+                h.f32(s.yaw);
+                h.f32(s.pitch);
+                h.u64(s.on_ground.map(|g| g.0 as u64 + 1).unwrap_or(0));
+                h.u64(s.water_level as u64 | (s.water_type.0 as u64) << 8);
+                h.u64(s.jump_held as u64);
+                h.f32(s.water_jump_time);
+                h.f32(s.teleport_time);
+            }
+            if let Ok(v) = self.world.get::<&Vitals>(e) {
+                h.f32(v.health);
+                h.f32(v.armor);
+                h.f32(v.armor_type);
+                h.u64(v.alive as u64);
+                h.f32(v.respawn_in);
+                h.f32(v.env.liquid_cooldown);
+                h.f32(v.env.air_left);
+                h.f32(v.env.drown_cooldown);
+                h.f32(v.env.drown_damage);
+            }
+            if let Ok(r) = self.world.get::<&BotRng>(e) {
+                h.bytes(&r.0.word_pos().to_le_bytes());
+            }
+        }
+        for &e in &self.movers {
+            if let Ok(m) = self.world.get::<&MoverSlot>(e) {
+                h.vec3(m.state.offset);
+                h.u64(m.state.phase as u64);
+                h.f32(m.state.timer);
+                h.u64(m.state.corner.map(|c| c as u64 + 1).unwrap_or(0));
+            }
+        }
+        for &e in &self.items {
+            if let Ok(i) = self.world.get::<&ItemSlot>(e) {
+                h.u64(i.available as u64);
+                h.f32(i.respawn_in);
+            }
+        }
+        for t in &self.triggers {
+            h.f32(t.rearm);
+            h.u64(t.spent as u64 | (t.active as u64) << 1);
+        }
+        h.bytes(&self.rng.word_pos().to_le_bytes());
+        h.finish()
+    }
+
+    /// A copy of a player's movement state.
+    pub fn player_state(&self, index: usize) -> Option<PlayerState> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&Motion>(e).ok().map(|m| m.0)
+    }
+
+    /// A copy of a player's vitals.
+    pub fn player_vitals(&self, index: usize) -> Option<Vitals> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&Vitals>(e).ok().map(|v| *v)
+    }
+
+    /// A copy of a player's statistics.
+    pub fn player_stats(&self, index: usize) -> Option<Stats> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&PlayerStats>(e).ok().map(|s| s.0)
+    }
+
+    /// A player's name.
+    pub fn player_name(&self, index: usize) -> Option<String> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&Name>(e).ok().map(|n| n.0.clone())
+    }
+
+    /// A copy of a mover's state.
+    pub fn mover_state(&self, index: usize) -> Option<MoverState> {
+        let e = *self.movers.get(index)?;
+        self.world.get::<&MoverSlot>(e).ok().map(|m| m.state)
+    }
+
+    /// Whether item `index` can be picked up now.
+    pub fn item_available(&self, index: usize) -> Option<bool> {
+        let e = *self.items.get(index)?;
+        self.world.get::<&ItemSlot>(e).ok().map(|i| i.available)
+    }
+}
+
+/// What the last physics step reported for a player.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LastMove(pub crate::physics::pmove::MoveEvents);
+
+/// Quake's droptofloor: lift 6 units, then sweep the item box down until it lands (256 units
+/// at most); an item stuck in solid stays where the map put it.
+fn drop_to_floor(cmap: &CollisionMap, origin: Vec3, (mins, maxs): (Vec3, Vec3)) -> Vec3 {
+    let start = origin + Vec3::new(0.0, 0.0, 6.0);
+    let tr = cmap.trace(
+        start,
+        start - Vec3::new(0.0, 0.0, 256.0),
+        mins,
+        maxs,
+        crate::map::Contents::MASK_PLAYER_NO_BODIES,
+        None,
+    );
+    if tr.start_solid || tr.fraction == 1.0 {
+        origin
+    } else {
+        tr.end_pos
+    }
+}

@@ -1,0 +1,92 @@
+//! The one place that owns the order of a tick. Each stage is timed; the run report shows
+//! the breakdown.
+//!
+//! Order: control (commands) → movers (and riders) → physics (pmove) → triggers
+//! (teleports, plat and door fields, buttons, hurt) → items → damage (liquids, drowning,
+//! falls, deaths) → respawn.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::{Sim, systems};
+
+/// A stage of the tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Stage {
+    /// Controllers write user commands.
+    Control,
+    /// Movers advance and carry or push players.
+    Movers,
+    /// Player physics.
+    Physics,
+    /// Trigger volumes.
+    Triggers,
+    /// Item pickups and respawns.
+    Items,
+    /// Environment damage and deaths.
+    Damage,
+    /// Respawning dead players.
+    Respawn,
+}
+
+/// The tick order.
+pub const TICK_ORDER: [Stage; 7] = [
+    Stage::Control,
+    Stage::Movers,
+    Stage::Physics,
+    Stage::Triggers,
+    Stage::Items,
+    Stage::Damage,
+    Stage::Respawn,
+];
+
+impl Stage {
+    /// Lowercase name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Control => "control",
+            Stage::Movers => "movers",
+            Stage::Physics => "physics",
+            Stage::Triggers => "triggers",
+            Stage::Items => "items",
+            Stage::Damage => "damage",
+            Stage::Respawn => "respawn",
+        }
+    }
+}
+
+/// Wall-clock time per stage (statistics only: nothing in the state reads it).
+#[derive(Clone, Debug, Default)]
+pub struct StageTimings {
+    /// Total per stage, in [`TICK_ORDER`] order.
+    pub total: [Duration; TICK_ORDER.len()],
+}
+
+impl StageTimings {
+    /// Stage names with seconds spent.
+    pub fn breakdown(&self) -> Vec<(&'static str, f64)> {
+        TICK_ORDER
+            .iter()
+            .zip(self.total.iter())
+            .map(|(s, d)| (s.name(), d.as_secs_f64()))
+            .collect()
+    }
+}
+
+/// Runs every stage of one tick in order.
+pub fn run_tick(sim: &mut Sim) {
+    for (i, stage) in TICK_ORDER.iter().enumerate() {
+        let t0 = Instant::now();
+        match stage {
+            Stage::Control => systems::control_system(sim),
+            Stage::Movers => systems::movers_system(sim),
+            Stage::Physics => systems::physics_system(sim),
+            Stage::Triggers => systems::triggers_system(sim),
+            Stage::Items => systems::items_system(sim),
+            Stage::Damage => systems::damage_system(sim),
+            Stage::Respawn => systems::respawn_system(sim),
+        }
+        sim.timings.total[i] += t0.elapsed();
+    }
+}

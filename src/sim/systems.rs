@@ -1,0 +1,571 @@
+//! The systems of a tick, each a plain function over the simulation. They walk the sorted
+//! entity lists of [`Sim`] (never hecs iteration order), so their effects are applied in
+//! id order and the run is deterministic.
+
+use glam::Vec3;
+
+use crate::map::collision::overlaps;
+use crate::map::level::{MoverKind, TriggerKind};
+use crate::map::{Contents, EntId};
+use crate::physics::damage::environment_damage;
+use crate::physics::movers::MoverEvent;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, angle_vectors, pmove};
+
+use super::components::*;
+use super::{LastMove, Sim, SimEvent};
+
+/// Seconds a dead player waits before respawning.
+pub const RESPAWN_DELAY: f32 = 1.0;
+/// Forward speed given by a teleporter (Quake: 300).
+pub const TELEPORT_SPEED: f32 = 300.0;
+/// Seconds after a teleport during which backward movement is ignored (Quake: 0.7).
+pub const TELEPORT_LOCK: f32 = 0.7;
+
+/// Controllers turn their state into this tick's user command.
+pub fn control_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    for &(_, e) in &sim.players {
+        let Ok((ctrl, cmd, motion, vitals, rng)) = sim
+            .world
+            .query_one_mut::<(&mut Controller, &mut Command, &Motion, &Vitals, &mut BotRng)>(e)
+        else {
+            continue;
+        };
+        let s = &motion.0;
+        if !vitals.alive {
+            cmd.0 = UserCmd::default();
+            continue;
+        }
+        cmd.0 = match ctrl {
+            Controller::Idle => UserCmd {
+                yaw: s.yaw,
+                ..Default::default()
+            },
+            Controller::Wander { yaw, timer, stuck } => {
+                let rng = &mut rng.0;
+                *timer -= dt;
+                let speed = s.velocity.truncate().length();
+                if s.on_ground.is_some() && speed < 40.0 {
+                    *stuck += dt;
+                } else {
+                    *stuck = 0.0;
+                }
+                if *timer <= 0.0 || *stuck > 0.5 {
+                    *yaw = rng.range(0.0, 360.0);
+                    *timer = rng.range(1.0, 3.0);
+                    *stuck = 0.0;
+                }
+                let jump = s.on_ground.is_some() && rng.chance(0.03);
+                UserCmd {
+                    forward_move: 320.0,
+                    yaw: *yaw,
+                    // Swim up to breathe: wanderers keep their heads above the surface.
+                    up_move: if s.water_level >= 2 { 200.0 } else { 0.0 },
+                    jump: jump || s.water_level >= 2,
+                    ..Default::default()
+                }
+            }
+            Controller::Script { steps, index, done } => {
+                while *index < steps.len() && *done >= steps[*index].ticks {
+                    *index += 1;
+                    *done = 0;
+                }
+                match steps.get(*index) {
+                    Some(st) => {
+                        *done += 1;
+                        UserCmd {
+                            forward_move: st.forward,
+                            side_move: st.side,
+                            up_move: st.up,
+                            yaw: st.yaw,
+                            pitch: st.pitch,
+                            jump: st.jump,
+                        }
+                    }
+                    None => UserCmd {
+                        yaw: s.yaw,
+                        ..Default::default()
+                    },
+                }
+            }
+        };
+    }
+}
+
+/// Applies damage through armour (Quake's T_Damage: armour takes its type's share, rounded
+/// up, while it lasts). Returns the health taken.
+pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
+    if !v.alive || dmg <= 0.0 {
+        return 0.0;
+    }
+    let mut save = (v.armor_type * dmg).ceil();
+    if save >= v.armor {
+        save = v.armor;
+        v.armor_type = 0.0;
+    }
+    v.armor -= save;
+    let take = (dmg - save).ceil();
+    v.health -= take;
+    take
+}
+
+fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
+    let (id, e) = sim.players[index];
+    if let Ok((v, st, m)) = sim
+        .world
+        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion)>(e)
+    {
+        if !v.alive {
+            return;
+        }
+        v.alive = false;
+        v.health = v.health.min(0.0);
+        v.respawn_in = RESPAWN_DELAY;
+        st.0.deaths += 1;
+        m.0.velocity = Vec3::ZERO;
+    }
+    sim.cmap.remove_body(id);
+    sim.events.push(SimEvent::Death {
+        player: id.0,
+        cause,
+    });
+}
+
+fn fire_targets(sim: &mut Sim, target: &str) {
+    let level = sim.level.clone();
+    for (i, def) in level.movers.iter().enumerate() {
+        if def.targetname.as_deref() == Some(target) {
+            if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[i]) {
+                if slot.state.use_mover(def) == Some(MoverEvent::Started) {
+                    sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+                }
+            }
+        }
+    }
+    for (i, t) in level.triggers.iter().enumerate() {
+        if t.targetname.as_deref() == Some(target) {
+            sim.triggers[i].active = true;
+        }
+    }
+}
+
+/// Movers advance; players standing on one, or in its way, are carried with it. When a
+/// carried player would end inside something the mover is blocked: it stays put, takes its
+/// blocked action (plats and doors turn back) and hurts the player.
+pub fn movers_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    let dt = sim.dt;
+    for mi in 0..sim.movers.len() {
+        let def = &level.movers[mi];
+        let me = sim.movers[mi];
+        let Ok(old) = sim.world.get::<&MoverSlot>(me).map(|m| m.state) else {
+            continue;
+        };
+        let (new, event) = old.step(def, &level.path_corners, dt);
+        let delta = new.offset - old.offset;
+        let mut blocker = None;
+        if delta != Vec3::ZERO {
+            sim.cmap.set_mover_offset(def.id, new.offset);
+            let mut moved: Vec<(usize, Vec3)> = Vec::new();
+            for (pi, &(pid, pe)) in sim.players.iter().enumerate() {
+                let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &Vitals)>(pe) else {
+                    continue;
+                };
+                if !v.alive {
+                    continue;
+                }
+                let riding = m.0.on_ground == Some(def.id);
+                if !riding && !sim.cmap.box_in_mover(def.id, m.0.origin, PLAYER_MINS, PLAYER_MAXS) {
+                    continue;
+                }
+                let to = m.0.origin + delta;
+                let tr = sim.cmap.trace(
+                    to,
+                    to,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    Some(pid),
+                );
+                if tr.start_solid {
+                    blocker = Some(pi);
+                    break;
+                }
+                moved.push((pi, m.0.origin));
+                m.0.origin = to;
+                sim.cmap.set_body(pid, to, PLAYER_MINS, PLAYER_MAXS);
+            }
+            if let Some(bi) = blocker {
+                // Undo: the mover and everyone it pushed go back.
+                sim.cmap.set_mover_offset(def.id, old.offset);
+                for (pi, origin) in moved {
+                    let (pid, pe) = sim.players[pi];
+                    if let Ok(mut m) = sim.world.get::<&mut Motion>(pe) {
+                        m.0.origin = origin;
+                    }
+                    sim.cmap.set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
+                }
+                if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
+                    slot.state.blocked(def);
+                }
+                let pe = sim.players[bi].1;
+                let dead = match sim.world.query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe) {
+                    Ok((v, st)) => {
+                        st.0.damage_taken += apply_damage(v, def.dmg);
+                        v.health <= 0.0
+                    }
+                    Err(_) => false,
+                };
+                if dead {
+                    kill(sim, bi, "crushed");
+                }
+                continue;
+            }
+        }
+        if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
+            slot.state = new;
+        }
+        if event == Some(MoverEvent::ReachedB) {
+            if let (MoverKind::Button { .. }, Some(t)) = (&def.kind, def.target.as_deref()) {
+                fire_targets(sim, t);
+            }
+        }
+    }
+}
+
+/// Player physics: every living player moves by its command, in id order, and its body in
+/// the collision map follows.
+pub fn physics_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let params = sim.params;
+    for &(id, e) in &sim.players {
+        let Ok((m, cmd, v, st, last)) = sim
+            .world
+            .query_one_mut::<(&mut Motion, &Command, &Vitals, &mut PlayerStats, &mut LastMove)>(e)
+        else {
+            continue;
+        };
+        if !v.alive {
+            last.0 = Default::default();
+            continue;
+        }
+        let (next, ev) = pmove(&m.0, &cmd.0, &sim.cmap, &params, dt, Some(id));
+        st.0.distance += (next.origin - m.0.origin).length();
+        if ev.jumped {
+            st.0.jumps += 1;
+            sim.events.push(SimEvent::Jump { player: id.0 });
+        }
+        if next.water_level > 0 {
+            st.0.ticks_in_liquid += 1;
+        }
+        if next.on_ground.is_some_and(|g| g != EntId::WORLD) {
+            st.0.ticks_on_mover += 1;
+        }
+        m.0 = next;
+        last.0 = ev;
+        sim.cmap.set_body(id, next.origin, PLAYER_MINS, PLAYER_MAXS);
+    }
+}
+
+fn player_box(s: &PlayerState) -> (Vec3, Vec3) {
+    (s.origin + PLAYER_MINS, s.origin + PLAYER_MAXS)
+}
+
+/// Trigger volumes touched by living players, players in id order and triggers in map order:
+/// teleporters, plat and door fields, buttons, trigger_once/multiple, trigger_hurt.
+pub fn triggers_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    let dt = sim.dt;
+    for t in &mut sim.triggers {
+        t.rearm = (t.rearm - dt).max(0.0);
+    }
+    for pi in 0..sim.players.len() {
+        let (pid, pe) = sim.players[pi];
+        let state = match sim.world.query_one_mut::<(&Motion, &Vitals)>(pe) {
+            Ok((m, v)) if v.alive => m.0,
+            _ => continue,
+        };
+        let (mn, mx) = player_box(&state);
+        for (ti, t) in level.triggers.iter().enumerate() {
+            if !overlaps(mn, mx, t.mins, t.maxs) || !sim.triggers[ti].active {
+                continue;
+            }
+            match &t.kind {
+                TriggerKind::Teleport { dest: Some(d) } => {
+                    let dest = &level.teleport_dests[*d];
+                    teleport(sim, pi, dest.origin, dest.yaw);
+                    sim.events.push(SimEvent::Teleport {
+                        player: pid.0,
+                        dest: dest.name.clone(),
+                    });
+                    // The player is elsewhere now; other volumes wait for the next tick.
+                    break;
+                }
+                TriggerKind::PlatRaise { mover } => {
+                    let def = &level.movers[*mover];
+                    if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[*mover]) {
+                        if slot.state.use_mover(def) == Some(MoverEvent::Started) {
+                            sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+                        }
+                    }
+                }
+                TriggerKind::DoorField { mover } => {
+                    if sim.triggers[ti].rearm > 0.0 {
+                        continue;
+                    }
+                    sim.triggers[ti].rearm = 1.0;
+                    for &d in &level.movers[*mover].linked {
+                        let def = &level.movers[d];
+                        if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[d]) {
+                            if slot.state.use_mover(def) == Some(MoverEvent::Started) {
+                                sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+                            }
+                        }
+                    }
+                }
+                TriggerKind::Multiple { wait } => {
+                    if sim.triggers[ti].rearm <= 0.0 {
+                        sim.triggers[ti].rearm = *wait;
+                        if let Some(target) = &t.target {
+                            fire_targets(sim, target);
+                        }
+                    }
+                }
+                TriggerKind::Once => {
+                    if !sim.triggers[ti].spent {
+                        sim.triggers[ti].spent = true;
+                        if let Some(target) = &t.target {
+                            fire_targets(sim, target);
+                        }
+                    }
+                }
+                TriggerKind::Hurt { dmg } => {
+                    if sim.triggers[ti].rearm <= 0.0 {
+                        sim.triggers[ti].rearm = 1.0;
+                        let dead = match sim
+                            .world
+                            .query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe)
+                        {
+                            Ok((v, st)) => {
+                                st.0.damage_taken += apply_damage(v, *dmg);
+                                v.health <= 0.0
+                            }
+                            Err(_) => false,
+                        };
+                        if dead {
+                            kill(sim, pi, "trigger_hurt");
+                            break;
+                        }
+                    }
+                }
+                TriggerKind::Teleport { dest: None } | TriggerKind::Inert => {}
+            }
+        }
+        // Buttons are pressed by touching their brushes (the box grown by a unit).
+        for (mi, def) in level.movers.iter().enumerate() {
+            if !matches!(def.kind, MoverKind::Button { .. }) {
+                continue;
+            }
+            let Some((bmn, bmx)) = sim.cmap.mover_bounds(def.id) else {
+                continue;
+            };
+            if overlaps(mn - Vec3::ONE, mx + Vec3::ONE, bmn, bmx) {
+                if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[mi]) {
+                    if slot.state.use_mover(def) == Some(MoverEvent::Started) {
+                        sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Moves player `index` to `origin` facing `yaw` with Quake's teleport push, killing anyone
+/// standing there (telefrag).
+pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
+    let (pid, pe) = sim.players[index];
+    if let Ok((m, st)) = sim.world.query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe) {
+        let (fwd, _) = angle_vectors(yaw, 0.0);
+        m.0.origin = origin;
+        m.0.yaw = yaw;
+        m.0.pitch = 0.0;
+        m.0.velocity = fwd * TELEPORT_SPEED;
+        m.0.on_ground = None;
+        m.0.teleport_time = TELEPORT_LOCK;
+        st.0.teleports += 1;
+    }
+    let victims: Vec<EntId> = sim
+        .cmap
+        .bodies_in_box(origin + PLAYER_MINS, origin + PLAYER_MAXS)
+        .filter(|&b| b != pid)
+        .collect();
+    for v in victims {
+        if let Some(vi) = sim.players.iter().position(|p| p.0 == v) {
+            kill(sim, vi, "telefrag");
+        }
+    }
+    sim.cmap.set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
+}
+
+/// Items: respawn timers run; a living player overlapping an available item's box picks it
+/// up (lowest id first). Health is only taken when it heals.
+pub fn items_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    let dt = sim.dt;
+    for ii in 0..sim.items.len() {
+        let ie = sim.items[ii];
+        let Ok(mut slot) = sim.world.get::<&mut ItemSlot>(ie).map(|s| *s) else {
+            continue;
+        };
+        let def = &level.items[slot.def];
+        if !slot.available {
+            slot.respawn_in -= dt;
+            if slot.respawn_in <= 1e-4 {
+                slot.available = true;
+                slot.respawn_in = 0.0;
+            }
+        } else {
+            let (imn, imx) = def.kind.bounds();
+            // Quake grows item boxes by a unit sideways when linking them.
+            let grow = Vec3::new(1.0, 1.0, 0.0);
+            let (imn, imx) = (slot.origin + imn - grow, slot.origin + imx + grow);
+            for &(pid, pe) in &sim.players {
+                let Ok((m, v, st)) = sim
+                    .world
+                    .query_one_mut::<(&Motion, &mut Vitals, &mut PlayerStats)>(pe)
+                else {
+                    continue;
+                };
+                if !v.alive {
+                    continue;
+                }
+                let (mn, mx) = player_box(&m.0);
+                if !overlaps(mn, mx, imn, imx) {
+                    continue;
+                }
+                use crate::map::level::ItemKind;
+                let taken = match def.kind {
+                    ItemKind::Health => {
+                        if v.health >= 100.0 {
+                            false
+                        } else {
+                            v.health = (v.health + 25.0).min(100.0);
+                            true
+                        }
+                    }
+                    ItemKind::MegaHealth => {
+                        if v.health >= 250.0 {
+                            false
+                        } else {
+                            v.health = (v.health + 100.0).min(250.0);
+                            true
+                        }
+                    }
+                    ItemKind::Armor => {
+                        let (ty, val) = match def.classname.as_str() {
+                            "item_armor1" => (0.3, 100.0),
+                            "item_armor2" => (0.6, 150.0),
+                            _ => (0.8, 200.0),
+                        };
+                        // Quake: take it only when it is better than what is worn.
+                        if v.armor_type * v.armor >= ty * val {
+                            false
+                        } else {
+                            v.armor_type = ty;
+                            v.armor = val;
+                            true
+                        }
+                    }
+                    _ => true,
+                };
+                if taken {
+                    st.0.pickups += 1;
+                    slot.available = false;
+                    slot.respawn_in = def.respawn.unwrap_or(f32::INFINITY);
+                    sim.events.push(SimEvent::Pickup {
+                        player: pid.0,
+                        item: def.classname.clone(),
+                    });
+                    break;
+                }
+            }
+        }
+        if let Ok(mut s) = sim.world.get::<&mut ItemSlot>(ie) {
+            *s = slot;
+        }
+    }
+}
+
+/// Environment damage (lava, slime, drowning, hard landings) and deaths.
+pub fn damage_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let mut dead = Vec::new();
+    for (pi, &(_, pe)) in sim.players.iter().enumerate() {
+        let Ok((m, v, st, last)) = sim
+            .world
+            .query_one_mut::<(&Motion, &mut Vitals, &mut PlayerStats, &LastMove)>(pe)
+        else {
+            continue;
+        };
+        if !v.alive {
+            continue;
+        }
+        let dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
+        if dmg > 0.0 {
+            st.0.damage_taken += apply_damage(v, dmg);
+        }
+        if v.health <= 0.0 {
+            let cause = match m.0.water_type {
+                Contents::LAVA => "lava",
+                Contents::SLIME => "slime",
+                Contents::WATER => "drowned",
+                _ => "fall",
+            };
+            dead.push((pi, cause));
+        }
+    }
+    for (pi, cause) in dead {
+        kill(sim, pi, cause);
+    }
+}
+
+/// Dead players wait [`RESPAWN_DELAY`] and come back at a free spawn point.
+pub fn respawn_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    for pi in 0..sim.players.len() {
+        let (pid, pe) = sim.players[pi];
+        let ready = match sim.world.get::<&mut Vitals>(pe) {
+            Ok(mut v) if !v.alive => {
+                v.respawn_in -= dt;
+                v.respawn_in <= 1e-4
+            }
+            _ => false,
+        };
+        if !ready {
+            continue;
+        }
+        let Some(spot) = sim.choose_spawn() else {
+            continue;
+        };
+        let sp = sim.level.spawns[spot];
+        if let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &mut Vitals)>(pe) {
+            m.0 = PlayerState::at(sp.origin, sp.yaw);
+            *v = Vitals::spawned();
+        }
+        let victims: Vec<EntId> = sim
+            .cmap
+            .bodies_in_box(sp.origin + PLAYER_MINS, sp.origin + PLAYER_MAXS)
+            .filter(|&b| b != pid)
+            .collect();
+        for v in victims {
+            if let Some(vi) = sim.players.iter().position(|p| p.0 == v) {
+                kill(sim, vi, "telefrag");
+            }
+        }
+        sim.cmap.set_body(pid, sp.origin, PLAYER_MINS, PLAYER_MAXS);
+        sim.events.push(SimEvent::Spawn {
+            player: pid.0,
+            spot,
+        });
+    }
+}
