@@ -158,6 +158,7 @@ pub struct ItemSlot {
     pub origin: Vec3,
     /// Can be picked up now.
     pub available: bool,
-    /// Seconds until it respawns.
-    pub respawn_in: f32,
+    /// Ticks until it respawns (`u64::MAX`: never). Whole ticks, so that a 30 s respawn
+    /// is exactly 600 ticks at 20 Hz rather than an f32 sum of 0.05 s steps.
+    pub respawn_ticks: u64,
 }

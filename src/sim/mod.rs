@@ -189,7 +189,7 @@ impl Sim {
                 def: i,
                 origin,
                 available: true,
-                respawn_in: 0.0,
+                respawn_ticks: 0,
             },)));
         }
         let triggers = level
@@ -350,7 +350,7 @@ impl Sim {
         for &e in &self.items {
             if let Ok(i) = self.world.get::<&ItemSlot>(e) {
                 h.u64(i.available as u64);
-                h.f32(i.respawn_in);
+                h.u64(i.respawn_ticks);
             }
         }
         for t in &self.triggers {

@@ -419,10 +419,9 @@ pub fn items_system(sim: &mut Sim) {
         };
         let def = &level.items[slot.def];
         if !slot.available {
-            slot.respawn_in -= dt;
-            if slot.respawn_in <= 1e-4 {
+            slot.respawn_ticks = slot.respawn_ticks.saturating_sub(1);
+            if slot.respawn_ticks == 0 {
                 slot.available = true;
-                slot.respawn_in = 0.0;
             }
         } else {
             let (imn, imx) = def.kind.bounds();
@@ -481,7 +480,10 @@ pub fn items_system(sim: &mut Sim) {
                 if taken {
                     st.0.pickups += 1;
                     slot.available = false;
-                    slot.respawn_in = def.respawn.unwrap_or(f32::INFINITY);
+                    slot.respawn_ticks = def
+                        .respawn
+                        .map(|secs| ((secs / dt).round() as u64).max(1))
+                        .unwrap_or(u64::MAX);
                     sim.events.push(SimEvent::Pickup {
                         player: pid.0,
                         item: def.classname.clone(),

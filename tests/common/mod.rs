@@ -1,0 +1,104 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use botarena::map::{CollisionMap, Level, MapData, build_level};
+use botarena::physics::pmove::{MoveEvents, PhysicsParams, PlayerState, UserCmd, pmove};
+use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use glam::Vec3;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A shipped map from maps/.
+pub fn shipped(name: &str) -> (Level, CollisionMap) {
+    let data = MapData::load(&root().join("maps").join(format!("{name}.map"))).expect("shipped map loads");
+    build_level(data)
+}
+
+/// Level and collision world from map text.
+pub fn from_text(text: &str) -> (Level, CollisionMap) {
+    build_level(MapData::parse(text.as_bytes(), "test.map", "test").expect("test map parses"))
+}
+
+/// The folder of id's GPL maps, or `None` (with the reason printed) when it is absent.
+pub fn quake_maps() -> Option<PathBuf> {
+    let dir = match std::env::var_os("BOTARENA_QUAKE_MAPS") {
+        Some(d) => PathBuf::from(d),
+        None => root().join("../shared/quake-maps"),
+    };
+    if dir.join("dm4.map").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: Quake maps not found at {} (set BOTARENA_QUAKE_MAPS to their folder)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Loads one of id's maps from `dir`.
+pub fn quake_map(dir: &Path, name: &str) -> (Level, CollisionMap) {
+    build_level(MapData::load(&dir.join(format!("{name}.map"))).expect("quake map loads"))
+}
+
+/// Steps the player physics `ticks` times at `hz` with commands from `cmd(tick, state)`,
+/// returning every state after each tick.
+pub fn simulate(
+    cmap: &CollisionMap,
+    start: PlayerState,
+    hz: f32,
+    ticks: usize,
+    mut cmd: impl FnMut(usize, &PlayerState) -> UserCmd,
+) -> Vec<(PlayerState, MoveEvents)> {
+    let params = PhysicsParams::default();
+    let mut s = start;
+    let mut out = Vec::with_capacity(ticks);
+    for t in 0..ticks {
+        let c = cmd(t, &s);
+        let (n, ev) = pmove(&s, &c, cmap, &params, 1.0 / hz, None);
+        s = n;
+        out.push((n, ev));
+    }
+    out
+}
+
+/// Forward at full speed toward `yaw`.
+pub fn run_cmd(yaw: f32) -> UserCmd {
+    UserCmd {
+        forward_move: 320.0,
+        yaw,
+        ..Default::default()
+    }
+}
+
+/// A player config at an exact start.
+pub fn scripted(name: &str, origin: Vec3, yaw: f32, ctrl: ControllerConfig) -> PlayerConfig {
+    PlayerConfig {
+        name: name.into(),
+        controller: ctrl,
+        spawn: None,
+        start: Some((origin, yaw)),
+    }
+}
+
+/// A simulation on a shipped map.
+pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
+    let (level, cmap) = shipped(name);
+    Sim::new(
+        Arc::new(level),
+        cmap,
+        &SimConfig {
+            seed,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            players,
+        },
+    )
+    .expect("sim builds")
+}
