@@ -35,7 +35,12 @@ fn floor_with_hole(
 
 /// The bottom of a pit under a floor hole (ground from `ground` up to `bottom`), optionally
 /// filled with a liquid up to `top`.
-fn pit(b: &mut MapBuilder, hole: (f32, f32, f32, f32), (ground, bottom): (f32, f32), liquid: Option<(&str, f32)>) {
+fn pit(
+    b: &mut MapBuilder,
+    hole: (f32, f32, f32, f32),
+    (ground, bottom): (f32, f32),
+    liquid: Option<(&str, f32)>,
+) {
     let (x0, y0, x1, y1) = hole;
     b.solid(v(x0, y0, ground), v(x1, y1, bottom), "ROCK");
     if let Some((tex, top)) = liquid {
@@ -51,7 +56,11 @@ fn proving() -> MapBuilder {
     let width = lanes as f32 * (lane + wall) - wall;
     // Hull: outer walls and ceiling. Pits reach down to -400, so the hull does too.
     b.solid(v(-16., -16., -416.), v(len + 16., 0., 512.), "WALL");
-    b.solid(v(-16., width, -416.), v(len + 16., width + 16., 512.), "WALL");
+    b.solid(
+        v(-16., width, -416.),
+        v(len + 16., width + 16., 512.),
+        "WALL",
+    );
     b.solid(v(-16., 0., -416.), v(0., width, 512.), "WALL");
     b.solid(v(len, 0., -416.), v(len + 16., width, 512.), "WALL");
     b.solid(v(0., 0., 496.), v(len, width, 512.), "CEIL");
@@ -76,25 +85,53 @@ fn proving() -> MapBuilder {
     // Lanes 3 and 4: gaps of 200 (jumpable) and 260 (not) over a 256-deep pit.
     for (i, gap) in [(3, 200.0), (4, 260.0)] {
         let hole = (512., y(i), 512. + gap, y(i) + lane);
-        floor_with_hole(&mut b, (0., y(i), len, y(i) + lane), hole, (-400., 0.), "FLOOR");
+        floor_with_hole(
+            &mut b,
+            (0., y(i), len, y(i) + lane),
+            hole,
+            (-400., 0.),
+            "FLOOR",
+        );
         pit(&mut b, hole, (-400., -256.), None);
     }
     // Lane 5: a water pool 512 long and 128 deep with a submerged block.
     let hole = (512., y(5), 1024., y(5) + lane);
-    floor_with_hole(&mut b, (0., y(5), len, y(5) + lane), hole, (-400., 0.), "FLOOR");
+    floor_with_hole(
+        &mut b,
+        (0., y(5), len, y(5) + lane),
+        hole,
+        (-400., 0.),
+        "FLOOR",
+    );
     pit(&mut b, hole, (-400., -128.), Some(("*water1", 0.)));
     b.solid(v(736., y(5), -128.), v(800., y(5) + lane, -64.), "ROCK");
     // Lane 6: a lava pit 192 wide (jumpable), 64 deep, lava up to -16.
     let hole = (512., y(6), 704., y(6) + lane);
-    floor_with_hole(&mut b, (0., y(6), len, y(6) + lane), hole, (-400., 0.), "FLOOR");
+    floor_with_hole(
+        &mut b,
+        (0., y(6), len, y(6) + lane),
+        hole,
+        (-400., 0.),
+        "FLOOR",
+    );
     pit(&mut b, hole, (-400., -64.), Some(("*lava1", -16.)));
     // Lane 7: a slime pool 256 long, 64 deep, slime up to -8.
     let hole = (512., y(7), 768., y(7) + lane);
-    floor_with_hole(&mut b, (0., y(7), len, y(7) + lane), hole, (-400., 0.), "FLOOR");
+    floor_with_hole(
+        &mut b,
+        (0., y(7), len, y(7) + lane),
+        hole,
+        (-400., 0.),
+        "FLOOR",
+    );
     pit(&mut b, hole, (-400., -64.), Some(("*slime0", -8.)));
     // A spawn point at the start of every lane, facing +X, and an item at each lane's end.
     for i in 0..lanes {
-        b.point("info_player_deathmatch", v(64., y(i) + lane / 2.0, 24.), &[("angle", "0")]);
+        b.point(
+            "info_player_deathmatch",
+            v(64., y(i) + lane / 2.0, 24.),
+            &[("angle", "0")],
+        );
     }
     b.point("weapon_supershotgun", v(1900., y(0) + 96., 8.), &[]);
     b.point("item_shells", v(1900., y(1) + 80., 26.), &[]);
@@ -116,7 +153,13 @@ fn arena() -> MapBuilder {
     b.solid(v(-512., -1024., 384.), v(512., 512., 400.), "CEIL");
     // Hall floor with a lava pit (x -256..-128, y 128..320).
     let lava = (-256., 128., -128., 320.);
-    floor_with_hole(&mut b, (-512., -512., 512., 512.), lava, (-144., 0.), "FLOOR");
+    floor_with_hole(
+        &mut b,
+        (-512., -512., 512., 512.),
+        lava,
+        (-144., 0.),
+        "FLOOR",
+    );
     pit(&mut b, lava, (-144., -64.), Some(("*lava1", -16.)));
     // Wall between hall and south room with a doorway x -64..64, z 0..128.
     b.solid(v(-512., -528., 0.), v(-64., -512., 384.), "WALL");
@@ -125,13 +168,23 @@ fn arena() -> MapBuilder {
     b.solid(v(-64., -528., -144.), v(64., -512., 0.), "FLOOR");
     // South room floor with a water pool (x -384..-128, y -896..-640), 96 deep.
     let pool = (-384., -896., -128., -640.);
-    floor_with_hole(&mut b, (-512., -1024., 512., -528.), pool, (-144., 0.), "FLOOR");
+    floor_with_hole(
+        &mut b,
+        (-512., -1024., 512., -528.),
+        pool,
+        (-144., 0.),
+        "FLOOR",
+    );
     pit(&mut b, pool, (-144., -96.), Some(("*water1", 0.)));
     // North balcony at z 128 (y 352..512) reached by stairs of 16 from the hall floor.
     b.solid(v(-512., 352., 0.), v(0., 512., 128.), "BALC");
     for s in 0..7 {
         let yy = 352.0 - 32.0 * (s + 1) as f32;
-        b.solid(v(-96., yy, 0.), v(0., yy + 32., 112.0 - 16.0 * s as f32), "STEP");
+        b.solid(
+            v(-96., yy, 0.),
+            v(0., yy + 32., 112.0 - 16.0 * s as f32),
+            "STEP",
+        );
     }
     // East balcony at z 128 (x 352..512) reached by a plat.
     b.solid(v(352., -256., 0.), v(512., 256., 128.), "BALC");
@@ -141,7 +194,12 @@ fn arena() -> MapBuilder {
     );
     // The door: slides up out of the doorway.
     b.brush_entity(
-        &[("classname", "func_door"), ("angle", "-1"), ("speed", "200"), ("wait", "2")],
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("speed", "200"),
+            ("wait", "2"),
+        ],
         &[(v(-64., -524., 0.), v(64., -516., 128.), "DOOR")],
     );
     // Teleporter pair: hall west wall -> south room east side, south room -> north balcony.
@@ -150,13 +208,21 @@ fn arena() -> MapBuilder {
         &[("classname", "trigger_teleport"), ("target", "t_south")],
         &[(v(-504., -32., 0.), v(-480., 32., 96.), "trigger")],
     );
-    b.point("info_teleport_destination", v(400., -800., 0.), &[("targetname", "t_south"), ("angle", "180")]);
+    b.point(
+        "info_teleport_destination",
+        v(400., -800., 0.),
+        &[("targetname", "t_south"), ("angle", "180")],
+    );
     b.solid(v(504., -1000., 0.), v(512., -920., 96.), "*teleport");
     b.brush_entity(
         &[("classname", "trigger_teleport"), ("target", "t_north")],
         &[(v(480., -992., 0.), v(504., -928., 96.), "trigger")],
     );
-    b.point("info_teleport_destination", v(-256., 448., 128.), &[("targetname", "t_north"), ("angle", "0")]);
+    b.point(
+        "info_teleport_destination",
+        v(-256., 448., 128.),
+        &[("targetname", "t_north"), ("angle", "0")],
+    );
     // Items.
     b.point("weapon_rocketlauncher", v(440., 0., 136.), &[]);
     b.point("weapon_supershotgun", v(-300., 440., 136.), &[]);
@@ -182,7 +248,10 @@ fn arena() -> MapBuilder {
 fn main() -> std::io::Result<()> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("proving.map"), proving().to_map_text("botarena proving ground"))?;
+    std::fs::write(
+        dir.join("proving.map"),
+        proving().to_map_text("botarena proving ground"),
+    )?;
     std::fs::write(dir.join("arena.map"), arena().to_map_text("botarena arena"))?;
     println!("wrote maps/proving.map and maps/arena.map");
     Ok(())

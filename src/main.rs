@@ -105,7 +105,11 @@ fn run(path: PathBuf, ticks: Option<u64>, json: bool) -> Result<(), Box<dyn std:
         if show_progress && t % 256 == 0 && last_shown.elapsed().as_secs_f32() > 0.25 {
             last_shown = Instant::now();
             let pct = 100.0 * (t + 1) as f64 / ticks as f64;
-            eprint!("\r[{:<30}] {pct:5.1}% tick {}/{ticks}", "#".repeat((pct / 100.0 * 30.0) as usize), t + 1);
+            eprint!(
+                "\r[{:<30}] {pct:5.1}% tick {}/{ticks}",
+                "#".repeat((pct / 100.0 * 30.0) as usize),
+                t + 1
+            );
             let _ = std::io::stderr().flush();
         }
     }

@@ -23,22 +23,50 @@ const PEAK: f32 = JUMP_SPEED * JUMP_SPEED / 1600.0;
 fn standing_jump_peaks_at_the_analytic_height_at_any_tick_rate() {
     let (_, map) = shipped("proving");
     for hz in [10.0, 20.0, 60.0, 125.0] {
-        let settle = simulate(&map, start(0), hz, 3, |_, s| UserCmd { yaw: s.yaw, ..Default::default() });
+        let settle = simulate(&map, start(0), hz, 3, |_, s| UserCmd {
+            yaw: s.yaw,
+            ..Default::default()
+        });
         let s0 = settle.last().unwrap().0;
         assert!(s0.on_ground.is_some(), "settled on the floor at {hz} Hz");
         let z0 = s0.origin.z;
-        let traj = simulate(&map, s0, hz, (2.0 * hz) as usize, |t, _| UserCmd { jump: t == 0, ..Default::default() });
-        let peak = traj.iter().map(|(s, _)| s.origin.z).fold(f32::MIN, f32::max) - z0;
-        assert!((peak - PEAK).abs() <= 1.0, "{hz} Hz: peak {peak}, analytic {PEAK}");
+        let traj = simulate(&map, s0, hz, (2.0 * hz) as usize, |t, _| UserCmd {
+            jump: t == 0,
+            ..Default::default()
+        });
+        let peak = traj
+            .iter()
+            .map(|(s, _)| s.origin.z)
+            .fold(f32::MIN, f32::max)
+            - z0;
+        assert!(
+            (peak - PEAK).abs() <= 1.0,
+            "{hz} Hz: peak {peak}, analytic {PEAK}"
+        );
         // Exact parabola: every sampled height equals v t - g t² / 2 while airborne.
-        for (k, (s, _)) in traj.iter().enumerate().take_while(|(_, (s, _))| s.on_ground.is_none()) {
+        for (k, (s, _)) in traj
+            .iter()
+            .enumerate()
+            .take_while(|(_, (s, _))| s.on_ground.is_none())
+        {
             let t = (k + 1) as f32 / hz;
             let z = JUMP_SPEED * t - 400.0 * t * t;
-            assert!((s.origin.z - z0 - z).abs() < 0.05, "{hz} Hz tick {k}: {} vs {z}", s.origin.z - z0);
+            assert!(
+                (s.origin.z - z0 - z).abs() < 0.05,
+                "{hz} Hz tick {k}: {} vs {z}",
+                s.origin.z - z0
+            );
         }
-        let air_ticks = traj.iter().take_while(|(s, _)| s.on_ground.is_none()).count() + 1;
+        let air_ticks = traj
+            .iter()
+            .take_while(|(s, _)| s.on_ground.is_none())
+            .count()
+            + 1;
         let flight = air_ticks as f32 / hz;
-        assert!((flight - 0.675).abs() <= 1.0 / hz + 1e-4, "{hz} Hz: flight {flight} s");
+        assert!(
+            (flight - 0.675).abs() <= 1.0 / hz + 1e-4,
+            "{hz} Hz: flight {flight} s"
+        );
         assert!(traj[0].1.jumped);
         assert!(traj.iter().any(|(_, e)| e.landed.is_some()));
     }
@@ -47,9 +75,15 @@ fn standing_jump_peaks_at_the_analytic_height_at_any_tick_rate() {
 #[test]
 fn holding_jump_does_not_jump_again_until_released() {
     let (_, map) = shipped("proving");
-    let traj = simulate(&map, start(0), 20.0, 60, |_, _| UserCmd { jump: true, ..Default::default() });
+    let traj = simulate(&map, start(0), 20.0, 60, |_, _| UserCmd {
+        jump: true,
+        ..Default::default()
+    });
     assert_eq!(traj.iter().filter(|(_, e)| e.jumped).count(), 1);
-    let traj = simulate(&map, start(0), 20.0, 60, |t, _| UserCmd { jump: t % 20 < 10, ..Default::default() });
+    let traj = simulate(&map, start(0), 20.0, 60, |t, _| UserCmd {
+        jump: t % 20 < 10,
+        ..Default::default()
+    });
     assert!(traj.iter().filter(|(_, e)| e.jumped).count() >= 2);
 }
 
@@ -64,9 +98,17 @@ fn ground_speed_tops_out_at_320() {
         assert!((speed(s) - 320.0).abs() < 0.01, "speed {}", speed(s));
     }
     // Strafing diagonally is capped by maxspeed too.
-    let traj = simulate(&map, start(0), 20.0, 20, |_, _| UserCmd { forward_move: 320.0, side_move: 320.0, ..Default::default() });
+    let traj = simulate(&map, start(0), 20.0, 20, |_, _| UserCmd {
+        forward_move: 320.0,
+        side_move: 320.0,
+        ..Default::default()
+    });
     // (Checked before the player reaches the lane wall.)
-    assert!((speed(&traj[3].0) - 320.0).abs() < 0.01, "{}", speed(&traj[3].0));
+    assert!(
+        (speed(&traj[3].0) - 320.0).abs() < 0.01,
+        "{}",
+        speed(&traj[3].0)
+    );
 }
 
 fn running_jump(gap_lane: usize, hz: f32) -> PlayerState {
@@ -77,9 +119,15 @@ fn running_jump(gap_lane: usize, hz: f32) -> PlayerState {
         let jump = !jumped && s.on_ground.is_some() && s.origin.x >= 512.0 - 16.0 - 320.0 / hz;
         if jump {
             jumped = true;
-            assert!((s.velocity.truncate().length() - 320.0).abs() < 0.01, "running at 320 when jumping");
+            assert!(
+                (s.velocity.truncate().length() - 320.0).abs() < 0.01,
+                "running at 320 when jumping"
+            );
         }
-        UserCmd { jump, ..run_cmd(0.0) }
+        UserCmd {
+            jump,
+            ..run_cmd(0.0)
+        }
     });
     assert!(jumped);
     traj.last().unwrap().0
@@ -89,7 +137,11 @@ fn running_jump(gap_lane: usize, hz: f32) -> PlayerState {
 fn running_jump_clears_200_but_not_260() {
     for hz in [20.0, 72.0] {
         let s = running_jump(3, hz);
-        assert!(s.origin.x > 712.0 && (s.origin.z - 24.03).abs() < 0.1, "{hz} Hz 200 gap: {:?}", s.origin);
+        assert!(
+            s.origin.x > 712.0 && (s.origin.z - 24.03).abs() < 0.1,
+            "{hz} Hz 200 gap: {:?}",
+            s.origin
+        );
         let s = running_jump(4, hz);
         assert!(s.origin.z < -200.0, "{hz} Hz 260 gap: {:?}", s.origin);
     }
@@ -98,56 +150,114 @@ fn running_jump_clears_200_but_not_260() {
 #[test]
 fn walks_up_18_but_not_19() {
     let (_, map) = shipped("proving");
-    let s = simulate(&map, start(1), 20.0, 60, |_, _| run_cmd(0.0)).last().unwrap().0;
+    let s = simulate(&map, start(1), 20.0, 60, |_, _| run_cmd(0.0))
+        .last()
+        .unwrap()
+        .0;
     assert!(s.origin.x > 1000.0, "18 step climbed: {:?}", s.origin);
     assert!((s.origin.z - (18.0 + 24.0)).abs() < 0.1, "{}", s.origin.z);
-    let s = simulate(&map, start(2), 20.0, 60, |_, _| run_cmd(0.0)).last().unwrap().0;
-    assert!((s.origin.x - 496.0).abs() < 0.1, "19 step blocks: {:?}", s.origin);
+    let s = simulate(&map, start(2), 20.0, 60, |_, _| run_cmd(0.0))
+        .last()
+        .unwrap()
+        .0;
+    assert!(
+        (s.origin.x - 496.0).abs() < 0.1,
+        "19 step blocks: {:?}",
+        s.origin
+    );
     assert!((s.origin.z - 24.0).abs() < 0.1);
     // Jumping gets onto the 19 step.
-    let s = simulate(&map, start(2), 20.0, 60, |t, _| UserCmd { jump: t == 24, ..run_cmd(0.0) }).last().unwrap().0;
-    assert!(s.origin.x > 600.0 && (s.origin.z - 43.0).abs() < 0.1, "{:?}", s.origin);
+    let s = simulate(&map, start(2), 20.0, 60, |t, _| UserCmd {
+        jump: t == 24,
+        ..run_cmd(0.0)
+    })
+    .last()
+    .unwrap()
+    .0;
+    assert!(
+        s.origin.x > 600.0 && (s.origin.z - 43.0).abs() < 0.1,
+        "{:?}",
+        s.origin
+    );
 }
 
 #[test]
 fn climbs_stairs_and_drops_off_the_ledge() {
     let (_, map) = shipped("proving");
     let traj = simulate(&map, start(0), 20.0, 120, |_, _| run_cmd(0.0));
-    let top = traj.iter().map(|(s, _)| s.origin.z).fold(f32::MIN, f32::max);
+    let top = traj
+        .iter()
+        .map(|(s, _)| s.origin.z)
+        .fold(f32::MIN, f32::max);
     assert!((top - (128.0 + 24.0)).abs() < 0.1, "top of stairs {top}");
     let at = |x: f32| traj.iter().find(|(s, _)| s.origin.x > x).unwrap().0;
     assert!((at(1200.0).origin.z - 152.0).abs() < 0.1, "on the walkway");
     let end = traj.last().unwrap().0;
-    assert!(end.origin.x > 1500.0 && (end.origin.z - 24.0).abs() < 0.1, "dropped off the ledge: {:?}", end.origin);
-    assert!(traj.iter().any(|(s, e)| e.landed.is_some() && s.origin.x > 1400.0));
+    assert!(
+        end.origin.x > 1500.0 && (end.origin.z - 24.0).abs() < 0.1,
+        "dropped off the ledge: {:?}",
+        end.origin
+    );
+    assert!(
+        traj.iter()
+            .any(|(s, e)| e.landed.is_some() && s.origin.x > 1400.0)
+    );
 }
 
 #[test]
 fn water_levels_swimming_and_jumping_out() {
     let (_, map) = shipped("proving");
     // Walk in, then let go: with no input a swimmer drifts down to the bottom (level 3).
-    let traj = simulate(&map, start(5), 20.0, 140, |t, _| if t < 40 { run_cmd(0.0) } else { UserCmd::default() });
+    let traj = simulate(&map, start(5), 20.0, 140, |t, _| {
+        if t < 40 {
+            run_cmd(0.0)
+        } else {
+            UserCmd::default()
+        }
+    });
     let levels: Vec<u8> = traj.iter().map(|(s, _)| s.water_level).collect();
     for l in 1..=3 {
         assert!(levels.contains(&l), "water level {l} seen: {levels:?}");
     }
-    assert!(traj.iter().all(|(s, _)| s.water_type == Contents::WATER || s.water_level == 0));
-    assert!(traj.iter().any(|(s, _)| s.origin.z < -90.0), "sank to the bottom");
+    assert!(
+        traj.iter()
+            .all(|(s, _)| s.water_type == Contents::WATER || s.water_level == 0)
+    );
+    assert!(
+        traj.iter().any(|(s, _)| s.origin.z < -90.0),
+        "sank to the bottom"
+    );
     // Swimming forward and up crosses the pool over the submerged block and jumps out.
-    let traj = simulate(&map, start(5), 20.0, 160, |_, _| UserCmd { up_move: 200.0, ..run_cmd(0.0) });
+    let traj = simulate(&map, start(5), 20.0, 160, |_, _| UserCmd {
+        up_move: 200.0,
+        ..run_cmd(0.0)
+    });
     let end = traj.last().unwrap().0;
-    assert!(end.origin.x > 1040.0 && (end.origin.z - 24.0).abs() < 0.5, "out of the pool: {:?}", end.origin);
+    assert!(
+        end.origin.x > 1040.0 && (end.origin.z - 24.0).abs() < 0.5,
+        "out of the pool: {:?}",
+        end.origin
+    );
     assert_eq!(end.water_level, 0);
-    assert!(traj.iter().any(|(s, _)| s.water_jump_time > 0.0), "a jump out of water happened");
+    assert!(
+        traj.iter().any(|(s, _)| s.water_jump_time > 0.0),
+        "a jump out of water happened"
+    );
 }
 
 #[test]
 fn lava_and_slime_are_liquids_the_player_falls_into() {
     let (_, map) = shipped("proving");
     let traj = simulate(&map, start(6), 20.0, 60, |_, _| run_cmd(0.0));
-    assert!(traj.iter().any(|(s, _)| s.water_type == Contents::LAVA && s.water_level >= 1));
+    assert!(
+        traj.iter()
+            .any(|(s, _)| s.water_type == Contents::LAVA && s.water_level >= 1)
+    );
     let traj = simulate(&map, start(7), 20.0, 60, |_, _| run_cmd(0.0));
-    assert!(traj.iter().any(|(s, _)| s.water_type == Contents::SLIME && s.water_level >= 1));
+    assert!(
+        traj.iter()
+            .any(|(s, _)| s.water_type == Contents::SLIME && s.water_level >= 1)
+    );
 }
 
 #[test]
@@ -158,14 +268,25 @@ fn walls_stop_and_slide() {
     let end = traj.last().unwrap().0;
     // Lane 1 spans y 256..448: the box stops 16 short of y = 448.
     assert!((end.origin.y - 432.0).abs() < 0.1, "{:?}", end.origin);
-    assert!(end.origin.x > 300.0, "slid along the wall: {:?}", end.origin);
+    assert!(
+        end.origin.x > 300.0,
+        "slid along the wall: {:?}",
+        end.origin
+    );
 }
 
 #[test]
 fn same_inputs_same_states() {
     let (_, map) = shipped("proving");
-    let cmd = |t: usize, _: &PlayerState| UserCmd { jump: t % 17 == 0, side_move: if t % 40 < 20 { 200.0 } else { -200.0 }, ..run_cmd(t as f32 * 3.0) };
+    let cmd = |t: usize, _: &PlayerState| UserCmd {
+        jump: t % 17 == 0,
+        side_move: if t % 40 < 20 { 200.0 } else { -200.0 },
+        ..run_cmd(t as f32 * 3.0)
+    };
     let a = simulate(&map, start(5), 20.0, 300, cmd);
     let b = simulate(&map, start(5), 20.0, 300, cmd);
-    assert_eq!(a.iter().map(|x| x.0).collect::<Vec<_>>(), b.iter().map(|x| x.0).collect::<Vec<_>>());
+    assert_eq!(
+        a.iter().map(|x| x.0).collect::<Vec<_>>(),
+        b.iter().map(|x| x.0).collect::<Vec<_>>()
+    );
 }

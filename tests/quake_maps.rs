@@ -25,8 +25,30 @@ struct Expect {
 }
 
 const EXPECT: [Expect; 3] = [
-    Expect { name: "dm4", brushes: 708, entities: 135, spawns: 6, items: 37, teleporters: 5, lava: 3, slime: 0, water: 0, movers: &[] },
-    Expect { name: "dm6", brushes: 476, entities: 141, spawns: 7, items: 35, teleporters: 4, lava: 0, slime: 0, water: 0, movers: &[("func_door_secret", 1)] },
+    Expect {
+        name: "dm4",
+        brushes: 708,
+        entities: 135,
+        spawns: 6,
+        items: 37,
+        teleporters: 5,
+        lava: 3,
+        slime: 0,
+        water: 0,
+        movers: &[],
+    },
+    Expect {
+        name: "dm6",
+        brushes: 476,
+        entities: 141,
+        spawns: 7,
+        items: 35,
+        teleporters: 4,
+        lava: 0,
+        slime: 0,
+        water: 0,
+        movers: &[("func_door_secret", 1)],
+    },
     Expect {
         name: "e1m1",
         brushes: 1257,
@@ -37,35 +59,72 @@ const EXPECT: [Expect; 3] = [
         lava: 0,
         slime: 11,
         water: 3,
-        movers: &[("func_button", 6), ("func_door", 14), ("func_door_secret", 7), ("func_plat", 2)],
+        movers: &[
+            ("func_button", 6),
+            ("func_door", 14),
+            ("func_door_secret", 7),
+            ("func_plat", 2),
+        ],
     },
 ];
 
 #[test]
 fn quake_maps_load_with_their_counts() {
-    let Some(dir) = common::quake_maps() else { return };
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
     for e in &EXPECT {
         let (level, cmap) = common::quake_map(&dir, e.name);
         let info = MapInfo::new(&level, &cmap);
-        println!("{}: {} brushes, {} entities, {} warnings", e.name, info.brushes_in_file, info.entities, info.warnings.len());
+        println!(
+            "{}: {} brushes, {} entities, {} warnings",
+            e.name,
+            info.brushes_in_file,
+            info.entities,
+            info.warnings.len()
+        );
         assert_eq!(info.brushes_in_file, e.brushes, "{}", e.name);
-        assert_eq!(info.brushes_loaded, e.brushes, "{}: no brush skipped", e.name);
+        assert_eq!(
+            info.brushes_loaded, e.brushes,
+            "{}: no brush skipped",
+            e.name
+        );
         assert!(info.warnings.is_empty(), "{}: {:?}", e.name, info.warnings);
         assert_eq!(info.entities, e.entities, "{}", e.name);
         assert_eq!(info.spawn_points, e.spawns, "{}", e.name);
         assert_eq!(info.items, e.items, "{}", e.name);
-        assert_eq!(info.triggers.get("trigger_teleport").copied().unwrap_or(0), e.teleporters, "{}", e.name);
-        assert_eq!(info.teleport_destinations, e.teleporters.min(level.teleport_dests.len()), "{}", e.name);
+        assert_eq!(
+            info.triggers.get("trigger_teleport").copied().unwrap_or(0),
+            e.teleporters,
+            "{}",
+            e.name
+        );
+        assert_eq!(
+            info.teleport_destinations,
+            e.teleporters.min(level.teleport_dests.len()),
+            "{}",
+            e.name
+        );
         assert_eq!(info.liquid_brushes["lava"], e.lava, "{}", e.name);
         assert_eq!(info.liquid_brushes["slime"], e.slime, "{}", e.name);
         assert_eq!(info.liquid_brushes["water"], e.water, "{}", e.name);
         for (class, n) in e.movers {
-            assert_eq!(info.movers.get(*class).copied().unwrap_or(0), *n, "{} {class}", e.name);
+            assert_eq!(
+                info.movers.get(*class).copied().unwrap_or(0),
+                *n,
+                "{} {class}",
+                e.name
+            );
         }
         // Every teleporter leads somewhere.
         for t in &level.triggers {
             if let botarena::map::level::TriggerKind::Teleport { dest } = t.kind {
-                assert!(dest.is_some(), "{}: teleporter at line {} has a destination", e.name, t.line);
+                assert!(
+                    dest.is_some(),
+                    "{}: teleporter at line {} has a destination",
+                    e.name,
+                    t.line
+                );
             }
         }
     }
@@ -73,19 +132,49 @@ fn quake_maps_load_with_their_counts() {
 
 fn check_spawns(name: &str, level: &Level, cmap: &botarena::CollisionMap) {
     for (i, sp) in level.spawns.iter().enumerate() {
-        let t = cmap.trace(sp.origin, sp.origin, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
-        assert!(!t.start_solid, "{name} spawn {i} at {:?} starts in solid", sp.origin);
-        let traj = common::simulate(cmap, PlayerState::at(sp.origin, sp.yaw), 20.0, 20, |_, s| UserCmd { yaw: s.yaw, ..Default::default() });
+        let t = cmap.trace(
+            sp.origin,
+            sp.origin,
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER,
+            None,
+        );
+        assert!(
+            !t.start_solid,
+            "{name} spawn {i} at {:?} starts in solid",
+            sp.origin
+        );
+        let traj = common::simulate(
+            cmap,
+            PlayerState::at(sp.origin, sp.yaw),
+            20.0,
+            20,
+            |_, s| UserCmd {
+                yaw: s.yaw,
+                ..Default::default()
+            },
+        );
         let end = traj.last().unwrap().0;
-        assert!(end.on_ground.is_some(), "{name} spawn {i} at {:?}: on ground after 1 s, ended {:?}", sp.origin, end.origin);
+        assert!(
+            end.on_ground.is_some(),
+            "{name} spawn {i} at {:?}: on ground after 1 s, ended {:?}",
+            sp.origin,
+            end.origin
+        );
         let fell = sp.origin.z - end.origin.z;
-        assert!((0.0..=32.0).contains(&fell), "{name} spawn {i}: fell {fell} units");
+        assert!(
+            (0.0..=32.0).contains(&fell),
+            "{name} spawn {i}: fell {fell} units"
+        );
     }
 }
 
 #[test]
 fn players_stand_on_every_spawn_point() {
-    let Some(dir) = common::quake_maps() else { return };
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
     for e in &EXPECT {
         let (level, cmap) = common::quake_map(&dir, e.name);
         assert_eq!(level.spawns.len(), e.spawns);
@@ -103,30 +192,70 @@ fn shipped_maps_spawn_points_are_sound() {
 
 #[test]
 fn wanderers_stay_inside_the_world_on_quake_maps() {
-    let Some(dir) = common::quake_maps() else { return };
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
     for e in &EXPECT {
         let (level, cmap) = common::quake_map(&dir, e.name);
         let (lo, hi) = cmap.bounds();
         let players = (0..4)
-            .map(|i| PlayerConfig { name: format!("w{i}"), controller: ControllerConfig::Wander, spawn: None, start: None })
+            .map(|i| PlayerConfig {
+                name: format!("w{i}"),
+                controller: ControllerConfig::Wander,
+                spawn: None,
+                start: None,
+            })
             .collect();
-        let mut sim = Sim::new(Arc::new(level), cmap, &SimConfig { seed: 5, tick_rate: 20, params: Default::default(), players }).unwrap();
+        let mut sim = Sim::new(
+            Arc::new(level),
+            cmap,
+            &SimConfig {
+                seed: 5,
+                tick_rate: 20,
+                params: Default::default(),
+                players,
+            },
+        )
+        .unwrap();
         let mut teleports = 0;
         for _ in 0..1200 {
             sim.step();
-            teleports += sim.events.iter().filter(|e| matches!(e, botarena::sim::SimEvent::Teleport { .. })).count();
+            teleports += sim
+                .events
+                .iter()
+                .filter(|e| matches!(e, botarena::sim::SimEvent::Teleport { .. }))
+                .count();
             for i in 0..4 {
                 let s = sim.player_state(i).unwrap();
                 if !sim.player_vitals(i).unwrap().alive {
                     continue;
                 }
-                assert!(s.origin.cmpge(lo).all() && s.origin.cmple(hi).all(), "{}: player {i} left the world at {:?}", e.name, s.origin);
-                let t = sim.cmap.trace(s.origin, s.origin, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None);
-                assert!(!t.start_solid, "{}: player {i} inside solid at {:?} tick {}", e.name, s.origin, sim.tick);
+                assert!(
+                    s.origin.cmpge(lo).all() && s.origin.cmple(hi).all(),
+                    "{}: player {i} left the world at {:?}",
+                    e.name,
+                    s.origin
+                );
+                let t = sim.cmap.trace(
+                    s.origin,
+                    s.origin,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    None,
+                );
+                assert!(
+                    !t.start_solid,
+                    "{}: player {i} inside solid at {:?} tick {}",
+                    e.name, s.origin, sim.tick
+                );
             }
         }
         let dist: f32 = (0..4).map(|i| sim.player_stats(i).unwrap().distance).sum();
-        println!("{}: 4 wanderers, 60 s: {dist:.0} units run, {teleports} teleports", e.name);
+        println!(
+            "{}: 4 wanderers, 60 s: {dist:.0} units run, {teleports} teleports",
+            e.name
+        );
         assert!(dist > 4.0 * 3000.0, "{}: wanderers moved ({dist})", e.name);
     }
 }

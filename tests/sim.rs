@@ -76,19 +76,39 @@ fn plat_carries_a_player_up_and_returns_when_left() {
     // Stand on the lowered plat (top at z = 8), wait for the ride, then walk east onto the
     // balcony (z = 128).
     let steps = vec![hold(50, 0.0, 0.0), hold(30, 320.0, 0.0)];
-    let mut sim = sim_on("arena", 1, vec![scripted("rider", v(304., 0., 8. + 25.), 0., ControllerConfig::Script(steps))]);
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "rider",
+            v(304., 0., 8. + 25.),
+            0.,
+            ControllerConfig::Script(steps),
+        )],
+    );
     assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
     let ev = run(&mut sim, 2);
-    assert!(ev.iter().any(|e| matches!(e, SimEvent::MoverStart { .. })), "standing on it starts it");
+    assert!(
+        ev.iter().any(|e| matches!(e, SimEvent::MoverStart { .. })),
+        "standing on it starts it"
+    );
     run(&mut sim, 30);
     // 120 units at 150 u/s: at the top after 0.8 s.
     let s = sim.player_state(0).unwrap();
-    assert!((s.origin.z - (128.0 + 24.0)).abs() < 0.2, "rode up: {:?}", s.origin);
+    assert!(
+        (s.origin.z - (128.0 + 24.0)).abs() < 0.2,
+        "rode up: {:?}",
+        s.origin
+    );
     assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtB);
     assert!(sim.player_stats(0).unwrap().ticks_on_mover > 5);
     run(&mut sim, 48);
     let s = sim.player_state(0).unwrap();
-    assert!(s.origin.x > 380.0 && (s.origin.z - 152.0).abs() < 0.2, "on the balcony: {:?}", s.origin);
+    assert!(
+        s.origin.x > 380.0 && (s.origin.z - 152.0).abs() < 0.2,
+        "on the balcony: {:?}",
+        s.origin
+    );
     // Three seconds at the top, then 0.8 s down.
     run(&mut sim, 100);
     let m = sim.mover_state(0).unwrap();
@@ -100,13 +120,35 @@ fn plat_carries_a_player_up_and_returns_when_left() {
 fn door_opens_for_a_player_and_closes_after() {
     // The door (x -64..64, y -524..-516) rises 120 units; walk south through it.
     let steps = vec![hold(60, 320.0, 270.0)];
-    let mut sim = sim_on("arena", 1, vec![scripted("walker", v(0., -200., 25.), 270., ControllerConfig::Script(steps))]);
-    let door = sim.level.movers.iter().position(|m| m.classname == "func_door").unwrap();
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "walker",
+            v(0., -200., 25.),
+            270.,
+            ControllerConfig::Script(steps),
+        )],
+    );
+    let door = sim
+        .level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_door")
+        .unwrap();
     run(&mut sim, 5);
-    assert_eq!(sim.mover_state(door).unwrap().phase, Phase::AtA, "closed while nobody is near");
+    assert_eq!(
+        sim.mover_state(door).unwrap().phase,
+        Phase::AtA,
+        "closed while nobody is near"
+    );
     run(&mut sim, 55);
     let s = sim.player_state(0).unwrap();
-    assert!(s.origin.y < -560.0, "walked through the doorway: {:?}", s.origin);
+    assert!(
+        s.origin.y < -560.0,
+        "walked through the doorway: {:?}",
+        s.origin
+    );
     // wait 2 s after opening, then it closes again.
     run(&mut sim, 120);
     let m = sim.mover_state(door).unwrap();
@@ -116,9 +158,23 @@ fn door_opens_for_a_player_and_closes_after() {
 
 #[test]
 fn closed_door_blocks() {
-    let mut sim = sim_on("arena", 1, vec![scripted("idle", v(0., -200., 25.), 0., ControllerConfig::Idle)]);
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "idle",
+            v(0., -200., 25.),
+            0.,
+            ControllerConfig::Idle,
+        )],
+    );
     run(&mut sim, 1);
-    let t = sim.cmap.trace_ray(v(0., -400., 64.), v(0., -700., 64.), botarena::Contents::MASK_SIGHT, None);
+    let t = sim.cmap.trace_ray(
+        v(0., -400., 64.),
+        v(0., -700., 64.),
+        botarena::Contents::MASK_SIGHT,
+        None,
+    );
     assert!((t.end_pos.y - -516.0).abs() < 0.1, "{:?}", t.end_pos);
     assert_eq!(t.ent, Some(sim.level.movers[1].id));
 }
@@ -126,11 +182,24 @@ fn closed_door_blocks() {
 #[test]
 fn teleporter_moves_turns_and_pushes() {
     let steps = vec![hold(40, 320.0, 180.0)];
-    let mut sim = sim_on("arena", 1, vec![scripted("jumper", v(-300., 0., 25.), 180., ControllerConfig::Script(steps))]);
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "jumper",
+            v(-300., 0., 25.),
+            180.,
+            ControllerConfig::Script(steps),
+        )],
+    );
     let mut tele_tick = None;
     for t in 0..40 {
         sim.step();
-        if sim.events.iter().any(|e| matches!(e, SimEvent::Teleport { .. })) {
+        if sim
+            .events
+            .iter()
+            .any(|e| matches!(e, SimEvent::Teleport { .. }))
+        {
             tele_tick = Some(t);
             break;
         }
@@ -139,7 +208,11 @@ fn teleporter_moves_turns_and_pushes() {
     let s = sim.player_state(0).unwrap();
     assert_eq!(s.origin, v(400., -800., 27.));
     assert_eq!(s.yaw, 180.0);
-    assert!((s.velocity - v(-300., 0., 0.)).length() < 1e-3, "{:?}", s.velocity);
+    assert!(
+        (s.velocity - v(-300., 0., 0.)).length() < 1e-3,
+        "{:?}",
+        s.velocity
+    );
     assert!(s.teleport_time > 0.0);
     assert_eq!(sim.player_stats(0).unwrap().teleports, 1);
 }
@@ -151,12 +224,23 @@ fn teleport_destination_telefrags() {
         "arena",
         1,
         vec![
-            scripted("jumper", v(-300., 0., 25.), 180., ControllerConfig::Script(steps)),
+            scripted(
+                "jumper",
+                v(-300., 0., 25.),
+                180.,
+                ControllerConfig::Script(steps),
+            ),
             scripted("victim", v(400., -800., 25.), 0., ControllerConfig::Idle),
         ],
     );
     let ev = run(&mut sim, 40);
-    assert!(ev.iter().any(|e| matches!(e, SimEvent::Death { cause: "telefrag", .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        SimEvent::Death {
+            cause: "telefrag",
+            ..
+        }
+    )));
     assert_eq!(sim.player_stats(1).unwrap().deaths, 1);
 }
 
@@ -164,12 +248,30 @@ fn teleport_destination_telefrags() {
 fn items_are_picked_up_and_respawn_on_quake_times() {
     // Proving lane 1 ends with shells (ammo: 30 s) on the 18-unit step.
     let steps = vec![hold(120, 320.0, 0.0)];
-    let mut sim = sim_on("proving", 1, vec![scripted("runner", v(64., 352., 25.), 0., ControllerConfig::Script(steps))]);
-    let shells = sim.level.items.iter().position(|i| i.classname == "item_shells").unwrap();
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "runner",
+            v(64., 352., 25.),
+            0.,
+            ControllerConfig::Script(steps),
+        )],
+    );
+    let shells = sim
+        .level
+        .items
+        .iter()
+        .position(|i| i.classname == "item_shells")
+        .unwrap();
     let mut picked_at = None;
     for t in 0..200 {
         sim.step();
-        if sim.events.iter().any(|e| matches!(e, SimEvent::Pickup { item, .. } if item == "item_shells")) {
+        if sim
+            .events
+            .iter()
+            .any(|e| matches!(e, SimEvent::Pickup { item, .. } if item == "item_shells"))
+        {
             picked_at = Some(t);
             break;
         }
@@ -178,10 +280,21 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
     assert_eq!(sim.item_available(shells), Some(false));
     // Walk away so that it is not taken again the moment it is back.
     sim.world
-        .insert_one(sim.players[0].1, botarena::sim::components::Controller::Script { steps: vec![hold(100, 320.0, 180.0)], index: 0, done: 0 })
+        .insert_one(
+            sim.players[0].1,
+            botarena::sim::components::Controller::Script {
+                steps: vec![hold(100, 320.0, 180.0)],
+                index: 0,
+                done: 0,
+            },
+        )
         .unwrap();
     run(&mut sim, 30 * 20 - 2);
-    assert_eq!(sim.item_available(shells), Some(false), "still away before 30 s");
+    assert_eq!(
+        sim.item_available(shells),
+        Some(false),
+        "still away before 30 s"
+    );
     run(&mut sim, 2);
     assert_eq!(sim.item_available(shells), Some(true), "back after 30 s");
 }
@@ -189,8 +302,24 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
 #[test]
 fn health_is_left_for_the_wounded() {
     // Proving lane 3's health pack: at full health the runner leaves it (run the 200 gap).
-    let steps = vec![hold(28, 320.0, 0.0), ScriptStep { jump: true, ..hold(1, 320.0, 0.0) }, hold(120, 320.0, 0.0)];
-    let mut sim = sim_on("proving", 1, vec![scripted("runner", v(64., 864., 25.), 0., ControllerConfig::Script(steps))]);
+    let steps = vec![
+        hold(28, 320.0, 0.0),
+        ScriptStep {
+            jump: true,
+            ..hold(1, 320.0, 0.0)
+        },
+        hold(120, 320.0, 0.0),
+    ];
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "runner",
+            v(64., 864., 25.),
+            0.,
+            ControllerConfig::Script(steps),
+        )],
+    );
     let ev = run(&mut sim, 150);
     assert!(sim.player_state(0).unwrap().origin.x > 1850.0);
     assert!(!ev.iter().any(|e| matches!(e, SimEvent::Pickup { .. })));
@@ -199,11 +328,25 @@ fn health_is_left_for_the_wounded() {
 #[test]
 fn lava_kills_and_the_player_respawns() {
     // Drop into the arena's lava pit (x -256..-128, y 128..320).
-    let mut sim = sim_on("arena", 3, vec![scripted("unlucky", v(-192., 224., 40.), 0., ControllerConfig::Idle)]);
+    let mut sim = sim_on(
+        "arena",
+        3,
+        vec![scripted(
+            "unlucky",
+            v(-192., 224., 40.),
+            0.,
+            ControllerConfig::Idle,
+        )],
+    );
     let ev = run(&mut sim, 100);
-    let death = ev.iter().position(|e| matches!(e, SimEvent::Death { cause: "lava", .. }));
+    let death = ev
+        .iter()
+        .position(|e| matches!(e, SimEvent::Death { cause: "lava", .. }));
     assert!(death.is_some(), "died in lava: {ev:?}");
-    let spawn = ev.iter().skip(death.unwrap()).any(|e| matches!(e, SimEvent::Spawn { .. }));
+    let spawn = ev
+        .iter()
+        .skip(death.unwrap())
+        .any(|e| matches!(e, SimEvent::Spawn { .. }));
     assert!(spawn, "respawned");
     let v = sim.player_vitals(0).unwrap();
     assert!(v.alive && v.health == 100.0);
@@ -211,16 +354,29 @@ fn lava_kills_and_the_player_respawns() {
     assert_eq!(st.deaths, 1);
     assert!(st.damage_taken >= 100.0);
     let s = sim.player_state(0).unwrap();
-    assert!(sim.level.spawns.iter().any(|sp| (sp.origin.truncate() - s.origin.truncate()).length() < 1.0), "at a spawn point");
+    assert!(
+        sim.level
+            .spawns
+            .iter()
+            .any(|sp| (sp.origin.truncate() - s.origin.truncate()).length() < 1.0),
+        "at a spawn point"
+    );
 }
 
 #[test]
 fn players_spawn_on_distinct_free_points() {
     let players = (0..4)
-        .map(|i| botarena::sim::PlayerConfig { name: format!("p{i}"), controller: ControllerConfig::Idle, spawn: None, start: None })
+        .map(|i| botarena::sim::PlayerConfig {
+            name: format!("p{i}"),
+            controller: ControllerConfig::Idle,
+            spawn: None,
+            start: None,
+        })
         .collect();
     let sim = sim_on("arena", 9, players);
-    let mut spots: Vec<[i32; 3]> = (0..4).map(|i| sim.player_state(i).unwrap().origin.as_ivec3().to_array()).collect();
+    let mut spots: Vec<[i32; 3]> = (0..4)
+        .map(|i| sim.player_state(i).unwrap().origin.as_ivec3().to_array())
+        .collect();
     spots.sort();
     spots.dedup();
     assert_eq!(spots.len(), 4);

@@ -28,8 +28,17 @@ fn room() -> (botarena::Level, botarena::CollisionMap) {
 #[test]
 fn ray_finds_floor_height() {
     let (_, m) = room();
-    let t = m.trace_ray(v(10., 20., 500.), v(10., 20., -500.), Contents::MASK_SIGHT, None);
-    assert!((t.end_pos.z - 0.0).abs() <= 0.04, "floor at {}", t.end_pos.z);
+    let t = m.trace_ray(
+        v(10., 20., 500.),
+        v(10., 20., -500.),
+        Contents::MASK_SIGHT,
+        None,
+    );
+    assert!(
+        (t.end_pos.z - 0.0).abs() <= 0.04,
+        "floor at {}",
+        t.end_pos.z
+    );
     assert_eq!(t.normal, Vec3::Z);
     assert_eq!(t.contents, Contents::SOLID);
     assert_eq!(t.ent, Some(EntId::WORLD));
@@ -39,8 +48,19 @@ fn ray_finds_floor_height() {
 #[test]
 fn player_box_stops_half_a_width_before_a_wall() {
     let (_, m) = room();
-    let t = m.trace(v(0., -500., 40.), v(500., -500., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
-    assert!((t.end_pos.x - 284.0).abs() <= 0.04, "stopped at {}", t.end_pos.x);
+    let t = m.trace(
+        v(0., -500., 40.),
+        v(500., -500., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
+    assert!(
+        (t.end_pos.x - 284.0).abs() <= 0.04,
+        "stopped at {}",
+        t.end_pos.x
+    );
     assert_eq!(t.normal, -Vec3::X);
     assert!(!t.start_solid && !t.all_solid);
 }
@@ -49,11 +69,29 @@ fn player_box_stops_half_a_width_before_a_wall() {
 fn box_meets_a_block_corner_diagonally() {
     let (_, m) = room();
     // The box corner (16,16) meets the block corner (100,100) when the origin is at (84,84).
-    let t = m.trace(v(0., 0., 40.), v(200., 200., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
-    assert!((t.end_pos.x - 84.0).abs() <= 0.05 && (t.end_pos.y - 84.0).abs() <= 0.05, "{:?}", t.end_pos);
+    let t = m.trace(
+        v(0., 0., 40.),
+        v(200., 200., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
+    assert!(
+        (t.end_pos.x - 84.0).abs() <= 0.05 && (t.end_pos.y - 84.0).abs() <= 0.05,
+        "{:?}",
+        t.end_pos
+    );
     assert!((t.fraction - 0.42).abs() < 1e-3, "{}", t.fraction);
     // Sliding past the corner with 1 unit to spare does not touch it.
-    let t = m.trace(v(0., 83., 40.), v(250., 83., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(0., 83., 40.),
+        v(250., 83., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert!(t.fraction == 1.0, "{t:?}");
 }
 
@@ -61,20 +99,52 @@ fn box_meets_a_block_corner_diagonally() {
 fn bevels_make_a_box_touch_a_slanted_vertex_exactly() {
     let (_, m) = room();
     // The diamond's west vertex is at x = 536; the box's front face reaches it at x = 520.
-    let t = m.trace(v(400., 0., 40.), v(700., 0., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
-    assert!((t.end_pos.x - 520.0).abs() <= 0.05, "stopped at {}", t.end_pos.x);
+    let t = m.trace(
+        v(400., 0., 40.),
+        v(700., 0., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
+    assert!(
+        (t.end_pos.x - 520.0).abs() <= 0.05,
+        "stopped at {}",
+        t.end_pos.x
+    );
     // A box sweeping past with its edge 1 unit beside the vertex misses.
-    let t = m.trace(v(400., 0., 200.), v(700., 0., 200.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(400., 0., 200.),
+        v(700., 0., 200.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert_eq!(t.fraction, 1.0);
 }
 
 #[test]
 fn start_in_solid_and_all_solid() {
     let (_, m) = room();
-    let t = m.trace(v(0., 0., 10.), v(0., 0., 12.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(0., 0., 10.),
+        v(0., 0., 12.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert!(t.start_solid && t.all_solid && t.fraction == 0.0);
     assert_eq!(t.end_pos, v(0., 0., 10.));
-    let t = m.trace(v(0., 0., 10.), v(0., 0., 100.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(0., 0., 10.),
+        v(0., 0., 100.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert!(t.start_solid && !t.all_solid);
 }
 
@@ -87,11 +157,30 @@ fn contents_of_liquids_and_clip() {
     assert_eq!(m.point_contents(v(0., 0., 32.)), Contents::EMPTY);
     assert_eq!(m.point_contents(v(0., 0., -32.)), Contents::SOLID);
     // Sight passes through liquids and clip; players are stopped by clip but not by water.
-    let t = m.trace_ray(v(-700., 100., 32.), v(-300., 100., 32.), Contents::MASK_SIGHT, None);
+    let t = m.trace_ray(
+        v(-700., 100., 32.),
+        v(-300., 100., 32.),
+        Contents::MASK_SIGHT,
+        None,
+    );
     assert_eq!(t.fraction, 1.0);
-    let t = m.trace(v(-700., 100., 40.), v(-300., 100., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(-700., 100., 40.),
+        v(-300., 100., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert!((t.end_pos.x - -616.0).abs() <= 0.05, "{}", t.end_pos.x);
-    let t = m.trace(v(-700., -500., 40.), v(-300., -500., 40.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(-700., -500., 40.),
+        v(-300., -500., 40.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert_eq!(t.fraction, 1.0);
 }
 
@@ -99,23 +188,53 @@ fn contents_of_liquids_and_clip() {
 fn bodies_block_unless_ignored() {
     let (_, mut m) = room();
     m.set_body(EntId(7), v(0., -300., 25.), PLAYER_MINS, PLAYER_MAXS);
-    let t = m.trace(v(-200., -300., 25.), v(200., -300., 25.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(-200., -300., 25.),
+        v(200., -300., 25.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert!((t.end_pos.x - -32.0).abs() <= 0.05, "{}", t.end_pos.x);
     assert_eq!(t.ent, Some(EntId(7)));
-    let t = m.trace(v(-200., -300., 25.), v(200., -300., 25.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, Some(EntId(7)));
+    let t = m.trace(
+        v(-200., -300., 25.),
+        v(200., -300., 25.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        Some(EntId(7)),
+    );
     assert_eq!(t.fraction, 1.0);
     // Sight ignores bodies.
-    let t = m.trace_ray(v(-200., -300., 25.), v(200., -300., 25.), Contents::MASK_SIGHT, None);
+    let t = m.trace_ray(
+        v(-200., -300., 25.),
+        v(200., -300., 25.),
+        Contents::MASK_SIGHT,
+        None,
+    );
     assert_eq!(t.fraction, 1.0);
     m.remove_body(EntId(7));
-    let t = m.trace(v(-200., -300., 25.), v(200., -300., 25.), PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None);
+    let t = m.trace(
+        v(-200., -300., 25.),
+        v(200., -300., 25.),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER,
+        None,
+    );
     assert_eq!(t.fraction, 1.0);
 }
 
 #[test]
 fn movers_are_traced_where_they_are_now() {
     let (level, mut m) = common::shipped("arena");
-    let plat = &level.movers.iter().find(|d| d.classname == "func_plat").unwrap();
+    let plat = &level
+        .movers
+        .iter()
+        .find(|d| d.classname == "func_plat")
+        .unwrap();
     // At its map position the plat's top is at z = 128.
     let p = v(304., 0., 300.);
     let t = m.trace_ray(p, v(304., 0., -100.), Contents::MASK_SIGHT, None);

@@ -7,7 +7,9 @@ use glam::{DVec3, Vec3};
 use serde::Serialize;
 
 /// Bit set of what a volume is made of. Several bits may be set at one point.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 pub struct Contents(pub u32);
 
 impl Contents {
@@ -438,7 +440,11 @@ mod tests {
 
     #[test]
     fn box_brush_has_eight_corners_and_six_planes() {
-        let b = Brush::from_box(Vec3::new(0., 0., 0.), Vec3::new(64., 32., 16.), Contents::SOLID);
+        let b = Brush::from_box(
+            Vec3::new(0., 0., 0.),
+            Vec3::new(64., 32., 16.),
+            Contents::SOLID,
+        );
         assert_eq!(b.vertices.len(), 8);
         assert_eq!(b.planes.len(), 6);
         assert_eq!(b.clip_planes.len(), 6);

@@ -60,7 +60,9 @@ impl MapBuilder {
         boxes: &[(Vec3, Vec3, &str)],
     ) -> &mut Self {
         self.entities.push((
-            keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            keys.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             boxes
                 .iter()
                 .map(|(a, b, t)| (*a, *b, t.to_string()))

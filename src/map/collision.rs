@@ -16,7 +16,9 @@ use serde::Serialize;
 use super::brush::{Brush, Contents, Plane};
 
 /// Stable id of something that can be hit: 0 is the world, movers and players follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 pub struct EntId(pub u32);
 
 impl EntId {
@@ -213,9 +215,7 @@ impl CollisionMap {
         }
         if mask.intersects(Contents::SOLID) && !w.all_solid {
             for m in &self.movers {
-                if Some(m.id) == ignore
-                    || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset)
-                {
+                if Some(m.id) == ignore || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset) {
                     continue;
                 }
                 for b in &m.brushes {
@@ -254,7 +254,13 @@ impl CollisionMap {
     }
 
     /// A ray (zero-size box) trace.
-    pub fn trace_ray(&self, start: Vec3, end: Vec3, mask: Contents, ignore: Option<EntId>) -> Trace {
+    pub fn trace_ray(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        ignore: Option<EntId>,
+    ) -> Trace {
         self.trace(start, end, Vec3::ZERO, Vec3::ZERO, mask, ignore)
     }
 
@@ -327,12 +333,30 @@ pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
 
 fn box_planes(mins: Vec3, maxs: Vec3) -> [Plane; 6] {
     [
-        Plane { normal: Vec3::X, dist: maxs.x },
-        Plane { normal: -Vec3::X, dist: -mins.x },
-        Plane { normal: Vec3::Y, dist: maxs.y },
-        Plane { normal: -Vec3::Y, dist: -mins.y },
-        Plane { normal: Vec3::Z, dist: maxs.z },
-        Plane { normal: -Vec3::Z, dist: -mins.z },
+        Plane {
+            normal: Vec3::X,
+            dist: maxs.x,
+        },
+        Plane {
+            normal: -Vec3::X,
+            dist: -mins.x,
+        },
+        Plane {
+            normal: Vec3::Y,
+            dist: maxs.y,
+        },
+        Plane {
+            normal: -Vec3::Y,
+            dist: -mins.y,
+        },
+        Plane {
+            normal: Vec3::Z,
+            dist: maxs.z,
+        },
+        Plane {
+            normal: -Vec3::Z,
+            dist: -mins.z,
+        },
     ]
 }
 
@@ -406,15 +430,28 @@ mod tests {
 
     fn room() -> CollisionMap {
         // Floor top at z=0, a wall whose face is at x=100, a box from (200,0,0) upwards.
-        let floor = Brush::from_box(Vec3::new(-512., -512., -16.), Vec3::new(512., 512., 0.), Contents::SOLID);
-        let wall = Brush::from_box(Vec3::new(100., -512., 0.), Vec3::new(116., 512., 256.), Contents::SOLID);
+        let floor = Brush::from_box(
+            Vec3::new(-512., -512., -16.),
+            Vec3::new(512., 512., 0.),
+            Contents::SOLID,
+        );
+        let wall = Brush::from_box(
+            Vec3::new(100., -512., 0.),
+            Vec3::new(116., 512., 256.),
+            Contents::SOLID,
+        );
         CollisionMap::new(vec![floor, wall], vec![])
     }
 
     #[test]
     fn ray_hits_floor_at_its_height() {
         let m = room();
-        let t = m.trace_ray(Vec3::new(0., 0., 100.), Vec3::new(0., 0., -100.), Contents::MASK_SIGHT, None);
+        let t = m.trace_ray(
+            Vec3::new(0., 0., 100.),
+            Vec3::new(0., 0., -100.),
+            Contents::MASK_SIGHT,
+            None,
+        );
         assert!(t.fraction < 1.0);
         assert!((t.end_pos.z - 0.0).abs() < 0.05, "{}", t.end_pos.z);
         assert_eq!(t.normal, Vec3::Z);
@@ -440,10 +477,20 @@ mod tests {
     #[test]
     fn start_in_solid_is_reported() {
         let m = room();
-        let t = m.trace_ray(Vec3::new(0., 0., -8.), Vec3::new(0., 0., -10.), Contents::MASK_SIGHT, None);
+        let t = m.trace_ray(
+            Vec3::new(0., 0., -8.),
+            Vec3::new(0., 0., -10.),
+            Contents::MASK_SIGHT,
+            None,
+        );
         assert!(t.start_solid && t.all_solid);
         assert_eq!(t.fraction, 0.0);
-        let t = m.trace_ray(Vec3::new(0., 0., -8.), Vec3::new(0., 0., 50.), Contents::MASK_SIGHT, None);
+        let t = m.trace_ray(
+            Vec3::new(0., 0., -8.),
+            Vec3::new(0., 0., 50.),
+            Contents::MASK_SIGHT,
+            None,
+        );
         assert!(t.start_solid && !t.all_solid);
     }
 

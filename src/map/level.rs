@@ -307,7 +307,10 @@ impl Keys<'_> {
         r
     }
     fn string(&self, key: &str) -> Option<String> {
-        self.e.get(key).filter(|s| !s.is_empty()).map(str::to_string)
+        self.e
+            .get(key)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
     }
     fn yaw(&mut self) -> f32 {
         if let Some(a) = self.e.get("angles").or(self.e.get("mangle")) {
@@ -372,7 +375,10 @@ impl Level {
                     let Some((mins, maxs)) = bounds_of(&e.brushes) else {
                         k.warnings.push(MapWarning {
                             line: e.line,
-                            message: format!("{class} (entity {}) has no brushes; skipped", e.index),
+                            message: format!(
+                                "{class} (entity {}) has no brushes; skipped",
+                                e.index
+                            ),
                         });
                         continue;
                     };
@@ -466,7 +472,10 @@ impl Level {
                         if !matches!(c, "trigger_relay" | "trigger_counter") {
                             k.warnings.push(MapWarning {
                                 line: e.line,
-                                message: format!("{c} (entity {}) has no brushes; skipped", e.index),
+                                message: format!(
+                                    "{c} (entity {}) has no brushes; skipped",
+                                    e.index
+                                ),
                             });
                         }
                         continue;
@@ -552,7 +561,10 @@ impl Level {
                     if let Some(o) = k.vec3("origin") {
                         let yaw = k.yaw();
                         let name = target.clone().unwrap_or_default();
-                        let idx = match teleport_dests.iter().position(|t: &TeleportDest| t.name == name) {
+                        let idx = match teleport_dests
+                            .iter()
+                            .position(|t: &TeleportDest| t.name == name)
+                        {
                             Some(i) => i,
                             None => {
                                 teleport_dests.push(TeleportDest {
@@ -643,7 +655,10 @@ impl Level {
 
     /// Number of static brushes with the given contents.
     pub fn count_static(&self, c: Contents) -> usize {
-        self.static_brushes.iter().filter(|b| b.contents == c).count()
+        self.static_brushes
+            .iter()
+            .filter(|b| b.contents == c)
+            .count()
     }
 }
 

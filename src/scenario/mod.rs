@@ -121,7 +121,12 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -179,13 +184,19 @@ impl Scenario {
         if raw.players.len() > MAX_PLAYERS {
             return Err(err_at(
                 0,
-                format!("players: {} given, at most {MAX_PLAYERS}", raw.players.len()),
+                format!(
+                    "players: {} given, at most {MAX_PLAYERS}",
+                    raw.players.len()
+                ),
             ));
         }
         let mut players = Vec::new();
         for rp in raw.players {
             if rp.name.get_ref().trim().is_empty() {
-                return Err(err_at(rp.name.span().start, "name: must not be empty".into()));
+                return Err(err_at(
+                    rp.name.span().start,
+                    "name: must not be empty".into(),
+                ));
             }
             let (ctrl, ctrl_at) = match &rp.controller {
                 Some(c) => (c.get_ref().as_str(), c.span().start),
@@ -195,9 +206,14 @@ impl Scenario {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
                 "script" => match &rp.script {
-                    Some(s) if !s.get_ref().is_empty() => ControllerConfig::Script(s.get_ref().clone()),
+                    Some(s) if !s.get_ref().is_empty() => {
+                        ControllerConfig::Script(s.get_ref().clone())
+                    }
                     Some(s) => {
-                        return Err(err_at(s.span().start, "script: needs at least one step".into()));
+                        return Err(err_at(
+                            s.span().start,
+                            "script: needs at least one step".into(),
+                        ));
                     }
                     None => {
                         return Err(err_at(
@@ -209,7 +225,9 @@ impl Scenario {
                 other => {
                     return Err(err_at(
                         ctrl_at,
-                        format!("controller: unknown controller {other:?} (expected idle, wander or script)"),
+                        format!(
+                            "controller: unknown controller {other:?} (expected idle, wander or script)"
+                        ),
                     ));
                 }
             };
@@ -221,7 +239,10 @@ impl Scenario {
             }
             let start = match &rp.start {
                 Some(s) if s.get_ref().iter().any(|v| !v.is_finite()) => {
-                    return Err(err_at(s.span().start, "start: coordinates must be finite".into()));
+                    return Err(err_at(
+                        s.span().start,
+                        "start: coordinates must be finite".into(),
+                    ));
                 }
                 Some(s) => Some((glam::Vec3::from(*s.get_ref()), rp.yaw)),
                 None => None,

@@ -81,7 +81,13 @@ impl EventCounter {
 
 impl RunReport {
     /// Gathers the report after a run.
-    pub fn new(sim: &Sim, scenario: &str, map: &str, wall_seconds: f64, events: &EventCounter) -> RunReport {
+    pub fn new(
+        sim: &Sim,
+        scenario: &str,
+        map: &str,
+        wall_seconds: f64,
+        events: &EventCounter,
+    ) -> RunReport {
         let players = (0..sim.players.len())
             .map(|i| {
                 let s = sim.player_state(i).expect("player index in range");
@@ -144,16 +150,32 @@ impl RunReport {
             })
             .collect();
         let _ = writeln!(s, "stages      {}", stages.join(", "));
-        let ev: Vec<String> = self.events.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let ev: Vec<String> = self
+            .events
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         let _ = writeln!(
             s,
             "events      {}",
-            if ev.is_empty() { "none".to_string() } else { ev.join(", ") }
+            if ev.is_empty() {
+                "none".to_string()
+            } else {
+                ev.join(", ")
+            }
         );
         let _ = writeln!(
             s,
             "\n{:<14} {:>24} {:>6} {:>8} {:>6} {:>5} {:>7} {:>6} {:>6}",
-            "player", "origin", "health", "distance", "jumps", "tele", "pickups", "deaths", "damage"
+            "player",
+            "origin",
+            "health",
+            "distance",
+            "jumps",
+            "tele",
+            "pickups",
+            "deaths",
+            "damage"
         );
         for p in &self.players {
             let o = format!("({:.0} {:.0} {:.0})", p.origin[0], p.origin[1], p.origin[2]);
@@ -162,7 +184,11 @@ impl RunReport {
                 "{:<14} {:>24} {:>6} {:>8.0} {:>6} {:>5} {:>7} {:>6} {:>6.0}",
                 p.name,
                 o,
-                if p.alive { format!("{:.0}", p.health) } else { "dead".into() },
+                if p.alive {
+                    format!("{:.0}", p.health)
+                } else {
+                    "dead".into()
+                },
                 p.stats.distance,
                 p.stats.jumps,
                 p.stats.teleports,

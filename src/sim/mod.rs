@@ -171,7 +171,11 @@ pub struct Sim {
 
 impl Sim {
     /// Builds the world: movers and items from the level, players at their spawn points.
-    pub fn new(level: Arc<Level>, mut cmap: CollisionMap, cfg: &SimConfig) -> Result<Sim, SimError> {
+    pub fn new(
+        level: Arc<Level>,
+        mut cmap: CollisionMap,
+        cfg: &SimConfig,
+    ) -> Result<Sim, SimError> {
         if !(1..=1000).contains(&cfg.tick_rate) {
             return Err(SimError::BadTickRate(cfg.tick_rate));
         }
@@ -222,11 +226,15 @@ impl Sim {
             let (origin, yaw, spot) = match (pc.start, pc.spawn) {
                 (Some((o, y)), _) => (o, y, None),
                 (None, Some(ix)) => {
-                    let sp = sim.level.spawns.get(ix).ok_or_else(|| SimError::NoSuchSpawn {
-                        player: pc.name.clone(),
-                        index: ix,
-                        count: sim.level.spawns.len(),
-                    })?;
+                    let sp = sim
+                        .level
+                        .spawns
+                        .get(ix)
+                        .ok_or_else(|| SimError::NoSuchSpawn {
+                            player: pc.name.clone(),
+                            index: ix,
+                            count: sim.level.spawns.len(),
+                        })?;
                     (sp.origin, sp.yaw, Some(ix))
                 }
                 (None, None) => {

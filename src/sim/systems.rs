@@ -25,9 +25,9 @@ pub const TELEPORT_LOCK: f32 = 0.7;
 pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     for &(_, e) in &sim.players {
-        let Ok((ctrl, cmd, motion, vitals, rng)) = sim
-            .world
-            .query_one_mut::<(&mut Controller, &mut Command, &Motion, &Vitals, &mut BotRng)>(e)
+        let Ok((ctrl, cmd, motion, vitals, rng)) =
+            sim.world
+                .query_one_mut::<(&mut Controller, &mut Command, &Motion, &Vitals, &mut BotRng)>(e)
         else {
             continue;
         };
@@ -175,7 +175,11 @@ pub fn movers_system(sim: &mut Sim) {
                     continue;
                 }
                 let riding = m.0.on_ground == Some(def.id);
-                if !riding && !sim.cmap.box_in_mover(def.id, m.0.origin, PLAYER_MINS, PLAYER_MAXS) {
+                if !riding
+                    && !sim
+                        .cmap
+                        .box_in_mover(def.id, m.0.origin, PLAYER_MINS, PLAYER_MAXS)
+                {
                     continue;
                 }
                 let to = m.0.origin + delta;
@@ -209,7 +213,10 @@ pub fn movers_system(sim: &mut Sim) {
                     slot.state.blocked(def);
                 }
                 let pe = sim.players[bi].1;
-                let dead = match sim.world.query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe) {
+                let dead = match sim
+                    .world
+                    .query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe)
+                {
                     Ok((v, st)) => {
                         st.0.damage_taken += apply_damage(v, def.dmg);
                         v.health <= 0.0
@@ -239,10 +246,13 @@ pub fn physics_system(sim: &mut Sim) {
     let dt = sim.dt;
     let params = sim.params;
     for &(id, e) in &sim.players {
-        let Ok((m, cmd, v, st, last)) = sim
-            .world
-            .query_one_mut::<(&mut Motion, &Command, &Vitals, &mut PlayerStats, &mut LastMove)>(e)
-        else {
+        let Ok((m, cmd, v, st, last)) = sim.world.query_one_mut::<(
+            &mut Motion,
+            &Command,
+            &Vitals,
+            &mut PlayerStats,
+            &mut LastMove,
+        )>(e) else {
             continue;
         };
         if !v.alive {
@@ -303,7 +313,10 @@ pub fn triggers_system(sim: &mut Sim) {
                 }
                 TriggerKind::PlatRaise { mover } => {
                     let def = &level.movers[*mover];
-                    if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[*mover]) {
+                    if let Ok(slot) = sim
+                        .world
+                        .query_one_mut::<&mut MoverSlot>(sim.movers[*mover])
+                    {
                         if slot.state.use_mover(def) == Some(MoverEvent::Started) {
                             sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
                         }
@@ -384,7 +397,10 @@ pub fn triggers_system(sim: &mut Sim) {
 /// standing there (telefrag).
 pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
     let (pid, pe) = sim.players[index];
-    if let Ok((m, st)) = sim.world.query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe) {
+    if let Ok((m, st)) = sim
+        .world
+        .query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe)
+    {
         let (fwd, _) = angle_vectors(yaw, 0.0);
         m.0.origin = origin;
         m.0.yaw = yaw;

@@ -16,7 +16,8 @@ pub fn root() -> PathBuf {
 
 /// A shipped map from maps/.
 pub fn shipped(name: &str) -> (Level, CollisionMap) {
-    let data = MapData::load(&root().join("maps").join(format!("{name}.map"))).expect("shipped map loads");
+    let data =
+        MapData::load(&root().join("maps").join(format!("{name}.map"))).expect("shipped map loads");
     build_level(data)
 }
 

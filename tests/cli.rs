@@ -1,0 +1,92 @@
+//! The `botarena` binary as a user runs it.
+
+mod common;
+
+use std::process::Command;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_botarena"));
+    c.current_dir(common::root());
+    c
+}
+
+#[test]
+fn map_info_text_and_json() {
+    let out = bin()
+        .args(["map", "info", "maps/arena.map"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("1 func_plat") && text.contains("2 trigger_teleport"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["map", "info", "maps/arena.map", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["spawn_points"], 4);
+    assert_eq!(v["liquid_brushes"]["lava"], 1);
+    assert_eq!(v["movers"]["func_door"], 1);
+}
+
+#[test]
+fn run_prints_a_summary_and_json() {
+    let out = bin()
+        .args(["run", "scenarios/default.toml", "--ticks", "100"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("final hash") && text.contains("ticks/s") && text.contains("ranger"),
+        "{text}"
+    );
+    let run_json = || {
+        let out = bin()
+            .args(["run", "scenarios/default.toml", "--ticks", "100", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let (a, b) = (run_json(), run_json());
+    assert_eq!(a["ticks"], 100);
+    assert_eq!(a["players"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        a["final_hash"], b["final_hash"],
+        "same binary, scenario and seed: same hash"
+    );
+    assert!(a["stage_seconds"]["physics"].is_number());
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_nonzero_exit() {
+    let out = bin()
+        .args(["map", "info", "maps/nothere.map"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("maps/nothere.map"), "{err}");
+    let out = bin().args(["run", "Cargo.toml"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("Cargo.toml:")
+    );
+    let out = bin().args(["run"]).output().unwrap();
+    assert!(!out.status.success());
+    let out = bin().args(["--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("run") && help.contains("map"), "{help}");
+}

@@ -1,0 +1,166 @@
+//! Scenario files: the shipped ones load and run; every kind of bad input is an error that
+//! names the file and the line, and never a panic.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use botarena::scenario::{Scenario, ScenarioError};
+use common::root;
+
+/// Writes `text` as a scenario next to the shipped ones (so `../maps/...` resolves) and
+/// loads it, returning the error text.
+fn err(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let maps = dir.join("maps");
+    if !maps.exists() {
+        std::fs::create_dir_all(&maps).unwrap();
+        std::fs::copy(root().join("maps/arena.map"), maps.join("arena.map")).unwrap();
+    }
+    let scen = dir.join("s").join(format!("{name}.toml"));
+    std::fs::create_dir_all(scen.parent().unwrap()).unwrap();
+    std::fs::write(&scen, text).unwrap();
+    let r = Scenario::load(&scen).and_then(|s| s.build().map(|_| ()));
+    let e = r.expect_err("bad scenario must fail");
+    e.to_string()
+}
+
+fn at(msg: &str, line: usize) -> bool {
+    msg.contains(&format!(".toml:{line}:"))
+}
+
+const GOOD: &str = "map = \"../maps/arena.map\"\nseed = 3\n[[players]]\nname = \"a\"\n";
+
+#[test]
+fn shipped_scenarios_load_and_build() {
+    for f in ["scenarios/default.toml", "scenarios/proving.toml"] {
+        let s = Scenario::load(&root().join(f)).unwrap();
+        let sim = s.build().unwrap();
+        assert!(!sim.players.is_empty());
+    }
+}
+
+#[test]
+fn defaults_apply() {
+    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-defaults", std::process::id()));
+    std::fs::create_dir_all(dir.join("s")).unwrap();
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    let p: PathBuf = dir.join("s/ok.toml");
+    std::fs::write(&p, GOOD).unwrap();
+    let s = Scenario::load(&p).unwrap();
+    assert_eq!(s.tick_rate, 20);
+    assert_eq!(s.ticks, 1200);
+    assert_eq!(s.name, "ok");
+    assert_eq!(s.players.len(), 1);
+}
+
+#[test]
+fn unknown_key_names_line_and_key() {
+    let e = err("unknown", "map = \"../maps/arena.map\"\nseeed = 3\n");
+    assert!(at(&e, 2) && e.contains("seeed"), "{e}");
+    let e = err(
+        "unknown_player",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\nspeed = 3\n",
+    );
+    assert!(at(&e, 4) && e.contains("speed"), "{e}");
+}
+
+#[test]
+fn missing_map_is_an_error_at_the_map_key() {
+    let e = err("nomap", "seed = 1\nmap = \"../maps/nothere.map\"\n");
+    assert!(at(&e, 2) && e.contains("does not exist"), "{e}");
+    let e = err("nomapkey", "seed = 1\n");
+    assert!(e.contains("map"), "{e}");
+}
+
+#[test]
+fn bad_values_are_errors() {
+    let e = err("rate", "map = \"../maps/arena.map\"\ntick_rate = 0\n");
+    assert!(at(&e, 2) && e.contains("tick_rate"), "{e}");
+    let e = err("rate2", "map = \"../maps/arena.map\"\ntick_rate = 5000\n");
+    assert!(at(&e, 2), "{e}");
+    let e = err("ticks", "map = \"../maps/arena.map\"\nticks = 0\n");
+    assert!(at(&e, 2) && e.contains("ticks"), "{e}");
+    let e = err("seedtype", "map = \"../maps/arena.map\"\nseed = \"x\"\n");
+    assert!(at(&e, 2), "{e}");
+    let e = err("negseed", "map = \"../maps/arena.map\"\nseed = -1\n");
+    assert!(at(&e, 2), "{e}");
+    let e = err(
+        "ctrl",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"dance\"\n",
+    );
+    assert!(at(&e, 4) && e.contains("dance"), "{e}");
+    let e = err(
+        "noscript",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"script\"\n",
+    );
+    assert!(at(&e, 4) && e.contains("script"), "{e}");
+    let e = err(
+        "emptyscript",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"script\"\nscript = []\n",
+    );
+    assert!(at(&e, 5), "{e}");
+    let e = err(
+        "stray",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\nscript = [{ ticks = 1 }]\n",
+    );
+    assert!(at(&e, 4), "{e}");
+    let e = err(
+        "badstep",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"script\"\nscript = [{ tiks = 1 }]\n",
+    );
+    assert!(at(&e, 5) && e.contains("tiks"), "{e}");
+    let e = err(
+        "emptyname",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \" \"\n",
+    );
+    assert!(at(&e, 3), "{e}");
+    let e = err(
+        "nan",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\nstart = [0, nan, 0]\n",
+    );
+    assert!(at(&e, 4), "{e}");
+}
+
+#[test]
+fn spawn_index_out_of_range_names_its_line() {
+    let e = err(
+        "spawn",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\n\n[[players]]\nname = \"b\"\nspawn = 9\n",
+    );
+    assert!(
+        at(&e, 7) && e.contains("spawn point 9") && e.contains("has 4"),
+        "{e}"
+    );
+}
+
+#[test]
+fn syntax_errors_and_unreadable_files() {
+    let e = err("syntax", "map = \"../maps/arena.map\"\nseed = = 3\n");
+    assert!(at(&e, 2), "{e}");
+    let e = err("unterminated", "map = \"../maps/arena.map\n");
+    assert!(at(&e, 1), "{e}");
+    let r = Scenario::load(Path::new("/nonexistent/x.toml"));
+    assert!(matches!(r, Err(ScenarioError::Io { .. })));
+}
+
+#[test]
+fn broken_map_is_reported_through_the_scenario() {
+    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-brokenmap", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("broken.map"),
+        "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 )\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("s.toml"), "map = \"broken.map\"\n").unwrap();
+    let e = Scenario::load(&dir.join("s.toml"))
+        .unwrap()
+        .build()
+        .map(|_| ())
+        .unwrap_err();
+    let s = e.to_string();
+    assert!(s.contains("broken.map:"), "{s}");
+}
