@@ -279,7 +279,7 @@ fn walls_stop_and_slide() {
 fn same_inputs_same_states() {
     let (_, map) = shipped("proving");
     let cmd = |t: usize, _: &PlayerState| UserCmd {
-        jump: t % 17 == 0,
+        jump: t.is_multiple_of(17),
         side_move: if t % 40 < 20 { 200.0 } else { -200.0 },
         ..run_cmd(t as f32 * 3.0)
     };

@@ -7,11 +7,17 @@ use std::fmt::Write as _;
 
 use glam::Vec3;
 
+/// A box brush: minimum, maximum, texture.
+type BoxBrush = (Vec3, Vec3, String);
+
+/// An entity: key/values and box brushes (none for a point entity).
+type BoxEntity = (Vec<(String, String)>, Vec<BoxBrush>);
+
 /// Collects world boxes, brush entities and point entities, then writes id-standard `.map`.
 #[derive(Default, Clone)]
 pub struct MapBuilder {
-    world: Vec<(Vec3, Vec3, String)>,
-    entities: Vec<(Vec<(String, String)>, Vec<(Vec3, Vec3, String)>)>,
+    world: Vec<BoxBrush>,
+    entities: Vec<BoxEntity>,
 }
 
 fn write_box(out: &mut String, mn: Vec3, mx: Vec3, tex: &str) {

@@ -313,10 +313,10 @@ impl Keys<'_> {
             .map(str::to_string)
     }
     fn yaw(&mut self) -> f32 {
-        if let Some(a) = self.e.get("angles").or(self.e.get("mangle")) {
-            if let Some(v) = parse_vec3(a) {
-                return v.y;
-            }
+        if let Some(a) = self.e.get("angles").or(self.e.get("mangle"))
+            && let Some(v) = parse_vec3(a)
+        {
+            return v.y;
         }
         self.f32_or("angle", 0.0)
     }
@@ -531,16 +531,16 @@ impl Level {
                     }
                 }
                 _ => {
-                    if let Some(kind) = ItemKind::from_classname(class, spawnflags) {
-                        if let Some(o) = k.vec3("origin") {
-                            items.push(ItemDef {
-                                classname: class.to_string(),
-                                kind,
-                                origin: o,
-                                respawn: kind.respawn_seconds(class),
-                                line: e.line,
-                            });
-                        }
+                    if let Some(kind) = ItemKind::from_classname(class, spawnflags)
+                        && let Some(o) = k.vec3("origin")
+                    {
+                        items.push(ItemDef {
+                            classname: class.to_string(),
+                            kind,
+                            origin: o,
+                            respawn: kind.respawn_seconds(class),
+                            line: e.line,
+                        });
                     }
                 }
             }

@@ -74,10 +74,11 @@ pub fn environment_damage(
         t.drown_cooldown = 0.0;
         t.drown_damage = 0.0;
     }
-    if let Some(v) = landed_speed {
-        if v > 650.0 && s.water_level == 0 {
-            dmg += 5.0;
-        }
+    if let Some(v) = landed_speed
+        && v > 650.0
+        && s.water_level == 0
+    {
+        dmg += 5.0;
     }
     dmg
 }

@@ -531,10 +531,10 @@ fn fly_move(ctx: &Ctx, s: &mut PlayerState, mut end_vel: Option<&mut Vec3>) {
             break;
         }
     }
-    if s.velocity == Vec3::ZERO {
-        if let Some(ev) = end_vel.as_deref_mut() {
-            *ev = Vec3::ZERO;
-        }
+    if s.velocity == Vec3::ZERO
+        && let Some(ev) = end_vel.as_deref_mut()
+    {
+        *ev = Vec3::ZERO;
     }
     if s.water_jump_time > 0.0 {
         s.velocity = primal;

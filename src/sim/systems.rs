@@ -131,15 +131,22 @@ fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
     });
 }
 
+/// Uses mover `index` (a touch or a trigger), recording when that starts it moving.
+fn use_mover(sim: &mut Sim, index: usize) {
+    let def = &sim.level.movers[index];
+    if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[index])
+        && slot.state.use_mover(def) == Some(MoverEvent::Started)
+    {
+        sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+    }
+}
+
+/// Fires every mover and trigger named `target` (Quake's SUB_UseTargets).
 fn fire_targets(sim: &mut Sim, target: &str) {
     let level = sim.level.clone();
     for (i, def) in level.movers.iter().enumerate() {
         if def.targetname.as_deref() == Some(target) {
-            if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[i]) {
-                if slot.state.use_mover(def) == Some(MoverEvent::Started) {
-                    sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
-                }
-            }
+            use_mover(sim, i);
         }
     }
     for (i, t) in level.triggers.iter().enumerate() {
@@ -232,10 +239,10 @@ pub fn movers_system(sim: &mut Sim) {
         if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
             slot.state = new;
         }
-        if event == Some(MoverEvent::ReachedB) {
-            if let (MoverKind::Button { .. }, Some(t)) = (&def.kind, def.target.as_deref()) {
-                fire_targets(sim, t);
-            }
+        if event == Some(MoverEvent::ReachedB)
+            && let (MoverKind::Button { .. }, Some(t)) = (&def.kind, def.target.as_deref())
+        {
+            fire_targets(sim, t);
         }
     }
 }
@@ -312,15 +319,7 @@ pub fn triggers_system(sim: &mut Sim) {
                     break;
                 }
                 TriggerKind::PlatRaise { mover } => {
-                    let def = &level.movers[*mover];
-                    if let Ok(slot) = sim
-                        .world
-                        .query_one_mut::<&mut MoverSlot>(sim.movers[*mover])
-                    {
-                        if slot.state.use_mover(def) == Some(MoverEvent::Started) {
-                            sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
-                        }
-                    }
+                    use_mover(sim, *mover);
                 }
                 TriggerKind::DoorField { mover } => {
                     if sim.triggers[ti].rearm > 0.0 {
@@ -328,12 +327,7 @@ pub fn triggers_system(sim: &mut Sim) {
                     }
                     sim.triggers[ti].rearm = 1.0;
                     for &d in &level.movers[*mover].linked {
-                        let def = &level.movers[d];
-                        if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[d]) {
-                            if slot.state.use_mover(def) == Some(MoverEvent::Started) {
-                                sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
-                            }
-                        }
+                        use_mover(sim, d);
                     }
                 }
                 TriggerKind::Multiple { wait } => {
@@ -383,11 +377,7 @@ pub fn triggers_system(sim: &mut Sim) {
                 continue;
             };
             if overlaps(mn - Vec3::ONE, mx + Vec3::ONE, bmn, bmx) {
-                if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[mi]) {
-                    if slot.state.use_mover(def) == Some(MoverEvent::Started) {
-                        sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
-                    }
-                }
+                use_mover(sim, mi);
             }
         }
     }
