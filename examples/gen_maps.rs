@@ -142,7 +142,8 @@ fn proving() -> MapBuilder {
 }
 
 /// A deathmatch arena: a hall with a lava pit, stairs to a north balcony, a plat to an east
-/// balcony, a door to a south room with a water pool, and a teleporter pair between them.
+/// balcony, a door to a south room with a water pool and a shuttling train, and a teleporter
+/// pair between them.
 fn arena() -> MapBuilder {
     let mut b = MapBuilder::new();
     // Hull of hall (-512..512 square) plus south room (y -1024..-528).
@@ -201,6 +202,26 @@ fn arena() -> MapBuilder {
             ("wait", "2"),
         ],
         &[(v(-64., -524., 0.), v(64., -516., 128.), "DOOR")],
+    );
+    // A train platform shuttling along x in the south room between two corners (the
+    // corners give the position of the train's minimum corner).
+    b.brush_entity(
+        &[
+            ("classname", "func_train"),
+            ("target", "c1"),
+            ("speed", "100"),
+        ],
+        &[(v(0., 0., 0.), v(64., 64., 16.), "TRAIN")],
+    );
+    b.point(
+        "path_corner",
+        v(96., -700., 0.),
+        &[("targetname", "c1"), ("target", "c2"), ("wait", "1")],
+    );
+    b.point(
+        "path_corner",
+        v(296., -700., 0.),
+        &[("targetname", "c2"), ("target", "c1"), ("wait", "1")],
     );
     // Teleporter pair: hall west wall -> south room east side, south room -> north balcony.
     b.solid(v(-512., -40., 0.), v(-504., 40., 96.), "*teleport");

@@ -381,3 +381,104 @@ fn players_spawn_on_distinct_free_points() {
     spots.dedup();
     assert_eq!(spots.len(), 4);
 }
+
+#[test]
+fn train_follows_its_corners_and_carries_a_rider() {
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "rider",
+            v(128., -668., 41.),
+            0.,
+            ControllerConfig::Idle,
+        )],
+    );
+    let train = sim
+        .level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_train")
+        .unwrap();
+    assert_eq!(
+        sim.mover_state(train).unwrap().offset,
+        v(96., -700., 0.),
+        "starts at its first corner"
+    );
+    // 0.1 s start delay, then 200 units at 100 u/s.
+    run(&mut sim, 2 + 40);
+    let m = sim.mover_state(train).unwrap();
+    assert_eq!(m.offset, v(296., -700., 0.));
+    assert_eq!(m.phase, Phase::TrainWaiting);
+    let s = sim.player_state(0).unwrap();
+    assert!(
+        (s.origin.x - 328.0).abs() < 0.5 && (s.origin.z - 40.03).abs() < 0.1,
+        "carried: {:?}",
+        s.origin
+    );
+    // Waits 1 s, then goes back.
+    run(&mut sim, 20 + 41);
+    assert_eq!(sim.mover_state(train).unwrap().offset, v(96., -700., 0.));
+    assert!((sim.player_state(0).unwrap().origin.x - 128.0).abs() < 0.5);
+}
+
+#[test]
+fn a_button_opens_the_door_it_targets_on_e1m1() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (level, cmap) = common::quake_map(&dir, "e1m1");
+    let (bi, button, di) = level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.classname == "func_button")
+        .find_map(|(bi, b)| {
+            let t = b.target.as_deref()?;
+            let di = level
+                .movers
+                .iter()
+                .position(|d| d.classname == "func_door" && d.targetname.as_deref() == Some(t))?;
+            Some((bi, b.clone(), di))
+        })
+        .expect("e1m1 has a button that opens a door");
+    // Stand in front of the button, on the side it is pushed from.
+    let botarena::map::level::MoverKind::Button { pressed } = button.kind else {
+        unreachable!()
+    };
+    let dir3 = pressed.normalize();
+    let centre = (button.mins + button.maxs) * 0.5;
+    let half = ((button.maxs - button.mins) * 0.5).dot(dir3.abs());
+    let spot = centre - dir3 * (half + 16.5);
+    let mut sim = Sim::new(
+        std::sync::Arc::new(level),
+        cmap,
+        &botarena::sim::SimConfig {
+            seed: 1,
+            tick_rate: 20,
+            params: Default::default(),
+            players: vec![scripted(
+                "presser",
+                v(spot.x, spot.y, spot.z),
+                0.,
+                ControllerConfig::Idle,
+            )],
+        },
+    )
+    .unwrap();
+    assert_eq!(sim.mover_state(di).unwrap().phase, Phase::AtA);
+    let ev = run(&mut sim, 40);
+    assert!(
+        ev.contains(&SimEvent::MoverStart {
+            mover: sim.level.movers[bi].id.0
+        }),
+        "button pressed: {ev:?}"
+    );
+    assert!(
+        ev.contains(&SimEvent::MoverStart {
+            mover: sim.level.movers[di].id.0
+        }),
+        "door opened: {ev:?}"
+    );
+    assert_ne!(sim.mover_state(di).unwrap().offset, Vec3::ZERO);
+}
