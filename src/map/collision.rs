@@ -83,6 +83,19 @@ struct Work {
     all_solid: bool,
 }
 
+impl Work {
+    fn new() -> Work {
+        Work {
+            fraction: 1.0,
+            normal: Vec3::ZERO,
+            contents: Contents::EMPTY,
+            ent: None,
+            start_solid: false,
+            all_solid: false,
+        }
+    }
+}
+
 impl CollisionMap {
     /// Builds the world from static brushes and mover brush sets (absolute coordinates at
     /// spawn, offset zero).
@@ -193,14 +206,7 @@ impl CollisionMap {
         let half = (maxs - mins) * 0.5;
         let s = start + centre;
         let e = end + centre;
-        let mut w = Work {
-            fraction: 1.0,
-            normal: Vec3::ZERO,
-            contents: Contents::EMPTY,
-            ent: None,
-            start_solid: false,
-            all_solid: false,
-        };
+        let mut w = Work::new();
         let lo = s.min(e) - half - Vec3::ONE;
         let hi = s.max(e) + half + Vec3::ONE;
         let sweep = Aabb::new(lo, hi);
@@ -299,14 +305,7 @@ impl CollisionMap {
         let centre = origin + (mins + maxs) * 0.5 - m.offset;
         let half = (maxs - mins) * 0.5;
         m.brushes.iter().any(|b| {
-            let mut w = Work {
-                fraction: 1.0,
-                normal: Vec3::ZERO,
-                contents: Contents::EMPTY,
-                ent: None,
-                start_solid: false,
-                all_solid: false,
-            };
+            let mut w = Work::new();
             clip_planes(&b.clip_planes, centre, centre, half, b.contents, id, &mut w);
             w.all_solid
         })
