@@ -5,7 +5,9 @@
 //! tick ([`sim`]); scenario files describe runs ([`scenario`]). See DESIGN notes in the
 //! README for the data flow of one tick.
 
+pub mod bot;
 pub mod map;
+pub mod nav;
 pub mod physics;
 pub mod scenario;
 pub mod sim;

@@ -1,0 +1,461 @@
+//! Straight-line reachability (the Omicron bot's, reference 002 §10.1): can a player get from
+//! one place to another in a more or less straight line by walking, falling, jumping or
+//! swimming? Conservative: it may call a reachable place unreachable, never the reverse.
+//!
+//! Entry point: [`reachable`]. The waypoint and movement systems reuse it.
+//!
+//! How it decides, marching along the straight line in small steps with the player box:
+//! - **walk**: each step moves the box forward (stepping up at most 18 units, as the physics
+//!   does) and finds floor below within `max_fall`; floors lower than a step are **falls**;
+//!   floors in lava or slime, or no floor, stop the walk at a **gap**;
+//! - **trench**: a target below the line is reached by the same march — the horizontal move
+//!   goes above the trench and the floor search finds its bottom;
+//! - a wall higher than a step starts the **chain of imaginary jumps**: jump to half the
+//!   maximum jump distance, and while the floor there is higher than the maximum jump height
+//!   (or the way is blocked) halve the distance, giving up after `max_halvings` halvings;
+//! - a gap is crossed by **one running jump**, predicted with the real player physics
+//!   ([`crate::physics::pmove`]) from one tick before the edge, and accepted only when it lands
+//!   on safe ground farther along;
+//! - a target under water is reached by **swimming** once the march has entered the water and
+//!   the box can move straight to it.
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::map::{CollisionMap, Contents};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd, pmove};
+
+/// Tuning of the reachability test.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ReachParams {
+    /// Length of one march step.
+    pub step: f32,
+    /// Deepest drop accepted as a fall.
+    pub max_fall: f32,
+    /// Highest floor a standing jump gets onto (the analytic peak is 45.6; a margin stays).
+    pub max_jump_height: f32,
+    /// Length of the first imaginary jump of a chain: half the running jump distance (216).
+    pub half_jump: f32,
+    /// How often a chain jump may be halved before giving up.
+    pub max_halvings: u32,
+    /// Farthest target considered.
+    pub max_distance: f32,
+    /// Run-up needed before a running jump, units.
+    pub run_up: f32,
+    /// Ticks per second of the jump prediction.
+    pub predict_hz: f32,
+}
+
+impl Default for ReachParams {
+    fn default() -> Self {
+        ReachParams {
+            step: 16.0,
+            max_fall: 200.0,
+            max_jump_height: 42.0,
+            half_jump: 108.0,
+            max_halvings: 3,
+            max_distance: 2048.0,
+            run_up: 64.0,
+            predict_hz: 20.0,
+        }
+    }
+}
+
+/// Why a place is not reachable in a straight line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Blocked {
+    /// A wall too high to jump onto.
+    Wall,
+    /// A gap (or a drop deeper than `max_fall`) too wide to jump.
+    Gap,
+    /// Lava or slime on the way or at the target.
+    Hazard,
+    /// Farther than `max_distance`.
+    TooFar,
+    /// The start or the target is inside solid or has no floor.
+    BadEndpoint,
+    /// The march went on too long (a corner case the test does not follow).
+    TooLong,
+}
+
+/// How a place can be reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Reachability {
+    /// Walking, steps of at most 18 units.
+    Walk,
+    /// Walking with at least one drop.
+    Fall,
+    /// One jump (onto a barrier or over a gap).
+    Jump,
+    /// Several imaginary jumps (e.g. stairs too high to walk), with their count.
+    JumpChain(u32),
+    /// Swimming for part of the way.
+    Swim,
+    /// Not in a straight line.
+    Unreachable(Blocked),
+}
+
+impl Reachability {
+    /// True unless unreachable.
+    pub fn is_reachable(self) -> bool {
+        !matches!(self, Reachability::Unreachable(_))
+    }
+}
+
+struct Probe<'a> {
+    map: &'a CollisionMap,
+    p: &'a ReachParams,
+    traces: u32,
+}
+
+const HAZARD: Contents = Contents(Contents::LAVA.0 | Contents::SLIME.0);
+const MASK: Contents = Contents::MASK_PLAYER_NO_BODIES;
+
+enum Floor {
+    /// Standing origin on the floor found.
+    At(Vec3),
+    /// No floor within reach, or the box is stuck.
+    None,
+}
+
+impl Probe<'_> {
+    fn trace(&mut self, a: Vec3, b: Vec3) -> crate::map::Trace {
+        self.traces += 1;
+        self.map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, None)
+    }
+
+    fn contents(&mut self, p: Vec3) -> Contents {
+        self.map.point_contents(p)
+    }
+
+    /// Standing origin below `p` within `depth`.
+    fn floor(&mut self, p: Vec3, depth: f32) -> Floor {
+        let t = self.trace(p, p - Vec3::new(0.0, 0.0, depth));
+        if t.all_solid || t.fraction >= 1.0 || t.normal.z < 0.7 {
+            Floor::None
+        } else {
+            Floor::At(t.end_pos)
+        }
+    }
+
+    fn feet_contents(&mut self, origin: Vec3) -> Contents {
+        self.contents(origin + Vec3::new(0.0, 0.0, PLAYER_MINS.z + 1.0))
+    }
+
+    fn waist_in_water(&mut self, origin: Vec3) -> bool {
+        self.contents(origin + Vec3::new(0.0, 0.0, 4.0))
+            .intersects(Contents::WATER)
+    }
+}
+
+/// Can a player standing at `from` (a player origin) reach `to` (the origin a player would
+/// have there) in a more or less straight line? Also returns the number of traces used.
+pub fn reachable_counted(
+    map: &CollisionMap,
+    from: Vec3,
+    to: Vec3,
+    params: &ReachParams,
+) -> (Reachability, u32) {
+    let mut pr = Probe {
+        map,
+        p: params,
+        traces: 0,
+    };
+    let r = reach(&mut pr, from, to);
+    (r, pr.traces)
+}
+
+/// Can a player standing at `from` (a player origin) reach `to` (the origin a player would
+/// have there) in a more or less straight line?
+pub fn reachable(map: &CollisionMap, from: Vec3, to: Vec3, params: &ReachParams) -> Reachability {
+    reachable_counted(map, from, to, params).0
+}
+
+fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
+    use Reachability::*;
+    let p = *pr.p;
+    if (to - from).length() > p.max_distance {
+        return Unreachable(Blocked::TooFar);
+    }
+    if pr.contents(to).intersects(HAZARD) {
+        return Unreachable(Blocked::Hazard);
+    }
+    if pr.contents(to).intersects(Contents::SOLID | Contents::PLAYER_CLIP) {
+        return Unreachable(Blocked::BadEndpoint);
+    }
+    let goal_in_water = pr.contents(to).intersects(Contents::WATER);
+    // Where the player stands now: on the floor, or swimming.
+    let start_t = pr.trace(from, from);
+    if start_t.start_solid {
+        return Unreachable(Blocked::BadEndpoint);
+    }
+    let mut pos = if pr.waist_in_water(from) {
+        from
+    } else {
+        match pr.floor(from + Vec3::new(0.0, 0.0, 1.0), p.max_fall + 1.0) {
+            Floor::At(f) => f,
+            Floor::None => return Unreachable(Blocked::BadEndpoint),
+        }
+    };
+    let (mut jumps, mut chain, mut fell, mut swam) = (0u32, false, false, false);
+    let mut run = 0.0f32; // straight run-up behind `pos` on this leg
+    let max_iter = (p.max_distance / p.step) as usize * 2 + 64;
+    for _ in 0..max_iter {
+        // Swimming: once in water, a target in water is reached by moving straight to it.
+        if pr.waist_in_water(pos) {
+            swam = true;
+            if goal_in_water {
+                let t = pr.trace(pos, to);
+                if t.fraction >= 1.0 {
+                    return Swim;
+                }
+            }
+        }
+        let flat = Vec3::new(to.x - pos.x, to.y - pos.y, 0.0);
+        let dist = flat.length();
+        if dist <= 1.0 {
+            let dz = to.z - pos.z;
+            if dz.abs() <= STEP_SIZE + 1.0 || (goal_in_water && swam) {
+                return classify(jumps, chain, fell, swam);
+            }
+            if dz < 0.0 {
+                // The target is below: a fall straight down is a fall.
+                return match pr.floor(pos, p.max_fall) {
+                    Floor::At(f) if (f.z - to.z).abs() <= STEP_SIZE + 1.0 => {
+                        classify(jumps, chain, true, swam)
+                    }
+                    _ => Unreachable(Blocked::Gap),
+                };
+            }
+            return Unreachable(Blocked::Wall);
+        }
+        let dir = flat / dist;
+        let len = dist.min(p.step);
+        let next = pos + dir * len;
+        // Move forward at this height, or a step up as the physics does.
+        let mut moved = None;
+        let t = pr.trace(pos, next);
+        if t.fraction >= 1.0 {
+            moved = Some(next);
+        } else {
+            let up = pr.trace(pos, pos + Vec3::new(0.0, 0.0, STEP_SIZE));
+            if !up.start_solid && up.end_pos.z >= pos.z + STEP_SIZE - 0.1 {
+                let fwd = pr.trace(up.end_pos, up.end_pos + dir * len);
+                if fwd.fraction >= 1.0 {
+                    moved = Some(fwd.end_pos);
+                }
+            }
+        }
+        if moved.is_none() && pr.waist_in_water(pos) {
+            moved = swim_over(pr, pos, dir, len);
+        }
+        let Some(m) = moved else {
+            // A wall higher than a step: the chain of imaginary jumps.
+            match chain_jump(pr, pos, dir, dist) {
+                Some(landing) => {
+                    jumps += 1;
+                    chain = true;
+                    pos = landing;
+                    run = 0.0;
+                    continue;
+                }
+                None => {
+                    if run >= p.run_up
+                        && let Some(l) = running_jump(pr, pos - dir * len, dir)
+                    {
+                        jumps += 1;
+                        pos = l;
+                        run = 0.0;
+                        continue;
+                    }
+                    return Unreachable(Blocked::Wall);
+                }
+            }
+        };
+        // Floor under the new position (swimmers need none).
+        if pr.waist_in_water(m) {
+            pos = m;
+            run += len;
+            continue;
+        }
+        if let Some(w) = water_below(pr, m, p.max_fall + STEP_SIZE) {
+            pos = w;
+            fell = true;
+            run = 0.0;
+            continue;
+        }
+        match pr.floor(m, p.max_fall + STEP_SIZE) {
+            Floor::At(f) if !pr.feet_contents(f).intersects(HAZARD) => {
+                if f.z < pos.z - STEP_SIZE {
+                    fell = true;
+                    run = 0.0;
+                } else {
+                    run += len;
+                }
+                pos = f;
+            }
+            hazard_or_gap => {
+                let blocked = if matches!(hazard_or_gap, Floor::At(_)) {
+                    Blocked::Hazard
+                } else {
+                    Blocked::Gap
+                };
+                // Jump the gap from a tick before the edge, as a player running at it would.
+                if run >= p.run_up
+                    && let Some(l) = running_jump(pr, pos - dir * p.step, dir)
+                {
+                    jumps += 1;
+                    pos = l;
+                    run = 0.0;
+                    continue;
+                }
+                return Unreachable(blocked);
+            }
+        }
+    }
+    Unreachable(Blocked::TooLong)
+}
+
+/// Where a player walking off at `m` ends up swimming, when water (not lava or slime) is the
+/// first thing below within `depth`: waist-deep under its surface.
+fn water_below(pr: &mut Probe, m: Vec3, depth: f32) -> Option<Vec3> {
+    pr.traces += 1;
+    let t = pr.map.trace(
+        m,
+        m - Vec3::new(0.0, 0.0, depth),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK | Contents::LIQUID,
+        None,
+    );
+    if t.fraction >= 1.0 || t.all_solid || !t.contents.intersects(Contents::WATER) {
+        return None;
+    }
+    // The box bottom rests on the surface; sink until the waist is under it.
+    let under = t.end_pos - Vec3::new(0.0, 0.0, 36.0);
+    let down = pr.trace(t.end_pos, under);
+    let p = down.end_pos;
+    pr.waist_in_water(p).then_some(p)
+}
+
+/// A swimmer blocked ahead rises (staying in the water) and tries to go on or climb out: a
+/// player at the surface gets onto a ledge up to 24 units above it (Quake's water jump).
+fn swim_over(pr: &mut Probe, pos: Vec3, dir: Vec3, len: f32) -> Option<Vec3> {
+    let mut at = pos;
+    for _ in 0..16 {
+        let t = pr.trace(at, at + dir * len);
+        if t.fraction >= 1.0 {
+            return Some(t.end_pos);
+        }
+        // Out of the water at the surface: climb onto what is ahead, as a water jump does.
+        let lift = pr.trace(at, at + Vec3::new(0.0, 0.0, 40.0));
+        let fwd = pr.trace(lift.end_pos, lift.end_pos + dir * len);
+        if fwd.fraction >= 1.0
+            && let Floor::At(f) = pr.floor(fwd.end_pos, 64.0)
+            && !pr.waist_in_water(f)
+            && f.z <= at.z + 40.0
+        {
+            return Some(f);
+        }
+        let up = pr.trace(at, at + Vec3::new(0.0, 0.0, 16.0));
+        if up.fraction < 1.0 || !pr.waist_in_water(up.end_pos) {
+            return None;
+        }
+        at = up.end_pos;
+    }
+    None
+}
+
+fn classify(jumps: u32, chain: bool, fell: bool, swam: bool) -> Reachability {
+    if swam {
+        Reachability::Swim
+    } else if chain && jumps >= 2 {
+        Reachability::JumpChain(jumps)
+    } else if jumps >= 1 {
+        Reachability::Jump
+    } else if fell {
+        Reachability::Fall
+    } else {
+        Reachability::Walk
+    }
+}
+
+/// The reference's imaginary jumps: land half a jump away, halving while the floor there is
+/// higher than a jump or the way is blocked. Returns the standing origin after landing.
+fn chain_jump(pr: &mut Probe, pos: Vec3, dir: Vec3, remaining: f32) -> Option<Vec3> {
+    let p = *pr.p;
+    let apex_z = pos.z + p.max_jump_height;
+    let up = pr.trace(pos, Vec3::new(pos.x, pos.y, apex_z));
+    if up.fraction < 1.0 {
+        return None; // no head room to jump
+    }
+    let mut len = p.half_jump.min(remaining.max(p.step));
+    for _ in 0..=p.max_halvings {
+        let top = Vec3::new(pos.x, pos.y, apex_z);
+        let over = pr.trace(top, top + dir * len);
+        if over.fraction >= 1.0
+            && let Floor::At(f) = pr.floor(over.end_pos, p.max_jump_height + STEP_SIZE)
+            && f.z > pos.z + STEP_SIZE * 0.5
+            && f.z <= pos.z + p.max_jump_height
+            && !pr.feet_contents(f).intersects(HAZARD)
+        {
+            return Some(f);
+        }
+        len *= 0.5;
+    }
+    None
+}
+
+/// One running jump along `dir`, predicted with the player physics from `start` at full
+/// speed. Accepted when it lands on safe ground farther along the line.
+fn running_jump(pr: &mut Probe, start: Vec3, dir: Vec3) -> Option<Vec3> {
+    let p = *pr.p;
+    let params = PhysicsParams {
+        mask: MASK,
+        ..Default::default()
+    };
+    let yaw = dir.y.atan2(dir.x).to_degrees();
+    let mut s = PlayerState::at(start, yaw);
+    s.velocity = dir * params.max_speed;
+    // It must stand on ground where it takes off.
+    let Floor::At(f) = pr.floor(start + Vec3::new(0.0, 0.0, 1.0), 4.0) else {
+        return None;
+    };
+    s.origin = f;
+    s.on_ground = Some(crate::map::EntId::WORLD);
+    let cmd = UserCmd {
+        forward_move: params.max_speed,
+        yaw,
+        jump: true,
+        ..Default::default()
+    };
+    let dt = 1.0 / p.predict_hz;
+    let along0 = s.origin.dot(dir);
+    for tick in 0..(3.0 * p.predict_hz) as usize {
+        let c = UserCmd {
+            jump: tick == 0,
+            ..cmd
+        };
+        let (n, ev) = pmove(&s, &c, pr.map, &params, dt, None);
+        pr.traces += 6; // a pmove step costs a handful of traces
+        s = n;
+        if tick == 0 && !ev.jumped {
+            return None;
+        }
+        if s.water_type.intersects(HAZARD) {
+            return None;
+        }
+        if ev.landed.is_some() || (tick > 0 && s.on_ground.is_some()) {
+            let progressed = s.origin.dot(dir) - along0;
+            if progressed > p.step && s.origin.z >= start.z - p.max_fall {
+                return Some(s.origin);
+            }
+            return None;
+        }
+        if s.water_level >= 2 {
+            // Landed in water: the march continues swimming.
+            return Some(s.origin);
+        }
+    }
+    None
+}

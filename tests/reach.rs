@@ -1,0 +1,228 @@
+//! Straight-line reachability on small maps that rebuild the reference's illustrations
+//! (002 §10.1), plus the shipped proving ground, and a property test against the physics.
+
+mod common;
+
+use botarena::map::builder::MapBuilder;
+use botarena::nav::{Blocked, ReachParams, Reachability, reachable};
+use botarena::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
+use botarena::{CollisionMap, Contents};
+use glam::Vec3;
+use proptest::prelude::*;
+
+fn v(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+/// A long room (x -512..1536, y -128..128, floor top at 0) with extra boxes.
+fn world(extra: &[(Vec3, Vec3, &str)]) -> CollisionMap {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -144., -400.), v(1552., -128., 600.), "W")
+        .solid(v(-528., 128., -400.), v(1552., 144., 600.), "W")
+        .solid(v(-528., -128., -400.), v(-512., 128., 600.), "W")
+        .solid(v(1536., -128., -400.), v(1552., 128., 600.), "W")
+        .solid(v(-512., -128., 584.), v(1536., 128., 600.), "W");
+    for (a, c, t) in extra {
+        b.solid(*a, *c, t);
+    }
+    common::from_text(&b.to_map_text("reach")).1
+}
+
+/// Floor top at 0 everywhere except the x ranges given as holes (pits 300 deep).
+fn floor_except(holes: &[(f32, f32)]) -> Vec<(Vec3, Vec3, &'static str)> {
+    let mut out = vec![(v(-512., -128., -400.), v(1536., 128., -300.), "PIT")];
+    let mut x = -512.0;
+    let mut hs = holes.to_vec();
+    hs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (a, b) in hs {
+        if a > x {
+            out.push((v(x, -128., -300.), v(a, 128., 0.), "F"));
+        }
+        x = b;
+    }
+    if x < 1536.0 {
+        out.push((v(x, -128., -300.), v(1536., 128., 0.), "F"));
+    }
+    out
+}
+
+fn stand(x: f32, z: f32) -> Vec3 {
+    v(x, 0., z + 24.03125)
+}
+
+fn r(map: &CollisionMap, from: Vec3, to: Vec3) -> Reachability {
+    reachable(map, from, to, &ReachParams::default())
+}
+
+#[test]
+fn flat_floor_is_walkable() {
+    let m = world(&floor_except(&[]));
+    assert_eq!(r(&m, stand(-400., 0.), stand(1000., 0.)), Reachability::Walk);
+}
+
+#[test]
+fn wall_too_high_to_jump_blocks() {
+    let mut w = floor_except(&[]);
+    w.push((v(200., -128., 0.), v(216., 128., 64.), "WALL"));
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-400., 0.), stand(600., 0.)), Reachability::Unreachable(Blocked::Wall));
+    // A barrier of 40 is jumped onto, and walked off the far side.
+    let mut w = floor_except(&[]);
+    w.push((v(200., -128., 0.), v(400., 128., 40.), "BLOCK"));
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-400., 0.), stand(300., 40.)), Reachability::Jump);
+    assert_eq!(r(&m, stand(-400., 0.), stand(600., 0.)), Reachability::Jump);
+}
+
+#[test]
+fn entity_in_a_trench_is_reachable() {
+    // A trench 64 deep and 128 wide; the target lies on its bottom.
+    let w = vec![
+        (v(-512., -128., -300.), v(300., 128., 0.), "F"),
+        (v(300., -128., -300.), v(428., 128., -64.), "TRENCH"),
+        (v(428., -128., -300.), v(1536., 128., 0.), "F"),
+    ];
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-400., 0.), stand(364., -64.)), Reachability::Fall);
+}
+
+#[test]
+fn ledge_above_jump_height_is_reachable_down_only() {
+    let mut w = floor_except(&[]);
+    w.push((v(300., -128., 0.), v(1536., 128., 96.), "LEDGE"));
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-100., 0.), stand(600., 96.)), Reachability::Unreachable(Blocked::Wall));
+    assert_eq!(r(&m, stand(600., 96.), stand(-100., 0.)), Reachability::Fall);
+}
+
+#[test]
+fn stairs_with_steps_only_jumpable_need_a_jump_chain() {
+    let mut w = floor_except(&[]);
+    for i in 0..4 {
+        let x = 200.0 + 64.0 * i as f32;
+        w.push((v(x, -128., 0.), v(1536., 128., 32.0 * (i + 1) as f32), "STEP"));
+    }
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-100., 0.), stand(600., 128.)), Reachability::JumpChain(4));
+    // Without halvings the 64-deep steps cannot be landed on from 108 away.
+    let p = ReachParams { max_halvings: 0, ..Default::default() };
+    assert!(!reachable(&m, stand(-100., 0.), stand(600., 128.), &p).is_reachable());
+    // Down the stairs is a fall.
+    assert_eq!(r(&m, stand(600., 128.), stand(-100., 0.)), Reachability::Fall);
+}
+
+#[test]
+fn swimming_to_a_target_in_water() {
+    let w = vec![
+        (v(-512., -128., -300.), v(200., 128., 0.), "F"),
+        (v(200., -128., -300.), v(700., 128., -160.), "POOLBED"),
+        (v(200., -128., -160.), v(700., 128., 0.), "*water1"),
+        (v(700., -128., -300.), v(1536., 128., 0.), "F"),
+    ];
+    let m = world(&w);
+    assert_eq!(r(&m, stand(-400., 0.), v(450., 0., -100.)), Reachability::Swim);
+    assert_eq!(r(&m, stand(-400., 0.), stand(1000., 0.)), Reachability::Swim);
+}
+
+#[test]
+fn gaps_lava_and_slime_on_the_proving_ground() {
+    let (_, m) = common::shipped("proving");
+    let lane = |i: usize| 256.0 * i as f32 + 96.0;
+    let at = |x: f32, i: usize, z: f32| v(x, lane(i), z + 24.03125);
+    assert_eq!(r(&m, at(64., 3, 0.), at(1000., 3, 0.)), Reachability::Jump, "200 gap");
+    assert_eq!(r(&m, at(64., 4, 0.), at(1000., 4, 0.)), Reachability::Unreachable(Blocked::Gap), "260 gap");
+    assert_eq!(r(&m, at(64., 6, 0.), at(1000., 6, 0.)), Reachability::Jump, "192 lava pit");
+    assert_eq!(r(&m, at(64., 6, 0.), at(600., 6, -64.)), Reachability::Unreachable(Blocked::Hazard), "into lava");
+    assert_eq!(r(&m, at(64., 1, 0.), at(1000., 1, 18.)), Reachability::Walk, "18 step");
+    assert_eq!(r(&m, at(64., 2, 0.), at(1000., 2, 19.)), Reachability::Jump, "19 step");
+    assert_eq!(r(&m, at(64., 0, 0.), at(1300., 0, 128.)), Reachability::Walk, "stairs of 16");
+    assert_eq!(r(&m, at(1300., 0, 128.), at(1900., 0, 0.)), Reachability::Fall, "off the ledge");
+    // Through the water pool (with its submerged block) to the far side.
+    assert_eq!(r(&m, at(64., 5, 0.), at(1500., 5, 0.)), Reachability::Swim);
+    // Around a corner is not a straight line: lane 0 to lane 1 through the wall.
+    assert!(!r(&m, at(64., 0, 0.), at(64., 1, 0.)).is_reachable());
+}
+
+/// The straight walk/jump a player would do: run at the goal, jump when the floor under the
+/// box centre is gone or a barrier higher than a step is just ahead.
+fn drive(map: &CollisionMap, from: Vec3, to: Vec3, seconds: f32) -> (bool, bool) {
+    let params = PhysicsParams { mask: Contents::MASK_PLAYER_NO_BODIES, ..Default::default() };
+    let dt = 0.05;
+    let mut s = PlayerState::at(from, 0.0);
+    let mut hazard = false;
+    for _ in 0..(seconds / dt) as usize {
+        let d = to - s.origin;
+        let flat = Vec3::new(d.x, d.y, 0.0);
+        if flat.length() < 24.0 && d.z.abs() < 40.0 {
+            return (true, hazard);
+        }
+        let dir = flat.normalize_or_zero();
+        let yaw = dir.y.atan2(dir.x).to_degrees();
+        let mut jump = false;
+        if s.on_ground.is_some() {
+            let below = map.trace_ray(s.origin, s.origin - Vec3::new(0., 0., 64.), Contents::MASK_PLAYER_NO_BODIES, None);
+            let ahead = map.trace(s.origin, s.origin + dir * 20.0, botarena::physics::pmove::PLAYER_MINS, botarena::physics::pmove::PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None);
+            let step = map.trace(s.origin + Vec3::Z * 18.0, s.origin + Vec3::Z * 18.0 + dir * 20.0, botarena::physics::pmove::PLAYER_MINS, botarena::physics::pmove::PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None);
+            jump = below.fraction >= 1.0 || (ahead.fraction < 1.0 && step.fraction < 1.0);
+        }
+        let cmd = UserCmd { forward_move: 320.0, yaw, jump, up_move: if s.water_level >= 2 { 100.0 } else { 0.0 }, ..Default::default() };
+        s = pmove(&s, &cmd, map, &params, dt, None).0;
+        if s.water_type.intersects(Contents::LAVA | Contents::SLIME) {
+            hazard = true;
+        }
+    }
+    (false, hazard)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    /// In generated box worlds (a barrier of random height and depth, or a gap of random
+    /// width, maybe with lava in it), whatever `reachable` calls reachable a player running
+    /// straight at it (jumping at edges and barriers) does reach, never touching a hazard.
+    #[test]
+    fn reachable_is_never_optimistic(
+        kind in 0u8..3,
+        size in 0.0f32..320.0,
+        depth in 16.0f32..300.0,
+        target_x in 300.0f32..1400.0,
+        lava in any::<bool>(),
+    ) {
+        let gap_x = 200.0;
+        let (w, goal) = match kind {
+            0 => {
+                // A barrier of height `size / 5` (0..64) and depth `depth`.
+                let h = (size / 5.0).max(1.0);
+                let mut w = floor_except(&[]);
+                w.push((v(gap_x, -128., 0.), v(gap_x + depth, 128., h), "BARRIER"));
+                let on = target_x >= gap_x && target_x <= gap_x + depth;
+                (w, stand(target_x, if on { h } else { 0.0 }))
+            }
+            1 => {
+                // A gap of width `size`, lava at its bottom or not.
+                let w_gap = size.max(8.0);
+                let mut w = floor_except(&[(gap_x, gap_x + w_gap)]);
+                if lava {
+                    w.push((v(gap_x, -128., -300.), v(gap_x + w_gap, 128., -200.), "*lava1"));
+                }
+                let in_gap = target_x > gap_x && target_x < gap_x + w_gap;
+                (w, stand(target_x, if in_gap { -300.0 } else { 0.0 }))
+            }
+            _ => {
+                // A ledge up (or a drop down) of `size / 3`.
+                let h = size / 3.0;
+                let mut w = floor_except(&[]);
+                w.push((v(gap_x, -128., 0.), v(1536., 128., h), "LEDGE"));
+                (w, stand(target_x, if target_x >= gap_x { h } else { 0.0 }))
+            }
+        };
+        let m = world(&w);
+        let from = stand(-300.0, 0.0);
+        let verdict = r(&m, from, goal);
+        if verdict.is_reachable() {
+            let (arrived, hazard) = drive(&m, from, goal, 8.0);
+            prop_assert!(arrived, "{verdict:?} but the run did not arrive (kind {kind}, size {size}, depth {depth}, x {target_x})");
+            prop_assert!(!hazard, "{verdict:?} but the run touched a hazard");
+        }
+    }
+}
