@@ -204,6 +204,7 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 controller: ControllerConfig::Wander,
                 spawn: None,
                 start: None,
+                senses: Default::default(),
             })
             .collect();
         let mut sim = Sim::new(

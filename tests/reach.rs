@@ -57,7 +57,10 @@ fn r(map: &CollisionMap, from: Vec3, to: Vec3) -> Reachability {
 #[test]
 fn flat_floor_is_walkable() {
     let m = world(&floor_except(&[]));
-    assert_eq!(r(&m, stand(-400., 0.), stand(1000., 0.)), Reachability::Walk);
+    assert_eq!(
+        r(&m, stand(-400., 0.), stand(1000., 0.)),
+        Reachability::Walk
+    );
 }
 
 #[test]
@@ -65,12 +68,18 @@ fn wall_too_high_to_jump_blocks() {
     let mut w = floor_except(&[]);
     w.push((v(200., -128., 0.), v(216., 128., 64.), "WALL"));
     let m = world(&w);
-    assert_eq!(r(&m, stand(-400., 0.), stand(600., 0.)), Reachability::Unreachable(Blocked::Wall));
+    assert_eq!(
+        r(&m, stand(-400., 0.), stand(600., 0.)),
+        Reachability::Unreachable(Blocked::Wall)
+    );
     // A barrier of 40 is jumped onto, and walked off the far side.
     let mut w = floor_except(&[]);
     w.push((v(200., -128., 0.), v(400., 128., 40.), "BLOCK"));
     let m = world(&w);
-    assert_eq!(r(&m, stand(-400., 0.), stand(300., 40.)), Reachability::Jump);
+    assert_eq!(
+        r(&m, stand(-400., 0.), stand(300., 40.)),
+        Reachability::Jump
+    );
     assert_eq!(r(&m, stand(-400., 0.), stand(600., 0.)), Reachability::Jump);
 }
 
@@ -83,7 +92,10 @@ fn entity_in_a_trench_is_reachable() {
         (v(428., -128., -300.), v(1536., 128., 0.), "F"),
     ];
     let m = world(&w);
-    assert_eq!(r(&m, stand(-400., 0.), stand(364., -64.)), Reachability::Fall);
+    assert_eq!(
+        r(&m, stand(-400., 0.), stand(364., -64.)),
+        Reachability::Fall
+    );
 }
 
 #[test]
@@ -91,8 +103,14 @@ fn ledge_above_jump_height_is_reachable_down_only() {
     let mut w = floor_except(&[]);
     w.push((v(300., -128., 0.), v(1536., 128., 96.), "LEDGE"));
     let m = world(&w);
-    assert_eq!(r(&m, stand(-100., 0.), stand(600., 96.)), Reachability::Unreachable(Blocked::Wall));
-    assert_eq!(r(&m, stand(600., 96.), stand(-100., 0.)), Reachability::Fall);
+    assert_eq!(
+        r(&m, stand(-100., 0.), stand(600., 96.)),
+        Reachability::Unreachable(Blocked::Wall)
+    );
+    assert_eq!(
+        r(&m, stand(600., 96.), stand(-100., 0.)),
+        Reachability::Fall
+    );
 }
 
 #[test]
@@ -100,15 +118,28 @@ fn stairs_with_steps_only_jumpable_need_a_jump_chain() {
     let mut w = floor_except(&[]);
     for i in 0..4 {
         let x = 200.0 + 64.0 * i as f32;
-        w.push((v(x, -128., 0.), v(1536., 128., 32.0 * (i + 1) as f32), "STEP"));
+        w.push((
+            v(x, -128., 0.),
+            v(1536., 128., 32.0 * (i + 1) as f32),
+            "STEP",
+        ));
     }
     let m = world(&w);
-    assert_eq!(r(&m, stand(-100., 0.), stand(600., 128.)), Reachability::JumpChain(4));
+    assert_eq!(
+        r(&m, stand(-100., 0.), stand(600., 128.)),
+        Reachability::JumpChain(4)
+    );
     // Without halvings the 64-deep steps cannot be landed on from 108 away.
-    let p = ReachParams { max_halvings: 0, ..Default::default() };
+    let p = ReachParams {
+        max_halvings: 0,
+        ..Default::default()
+    };
     assert!(!reachable(&m, stand(-100., 0.), stand(600., 128.), &p).is_reachable());
     // Down the stairs is a fall.
-    assert_eq!(r(&m, stand(600., 128.), stand(-100., 0.)), Reachability::Fall);
+    assert_eq!(
+        r(&m, stand(600., 128.), stand(-100., 0.)),
+        Reachability::Fall
+    );
 }
 
 #[test]
@@ -120,8 +151,14 @@ fn swimming_to_a_target_in_water() {
         (v(700., -128., -300.), v(1536., 128., 0.), "F"),
     ];
     let m = world(&w);
-    assert_eq!(r(&m, stand(-400., 0.), v(450., 0., -100.)), Reachability::Swim);
-    assert_eq!(r(&m, stand(-400., 0.), stand(1000., 0.)), Reachability::Swim);
+    assert_eq!(
+        r(&m, stand(-400., 0.), v(450., 0., -100.)),
+        Reachability::Swim
+    );
+    assert_eq!(
+        r(&m, stand(-400., 0.), stand(1000., 0.)),
+        Reachability::Swim
+    );
 }
 
 #[test]
@@ -129,14 +166,46 @@ fn gaps_lava_and_slime_on_the_proving_ground() {
     let (_, m) = common::shipped("proving");
     let lane = |i: usize| 256.0 * i as f32 + 96.0;
     let at = |x: f32, i: usize, z: f32| v(x, lane(i), z + 24.03125);
-    assert_eq!(r(&m, at(64., 3, 0.), at(1000., 3, 0.)), Reachability::Jump, "200 gap");
-    assert_eq!(r(&m, at(64., 4, 0.), at(1000., 4, 0.)), Reachability::Unreachable(Blocked::Gap), "260 gap");
-    assert_eq!(r(&m, at(64., 6, 0.), at(1000., 6, 0.)), Reachability::Jump, "192 lava pit");
-    assert_eq!(r(&m, at(64., 6, 0.), at(600., 6, -64.)), Reachability::Unreachable(Blocked::Hazard), "into lava");
-    assert_eq!(r(&m, at(64., 1, 0.), at(1000., 1, 18.)), Reachability::Walk, "18 step");
-    assert_eq!(r(&m, at(64., 2, 0.), at(1000., 2, 19.)), Reachability::Jump, "19 step");
-    assert_eq!(r(&m, at(64., 0, 0.), at(1300., 0, 128.)), Reachability::Walk, "stairs of 16");
-    assert_eq!(r(&m, at(1300., 0, 128.), at(1900., 0, 0.)), Reachability::Fall, "off the ledge");
+    assert_eq!(
+        r(&m, at(64., 3, 0.), at(1000., 3, 0.)),
+        Reachability::Jump,
+        "200 gap"
+    );
+    assert_eq!(
+        r(&m, at(64., 4, 0.), at(1000., 4, 0.)),
+        Reachability::Unreachable(Blocked::Gap),
+        "260 gap"
+    );
+    assert_eq!(
+        r(&m, at(64., 6, 0.), at(1000., 6, 0.)),
+        Reachability::Jump,
+        "192 lava pit"
+    );
+    assert_eq!(
+        r(&m, at(64., 6, 0.), at(600., 6, -64.)),
+        Reachability::Unreachable(Blocked::Hazard),
+        "into lava"
+    );
+    assert_eq!(
+        r(&m, at(64., 1, 0.), at(1000., 1, 18.)),
+        Reachability::Walk,
+        "18 step"
+    );
+    assert_eq!(
+        r(&m, at(64., 2, 0.), at(1000., 2, 19.)),
+        Reachability::Jump,
+        "19 step"
+    );
+    assert_eq!(
+        r(&m, at(64., 0, 0.), at(1300., 0, 128.)),
+        Reachability::Walk,
+        "stairs of 16"
+    );
+    assert_eq!(
+        r(&m, at(1300., 0, 128.), at(1900., 0, 0.)),
+        Reachability::Fall,
+        "off the ledge"
+    );
     // Through the water pool (with its submerged block) to the far side.
     assert_eq!(r(&m, at(64., 5, 0.), at(1500., 5, 0.)), Reachability::Swim);
     // Around a corner is not a straight line: lane 0 to lane 1 through the wall.
@@ -146,7 +215,10 @@ fn gaps_lava_and_slime_on_the_proving_ground() {
 /// The straight walk/jump a player would do: run at the goal, jump when the floor under the
 /// box centre is gone or a barrier higher than a step is just ahead.
 fn drive(map: &CollisionMap, from: Vec3, to: Vec3, seconds: f32) -> (bool, bool) {
-    let params = PhysicsParams { mask: Contents::MASK_PLAYER_NO_BODIES, ..Default::default() };
+    let params = PhysicsParams {
+        mask: Contents::MASK_PLAYER_NO_BODIES,
+        ..Default::default()
+    };
     let dt = 0.05;
     let mut s = PlayerState::at(from, 0.0);
     let mut hazard = false;
@@ -160,12 +232,37 @@ fn drive(map: &CollisionMap, from: Vec3, to: Vec3, seconds: f32) -> (bool, bool)
         let yaw = dir.y.atan2(dir.x).to_degrees();
         let mut jump = false;
         if s.on_ground.is_some() {
-            let below = map.trace_ray(s.origin, s.origin - Vec3::new(0., 0., 64.), Contents::MASK_PLAYER_NO_BODIES, None);
-            let ahead = map.trace(s.origin, s.origin + dir * 20.0, botarena::physics::pmove::PLAYER_MINS, botarena::physics::pmove::PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None);
-            let step = map.trace(s.origin + Vec3::Z * 18.0, s.origin + Vec3::Z * 18.0 + dir * 20.0, botarena::physics::pmove::PLAYER_MINS, botarena::physics::pmove::PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None);
+            let below = map.trace_ray(
+                s.origin,
+                s.origin - Vec3::new(0., 0., 64.),
+                Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            );
+            let ahead = map.trace(
+                s.origin,
+                s.origin + dir * 20.0,
+                botarena::physics::pmove::PLAYER_MINS,
+                botarena::physics::pmove::PLAYER_MAXS,
+                Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            );
+            let step = map.trace(
+                s.origin + Vec3::Z * 18.0,
+                s.origin + Vec3::Z * 18.0 + dir * 20.0,
+                botarena::physics::pmove::PLAYER_MINS,
+                botarena::physics::pmove::PLAYER_MAXS,
+                Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            );
             jump = below.fraction >= 1.0 || (ahead.fraction < 1.0 && step.fraction < 1.0);
         }
-        let cmd = UserCmd { forward_move: 320.0, yaw, jump, up_move: if s.water_level >= 2 { 100.0 } else { 0.0 }, ..Default::default() };
+        let cmd = UserCmd {
+            forward_move: 320.0,
+            yaw,
+            jump,
+            up_move: if s.water_level >= 2 { 100.0 } else { 0.0 },
+            ..Default::default()
+        };
         s = pmove(&s, &cmd, map, &params, dt, None).0;
         if s.water_type.intersects(Contents::LAVA | Contents::SLIME) {
             hazard = true;

@@ -371,6 +371,7 @@ fn players_spawn_on_distinct_free_points() {
             controller: ControllerConfig::Idle,
             spawn: None,
             start: None,
+            senses: Default::default(),
         })
         .collect();
     let sim = sim_on("arena", 9, players);

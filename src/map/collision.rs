@@ -8,6 +8,8 @@
 //! moves; bodies are player boxes. Everything is f32 and evaluated in a fixed order, so the
 //! answers are deterministic.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use glam::Vec3;
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
@@ -66,6 +68,8 @@ struct Body {
 
 /// The collision world of one map.
 pub struct CollisionMap {
+    /// Traces answered so far (statistics; relaxed atomic so shared readers can count).
+    traces: AtomicU64,
     brushes: Vec<Brush>,
     bvh: Bvh,
     mins: Vec3,
@@ -131,6 +135,7 @@ impl CollisionMap {
             })
             .collect();
         CollisionMap {
+            traces: AtomicU64::new(0),
             brushes,
             bvh,
             mins,
@@ -138,6 +143,11 @@ impl CollisionMap {
             movers,
             bodies: Vec::new(),
         }
+    }
+
+    /// Number of traces answered since the map was built.
+    pub fn trace_count(&self) -> u64 {
+        self.traces.load(Ordering::Relaxed)
     }
 
     /// Bounds of all geometry.
@@ -202,6 +212,7 @@ impl CollisionMap {
         mask: Contents,
         ignore: Option<EntId>,
     ) -> Trace {
+        self.traces.fetch_add(1, Ordering::Relaxed);
         let centre = (mins + maxs) * 0.5;
         let half = (maxs - mins) * 0.5;
         let s = start + centre;

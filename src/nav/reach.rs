@@ -23,7 +23,9 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::map::{CollisionMap, Contents};
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd, pmove};
+use crate::physics::pmove::{
+    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd, pmove,
+};
 
 /// Tuning of the reachability test.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -49,7 +51,7 @@ pub struct ReachParams {
 impl Default for ReachParams {
     fn default() -> Self {
         ReachParams {
-            step: 16.0,
+            step: 32.0,
             max_fall: 200.0,
             max_jump_height: 42.0,
             half_jump: 108.0,
@@ -105,7 +107,6 @@ impl Reachability {
 struct Probe<'a> {
     map: &'a CollisionMap,
     p: &'a ReachParams,
-    traces: u32,
 }
 
 const HAZARD: Contents = Contents(Contents::LAVA.0 | Contents::SLIME.0);
@@ -120,7 +121,6 @@ enum Floor {
 
 impl Probe<'_> {
     fn trace(&mut self, a: Vec3, b: Vec3) -> crate::map::Trace {
-        self.traces += 1;
         self.map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, None)
     }
 
@@ -149,20 +149,18 @@ impl Probe<'_> {
 }
 
 /// Can a player standing at `from` (a player origin) reach `to` (the origin a player would
-/// have there) in a more or less straight line? Also returns the number of traces used.
+/// have there) in a more or less straight line? Also returns the number of traces used
+/// (counted by the map, so only exact while no other thread traces the same map).
 pub fn reachable_counted(
     map: &CollisionMap,
     from: Vec3,
     to: Vec3,
     params: &ReachParams,
 ) -> (Reachability, u32) {
-    let mut pr = Probe {
-        map,
-        p: params,
-        traces: 0,
-    };
+    let before = map.trace_count();
+    let mut pr = Probe { map, p: params };
     let r = reach(&mut pr, from, to);
-    (r, pr.traces)
+    (r, (map.trace_count() - before) as u32)
 }
 
 /// Can a player standing at `from` (a player origin) reach `to` (the origin a player would
@@ -180,7 +178,10 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
     if pr.contents(to).intersects(HAZARD) {
         return Unreachable(Blocked::Hazard);
     }
-    if pr.contents(to).intersects(Contents::SOLID | Contents::PLAYER_CLIP) {
+    if pr
+        .contents(to)
+        .intersects(Contents::SOLID | Contents::PLAYER_CLIP)
+    {
         return Unreachable(Blocked::BadEndpoint);
     }
     let goal_in_water = pr.contents(to).intersects(Contents::WATER);
@@ -278,14 +279,13 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
             run += len;
             continue;
         }
-        if let Some(w) = water_below(pr, m, p.max_fall + STEP_SIZE) {
-            pos = w;
-            fell = true;
-            run = 0.0;
-            continue;
-        }
-        match pr.floor(m, p.max_fall + STEP_SIZE) {
-            Floor::At(f) if !pr.feet_contents(f).intersects(HAZARD) => {
+        match ground_below(pr, m, p.max_fall + STEP_SIZE) {
+            Ground::Water(w) => {
+                pos = w;
+                fell = true;
+                run = 0.0;
+            }
+            Ground::Floor(f) => {
                 if f.z < pos.z - STEP_SIZE {
                     fell = true;
                     run = 0.0;
@@ -295,14 +295,24 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
                 pos = f;
             }
             hazard_or_gap => {
-                let blocked = if matches!(hazard_or_gap, Floor::At(_)) {
+                let blocked = if matches!(hazard_or_gap, Ground::Hazard) {
                     Blocked::Hazard
                 } else {
                     Blocked::Gap
                 };
-                // Jump the gap from a tick before the edge, as a player running at it would.
+                // Find the edge (the last place the box is still held), then jump from a
+                // tick before it, as a player running at the gap would at the latest.
+                let (mut lo, mut hi) = (pos, Vec3::new(m.x, m.y, pos.z));
+                for _ in 0..3 {
+                    let mid = (lo + hi) * 0.5;
+                    match pr.floor(mid + Vec3::new(0.0, 0.0, 1.0), STEP_SIZE + 1.0) {
+                        Floor::At(f) if !pr.feet_contents(f).intersects(HAZARD) => lo = f,
+                        _ => hi = mid,
+                    }
+                }
+                let tick_len = PhysicsParams::default().max_speed / p.predict_hz;
                 if run >= p.run_up
-                    && let Some(l) = running_jump(pr, pos - dir * p.step, dir)
+                    && let Some(l) = running_jump(pr, lo - dir * tick_len, dir)
                 {
                     jumps += 1;
                     pos = l;
@@ -316,10 +326,20 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
     Unreachable(Blocked::TooLong)
 }
 
-/// Where a player walking off at `m` ends up swimming, when water (not lava or slime) is the
-/// first thing below within `depth`: waist-deep under its surface.
-fn water_below(pr: &mut Probe, m: Vec3, depth: f32) -> Option<Vec3> {
-    pr.traces += 1;
+/// What a player stepping to `m` comes down on.
+enum Ground {
+    /// Standing origin on a floor.
+    Floor(Vec3),
+    /// Swimming origin, waist-deep under a water surface.
+    Water(Vec3),
+    /// Lava or slime.
+    Hazard,
+    /// Nothing within reach (or too steep to stand on).
+    Gap,
+}
+
+/// One box trace down through solids and liquids: the first thing below `m` within `depth`.
+fn ground_below(pr: &mut Probe, m: Vec3, depth: f32) -> Ground {
     let t = pr.map.trace(
         m,
         m - Vec3::new(0.0, 0.0, depth),
@@ -328,14 +348,38 @@ fn water_below(pr: &mut Probe, m: Vec3, depth: f32) -> Option<Vec3> {
         MASK | Contents::LIQUID,
         None,
     );
-    if t.fraction >= 1.0 || t.all_solid || !t.contents.intersects(Contents::WATER) {
-        return None;
+    if t.start_solid {
+        // Wading (the box starts in a shallow liquid): look for the floor under it.
+        return match pr.floor(m, depth) {
+            Floor::At(f) if pr.feet_contents(f).intersects(HAZARD) => Ground::Hazard,
+            Floor::At(f) => Ground::Floor(f),
+            Floor::None => Ground::Gap,
+        };
     }
-    // The box bottom rests on the surface; sink until the waist is under it.
-    let under = t.end_pos - Vec3::new(0.0, 0.0, 36.0);
-    let down = pr.trace(t.end_pos, under);
-    let p = down.end_pos;
-    pr.waist_in_water(p).then_some(p)
+    if t.fraction >= 1.0 {
+        return Ground::Gap;
+    }
+    if t.contents.intersects(HAZARD) {
+        return Ground::Hazard;
+    }
+    if t.contents.intersects(Contents::WATER) {
+        // The box bottom rests on the surface; sink until the waist is under it.
+        let down = pr.trace(t.end_pos, t.end_pos - Vec3::new(0.0, 0.0, 36.0));
+        let p = down.end_pos;
+        return if pr.waist_in_water(p) {
+            Ground::Water(p)
+        } else {
+            // Too shallow to swim: stand on its bottom.
+            match pr.floor(p, 64.0) {
+                Floor::At(f) => Ground::Floor(f),
+                Floor::None => Ground::Gap,
+            }
+        };
+    }
+    if t.normal.z < 0.7 {
+        return Ground::Gap;
+    }
+    Ground::Floor(t.end_pos)
 }
 
 /// A swimmer blocked ahead rises (staying in the water) and tries to go on or climb out: a
@@ -437,7 +481,6 @@ fn running_jump(pr: &mut Probe, start: Vec3, dir: Vec3) -> Option<Vec3> {
             ..cmd
         };
         let (n, ev) = pmove(&s, &c, pr.map, &params, dt, None);
-        pr.traces += 6; // a pmove step costs a handful of traces
         s = n;
         if tick == 0 && !ev.jumped {
             return None;

@@ -11,6 +11,9 @@
 //! name = "ranger"
 //! controller = "wander"       # idle | wander | script
 //! spawn = 0                   # optional spawn point index
+//! fov = 360                   # field of view, degrees (1..=360)
+//! sight = 8192                # farthest distance seen
+//! hearing = 1.0               # scales every sound's audible distance
 //! ```
 //!
 //! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
@@ -23,6 +26,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::bot::Senses;
 use crate::map::{MapData, MapError, build_level};
 use crate::physics::PhysicsParams;
 use crate::sim::components::ScriptStep;
@@ -80,6 +84,9 @@ struct RawPlayer {
     #[serde(default)]
     yaw: f32,
     script: Option<Spanned<Vec<ScriptStep>>>,
+    fov: Option<Spanned<f32>>,
+    sight: Option<Spanned<f32>>,
+    hearing: Option<Spanned<f32>>,
 }
 
 /// A player as the scenario describes it.
@@ -247,6 +254,23 @@ impl Scenario {
                 Some(s) => Some((glam::Vec3::from(*s.get_ref()), rp.yaw)),
                 None => None,
             };
+            let mut senses = Senses::default();
+            for (key, field, lo, hi, slot) in [
+                ("fov", &rp.fov, 1.0, 360.0, &mut senses.fov),
+                ("sight", &rp.sight, 1.0, 1.0e6, &mut senses.sight),
+                ("hearing", &rp.hearing, 0.0, 100.0, &mut senses.hearing),
+            ] {
+                if let Some(v) = field {
+                    let x = *v.get_ref();
+                    if !(lo..=hi).contains(&x) {
+                        return Err(err_at(
+                            v.span().start,
+                            format!("{key}: {x} is outside {lo}..={hi}"),
+                        ));
+                    }
+                    *slot = x;
+                }
+            }
             let spawn_line = rp
                 .spawn
                 .as_ref()
@@ -258,6 +282,7 @@ impl Scenario {
                     controller,
                     spawn: rp.spawn.map(|s| s.into_inner()),
                     start,
+                    senses,
                 },
                 spawn_line,
             });

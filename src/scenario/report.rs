@@ -51,6 +51,10 @@ pub struct RunReport {
     pub stage_order: Vec<&'static str>,
     /// Event counts by kind.
     pub events: BTreeMap<&'static str, u64>,
+    /// Traces spent by perception, per tick on average.
+    pub perception_traces_per_tick: f64,
+    /// Sounds made during the run.
+    pub sounds: u64,
     /// Players in id order.
     pub players: Vec<PlayerReport>,
 }
@@ -119,6 +123,12 @@ impl RunReport {
             stage_order: breakdown.iter().map(|b| b.0).collect(),
             stage_seconds: breakdown.into_iter().collect(),
             events: events.counts.clone(),
+            perception_traces_per_tick: if sim.tick > 0 {
+                sim.stats.perception_traces as f64 / sim.tick as f64
+            } else {
+                0.0
+            },
+            sounds: sim.sounds.total(),
             players,
         }
     }
@@ -150,6 +160,11 @@ impl RunReport {
             })
             .collect();
         let _ = writeln!(s, "stages      {}", stages.join(", "));
+        let _ = writeln!(
+            s,
+            "perception  {:.1} traces per tick; {} sounds made",
+            self.perception_traces_per_tick, self.sounds
+        );
         let ev: Vec<String> = self
             .events
             .iter()

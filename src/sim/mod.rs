@@ -8,6 +8,7 @@ pub mod components;
 pub mod hash;
 pub mod rng;
 pub mod schedule;
+pub mod sound;
 pub mod systems;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use glam::Vec3;
 use hecs::{Entity, World};
 use serde::Serialize;
 
+use crate::bot::{Percepts, Senses};
 use crate::map::{CollisionMap, EntId, Level};
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
@@ -24,6 +26,7 @@ use components::*;
 use hash::StateHasher;
 use rng::{SimRng, WORLD_STREAM};
 pub use schedule::{Stage, StageTimings, TICK_ORDER};
+use sound::SoundList;
 
 /// How a player is controlled (until the bot brain exists).
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +50,8 @@ pub struct PlayerConfig {
     pub spawn: Option<usize>,
     /// Exact start origin and yaw, overriding `spawn` (tests use it).
     pub start: Option<(Vec3, f32)>,
+    /// Field of view, sight distance and hearing.
+    pub senses: Senses,
 }
 
 /// Everything a simulation needs besides the map.
@@ -137,6 +142,13 @@ pub struct TriggerRt {
     pub active: bool,
 }
 
+/// Counters of a run (besides the stage timings).
+#[derive(Clone, Debug, Default)]
+pub struct RunStats {
+    /// Traces spent by perception (visibility and reachability).
+    pub perception_traces: u64,
+}
+
 /// A running simulation.
 pub struct Sim {
     /// The ECS world.
@@ -167,6 +179,10 @@ pub struct Sim {
     pub events: Vec<SimEvent>,
     /// Time spent per stage.
     pub timings: StageTimings,
+    /// Sounds in the world.
+    pub sounds: SoundList,
+    /// Run counters.
+    pub stats: RunStats,
 }
 
 impl Sim {
@@ -220,6 +236,8 @@ impl Sim {
             rng: SimRng::new(cfg.seed, WORLD_STREAM),
             events: Vec::new(),
             timings: StageTimings::default(),
+            sounds: SoundList::default(),
+            stats: RunStats::default(),
         };
         for (i, pc) in cfg.players.iter().enumerate() {
             let id = EntId(first_player + i as u32);
@@ -270,6 +288,8 @@ impl Sim {
                 controller,
                 BotRng(SimRng::new(cfg.seed, id.0 as u64)),
                 LastMove::default(),
+                pc.senses,
+                Percepts::default(),
             ));
             sim.players.push((id, e));
             if let Some(spot) = spot {
@@ -346,6 +366,21 @@ impl Sim {
             if let Ok(r) = self.world.get::<&BotRng>(e) {
                 h.bytes(&r.0.word_pos().to_le_bytes());
             }
+            if let Ok(p) = self.world.get::<&Percepts>(e) {
+                for v in &p.visible {
+                    hash_thing(&mut h, v.thing);
+                }
+                h.u64(u64::MAX);
+                for r in &p.reachable {
+                    hash_thing(&mut h, r.thing);
+                    h.u64(reach_code(r.how));
+                }
+                h.u64(u64::MAX);
+                for s in &p.heard {
+                    h.u64(s.sound);
+                    h.u64(s.position.is_some() as u64);
+                }
+            }
         }
         for &e in &self.movers {
             if let Ok(m) = self.world.get::<&MoverSlot>(e) {
@@ -366,7 +401,31 @@ impl Sim {
             h.u64(t.spent as u64 | (t.active as u64) << 1);
         }
         h.bytes(&self.rng.word_pos().to_le_bytes());
+        for s in self.sounds.sounds() {
+            h.u64(s.id);
+            h.u64(s.kind as u64);
+            h.vec3(s.pos);
+            h.u64(s.source.map(|e| e.0 as u64 + 1).unwrap_or(0));
+            h.u64(s.expires);
+        }
         h.finish()
+    }
+
+    /// Makes a sound now (the one way anything makes a sound).
+    pub fn sound(&mut self, kind: sound::SoundKind, pos: Vec3, source: Option<EntId>) {
+        let rate = self.tick_rate();
+        self.sounds.emit(kind, pos, source, self.tick, rate);
+    }
+
+    /// Ticks per second.
+    pub fn tick_rate(&self) -> f32 {
+        1.0 / self.dt
+    }
+
+    /// A copy of a player's percepts.
+    pub fn player_percepts(&self, index: usize) -> Option<Percepts> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&Percepts>(e).ok().map(|p| (*p).clone())
     }
 
     /// A copy of a player's movement state.
@@ -403,6 +462,34 @@ impl Sim {
     pub fn item_available(&self, index: usize) -> Option<bool> {
         let e = *self.items.get(index)?;
         self.world.get::<&ItemSlot>(e).ok().map(|i| i.available)
+    }
+}
+
+fn reach_code(r: crate::nav::Reachability) -> u64 {
+    use crate::nav::{Blocked, Reachability::*};
+    match r {
+        Walk => 1,
+        Fall => 2,
+        Jump => 3,
+        JumpChain(n) => 4 | (n as u64) << 8,
+        Swim => 5,
+        Unreachable(b) => {
+            6 | (match b {
+                Blocked::Wall => 1,
+                Blocked::Gap => 2,
+                Blocked::Hazard => 3,
+                Blocked::TooFar => 4,
+                Blocked::BadEndpoint => 5,
+                Blocked::TooLong => 6,
+            }) << 8
+        }
+    }
+}
+
+fn hash_thing(h: &mut StateHasher, t: crate::bot::Thing) {
+    match t {
+        crate::bot::Thing::Player(id) => h.u64(id.0 as u64),
+        crate::bot::Thing::Item(i) => h.u64(i as u64 | 1 << 40),
     }
 }
 

@@ -1,19 +1,24 @@
 //! The one place that owns the order of a tick. Each stage is timed; the run report shows
 //! the breakdown.
 //!
-//! Order: control (commands) → movers (and riders) → physics (pmove) → triggers
-//! (teleports, plat and door fields, buttons, hurt) → items → damage (liquids, drowning,
-//! falls, deaths) → respawn.
+//! Order: sense (visibility, reachability) → hear → control (commands) → movers (and
+//! riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
+//! items → damage (liquids, drowning, falls, deaths) → respawn → cleanup (sound expiry).
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::{Sim, systems};
+use crate::bot::{hearing, perception};
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Stage {
+    /// Visibility and reachability into each bot's percepts.
+    Sense,
+    /// Sounds into each bot's percepts.
+    Hear,
     /// Controllers write user commands.
     Control,
     /// Movers advance and carry or push players.
@@ -28,10 +33,14 @@ pub enum Stage {
     Damage,
     /// Respawning dead players.
     Respawn,
+    /// Expired sounds leave the list.
+    Cleanup,
 }
 
 /// The tick order.
-pub const TICK_ORDER: [Stage; 7] = [
+pub const TICK_ORDER: [Stage; 10] = [
+    Stage::Sense,
+    Stage::Hear,
     Stage::Control,
     Stage::Movers,
     Stage::Physics,
@@ -39,12 +48,15 @@ pub const TICK_ORDER: [Stage; 7] = [
     Stage::Items,
     Stage::Damage,
     Stage::Respawn,
+    Stage::Cleanup,
 ];
 
 impl Stage {
     /// Lowercase name for reports.
     pub fn name(self) -> &'static str {
         match self {
+            Stage::Sense => "sense",
+            Stage::Hear => "hear",
             Stage::Control => "control",
             Stage::Movers => "movers",
             Stage::Physics => "physics",
@@ -52,6 +64,7 @@ impl Stage {
             Stage::Items => "items",
             Stage::Damage => "damage",
             Stage::Respawn => "respawn",
+            Stage::Cleanup => "cleanup",
         }
     }
 }
@@ -79,6 +92,8 @@ pub fn run_tick(sim: &mut Sim) {
     for (i, stage) in TICK_ORDER.iter().enumerate() {
         let t0 = Instant::now();
         match stage {
+            Stage::Sense => perception::perception_system(sim),
+            Stage::Hear => hearing::hearing_system(sim),
             Stage::Control => systems::control_system(sim),
             Stage::Movers => systems::movers_system(sim),
             Stage::Physics => systems::physics_system(sim),
@@ -86,6 +101,7 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Items => systems::items_system(sim),
             Stage::Damage => systems::damage_system(sim),
             Stage::Respawn => systems::respawn_system(sim),
+            Stage::Cleanup => sim.sounds.expire(sim.tick + 1),
         }
         sim.timings.total[i] += t0.elapsed();
     }

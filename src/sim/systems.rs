@@ -12,6 +12,7 @@ use crate::physics::movers::MoverEvent;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, angle_vectors, pmove};
 
 use super::components::*;
+use super::sound::SoundKind;
 use super::{LastMove, Sim, SimEvent};
 
 /// Seconds a dead player waits before respawning.
@@ -111,6 +112,7 @@ pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
 
 fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
     let (id, e) = sim.players[index];
+    let mut at = None;
     if let Ok((v, st, m)) = sim
         .world
         .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion)>(e)
@@ -123,6 +125,10 @@ fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
         v.respawn_in = RESPAWN_DELAY;
         st.0.deaths += 1;
         m.0.velocity = Vec3::ZERO;
+        at = Some(m.0.origin);
+    }
+    if let Some(p) = at {
+        sim.sound(SoundKind::Death, p, Some(id));
     }
     sim.cmap.remove_body(id);
     sim.events.push(SimEvent::Death {
@@ -133,11 +139,17 @@ fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
 
 /// Uses mover `index` (a touch or a trigger), recording when that starts it moving.
 fn use_mover(sim: &mut Sim, index: usize) {
-    let def = &sim.level.movers[index];
+    let level = sim.level.clone();
+    let def = &level.movers[index];
     if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[index])
         && slot.state.use_mover(def) == Some(MoverEvent::Started)
     {
         sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+        let (mn, mx) = sim
+            .cmap
+            .mover_bounds(def.id)
+            .unwrap_or((def.mins, def.maxs));
+        sim.sound(SoundKind::Mover, (mn + mx) * 0.5, Some(def.id));
     }
 }
 
@@ -219,20 +231,7 @@ pub fn movers_system(sim: &mut Sim) {
                 if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
                     slot.state.blocked(def);
                 }
-                let pe = sim.players[bi].1;
-                let dead = match sim
-                    .world
-                    .query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe)
-                {
-                    Ok((v, st)) => {
-                        st.0.damage_taken += apply_damage(v, def.dmg);
-                        v.health <= 0.0
-                    }
-                    Err(_) => false,
-                };
-                if dead {
-                    kill(sim, bi, "crushed");
-                }
+                hurt(sim, bi, def.dmg, "crushed");
                 continue;
             }
         }
@@ -252,6 +251,9 @@ pub fn movers_system(sim: &mut Sim) {
 pub fn physics_system(sim: &mut Sim) {
     let dt = sim.dt;
     let params = sim.params;
+    // A running player makes a footstep every 0.4 s (staggered by id).
+    let step_ticks = ((0.4 / dt).round() as u64).max(1);
+    let mut sounds = Vec::new();
     for &(id, e) in &sim.players {
         let Ok((m, cmd, v, st, last)) = sim.world.query_one_mut::<(
             &mut Motion,
@@ -271,6 +273,20 @@ pub fn physics_system(sim: &mut Sim) {
         if ev.jumped {
             st.0.jumps += 1;
             sim.events.push(SimEvent::Jump { player: id.0 });
+            sounds.push((SoundKind::Jump, next.origin, id));
+        }
+        if ev.landed.is_some_and(|v| v > 300.0) {
+            sounds.push((SoundKind::Land, next.origin, id));
+        }
+        if next.on_ground.is_some()
+            && next.velocity.truncate().length() > 200.0
+            && (sim.tick + id.0 as u64).is_multiple_of(step_ticks)
+        {
+            sounds.push((
+                SoundKind::Footstep,
+                next.origin + PLAYER_MINS.z * Vec3::Z,
+                id,
+            ));
         }
         if next.water_level > 0 {
             st.0.ticks_in_liquid += 1;
@@ -281,6 +297,9 @@ pub fn physics_system(sim: &mut Sim) {
         m.0 = next;
         last.0 = ev;
         sim.cmap.set_body(id, next.origin, PLAYER_MINS, PLAYER_MAXS);
+    }
+    for (kind, pos, id) in sounds {
+        sim.sound(kind, pos, Some(id));
     }
 }
 
@@ -349,18 +368,7 @@ pub fn triggers_system(sim: &mut Sim) {
                 TriggerKind::Hurt { dmg } => {
                     if sim.triggers[ti].rearm <= 0.0 {
                         sim.triggers[ti].rearm = 1.0;
-                        let dead = match sim
-                            .world
-                            .query_one_mut::<(&mut Vitals, &mut PlayerStats)>(pe)
-                        {
-                            Ok((v, st)) => {
-                                st.0.damage_taken += apply_damage(v, *dmg);
-                                v.health <= 0.0
-                            }
-                            Err(_) => false,
-                        };
-                        if dead {
-                            kill(sim, pi, "trigger_hurt");
+                        if hurt(sim, pi, *dmg, "trigger_hurt") {
                             break;
                         }
                     }
@@ -387,10 +395,12 @@ pub fn triggers_system(sim: &mut Sim) {
 /// standing there (telefrag).
 pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
     let (pid, pe) = sim.players[index];
+    let mut from = None;
     if let Ok((m, st)) = sim
         .world
         .query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe)
     {
+        from = Some(m.0.origin);
         let (fwd, _) = angle_vectors(yaw, 0.0);
         m.0.origin = origin;
         m.0.yaw = yaw;
@@ -399,6 +409,10 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
         m.0.on_ground = None;
         m.0.teleport_time = TELEPORT_LOCK;
         st.0.teleports += 1;
+    }
+    if let Some(f) = from {
+        sim.sound(SoundKind::Teleport, f, Some(pid));
+        sim.sound(SoundKind::Teleport, origin, Some(pid));
     }
     let victims: Vec<EntId> = sim
         .cmap
@@ -418,6 +432,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
 pub fn items_system(sim: &mut Sim) {
     let level = sim.level.clone();
     let dt = sim.dt;
+    let (tick, rate) = (sim.tick, sim.tick_rate());
     for ii in 0..sim.items.len() {
         let ie = sim.items[ii];
         let Ok(mut slot) = sim.world.get::<&mut ItemSlot>(ie).map(|s| *s) else {
@@ -428,6 +443,8 @@ pub fn items_system(sim: &mut Sim) {
             slot.respawn_ticks = slot.respawn_ticks.saturating_sub(1);
             if slot.respawn_ticks == 0 {
                 slot.available = true;
+                sim.sounds
+                    .emit(SoundKind::ItemRespawn, slot.origin, None, tick, rate);
             }
         } else {
             let (imn, imx) = def.kind.bounds();
@@ -494,6 +511,8 @@ pub fn items_system(sim: &mut Sim) {
                         player: pid.0,
                         item: def.classname.clone(),
                     });
+                    sim.sounds
+                        .emit(SoundKind::ItemPickup, slot.origin, Some(pid), tick, rate);
                     break;
                 }
             }
@@ -507,11 +526,11 @@ pub fn items_system(sim: &mut Sim) {
 /// Environment damage (lava, slime, drowning, hard landings) and deaths.
 pub fn damage_system(sim: &mut Sim) {
     let dt = sim.dt;
-    let mut dead = Vec::new();
-    for (pi, &(_, pe)) in sim.players.iter().enumerate() {
-        let Ok((m, v, st, last)) = sim
+    for pi in 0..sim.players.len() {
+        let pe = sim.players[pi].1;
+        let Ok((m, v, last)) = sim
             .world
-            .query_one_mut::<(&Motion, &mut Vitals, &mut PlayerStats, &LastMove)>(pe)
+            .query_one_mut::<(&Motion, &mut Vitals, &LastMove)>(pe)
         else {
             continue;
         };
@@ -519,22 +538,38 @@ pub fn damage_system(sim: &mut Sim) {
             continue;
         }
         let dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
+        let cause = match m.0.water_type {
+            Contents::LAVA => "lava",
+            Contents::SLIME => "slime",
+            Contents::WATER => "drowned",
+            _ => "fall",
+        };
         if dmg > 0.0 {
+            hurt(sim, pi, dmg, cause);
+        }
+    }
+}
+
+/// Damages player `index` (through armour): a pain sound, or death with `cause`. Returns
+/// whether it died.
+pub fn hurt(sim: &mut Sim, index: usize, dmg: f32, cause: &'static str) -> bool {
+    let (id, e) = sim.players[index];
+    let (dead, at) = match sim
+        .world
+        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &Motion)>(e)
+    {
+        Ok((v, st, m)) if v.alive => {
             st.0.damage_taken += apply_damage(v, dmg);
+            (v.health <= 0.0, m.0.origin)
         }
-        if v.health <= 0.0 {
-            let cause = match m.0.water_type {
-                Contents::LAVA => "lava",
-                Contents::SLIME => "slime",
-                Contents::WATER => "drowned",
-                _ => "fall",
-            };
-            dead.push((pi, cause));
-        }
+        _ => return false,
+    };
+    if dead {
+        kill(sim, index, cause);
+    } else {
+        sim.sound(SoundKind::Pain, at, Some(id));
     }
-    for (pi, cause) in dead {
-        kill(sim, pi, cause);
-    }
+    dead
 }
 
 /// Dead players wait [`RESPAWN_DELAY`] and come back at a free spawn point.

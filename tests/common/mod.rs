@@ -85,6 +85,7 @@ pub fn scripted(name: &str, origin: Vec3, yaw: f32, ctrl: ControllerConfig) -> P
         controller: ctrl,
         spawn: None,
         start: Some((origin, yaw)),
+        senses: Default::default(),
     }
 }
 

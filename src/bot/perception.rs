@@ -1,0 +1,261 @@
+//! Perception (reference 002 §10.1): an entity is visible when one trace from the bot's eye
+//! to the entity's centre is unobstructed (light is not modelled). Liquids and clip brushes
+//! are seen through; solid brushes and closed doors block. Candidates are culled by sight
+//! distance and field of view before any trace, so the cost grows with what is near, not with
+//! bots × entities. Lines of sight and the straight-line reachability of the nearest few
+//! visible things are refreshed at 10 Hz, staggered across bots; in between, what was seen
+//! is followed to where it is now (a player moves at most 32 units in a tenth of a second).
+//!
+//! Entry points: [`perception_system`], [`visible`].
+
+use glam::Vec3;
+
+use crate::map::{CollisionMap, Contents, EntId};
+use crate::nav::{ReachParams, reach::reachable_counted};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
+use crate::sim::Sim;
+use crate::sim::components::{Id, ItemSlot, Motion, Vitals};
+
+use super::{Percepts, Reached, Seen, Senses, Thing};
+
+/// Reachability is tested only for visible things this close.
+pub const REACH_RANGE: f32 = 1024.0;
+/// At most this many (nearest) visible things are tested for reachability per refresh.
+pub const REACH_PER_REFRESH: usize = 4;
+/// Refreshes per second of visibility and reachability (the reference's 10 Hz; a player
+/// moves at most 32 units in a tenth of a second, and what is seen is followed in between).
+pub const REFRESH_HZ: f32 = 10.0;
+
+/// Whether `target` is visible from `eye` looking along `forward` with these senses; the
+/// second value is the number of traces spent (0 or 1).
+pub fn visible(
+    cmap: &CollisionMap,
+    eye: Vec3,
+    forward: Vec3,
+    senses: &Senses,
+    target: Vec3,
+) -> (bool, u32) {
+    let d = target - eye;
+    let dist = d.length();
+    if dist > senses.sight {
+        return (false, 0);
+    }
+    if senses.fov < 360.0 && dist > 1e-3 {
+        let cos_half = (senses.fov.to_radians() * 0.5).cos();
+        if forward.dot(d / dist) < cos_half {
+            return (false, 0);
+        }
+    }
+    let t = cmap.trace_ray(eye, target, Contents::MASK_SIGHT, None);
+    (t.fraction >= 1.0, 1)
+}
+
+/// Where a player's origin would be standing to touch an item at `origin` with box `mins`.
+fn item_stand(origin: Vec3, mins: Vec3) -> Vec3 {
+    Vec3::new(
+        origin.x,
+        origin.y,
+        origin.z + mins.z - PLAYER_MINS.z + 0.03125,
+    )
+}
+
+/// Fills every living bot's visible list (each tick) and reachable list (10 Hz, staggered).
+pub fn perception_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    // A frozen view: where everyone and everything is at the start of the tick.
+    let players: Vec<(EntId, Vec3, bool)> = sim
+        .players
+        .iter()
+        .map(|&(id, e)| {
+            let m = sim
+                .world
+                .get::<&Motion>(e)
+                .map(|m| m.0.origin)
+                .unwrap_or(Vec3::ZERO);
+            let alive = sim
+                .world
+                .get::<&Vitals>(e)
+                .map(|v| v.alive)
+                .unwrap_or(false);
+            (id, m, alive)
+        })
+        .collect();
+    let items: Vec<(usize, Vec3, Vec3)> = sim
+        .items
+        .iter()
+        .filter_map(|&e| {
+            let s = sim.world.get::<&ItemSlot>(e).ok()?;
+            if !s.available {
+                return None;
+            }
+            let (mn, mx) = level.items[s.def].kind.bounds();
+            Some((s.def, s.origin + (mn + mx) * 0.5, item_stand(s.origin, mn)))
+        })
+        .collect();
+    let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
+    let reach_params = ReachParams::default();
+    let mut total_traces = 0u64;
+    for &(id, e) in &sim.players {
+        let Ok((_, motion, vitals, senses, percepts)) =
+            sim.world
+                .query_one_mut::<(&Id, &Motion, &Vitals, &Senses, &mut Percepts)>(e)
+        else {
+            continue;
+        };
+        percepts.traces = 0;
+        if !vitals.alive {
+            percepts.visible.clear();
+            percepts.reachable.clear();
+            continue;
+        }
+        let s = motion.0;
+        let eye = s.eye();
+        let (forward, _) = angle_vectors(s.yaw, s.pitch);
+        let mut seen = Vec::new();
+        let mut traces = 0u32;
+        let refresh = (sim.tick + id.0 as u64).is_multiple_of(interval);
+        if refresh {
+            for &(pid, origin, alive) in &players {
+                if pid == id || !alive {
+                    continue;
+                }
+                let centre = origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5;
+                let (vis, t) = visible(&sim.cmap, eye, forward, senses, centre);
+                traces += t;
+                if vis {
+                    seen.push(Seen {
+                        thing: Thing::Player(pid),
+                        pos: centre,
+                        distance: (centre - eye).length(),
+                    });
+                }
+            }
+            for &(def, centre, _) in &items {
+                let (vis, t) = visible(&sim.cmap, eye, forward, senses, centre);
+                traces += t;
+                if vis {
+                    seen.push(Seen {
+                        thing: Thing::Item(def),
+                        pos: centre,
+                        distance: (centre - eye).length(),
+                    });
+                }
+            }
+        } else {
+            // Between refreshes: what was seen last time and is still there, followed to
+            // where it is now (players keep moving; taken items and dead players drop out).
+            for v in &percepts.visible {
+                let now = match v.thing {
+                    Thing::Player(pid) => players
+                        .iter()
+                        .find(|p| p.0 == pid && p.2)
+                        .map(|p| p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5),
+                    Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.1),
+                };
+                if let Some(pos) = now {
+                    seen.push(Seen {
+                        thing: v.thing,
+                        pos,
+                        distance: (pos - eye).length(),
+                    });
+                }
+            }
+        }
+        seen.sort_by(|a, b| {
+            a.distance
+                .total_cmp(&b.distance)
+                .then(a.thing.cmp(&b.thing))
+        });
+        if refresh {
+            let mut reached = Vec::new();
+            for v in seen
+                .iter()
+                .filter(|v| v.distance <= REACH_RANGE)
+                .take(REACH_PER_REFRESH)
+            {
+                let to = match v.thing {
+                    Thing::Player(pid) => players.iter().find(|p| p.0 == pid).map(|p| p.1),
+                    Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.2),
+                };
+                let Some(to) = to else { continue };
+                let (how, t) = reachable_counted(&sim.cmap, s.origin, to, &reach_params);
+                traces += t;
+                if how.is_reachable() {
+                    reached.push(Reached {
+                        thing: v.thing,
+                        how,
+                    });
+                }
+            }
+            percepts.reachable = reached;
+        }
+        percepts.visible = seen;
+        percepts.traces = traces;
+        total_traces += traces as u64;
+    }
+    sim.stats.perception_traces += total_traces;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Brush;
+
+    #[test]
+    fn fov_and_distance_cull_before_tracing() {
+        let floor = Brush::from_box(
+            Vec3::new(-512., -512., -16.),
+            Vec3::new(512., 512., 0.),
+            Contents::SOLID,
+        );
+        let map = CollisionMap::new(vec![floor], vec![]);
+        let eye = Vec3::new(0., 0., 46.);
+        let s = Senses {
+            fov: 90.0,
+            sight: 300.0,
+            hearing: 1.0,
+        };
+        // Ahead, in range: traced and visible.
+        assert_eq!(
+            visible(&map, eye, Vec3::X, &s, Vec3::new(200., 0., 46.)),
+            (true, 1)
+        );
+        // 44° off the view axis: inside a 90° cone.
+        let off = Vec3::new(200., 200.0 * 44f32.to_radians().tan(), 46.);
+        assert_eq!(visible(&map, eye, Vec3::X, &s, off), (true, 1));
+        // 46° off: culled without a trace.
+        let off = Vec3::new(200., 200.0 * 46f32.to_radians().tan(), 46.);
+        assert_eq!(visible(&map, eye, Vec3::X, &s, off), (false, 0));
+        // Behind and beyond sight: culled.
+        assert_eq!(
+            visible(&map, eye, Vec3::X, &s, Vec3::new(-200., 0., 46.)),
+            (false, 0)
+        );
+        assert_eq!(
+            visible(&map, eye, Vec3::X, &s, Vec3::new(301., 0., 46.)),
+            (false, 0)
+        );
+        // The default senses see all around.
+        assert_eq!(
+            visible(
+                &map,
+                eye,
+                Vec3::X,
+                &Senses::default(),
+                Vec3::new(-200., 0., 46.)
+            ),
+            (true, 1)
+        );
+        // Below the floor: traced and blocked.
+        assert_eq!(
+            visible(
+                &map,
+                eye,
+                Vec3::X,
+                &Senses::default(),
+                Vec3::new(100., 0., -8.)
+            ),
+            (false, 1)
+        );
+    }
+}

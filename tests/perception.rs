@@ -1,0 +1,289 @@
+//! Perception and hearing as stages of the tick, on the shipped arena.
+
+mod common;
+
+use botarena::bot::{Senses, Thing};
+use botarena::nav::Reachability;
+use botarena::sim::components::ScriptStep;
+use botarena::sim::sound::SoundKind;
+use botarena::sim::{ControllerConfig, PlayerConfig, Sim};
+use common::{scripted, sim_on};
+use glam::Vec3;
+
+fn v(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+fn sees(sim: &Sim, who: usize, thing: Thing) -> bool {
+    sim.player_percepts(who)
+        .unwrap()
+        .visible
+        .iter()
+        .any(|s| s.thing == thing)
+}
+
+fn pid(sim: &Sim, i: usize) -> Thing {
+    Thing::Player(sim.players[i].0)
+}
+
+#[test]
+fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
+    // A stands in the door's field (the door opens); B waits in the south room.
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![
+            scripted("a", v(0., -470., 25.), 270., ControllerConfig::Idle),
+            scripted("b", v(0., -800., 25.), 90., ControllerConfig::Idle),
+        ],
+    );
+    sim.step();
+    assert!(!sees(&sim, 0, pid(&sim, 1)), "door closed");
+    for _ in 0..20 {
+        sim.step();
+    }
+    assert!(sees(&sim, 0, pid(&sim, 1)), "door open");
+    assert!(sees(&sim, 1, pid(&sim, 0)));
+}
+
+#[test]
+fn water_is_seen_through() {
+    // B is under water in the south room's pool; A looks from the floor above.
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![
+            scripted("a", v(-256., -560., 25.), 270., ControllerConfig::Idle),
+            scripted("b", v(-256., -768., -60.), 90., ControllerConfig::Idle),
+        ],
+    );
+    sim.step();
+    assert!(
+        sim.player_state(1).unwrap().water_level == 3,
+        "b is under water"
+    );
+    assert!(sees(&sim, 0, pid(&sim, 1)));
+}
+
+#[test]
+fn field_of_view_and_sight_distance_limit_what_is_seen() {
+    let narrow = Senses {
+        fov: 90.0,
+        ..Default::default()
+    };
+    let short = Senses {
+        sight: 200.0,
+        ..Default::default()
+    };
+    let cfg = |name: &str, o: Vec3, yaw: f32, senses: Senses| PlayerConfig {
+        senses,
+        ..scripted(name, o, yaw, ControllerConfig::Idle)
+    };
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![
+            cfg("narrow", v(0., 0., 25.), 0., narrow),
+            cfg("short", v(-300., 0., 25.), 0., short),
+            cfg("target", v(-150., -150., 25.), 0., Senses::default()),
+        ],
+    );
+    sim.step();
+    // The target is behind "narrow" (it looks along +X) and 212 from "short".
+    assert!(!sees(&sim, 0, pid(&sim, 2)));
+    assert!(!sees(&sim, 1, pid(&sim, 2)));
+    assert!(sees(&sim, 2, pid(&sim, 0)) && sees(&sim, 2, pid(&sim, 1)));
+    let p = sim.player_percepts(0).unwrap();
+    assert!(
+        p.visible.windows(2).all(|w| w[0].distance <= w[1].distance),
+        "nearest first"
+    );
+}
+
+#[test]
+fn nearby_items_are_visible_and_reachable() {
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "a",
+            v(300., -300., 25.),
+            0.,
+            ControllerConfig::Idle,
+        )],
+    );
+    let health = sim
+        .level
+        .items
+        .iter()
+        .position(|i| i.classname == "item_health" && (i.origin.x - 300.).abs() < 1.0)
+        .unwrap();
+    for _ in 0..4 {
+        sim.step();
+    }
+    let p = sim.player_percepts(0).unwrap();
+    assert!(p.visible.iter().any(|s| s.thing == Thing::Item(health)));
+    let how = p
+        .reachable
+        .iter()
+        .find(|r| r.thing == Thing::Item(health))
+        .map(|r| r.how);
+    assert_eq!(how, Some(Reachability::Walk));
+    assert!(sim.stats.perception_traces > 0);
+    // The super shotgun is on the north balcony, 128 up: seen from below, not reachable in
+    // a straight line.
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted("a", v(-300., 0., 25.), 0., ControllerConfig::Idle)],
+    );
+    let ssg = sim
+        .level
+        .items
+        .iter()
+        .position(|i| i.classname == "weapon_supershotgun")
+        .unwrap();
+    for _ in 0..4 {
+        sim.step();
+    }
+    let p = sim.player_percepts(0).unwrap();
+    let seen = p.visible.iter().position(|s| s.thing == Thing::Item(ssg));
+    assert!(
+        seen.is_some_and(|i| i < 4),
+        "seen among the nearest: {:?}",
+        p.visible
+    );
+    assert!(
+        !p.reachable.iter().any(|r| r.thing == Thing::Item(ssg)),
+        "{:?}",
+        p.reachable
+    );
+}
+
+#[test]
+fn a_jump_is_heard_and_located_nearby_and_not_far_away() {
+    let jump = vec![ScriptStep {
+        ticks: 1,
+        forward: 0.,
+        side: 0.,
+        up: 0.,
+        yaw: 0.,
+        pitch: 0.,
+        jump: true,
+    }];
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![
+            scripted("near", v(-300., 0., 25.), 0., ControllerConfig::Idle),
+            scripted("far", v(400., -800., 25.), 0., ControllerConfig::Idle),
+            scripted(
+                "jumper",
+                v(-100., 0., 25.),
+                0.,
+                ControllerConfig::Script(jump),
+            ),
+        ],
+    );
+    sim.step(); // the jump happens and makes its sound
+    sim.step(); // heard
+    let near = sim.player_percepts(0).unwrap();
+    let h = near
+        .heard
+        .iter()
+        .find(|h| h.kind == SoundKind::Jump)
+        .expect("heard the jump");
+    assert_eq!(h.source, Some(sim.players[2].0));
+    assert!((h.distance - 200.0).abs() < 30.0);
+    // Only the jumper is within 256 units of the sound: located for sure.
+    assert!(h.position.is_some());
+    let far = sim.player_percepts(1).unwrap();
+    assert!(
+        !far.heard.iter().any(|h| h.kind == SoundKind::Jump),
+        "beyond 500 units"
+    );
+    // A jump sound lasts 0.4 s.
+    for _ in 0..8 {
+        sim.step();
+    }
+    assert!(
+        !sim.player_percepts(0)
+            .unwrap()
+            .heard
+            .iter()
+            .any(|h| h.kind == SoundKind::Jump)
+    );
+}
+
+#[test]
+fn teleports_movers_and_pickups_make_sounds() {
+    let steps = vec![ScriptStep {
+        ticks: 40,
+        forward: 320.,
+        side: 0.,
+        up: 0.,
+        yaw: 180.,
+        pitch: 0.,
+        jump: false,
+    }];
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![
+            scripted(
+                "jumper",
+                v(-300., 0., 25.),
+                180.,
+                ControllerConfig::Script(steps),
+            ),
+            scripted("rider", v(304., 0., 33.), 0., ControllerConfig::Idle),
+        ],
+    );
+    let mut kinds = Vec::new();
+    for _ in 0..40 {
+        sim.step();
+        kinds.extend(
+            sim.sounds
+                .sounds()
+                .iter()
+                .filter(|s| s.tick + 1 == sim.tick)
+                .map(|s| s.kind),
+        );
+    }
+    assert_eq!(
+        kinds.iter().filter(|k| **k == SoundKind::Teleport).count(),
+        2,
+        "both ends"
+    );
+    assert!(kinds.contains(&SoundKind::Mover), "the plat started");
+    assert!(
+        kinds.contains(&SoundKind::Footstep),
+        "running makes footsteps"
+    );
+}
+
+#[test]
+fn perception_is_part_of_the_deterministic_state() {
+    let run = || {
+        let players = (0..6)
+            .map(|i| PlayerConfig {
+                name: format!("p{i}"),
+                controller: ControllerConfig::Wander,
+                spawn: None,
+                start: None,
+                senses: Senses {
+                    fov: 120.0,
+                    ..Default::default()
+                },
+            })
+            .collect();
+        let mut sim = sim_on("arena", 11, players);
+        (0..600)
+            .map(|_| {
+                sim.step();
+                sim.state_hash()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
