@@ -49,10 +49,11 @@ fn pit(
 }
 
 /// The proving ground: one lane per movement feature, 2048 units long, floors at z = 0.
+/// Lane i runs along +X at y = 256 i + 96; features start at x = 512.
 fn proving() -> MapBuilder {
     let mut b = MapBuilder::new();
     let (len, lane, wall) = (2048.0, 192.0, 64.0);
-    let lanes = 8;
+    let lanes = 9;
     let width = lanes as f32 * (lane + wall) - wall;
     // Hull: outer walls and ceiling. Pits reach down to -400, so the hull does too.
     b.solid(v(-16., -16., -416.), v(len + 16., 0., 512.), "WALL");
@@ -125,6 +126,14 @@ fn proving() -> MapBuilder {
         "FLOOR",
     );
     pit(&mut b, hole, (-400., -64.), Some(("*slime0", -8.)));
+    // Lane 8: a 64 × 64 pillar in the middle of the lane, and a wall across it at 1536.
+    b.solid(v(0., y(8), -400.), v(len, y(8) + lane, 0.), "FLOOR");
+    b.solid(
+        v(512., y(8) + 64., 0.),
+        v(576., y(8) + 128., 496.),
+        "PILLAR",
+    );
+    b.solid(v(1536., y(8), 0.), v(1552., y(8) + lane, 496.), "WALL");
     // A spawn point at the start of every lane, facing +X, and an item at each lane's end.
     for i in 0..lanes {
         b.point(

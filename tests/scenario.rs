@@ -164,3 +164,27 @@ fn broken_map_is_reported_through_the_scenario() {
     let s = e.to_string();
     assert!(s.contains("broken.map:"), "{s}");
 }
+
+#[test]
+fn goto_needs_a_target_and_only_goto_takes_one() {
+    let e = err(
+        "gotonotarget",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"goto\"\n",
+    );
+    assert!(at(&e, 4) && e.contains("target"), "{e}");
+    let e = err(
+        "targetwander",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ntarget = [0, 0, 0]\n",
+    );
+    assert!(at(&e, 4), "{e}");
+    let e = err(
+        "badfov",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\nfov = 0\n",
+    );
+    assert!(at(&e, 4) && e.contains("fov"), "{e}");
+    let e = err(
+        "badhearing",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\nhearing = -1\n",
+    );
+    assert!(at(&e, 4) && e.contains("hearing"), "{e}");
+}

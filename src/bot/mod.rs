@@ -1,9 +1,12 @@
 //! Bot systems, one file each: what a bot sees and can reach ([`perception`]) and what it
-//! hears ([`hearing`]). Both fill the bot's [`Percepts`], the one place later brain and
-//! navigation systems read.
+//! hears ([`hearing`]) — both fill the bot's [`Percepts`], the one place later brain and
+//! navigation systems read — where its enemies are going ([`prediction`]) and how it moves
+//! toward a nearby target ([`movement`]).
 
 pub mod hearing;
+pub mod movement;
 pub mod perception;
+pub mod prediction;
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 //!
 //! [[players]]
 //! name = "ranger"
-//! controller = "wander"       # idle | wander | script
+//! controller = "wander"       # idle | wander | goto | script
 //! spawn = 0                   # optional spawn point index
 //! fov = 360                   # field of view, degrees (1..=360)
 //! sight = 8192                # farthest distance seen
@@ -87,6 +87,7 @@ struct RawPlayer {
     fov: Option<Spanned<f32>>,
     sight: Option<Spanned<f32>>,
     hearing: Option<Spanned<f32>>,
+    target: Option<Spanned<[f32; 3]>>,
 }
 
 /// A player as the scenario describes it.
@@ -212,6 +213,23 @@ impl Scenario {
             let controller = match ctrl {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
+                "goto" => match &rp.target {
+                    Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
+                        ControllerConfig::Goto(glam::Vec3::from(*t.get_ref()))
+                    }
+                    Some(t) => {
+                        return Err(err_at(
+                            t.span().start,
+                            "target: coordinates must be finite".into(),
+                        ));
+                    }
+                    None => {
+                        return Err(err_at(
+                            ctrl_at,
+                            "controller = \"goto\" needs a `target = [x, y, z]`".into(),
+                        ));
+                    }
+                },
                 "script" => match &rp.script {
                     Some(s) if !s.get_ref().is_empty() => {
                         ControllerConfig::Script(s.get_ref().clone())
@@ -242,6 +260,12 @@ impl Scenario {
                 return Err(err_at(
                     s.span().start,
                     "script: only used with controller = \"script\"".into(),
+                ));
+            }
+            if let (Some(t), false) = (&rp.target, ctrl == "goto") {
+                return Err(err_at(
+                    t.span().start,
+                    "target: only used with controller = \"goto\"".into(),
                 ));
             }
             let start = match &rp.start {

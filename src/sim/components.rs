@@ -125,6 +125,11 @@ pub enum Controller {
         /// Seconds spent nearly still on the ground.
         stuck: f32,
     },
+    /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
+    Goto {
+        /// The target origin.
+        target: Vec3,
+    },
     /// Plays a fixed list of commands, then stands still.
     Script {
         /// The steps.

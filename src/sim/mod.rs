@@ -17,6 +17,8 @@ use glam::Vec3;
 use hecs::{Entity, World};
 use serde::Serialize;
 
+use crate::bot::movement::{MoveIntent, MoveMemory, MoveStatus};
+use crate::bot::prediction::Tracking;
 use crate::bot::{Percepts, Senses};
 use crate::map::{CollisionMap, EntId, Level};
 use crate::physics::movers::MoverState;
@@ -37,6 +39,8 @@ pub enum ControllerConfig {
     Wander,
     /// Fixed commands.
     Script(Vec<ScriptStep>),
+    /// Go to a point with the movement stage.
+    Goto(Vec3),
 }
 
 /// One player to put in the world.
@@ -270,6 +274,7 @@ impl Sim {
                     timer: 0.0,
                     stuck: 0.0,
                 },
+                ControllerConfig::Goto(target) => Controller::Goto { target: *target },
                 ControllerConfig::Script(steps) => Controller::Script {
                     steps: steps.clone(),
                     index: 0,
@@ -291,6 +296,17 @@ impl Sim {
                 pc.senses,
                 Percepts::default(),
             ));
+            sim.world
+                .insert(
+                    e,
+                    (
+                        MoveIntent::default(),
+                        MoveStatus::default(),
+                        MoveMemory::default(),
+                        Tracking::default(),
+                    ),
+                )
+                .expect("player entity just spawned");
             sim.players.push((id, e));
             if let Some(spot) = spot {
                 sim.events.push(SimEvent::Spawn { player: id.0, spot });
@@ -366,6 +382,17 @@ impl Sim {
             if let Ok(r) = self.world.get::<&BotRng>(e) {
                 h.bytes(&r.0.word_pos().to_le_bytes());
             }
+            if let Ok(m) = self.world.get::<&MoveMemory>(e) {
+                h.u64(m.avoid_side as u64 | (m.avoid_ticks as u64) << 8);
+            }
+            if let Ok(t) = self.world.get::<&Tracking>(e) {
+                for en in &t.enemies {
+                    h.u64(en.id.0 as u64);
+                    h.u64(en.seen_tick);
+                    h.vec3(en.state.origin);
+                    h.vec3(en.state.velocity);
+                }
+            }
             if let Ok(p) = self.world.get::<&Percepts>(e) {
                 for v in &p.visible {
                     hash_thing(&mut h, v.thing);
@@ -420,6 +447,18 @@ impl Sim {
     /// Ticks per second.
     pub fn tick_rate(&self) -> f32 {
         1.0 / self.dt
+    }
+
+    /// A player's movement status.
+    pub fn player_move_status(&self, index: usize) -> Option<MoveStatus> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&MoveStatus>(e).ok().map(|s| *s)
+    }
+
+    /// A copy of a player's tracked enemies.
+    pub fn player_tracking(&self, index: usize) -> Option<Tracking> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&Tracking>(e).ok().map(|t| (*t).clone())
     }
 
     /// A copy of a player's percepts.

@@ -1,8 +1,8 @@
 //! The one place that owns the order of a tick. Each stage is timed; the run report shows
 //! the breakdown.
 //!
-//! Order: sense (visibility, reachability) → hear → control (commands) → movers (and
-//! riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
+//! Order: sense (visibility, reachability) → hear → predict (enemy paths) → control
+//! (commands or movement requests) → move (requests into commands) → movers (and riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
 //! items → damage (liquids, drowning, falls, deaths) → respawn → cleanup (sound expiry).
 
 use std::time::{Duration, Instant};
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Sim, systems};
-use crate::bot::{hearing, perception};
+use crate::bot::{hearing, movement, perception, prediction};
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -19,8 +19,12 @@ pub enum Stage {
     Sense,
     /// Sounds into each bot's percepts.
     Hear,
-    /// Controllers write user commands.
+    /// Tracked enemies' predicted paths.
+    Predict,
+    /// Controllers write user commands or movement requests.
     Control,
+    /// Movement requests become user commands.
+    Move,
     /// Movers advance and carry or push players.
     Movers,
     /// Player physics.
@@ -38,10 +42,12 @@ pub enum Stage {
 }
 
 /// The tick order.
-pub const TICK_ORDER: [Stage; 10] = [
+pub const TICK_ORDER: [Stage; 12] = [
     Stage::Sense,
     Stage::Hear,
+    Stage::Predict,
     Stage::Control,
+    Stage::Move,
     Stage::Movers,
     Stage::Physics,
     Stage::Triggers,
@@ -57,7 +63,9 @@ impl Stage {
         match self {
             Stage::Sense => "sense",
             Stage::Hear => "hear",
+            Stage::Predict => "predict",
             Stage::Control => "control",
+            Stage::Move => "move",
             Stage::Movers => "movers",
             Stage::Physics => "physics",
             Stage::Triggers => "triggers",
@@ -94,7 +102,9 @@ pub fn run_tick(sim: &mut Sim) {
         match stage {
             Stage::Sense => perception::perception_system(sim),
             Stage::Hear => hearing::hearing_system(sim),
+            Stage::Predict => prediction::prediction_system(sim),
             Stage::Control => systems::control_system(sim),
+            Stage::Move => movement::movement_system(sim),
             Stage::Movers => systems::movers_system(sim),
             Stage::Physics => systems::physics_system(sim),
             Stage::Triggers => systems::triggers_system(sim),

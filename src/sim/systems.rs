@@ -14,6 +14,7 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, angl
 use super::components::*;
 use super::sound::SoundKind;
 use super::{LastMove, Sim, SimEvent};
+use crate::bot::movement::{MoveIntent, MoveRequest, MoveTarget};
 
 /// Seconds a dead player waits before respawning.
 pub const RESPAWN_DELAY: f32 = 1.0;
@@ -22,17 +23,23 @@ pub const TELEPORT_SPEED: f32 = 300.0;
 /// Seconds after a teleport during which backward movement is ignored (Quake: 0.7).
 pub const TELEPORT_LOCK: f32 = 0.7;
 
-/// Controllers turn their state into this tick's user command.
+/// Controllers turn their state into this tick's user command, or (goto) into a movement
+/// request for the movement stage.
 pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     for &(_, e) in &sim.players {
-        let Ok((ctrl, cmd, motion, vitals, rng)) =
-            sim.world
-                .query_one_mut::<(&mut Controller, &mut Command, &Motion, &Vitals, &mut BotRng)>(e)
-        else {
+        let Ok((ctrl, cmd, motion, vitals, rng, intent)) = sim.world.query_one_mut::<(
+            &mut Controller,
+            &mut Command,
+            &Motion,
+            &Vitals,
+            &mut BotRng,
+            &mut MoveIntent,
+        )>(e) else {
             continue;
         };
         let s = &motion.0;
+        intent.0 = None;
         if !vitals.alive {
             cmd.0 = UserCmd::default();
             continue;
@@ -63,6 +70,16 @@ pub fn control_system(sim: &mut Sim) {
                     // Swim up to breathe: wanderers keep their heads above the surface.
                     up_move: if s.water_level >= 2 { 200.0 } else { 0.0 },
                     jump: jump || s.water_level >= 2,
+                    ..Default::default()
+                }
+            }
+            Controller::Goto { target } => {
+                intent.0 = Some(MoveRequest {
+                    target: MoveTarget::Point(*target),
+                    speed: 320.0,
+                });
+                UserCmd {
+                    yaw: s.yaw,
                     ..Default::default()
                 }
             }

@@ -1,0 +1,430 @@
+//! Movement (reference 002 §10.3): turns a bot's movement request — a nearby point or a
+//! direction, with a wanted speed — into this tick's user command, the way a player would:
+//!
+//! - **swim** when waist deep (water level ≥ 2), steering toward the target through a funnel:
+//!   when the way ahead is blocked, try up, down, left and right;
+//! - **on ground**, feel ahead at the feet: a barrier no higher than a step is walked over, one
+//!   up to jump height is jumped onto, anything higher is walked around (45° then 90° to
+//!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`;
+//! - **look ahead** along the heading for gaps, lava and slime; predict a running jump over
+//!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
+//!   ground or in water, otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
+//! - movers, teleporters and item touches are left to the physics.
+//!
+//! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::map::{CollisionMap, Contents, EntId};
+use crate::physics::pmove::{
+    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd,
+};
+use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
+use crate::sim::Sim;
+use crate::sim::components::{Command, Motion, Vitals};
+
+/// Where a bot wants to go.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum MoveTarget {
+    /// A nearby point (a player origin there).
+    Point(Vec3),
+    /// A direction to keep going.
+    Direction(Vec3),
+}
+
+/// A movement request, written by the brain (or a controller) before the movement stage.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoveRequest {
+    /// Where to.
+    pub target: MoveTarget,
+    /// Wanted speed, units per second (at most 320).
+    pub speed: f32,
+}
+
+/// The request component: `None` leaves the command to the controller.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveIntent(pub Option<MoveRequest>);
+
+/// Why a bot cannot go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BlockReason {
+    /// A wall it can neither jump onto nor walk around.
+    Wall,
+    /// A gap it cannot jump.
+    Gap,
+    /// Lava or slime it cannot jump.
+    Hazard,
+}
+
+/// What the movement stage made of the request this tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum MoveStatus {
+    /// No request.
+    #[default]
+    Idle,
+    /// Going.
+    Moving,
+    /// At the target point.
+    Arrived,
+    /// Cannot go on.
+    Blocked(BlockReason),
+    /// In the air (jumping or falling).
+    InAir,
+    /// Swimming.
+    Swimming,
+}
+
+/// Movement state kept between ticks (the side an obstacle is being walked around).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveMemory {
+    /// -1 left, +1 right, 0 none.
+    pub avoid_side: i8,
+    /// Ticks the side stays chosen.
+    pub avoid_ticks: u32,
+}
+
+/// Tuning of the movement stage.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoveParams {
+    /// Distance at which a target point counts as reached.
+    pub arrive_radius: f32,
+    /// How far ahead gaps and hazards are looked for (a running player needs about 80 units
+    /// to stop).
+    pub lookahead: f32,
+    /// Deepest drop walked off without a second thought.
+    pub max_drop: f32,
+    /// Highest barrier jumped onto (analytic jump peak 45.6, with a margin).
+    pub max_jump_height: f32,
+}
+
+impl Default for MoveParams {
+    fn default() -> Self {
+        MoveParams {
+            arrive_radius: 16.0,
+            lookahead: 128.0,
+            max_drop: 200.0,
+            max_jump_height: 40.0,
+        }
+    }
+}
+
+const MASK: Contents = Contents::MASK_PLAYER_NO_BODIES;
+
+fn rotate_z(v: Vec3, degrees: f32) -> Vec3 {
+    let (s, c) = degrees.to_radians().sin_cos();
+    Vec3::new(v.x * c - v.y * s, v.x * s + v.y * c, v.z)
+}
+
+fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>) -> bool {
+    map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, me).fraction >= 1.0
+}
+
+/// What lies ahead on the floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ahead {
+    Clear,
+    Bad { distance: f32, hazard: bool },
+}
+
+/// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
+/// within `max_drop`, or with lava or slime on top.
+fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop: f32) -> Ahead {
+    let mut d = 16.0;
+    while d <= range {
+        let p = origin + dir * d;
+        let t = map.trace_ray(
+            p,
+            p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + max_drop),
+            MASK | Contents::LIQUID,
+            None,
+        );
+        if t.start_solid {
+            return Ahead::Clear; // a wall or step ahead: the feelers deal with it
+        }
+        if t.fraction >= 1.0 || (t.contents.intersects(Contents::SOLID) && t.normal.z < 0.7) {
+            return Ahead::Bad {
+                distance: d,
+                hazard: false,
+            };
+        }
+        if t.contents.intersects(Contents::LAVA | Contents::SLIME) {
+            return Ahead::Bad {
+                distance: d,
+                hazard: true,
+            };
+        }
+        d += 16.0;
+    }
+    Ahead::Clear
+}
+
+/// Whether a running jump from `s` along `dir` lands safely: on ground or in water, not in
+/// lava or slime, no deeper than `max_drop` below, and past where it took off.
+fn jump_lands(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> bool {
+    let cmds = [
+        run_toward(dir, physics.max_speed, true),
+        run_toward(dir, physics.max_speed, false),
+    ];
+    let params = PredictParams {
+        stop_on_wall: false,
+        max_fall: max_drop,
+        ..Default::default()
+    };
+    let pred = predict(map, s, &cmds, physics, &params, me);
+    let Some(end) = pred.end() else { return false };
+    match pred.stop {
+        StopEvent::Landed | StopEvent::EnteredWater => (end.origin - s.origin).dot(dir) > 32.0,
+        _ => false,
+    }
+}
+
+/// What steering needs besides the bot's own state.
+#[derive(Clone, Copy)]
+pub struct SteerCtx<'a> {
+    /// The geometry.
+    pub map: &'a CollisionMap,
+    /// Movement constants.
+    pub physics: PhysicsParams,
+    /// Movement stage tuning.
+    pub params: MoveParams,
+    /// Seconds per tick.
+    pub dt: f32,
+    /// The bot's own body id (ignored by its traces).
+    pub me: Option<EntId>,
+}
+
+/// Turns a movement request into a user command and a status. Pure.
+pub fn steer(
+    ctx: &SteerCtx,
+    s: &PlayerState,
+    req: &MoveRequest,
+    mem: &mut MoveMemory,
+) -> (UserCmd, MoveStatus) {
+    let (map, physics, params, dt, me) = (ctx.map, &ctx.physics, &ctx.params, ctx.dt, ctx.me);
+    let stand = UserCmd {
+        yaw: s.yaw,
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    let (to3, want) = match req.target {
+        MoveTarget::Point(p) => {
+            let d = p - s.origin;
+            let flat = Vec3::new(d.x, d.y, 0.0);
+            if flat.length() <= params.arrive_radius && d.z.abs() <= 48.0 {
+                return (stand, MoveStatus::Arrived);
+            }
+            (d, flat.normalize_or_zero())
+        }
+        MoveTarget::Direction(d) => (d, Vec3::new(d.x, d.y, 0.0).normalize_or_zero()),
+    };
+    let speed = req.speed.clamp(0.0, physics.max_speed);
+    if want == Vec3::ZERO && s.water_level < 2 {
+        return (stand, MoveStatus::Arrived);
+    }
+    if s.water_level >= 2 {
+        return swim(map, s, to3, speed, me);
+    }
+    if s.on_ground.is_none() {
+        return (run_toward(want, speed, false), MoveStatus::InAir);
+    }
+    let feel = 24.0 + speed * dt;
+    let up = |h: f32| s.origin + Vec3::new(0.0, 0.0, h);
+    let free = |dir: Vec3| {
+        box_clear(map, s.origin, s.origin + dir * feel, me)
+            || box_clear(map, up(STEP_SIZE), up(STEP_SIZE) + dir * feel, me)
+    };
+    let mut heading = want;
+    let mut jump = false;
+    if !free(want) {
+        let jumpable = box_clear(map, s.origin, up(params.max_jump_height), me)
+            && box_clear(
+                map,
+                up(params.max_jump_height),
+                up(params.max_jump_height) + want * feel,
+                me,
+            );
+        if jumpable {
+            jump = !s.jump_held;
+        } else {
+            let sides: [f32; 4] = if mem.avoid_side >= 0 {
+                [-45.0, 45.0, -90.0, 90.0]
+            } else {
+                [45.0, -45.0, 90.0, -90.0]
+            };
+            // A side step only helps when, a little way along it, the way on is free: that
+            // walks around a pillar but not along a wall that closes the way.
+            let around = |a: f32| {
+                let side = rotate_z(want, a);
+                if !free(side) {
+                    return false;
+                }
+                let t = map.trace(
+                    s.origin,
+                    s.origin + side * 96.0,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    MASK,
+                    me,
+                );
+                let p = t.end_pos;
+                box_clear(map, p, p + want * (feel + 32.0), me)
+                    || box_clear(
+                        map,
+                        p + Vec3::Z * STEP_SIZE,
+                        p + Vec3::Z * STEP_SIZE + want * (feel + 32.0),
+                        me,
+                    )
+            };
+            let chosen = sides.iter().copied().find(|&a| around(a));
+            match chosen {
+                Some(a) => {
+                    heading = rotate_z(want, a);
+                    mem.avoid_side = if a < 0.0 { 1 } else { -1 };
+                    mem.avoid_ticks = 10;
+                }
+                None => return (stand, MoveStatus::Blocked(BlockReason::Wall)),
+            }
+        }
+    } else if mem.avoid_ticks > 0 {
+        mem.avoid_ticks -= 1;
+    } else {
+        mem.avoid_side = 0;
+    }
+    // Gaps, lava and slime ahead: jump them at the edge if a jump lands, else stop.
+    if !jump {
+        let range = params.lookahead.min(match req.target {
+            MoveTarget::Point(_) => to3.truncate().length() + 16.0,
+            MoveTarget::Direction(_) => params.lookahead,
+        });
+        if let Ahead::Bad { distance, hazard } =
+            scan_ahead(map, s.origin, heading, range, params.max_drop)
+        {
+            let step = s.velocity.truncate().length().max(speed) * dt;
+            if distance <= step + 16.0 {
+                if jump_lands(map, s, heading, physics, params.max_drop, me) {
+                    jump = true;
+                } else {
+                    let why = if hazard {
+                        BlockReason::Hazard
+                    } else {
+                        BlockReason::Gap
+                    };
+                    return (stand, MoveStatus::Blocked(why));
+                }
+            } else {
+                // Would a running jump from the edge make it? If not, brake now.
+                let mut at_edge = *s;
+                at_edge.origin += heading * (distance - 16.0);
+                at_edge.velocity = heading * physics.max_speed;
+                let edge_ok = box_clear(map, s.origin, at_edge.origin, me)
+                    && jump_lands(map, &at_edge, heading, physics, params.max_drop, me);
+                if !edge_ok {
+                    let why = if hazard {
+                        BlockReason::Hazard
+                    } else {
+                        BlockReason::Gap
+                    };
+                    return (stand, MoveStatus::Blocked(why));
+                }
+            }
+        }
+    }
+    let mut cmd = run_toward(heading, speed, jump);
+    if jump {
+        // Keep looking where the jump goes.
+        cmd.yaw = heading.y.atan2(heading.x).to_degrees();
+    }
+    (cmd, MoveStatus::Moving)
+}
+
+fn swim(
+    map: &CollisionMap,
+    s: &PlayerState,
+    to: Vec3,
+    speed: f32,
+    me: Option<EntId>,
+) -> (UserCmd, MoveStatus) {
+    let dir = to.normalize_or_zero();
+    let look = 64.0;
+    // The funnel: straight on, else up, down, left, right of the wanted direction.
+    let flat = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
+    let candidates = [
+        dir,
+        (dir + Vec3::Z * 0.7).normalize_or_zero(),
+        (dir - Vec3::Z * 0.7).normalize_or_zero(),
+        rotate_z(dir, 45.0),
+        rotate_z(dir, -45.0),
+        Vec3::Z,
+    ];
+    let go = candidates
+        .iter()
+        .copied()
+        .find(|c| *c != Vec3::ZERO && box_clear(map, s.origin, s.origin + *c * look, me))
+        .unwrap_or(dir);
+    let yaw = if flat != Vec3::ZERO {
+        flat.y.atan2(flat.x).to_degrees()
+    } else {
+        s.yaw
+    };
+    let horiz = Vec3::new(go.x, go.y, 0.0).length();
+    let pitch = -go.z.atan2(horiz).to_degrees();
+    // Heading for land above the surface: hold up so that the water jump can lift out.
+    let up_move = if to.z > 0.0 { speed } else { 0.0 };
+    let cmd = UserCmd {
+        forward_move: speed,
+        yaw: if horiz > 1e-3 {
+            go.y.atan2(go.x).to_degrees()
+        } else {
+            yaw
+        },
+        pitch,
+        up_move,
+        ..Default::default()
+    };
+    (cmd, MoveStatus::Swimming)
+}
+
+/// For every living bot with a movement request: this tick's command and movement status.
+pub fn movement_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let physics = sim.params;
+    let params = MoveParams::default();
+    for &(id, e) in &sim.players {
+        let Ok((intent, motion, vitals, cmd, status, mem)) = sim.world.query_one_mut::<(
+            &MoveIntent,
+            &Motion,
+            &Vitals,
+            &mut Command,
+            &mut MoveStatus,
+            &mut MoveMemory,
+        )>(e) else {
+            continue;
+        };
+        let Some(req) = intent.0 else {
+            *status = MoveStatus::Idle;
+            continue;
+        };
+        if !vitals.alive {
+            *status = MoveStatus::Idle;
+            continue;
+        }
+        let ctx = SteerCtx {
+            map: &sim.cmap,
+            physics,
+            params,
+            dt,
+            me: Some(id),
+        };
+        let (c, st) = steer(&ctx, &motion.0, &req, mem);
+        cmd.0 = c;
+        *status = st;
+    }
+}

@@ -1,0 +1,184 @@
+//! Enemy prediction: for each bot, the players it tracks (the nearest visible ones, and
+//! players it heard and located) are run forward with the same player physics from their last
+//! known state, as if they kept doing what they were doing (running the way they move), so
+//! the brain can aim where an enemy will be and chase where it went. The cost is bounded: at
+//! most [`TRACK_MAX`] enemies, a [`HORIZON`] of 1 s in 0.1 s steps, refreshed at 10 Hz
+//! staggered across bots.
+//!
+//! Entry point: [`prediction_system`].
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::map::EntId;
+use crate::physics::pmove::PlayerState;
+use crate::physics::predict::{PredictParams, predict, run_toward};
+use crate::sim::Sim;
+use crate::sim::components::{Motion, Vitals};
+
+use super::perception::REFRESH_HZ;
+use super::{Percepts, Thing};
+
+/// Most enemies tracked per bot.
+pub const TRACK_MAX: usize = 3;
+/// Seconds ahead predicted.
+pub const HORIZON: f32 = 1.0;
+/// Seconds of prediction step (the reference's 0.1 s).
+pub const STEP: f32 = 0.1;
+/// Seconds an unseen enemy stays tracked.
+pub const MEMORY: f32 = 2.0;
+
+/// One tracked enemy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrackedEnemy {
+    /// Who.
+    pub id: EntId,
+    /// Tick it was last seen or located.
+    pub seen_tick: u64,
+    /// Its state then (velocity unknown when only heard: kept from before, else zero).
+    pub state: PlayerState,
+    /// Predicted origins every [`STEP`] seconds after `seen_tick`.
+    pub path: Vec<Vec3>,
+}
+
+/// The enemies a bot tracks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Tracking {
+    /// Nearest first when refreshed.
+    pub enemies: Vec<TrackedEnemy>,
+}
+
+impl TrackedEnemy {
+    /// Predicted origin `seconds` after it was seen (clamped to the horizon).
+    pub fn predicted_at(&self, seconds: f32) -> Vec3 {
+        if seconds <= 0.0 || self.path.is_empty() {
+            return self.state.origin;
+        }
+        let i = ((seconds / STEP).ceil() as usize).clamp(1, self.path.len()) - 1;
+        self.path[i]
+    }
+}
+
+/// The path of a player at `state`, assumed to keep running the way it moves.
+pub fn predict_enemy(
+    sim_map: &crate::map::CollisionMap,
+    state: &PlayerState,
+    physics: &crate::physics::PhysicsParams,
+    me: Option<EntId>,
+) -> Vec<Vec3> {
+    let flat = Vec3::new(state.velocity.x, state.velocity.y, 0.0);
+    let speed = flat.length().min(physics.max_speed);
+    let cmd = if speed > 1.0 {
+        run_toward(flat / flat.length(), speed, false)
+    } else {
+        crate::physics::UserCmd {
+            yaw: state.yaw,
+            ..Default::default()
+        }
+    };
+    let params = PredictParams {
+        step: STEP,
+        horizon: HORIZON,
+        stop_on_land: false,
+        stop_on_wall: false,
+        ..Default::default()
+    };
+    predict(sim_map, state, &[cmd], physics, &params, me)
+        .states
+        .iter()
+        .map(|s| s.origin)
+        .collect()
+}
+
+/// Updates every living bot's tracked enemies and their predicted paths.
+pub fn prediction_system(sim: &mut Sim) {
+    let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
+    let memory_ticks = (MEMORY / sim.dt).round() as u64;
+    let states: Vec<(EntId, PlayerState, bool)> = sim
+        .players
+        .iter()
+        .map(|&(id, e)| {
+            let s = sim
+                .world
+                .get::<&Motion>(e)
+                .map(|m| m.0)
+                .unwrap_or(PlayerState::at(Vec3::ZERO, 0.0));
+            let alive = sim
+                .world
+                .get::<&Vitals>(e)
+                .map(|v| v.alive)
+                .unwrap_or(false);
+            (id, s, alive)
+        })
+        .collect();
+    let physics = sim.params;
+    let tick = sim.tick;
+    for &(id, e) in &sim.players {
+        if !(tick + id.0 as u64).is_multiple_of(interval) {
+            continue;
+        }
+        let Ok((percepts, tracking, vitals)) = sim
+            .world
+            .query_one_mut::<(&Percepts, &mut Tracking, &Vitals)>(e)
+        else {
+            continue;
+        };
+        if !vitals.alive {
+            tracking.enemies.clear();
+            continue;
+        }
+        // Seen now: the nearest visible players.
+        let mut now: Vec<(EntId, PlayerState)> = percepts
+            .visible
+            .iter()
+            .filter_map(|v| match v.thing {
+                Thing::Player(pid) => states
+                    .iter()
+                    .find(|s| s.0 == pid && s.2)
+                    .map(|s| (pid, s.1)),
+                Thing::Item(_) => None,
+            })
+            .take(TRACK_MAX)
+            .collect();
+        // Heard and located: position known, motion as last tracked.
+        for h in &percepts.heard {
+            let (Some(src), Some(pos)) = (h.source, h.position) else {
+                continue;
+            };
+            if now.len() >= TRACK_MAX
+                || now.iter().any(|n| n.0 == src)
+                || !states.iter().any(|s| s.0 == src)
+            {
+                continue;
+            }
+            let mut st = tracking
+                .enemies
+                .iter()
+                .find(|t| t.id == src)
+                .map(|t| t.state)
+                .unwrap_or(PlayerState::at(pos, 0.0));
+            st.origin = pos;
+            st.on_ground = None;
+            now.push((src, st));
+        }
+        let mut next: Vec<TrackedEnemy> = now
+            .into_iter()
+            .map(|(pid, st)| TrackedEnemy {
+                id: pid,
+                seen_tick: tick,
+                state: st,
+                path: predict_enemy(&sim.cmap, &st, &physics, Some(pid)),
+            })
+            .collect();
+        // Keep remembering the ones lost from view for a while (their old prediction stands).
+        for t in &tracking.enemies {
+            if next.len() < TRACK_MAX
+                && !next.iter().any(|n| n.id == t.id)
+                && tick - t.seen_tick <= memory_ticks
+            {
+                next.push(t.clone());
+            }
+        }
+        tracking.enemies = next;
+    }
+}

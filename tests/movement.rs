@@ -1,0 +1,317 @@
+//! The movement stage on the shipped proving ground (lane i at y = 256 i + 96, features from
+//! x = 512) with goto controllers, and movement prediction against the real physics.
+
+mod common;
+
+use botarena::bot::movement::{BlockReason, MoveStatus};
+use botarena::map::Contents;
+use botarena::physics::PhysicsParams;
+use botarena::physics::pmove::{PlayerState, UserCmd};
+use botarena::physics::predict::{PredictParams, StopEvent, predict, run_toward};
+use botarena::sim::components::ScriptStep;
+use botarena::sim::{ControllerConfig, Sim};
+use common::{scripted, shipped, sim_on};
+use glam::Vec3;
+
+fn lane(i: usize) -> f32 {
+    256.0 * i as f32 + 96.0
+}
+
+struct Run {
+    end: PlayerState,
+    statuses: Vec<MoveStatus>,
+    touched_hazard: bool,
+    min_z: f32,
+    arrived_tick: Option<usize>,
+}
+
+/// A goto bot from x = 64 on lane `i` to `(x, lane, z + 24)`, for at most `ticks`.
+fn goto(i: usize, x: f32, z: f32, ticks: usize) -> Run {
+    let target = Vec3::new(x, lane(i), z + 24.03125);
+    let mut sim = sim_on(
+        "proving",
+        7,
+        vec![scripted(
+            "mover",
+            Vec3::new(64., lane(i), 25.),
+            0.,
+            ControllerConfig::Goto(target),
+        )],
+    );
+    drive(&mut sim, ticks)
+}
+
+fn drive(sim: &mut Sim, ticks: usize) -> Run {
+    let mut statuses = Vec::new();
+    let mut touched_hazard = false;
+    let mut min_z = f32::MAX;
+    let mut arrived_tick = None;
+    for t in 0..ticks {
+        sim.step();
+        let s = sim.player_state(0).unwrap();
+        let st = sim.player_move_status(0).unwrap();
+        touched_hazard |= s.water_type.intersects(Contents::LAVA | Contents::SLIME);
+        min_z = min_z.min(s.origin.z);
+        if st == MoveStatus::Arrived && arrived_tick.is_none() {
+            arrived_tick = Some(t);
+        }
+        statuses.push(st);
+    }
+    Run {
+        end: sim.player_state(0).unwrap(),
+        statuses,
+        touched_hazard,
+        min_z,
+        arrived_tick,
+    }
+}
+
+fn assert_arrives(name: &str, r: &Run) {
+    assert!(
+        r.arrived_tick.is_some(),
+        "{name}: did not arrive; ended at {:?}, last statuses {:?}",
+        r.end.origin,
+        &r.statuses[r.statuses.len().saturating_sub(5)..]
+    );
+    assert!(!r.touched_hazard, "{name}: touched lava or slime");
+}
+
+#[test]
+fn walks_around_a_pillar() {
+    let r = goto(8, 800., 0., 120);
+    assert_arrives("pillar", &r);
+    assert!(
+        r.statuses
+            .iter()
+            .all(|s| !matches!(s, MoveStatus::Blocked(_)))
+    );
+}
+
+#[test]
+fn walks_up_stairs() {
+    let r = goto(0, 1200., 128., 120);
+    assert_arrives("stairs", &r);
+    assert!((r.end.origin.z - 152.0).abs() < 1.0);
+}
+
+#[test]
+fn jumps_onto_a_barrier() {
+    let r = goto(2, 800., 19., 120);
+    assert_arrives("19-unit barrier", &r);
+    assert!((r.end.origin.z - 43.0).abs() < 1.0, "{:?}", r.end.origin);
+}
+
+#[test]
+fn jumps_a_200_gap() {
+    let r = goto(3, 1000., 0., 120);
+    assert_arrives("200 gap", &r);
+    assert!(r.min_z > 0.0, "never dropped into the pit");
+}
+
+#[test]
+fn jumps_a_lava_pit() {
+    let r = goto(6, 1000., 0., 120);
+    assert_arrives("lava pit", &r);
+    assert!(r.statuses.contains(&MoveStatus::InAir));
+}
+
+#[test]
+fn swims_through_a_pool_with_a_submerged_block() {
+    let r = goto(5, 1300., 0., 300);
+    assert_arrives("pool", &r);
+    assert!(r.statuses.contains(&MoveStatus::Swimming));
+    assert!(
+        (r.end.origin.z - 24.0).abs() < 1.0,
+        "climbed out: {:?}",
+        r.end.origin
+    );
+}
+
+#[test]
+fn reports_blocked_at_a_260_gap_and_stays_out() {
+    let r = goto(4, 1000., 0., 120);
+    assert_eq!(
+        *r.statuses.last().unwrap(),
+        MoveStatus::Blocked(BlockReason::Gap)
+    );
+    assert!(r.min_z > 0.0, "stopped before the edge");
+    assert!(r.end.origin.x < 512.0 + 16.0, "{:?}", r.end.origin);
+}
+
+#[test]
+fn reports_blocked_at_a_wall() {
+    let r = goto(8, 1800., 0., 200);
+    assert_eq!(
+        *r.statuses.last().unwrap(),
+        MoveStatus::Blocked(BlockReason::Wall)
+    );
+    assert!(r.end.origin.x < 1536.0);
+}
+
+#[test]
+fn never_walks_into_lava_or_slime_it_cannot_cross() {
+    // The slime pool (lane 7) is 256 wide: too wide to jump, so the bot stops.
+    let r = goto(7, 1000., 0., 120);
+    assert!(!r.touched_hazard);
+    assert_eq!(
+        *r.statuses.last().unwrap(),
+        MoveStatus::Blocked(BlockReason::Hazard)
+    );
+}
+
+#[test]
+fn predicted_landing_equals_the_physics_landing() {
+    let (_, map) = shipped("proving");
+    let physics = PhysicsParams::default();
+    let dt = 0.05;
+    // Running at full speed a tick before the 200 gap's edge (x = 512) on lane 3, then jump.
+    let mut s = PlayerState::at(Vec3::new(496., lane(3), 24.03125), 0.0);
+    s.velocity = Vec3::new(320., 0., 0.);
+    s.on_ground = Some(botarena::EntId::WORLD);
+    let cmds = [
+        run_toward(Vec3::X, 320., true),
+        run_toward(Vec3::X, 320., false),
+    ];
+    let pred = predict(
+        &map,
+        &s,
+        &cmds,
+        &physics,
+        &PredictParams {
+            step: dt,
+            ..Default::default()
+        },
+        None,
+    );
+    assert_eq!(pred.stop, StopEvent::Landed);
+    let landing = pred.end().unwrap().origin;
+    let real = common::simulate(&map, s, 1.0 / dt, pred.states.len(), |t, _| {
+        if t == 0 { cmds[0] } else { cmds[1] }
+    });
+    let real_landing = real.last().unwrap().0.origin;
+    assert!(
+        (landing - real_landing).length() < 0.01,
+        "{landing:?} vs {real_landing:?}"
+    );
+    assert!(
+        landing.x > 712.0 - 16.0 && (landing.z - 24.03).abs() < 0.1,
+        "{landing:?}"
+    );
+    // The reference's 0.1 s steps land at the same height and within a tick's run.
+    let coarse = predict(&map, &s, &cmds, &physics, &PredictParams::default(), None);
+    assert_eq!(coarse.stop, StopEvent::Landed);
+    assert!((coarse.end().unwrap().origin.x - landing.x).abs() <= 32.0);
+}
+
+#[test]
+fn prediction_stops_on_hazard_water_wall_and_fall() {
+    let (_, map) = shipped("proving");
+    let physics = PhysicsParams::default();
+    let run = |i: usize, x: f32| {
+        let s = PlayerState::at(Vec3::new(x, lane(i), 24.03125), 0.0);
+        predict(
+            &map,
+            &s,
+            &[run_toward(Vec3::X, 320., false)],
+            &physics,
+            &PredictParams {
+                stop_on_land: false,
+                ..Default::default()
+            },
+            None,
+        )
+        .stop
+    };
+    assert_eq!(run(6, 400.), StopEvent::EnteredHazard);
+    assert_eq!(run(5, 400.), StopEvent::EnteredWater);
+    assert_eq!(run(2, 400.), StopEvent::HitWall);
+    let deep = PredictParams {
+        max_fall: 100.0,
+        stop_on_land: false,
+        ..Default::default()
+    };
+    let s = PlayerState::at(Vec3::new(400., lane(4), 24.03125), 0.0);
+    assert_eq!(
+        predict(
+            &map,
+            &s,
+            &[run_toward(Vec3::X, 320., false)],
+            &physics,
+            &deep,
+            None
+        )
+        .stop,
+        StopEvent::Fell
+    );
+    let s = PlayerState::at(Vec3::new(64., lane(0), 24.03125), 0.0);
+    let idle = predict(
+        &map,
+        &s,
+        &[UserCmd::default()],
+        &physics,
+        &PredictParams {
+            horizon: 1.0,
+            ..Default::default()
+        },
+        None,
+    );
+    assert_eq!(idle.stop, StopEvent::TimeUp);
+    assert_eq!(idle.states.len(), 10);
+}
+
+#[test]
+fn enemy_prediction_matches_a_straight_run_for_a_second() {
+    // "runner" runs along +X across the arena hall; "watcher" stands and tracks it.
+    let run = vec![ScriptStep {
+        ticks: 200,
+        forward: 320.,
+        side: 0.,
+        up: 0.,
+        yaw: 0.,
+        pitch: 0.,
+        jump: false,
+    }];
+    let mut sim = sim_on(
+        "arena",
+        3,
+        vec![
+            scripted(
+                "watcher",
+                Vec3::new(-200., -150., 25.),
+                0.,
+                ControllerConfig::Idle,
+            ),
+            scripted(
+                "runner",
+                Vec3::new(-480., -300., 25.),
+                0.,
+                ControllerConfig::Script(run),
+            ),
+        ],
+    );
+    // Let the runner reach full speed and the watcher refresh its tracking.
+    let mut tracked = None;
+    let mut history: Vec<Vec3> = Vec::new();
+    for _ in 0..40 {
+        sim.step();
+        history.push(sim.player_state(1).unwrap().origin);
+        if let Some(t) = sim.player_tracking(0).unwrap().enemies.first()
+            && t.seen_tick >= 6
+            && tracked.is_none()
+        {
+            tracked = Some(t.clone());
+        }
+    }
+    let t = tracked.expect("the runner was tracked");
+    assert_eq!(t.path.len(), 10);
+    // The state it predicted from is the one at the start of tick `seen_tick` (the end of the
+    // tick before), and every 0.1 s is two ticks.
+    for (k, p) in t.path.iter().enumerate() {
+        let actual = history[t.seen_tick as usize - 1 + 2 * (k + 1)];
+        assert!(
+            (*p - actual).length() < 1.0,
+            "step {k}: predicted {p:?}, actual {actual:?}"
+        );
+    }
+    assert!((t.predicted_at(1.0) - t.state.origin).x > 300.0);
+}
