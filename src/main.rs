@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 
 use botarena::map::info::MapInfo;
 use botarena::map::{MapData, build_level};
+use botarena::nav::grid::{GridParams, seed_grid};
+use botarena::nav::waypoint_file::{Header, geometry_hash, load, save};
+use botarena::nav::waypoints::WaypointGraph;
 use botarena::scenario::Scenario;
+use botarena::scenario::explore::{ExploreConfig, coverage};
 use botarena::scenario::report::{EventCounter, RunReport};
 
 /// Headless, deterministic Quake arena simulation for bot AI.
@@ -31,6 +35,35 @@ enum Command {
         #[command(subcommand)]
         command: MapCommand,
     },
+    /// Let bots that know nothing explore a map and drop waypoints; writes the graph and
+    /// prints coverage (waypoints by kind, links, components, items with a waypoint).
+    Explore {
+        /// The .map file.
+        map: PathBuf,
+        /// Number of exploring bots.
+        #[arg(long, default_value_t = 4)]
+        bots: usize,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 600.0)]
+        seconds: f64,
+        /// Seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Ticks per second.
+        #[arg(long, default_value_t = 20)]
+        tick_rate: u32,
+        /// Where to write the waypoint file (JSON).
+        #[arg(long)]
+        out: PathBuf,
+        /// Print the coverage as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Waypoint files: grid seeding, merging, counts.
+    Waypoints {
+        #[command(subcommand)]
+        command: WaypointsCommand,
+    },
     /// Run a scenario file and print a summary (final state hash, speed, per-player figures).
     Run {
         /// The scenario (TOML), e.g. scenarios/default.toml.
@@ -39,6 +72,45 @@ enum Command {
         #[arg(long)]
         ticks: Option<u64>,
         /// Print the summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum WaypointsCommand {
+    /// Lay waypoints on every walkable floor at a spacing and link neighbours that reach
+    /// each other (with terrain weights for water and lava edges).
+    Grid {
+        /// The .map file.
+        map: PathBuf,
+        /// Distance between grid columns, units.
+        #[arg(long, default_value_t = 64.0)]
+        spacing: f32,
+        /// Leave all link weights at 1.
+        #[arg(long)]
+        no_terrain_weights: bool,
+        /// Where to write the waypoint file (JSON).
+        #[arg(long)]
+        out: PathBuf,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Merge waypoint files made for the same map into one.
+    Merge {
+        /// The files.
+        #[arg(required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+        /// Where to write the merged file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Counts of a waypoint file.
+    Info {
+        /// The waypoint file.
+        file: PathBuf,
+        /// Print as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -67,6 +139,16 @@ fn main() -> ExitCode {
             ticks,
             json,
         } => run(scenario, ticks, json),
+        Command::Explore {
+            map,
+            bots,
+            seconds,
+            seed,
+            tick_rate,
+            out,
+            json,
+        } => explore(map, bots, seconds, seed, tick_rate, out, json),
+        Command::Waypoints { command } => waypoints(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -130,4 +212,133 @@ fn run(path: PathBuf, ticks: Option<u64>, json: bool) -> Result<(), Box<dyn std:
         print!("{}", report.to_text());
     }
     Ok(())
+}
+
+fn explore(
+    map: PathBuf,
+    bots: usize,
+    seconds: f64,
+    seed: u64,
+    tick_rate: u32,
+    out: PathBuf,
+    json: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if bots == 0 || bots > 256 {
+        return Err(format!("--bots {bots}: must be 1..=256").into());
+    }
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(format!("--seconds {seconds}: must be a positive number").into());
+    }
+    if !(1..=1000).contains(&tick_rate) {
+        return Err(format!("--tick-rate {tick_rate}: must be 1..=1000").into());
+    }
+    let data = MapData::load(&map)?;
+    let (level, cmap) = build_level(data);
+    let level = std::sync::Arc::new(level);
+    let hash = geometry_hash(&level);
+    let show = std::io::stderr().is_terminal();
+    let cfg = ExploreConfig {
+        bots,
+        seconds,
+        seed,
+        tick_rate,
+        every: 10.0,
+    };
+    let sim = botarena::scenario::explore::explore(level.clone(), cmap, &cfg, |sim| {
+        if show {
+            let st = sim.waypoints.stats();
+            let pct = 100.0 * sim.time() / seconds;
+            eprint!(
+                "\r[{:<30}] {pct:5.1}% {:>5.0} s  {} waypoints, {} links, {} components   ",
+                "#".repeat((pct / 100.0 * 30.0) as usize),
+                sim.time(),
+                st.waypoints,
+                st.links,
+                st.components
+            );
+            let _ = std::io::stderr().flush();
+        }
+    })?;
+    if show {
+        eprintln!();
+    }
+    save(&sim.waypoints, &level.map.name, &hash, &out)?;
+    let report = coverage(&level, &sim.cmap, &sim.waypoints, bots, sim.time(), seed);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+        println!("written     {}", out.display());
+    }
+    Ok(())
+}
+
+fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
+    match cmd {
+        WaypointsCommand::Grid {
+            map,
+            spacing,
+            no_terrain_weights,
+            out,
+            json,
+        } => {
+            if !(16.0..=1024.0).contains(&spacing) {
+                return Err(format!("--spacing {spacing}: must be 16..=1024").into());
+            }
+            let data = MapData::load(&map)?;
+            let (level, cmap) = build_level(data);
+            let params = GridParams {
+                spacing,
+                terrain_weights: !no_terrain_weights,
+                ..Default::default()
+            };
+            let graph = seed_grid(&cmap, &params);
+            save(&graph, &level.map.name, &geometry_hash(&level), &out)?;
+            let report = coverage(&level, &cmap, &graph, 0, 0.0, 0);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report.graph)?);
+            } else {
+                print!("{}", report.to_text().lines().skip(1).collect::<Vec<_>>().join("\n"));
+                println!("\nwritten     {}", out.display());
+            }
+            Ok(())
+        }
+        WaypointsCommand::Merge { files, out } => {
+            let mut merged = WaypointGraph::new();
+            let mut header: Option<Header> = None;
+            for f in &files {
+                let expect = header.as_ref().map(|h| (h.map.clone(), h.geometry_hash.clone()));
+                let (h, g) = load(f, expect.as_ref().map(|(m, x)| (m.as_str(), x.as_str())))?;
+                merged.merge(&g);
+                header.get_or_insert(h);
+            }
+            let h = header.expect("at least two files");
+            save(&merged, &h.map, &h.geometry_hash, &out)?;
+            let st = merged.stats();
+            println!(
+                "merged {} files: {} waypoints, {} links, {} components -> {}",
+                files.len(),
+                st.waypoints,
+                st.links,
+                st.components,
+                out.display()
+            );
+            Ok(())
+        }
+        WaypointsCommand::Info { file, json } => {
+            let (h, g) = load(&file, None)?;
+            let st = g.stats();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&st)?);
+            } else {
+                println!("map         {} (geometry {})", h.map, h.geometry_hash);
+                let kinds: Vec<String> = st.by_kind.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                println!("waypoints   {} ({})", st.waypoints, kinds.join(", "));
+                let travel: Vec<String> = st.links_by_travel.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                println!("links       {} ({})", st.links, travel.join(", "));
+                println!("components  {}", st.components);
+            }
+            Ok(())
+        }
+    }
 }

@@ -1,12 +1,15 @@
 //! Bot systems, one file each: what a bot sees and can reach ([`perception`]) and what it
 //! hears ([`hearing`]) — both fill the bot's [`Percepts`], the one place later brain and
 //! navigation systems read — where its enemies are going ([`prediction`]) and how it moves
-//! toward a nearby target ([`movement`]).
+//! toward a nearby target ([`movement`]); how it learns the map by dropping waypoints
+//! ([`waypoints`]) and where it goes when it has nothing better to do ([`explore`]).
 
+pub mod explore;
 pub mod hearing;
 pub mod movement;
 pub mod perception;
 pub mod prediction;
+pub mod waypoints;
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

@@ -18,6 +18,7 @@
 //!
 //! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
 
+pub mod explore;
 pub mod report;
 
 use std::path::{Path, PathBuf};

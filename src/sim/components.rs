@@ -125,6 +125,13 @@ pub enum Controller {
         /// Seconds spent nearly still on the ground.
         stuck: f32,
     },
+    /// Explores: heads for unmarked items and for directions with few waypoints.
+    Explore {
+        /// Current target.
+        target: Option<Vec3>,
+        /// Seconds left before a new target is chosen anyway.
+        timer: f32,
+    },
     /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
     Goto {
         /// The target origin.

@@ -19,6 +19,8 @@ use serde::Serialize;
 
 use crate::bot::movement::{MoveIntent, MoveMemory, MoveStatus};
 use crate::bot::prediction::Tracking;
+use crate::bot::waypoints::Dropper;
+use crate::nav::waypoints::WaypointGraph;
 use crate::bot::{Percepts, Senses};
 use crate::map::{CollisionMap, EntId, Level};
 use crate::physics::movers::MoverState;
@@ -41,6 +43,8 @@ pub enum ControllerConfig {
     Script(Vec<ScriptStep>),
     /// Go to a point with the movement stage.
     Goto(Vec3),
+    /// Explore the map (spread out, mark items), through the movement stage.
+    Explore,
 }
 
 /// One player to put in the world.
@@ -85,6 +89,8 @@ pub enum SimEvent {
     Teleport {
         /// Player id.
         player: u32,
+        /// Index of the teleporter in the level's triggers.
+        trigger: usize,
         /// Destination name.
         dest: String,
     },
@@ -187,6 +193,8 @@ pub struct Sim {
     pub sounds: SoundList,
     /// Run counters.
     pub stats: RunStats,
+    /// The waypoint graph bots drop into (and route over).
+    pub waypoints: WaypointGraph,
 }
 
 impl Sim {
@@ -242,6 +250,7 @@ impl Sim {
             timings: StageTimings::default(),
             sounds: SoundList::default(),
             stats: RunStats::default(),
+            waypoints: WaypointGraph::new(),
         };
         for (i, pc) in cfg.players.iter().enumerate() {
             let id = EntId(first_player + i as u32);
@@ -275,6 +284,10 @@ impl Sim {
                     stuck: 0.0,
                 },
                 ControllerConfig::Goto(target) => Controller::Goto { target: *target },
+                ControllerConfig::Explore => Controller::Explore {
+                    target: None,
+                    timer: 0.0,
+                },
                 ControllerConfig::Script(steps) => Controller::Script {
                     steps: steps.clone(),
                     index: 0,
@@ -304,6 +317,7 @@ impl Sim {
                         MoveStatus::default(),
                         MoveMemory::default(),
                         Tracking::default(),
+                        Dropper::default(),
                     ),
                 )
                 .expect("player entity just spawned");
@@ -428,6 +442,15 @@ impl Sim {
             h.u64(t.spent as u64 | (t.active as u64) << 1);
         }
         h.bytes(&self.rng.word_pos().to_le_bytes());
+        h.u64(self.waypoints.len() as u64);
+        for w in self.waypoints.waypoints() {
+            h.vec3(w.origin);
+            for l in &w.links {
+                h.u64(l.from as u64);
+                h.f32(l.distance);
+                h.u64(l.travel as u64);
+            }
+        }
         for s in self.sounds.sounds() {
             h.u64(s.id);
             h.u64(s.kind as u64);

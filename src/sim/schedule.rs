@@ -3,14 +3,15 @@
 //!
 //! Order: sense (visibility, reachability) → hear → predict (enemy paths) → control
 //! (commands or movement requests) → move (requests into commands) → movers (and riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
-//! items → damage (liquids, drowning, falls, deaths) → respawn → cleanup (sound expiry).
+//! items → damage (liquids, drowning, falls, deaths) → respawn → drop (waypoints) → cleanup
+//! (sound expiry).
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::{Sim, systems};
-use crate::bot::{hearing, movement, perception, prediction};
+use crate::bot::{hearing, movement, perception, prediction, waypoints};
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -37,12 +38,14 @@ pub enum Stage {
     Damage,
     /// Respawning dead players.
     Respawn,
+    /// Dropping waypoints (10 Hz per bot) and special waypoints.
+    Drop,
     /// Expired sounds leave the list.
     Cleanup,
 }
 
 /// The tick order.
-pub const TICK_ORDER: [Stage; 12] = [
+pub const TICK_ORDER: [Stage; 13] = [
     Stage::Sense,
     Stage::Hear,
     Stage::Predict,
@@ -54,6 +57,7 @@ pub const TICK_ORDER: [Stage; 12] = [
     Stage::Items,
     Stage::Damage,
     Stage::Respawn,
+    Stage::Drop,
     Stage::Cleanup,
 ];
 
@@ -72,6 +76,7 @@ impl Stage {
             Stage::Items => "items",
             Stage::Damage => "damage",
             Stage::Respawn => "respawn",
+            Stage::Drop => "drop",
             Stage::Cleanup => "cleanup",
         }
     }
@@ -111,6 +116,7 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Items => systems::items_system(sim),
             Stage::Damage => systems::damage_system(sim),
             Stage::Respawn => systems::respawn_system(sim),
+            Stage::Drop => waypoints::drop_system(sim),
             Stage::Cleanup => sim.sounds.expire(sim.tick + 1),
         }
         sim.timings.total[i] += t0.elapsed();

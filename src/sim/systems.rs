@@ -14,7 +14,9 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, angl
 use super::components::*;
 use super::sound::SoundKind;
 use super::{LastMove, Sim, SimEvent};
-use crate::bot::movement::{MoveIntent, MoveRequest, MoveTarget};
+use crate::bot::Percepts;
+use crate::bot::explore::{TARGET_SECONDS, choose_target};
+use crate::bot::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 
 /// Seconds a dead player waits before respawning.
 pub const RESPAWN_DELAY: f32 = 1.0;
@@ -28,13 +30,15 @@ pub const TELEPORT_LOCK: f32 = 0.7;
 pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     for &(_, e) in &sim.players {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent)) = sim.world.query_one_mut::<(
+        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus)) = sim.world.query_one_mut::<(
             &mut Controller,
             &mut Command,
             &Motion,
             &Vitals,
             &mut BotRng,
             &mut MoveIntent,
+            &Percepts,
+            &MoveStatus,
         )>(e) else {
             continue;
         };
@@ -70,6 +74,29 @@ pub fn control_system(sim: &mut Sim) {
                     // Swim up to breathe: wanderers keep their heads above the surface.
                     up_move: if s.water_level >= 2 { 200.0 } else { 0.0 },
                     jump: jump || s.water_level >= 2,
+                    ..Default::default()
+                }
+            }
+            Controller::Explore { target, timer } => {
+                *timer -= dt;
+                let done = matches!(mstatus, MoveStatus::Arrived | MoveStatus::Blocked(_));
+                if target.is_none() || done || *timer <= 0.0 {
+                    *target = Some(choose_target(
+                        &sim.cmap,
+                        &sim.waypoints,
+                        &sim.level,
+                        s,
+                        percepts,
+                        &mut rng.0,
+                    ));
+                    *timer = TARGET_SECONDS;
+                }
+                intent.0 = target.map(|t| MoveRequest {
+                    target: MoveTarget::Point(t),
+                    speed: 320.0,
+                });
+                UserCmd {
+                    yaw: s.yaw,
                     ..Default::default()
                 }
             }
@@ -349,6 +376,7 @@ pub fn triggers_system(sim: &mut Sim) {
                     teleport(sim, pi, dest.origin, dest.yaw);
                     sim.events.push(SimEvent::Teleport {
                         player: pid.0,
+                        trigger: ti,
                         dest: dest.name.clone(),
                     });
                     // The player is elsewhere now; other volumes wait for the next tick.

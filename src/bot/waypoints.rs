@@ -1,0 +1,280 @@
+//! Dynamic waypoint dropping (reference 000 §9.2), a stage run at 10 Hz per bot (staggered):
+//! the bot remembers the closest waypoint from which its position is reachable; when there is
+//! none, it drops a waypoint where it was 0.1 s ago (when a waypoint still reached that
+//! place) and links it with the last remembered one after verifying reachability; a change of
+//! closest waypoint links the old and the new one. Waypoints are dropped only on the ground
+//! (or swimming), never on a mover, never in lava or slime.
+//!
+//! Special waypoints, checked every tick because touches are brief: an item waypoint at the
+//! bottom centre of a weapon or powerup (not health, not the biosuit) when a bot touches it,
+//! one per item; a teleporter waypoint at the bottom centre of a teleporter when a bot uses
+//! it, linked to the first waypoint reached at the destination with the distance a player
+//! runs in the teleport's duration; elevator bottom and top waypoints when a bot rides a plat.
+//!
+//! Entry point: [`drop_system`].
+
+use glam::Vec3;
+
+use crate::map::level::{ItemKind, MoverKind};
+use crate::map::{Contents, EntId};
+use crate::nav::reach::{ReachParams, reachable};
+use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use crate::physics::movers::Phase;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
+use crate::sim::components::{ItemSlot, MoverSlot, Motion, Vitals};
+use crate::sim::{Sim, SimEvent};
+
+use super::perception::REFRESH_HZ;
+
+/// How far the closest-waypoint search looks.
+pub const SEARCH_RADIUS: f32 = 320.0;
+/// How many of the nearest waypoints are tested for reachability.
+pub const SEARCH_CANDIDATES: usize = 4;
+/// Seconds a teleport is taken to last (the reference: "a few tenths of a second").
+pub const TELEPORT_SECONDS: f32 = 0.2;
+/// Above the floor to a standing player's origin.
+const STAND: f32 = -PLAYER_MINS.z + 0.03125;
+
+/// A place the bot was at a 10 Hz sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Its origin.
+    pub pos: Vec3,
+    /// A waypoint could be dropped there.
+    pub droppable: bool,
+    /// A waypoint reached it.
+    pub had_closest: bool,
+}
+
+/// Per-bot dropping memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Dropper {
+    /// The closest waypoint from which the bot's position was reachable.
+    pub closest: Option<u32>,
+    /// The sample 0.1 s ago.
+    pub prev: Option<Sample>,
+    /// A teleporter waypoint waiting to be linked to the first waypoint at the destination.
+    pub pending_teleport: Option<u32>,
+}
+
+fn droppable(s: &PlayerState) -> bool {
+    let hazard = s.water_level >= 1 && s.water_type.intersects(Contents::LAVA | Contents::SLIME);
+    let swimming = s.water_level >= 2 && s.water_type == Contents::WATER;
+    !hazard && (s.on_ground == Some(EntId::WORLD) || swimming)
+}
+
+/// Links `a` and `b` in each direction whose reachability holds.
+fn link_both(map: &crate::map::CollisionMap, g: &mut WaypointGraph, a: u32, b: u32, p: &ReachParams) {
+    if a == b {
+        return;
+    }
+    let (pa, pb) = (g.get(a).expect("waypoint").origin, g.get(b).expect("waypoint").origin);
+    let d = pa.distance(pb);
+    if let Some(t) = Travel::from_reach(reachable(map, pa, pb, p)) {
+        g.link(a, b, d, t, 1.0);
+    }
+    if let Some(t) = Travel::from_reach(reachable(map, pb, pa, p)) {
+        g.link(b, a, d, t, 1.0);
+    }
+}
+
+/// The dropping stage: special waypoints every tick, the closest-waypoint search and drops at
+/// 10 Hz per bot.
+pub fn drop_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
+    let params = ReachParams::default();
+    let teleports: Vec<(u32, usize)> = sim
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            SimEvent::Teleport { player, trigger, .. } => Some((*player, *trigger)),
+            _ => None,
+        })
+        .collect();
+    let items: Vec<(usize, Vec3)> = sim
+        .items
+        .iter()
+        .filter_map(|&e| sim.world.get::<&ItemSlot>(e).ok().map(|s| (s.def, s.origin)))
+        .collect();
+    let plats: Vec<(usize, Phase, Vec3, Vec3)> = level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m.kind, MoverKind::Plat { .. }))
+        .filter_map(|(i, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[i]).ok()?.state;
+            let (mn, mx) = sim.cmap.mover_bounds(m.id)?;
+            Some((i, st.phase, mn, mx))
+        })
+        .collect();
+    for pi in 0..sim.players.len() {
+        let (id, e) = sim.players[pi];
+        let (s, alive, mut dr) = match sim.world.query_one_mut::<(&Motion, &Vitals, &Dropper)>(e) {
+            Ok((m, v, d)) => (m.0, v.alive, *d),
+            Err(_) => continue,
+        };
+        if !alive {
+            // Death breaks the trail: the next waypoint starts afresh at the spawn point.
+            dr = Dropper::default();
+            if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
+                *d = dr;
+            }
+            continue;
+        }
+        let g = &mut sim.waypoints;
+        let map = &sim.cmap;
+        // Item waypoints: weapons and powerups, one per item, on touch.
+        let (pmn, pmx) = (s.origin + PLAYER_MINS, s.origin + PLAYER_MAXS);
+        for &(def, origin) in &items {
+            let it = &level.items[def];
+            let wanted = matches!(it.kind, ItemKind::Weapon)
+                || (it.kind == ItemKind::Powerup && it.classname != "item_artifact_envirosuit");
+            if !wanted {
+                continue;
+            }
+            let (imn, imx) = it.kind.bounds();
+            let grow = Vec3::new(1.0, 1.0, 0.0);
+            if !crate::map::collision::overlaps(pmn, pmx, origin + imn - grow, origin + imx + grow) {
+                continue;
+            }
+            if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def)).is_some() {
+                continue;
+            }
+            let c = (imn + imx) * 0.5;
+            let at = Vec3::new(origin.x + c.x, origin.y + c.y, origin.z + imn.z + STAND);
+            let n = g.add(
+                at,
+                WaypointKind::Item {
+                    class: it.classname.clone(),
+                    item: def,
+                },
+            );
+            if let Some(c) = dr.closest {
+                link_both(map, g, c, n, &params);
+            }
+        }
+        // Teleporter waypoints, on use.
+        if let Some(&(_, trig)) = teleports.iter().find(|t| t.0 == id.0) {
+            let t = &level.triggers[trig];
+            let existing = g.find_kind(|k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig));
+            let tw = existing.unwrap_or_else(|| {
+                let c = (t.mins + t.maxs) * 0.5;
+                g.add(Vec3::new(c.x, c.y, t.mins.z + STAND), WaypointKind::Teleporter { trigger: trig })
+            });
+            if let Some(c) = dr.closest {
+                let (pc, pt) = (g.get(c).expect("waypoint").origin, g.get(tw).expect("waypoint").origin);
+                if let Some(tr) = Travel::from_reach(reachable(map, pc, pt, &params)) {
+                    g.link(c, tw, pc.distance(pt), tr, 1.0);
+                }
+            }
+            dr.pending_teleport = Some(tw);
+            dr.closest = None;
+            dr.prev = None;
+        }
+        // Elevator waypoints, while riding a plat.
+        if let Some(g_id) = s.on_ground
+            && let Some(&(mi, phase, mn, mx)) = plats.iter().find(|p| level.movers[p.0].id == g_id)
+        {
+            let at = Vec3::new((mn.x + mx.x) * 0.5, (mn.y + mx.y) * 0.5, mx.z + STAND);
+            match phase {
+                Phase::AtA => {
+                    let b = g
+                        .find_kind(|k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi))
+                        .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorBottom { mover: mi }));
+                    if let Some(c) = dr.closest
+                        && c != b
+                    {
+                        let (pc, pb) = (g.get(c).expect("waypoint").origin, g.get(b).expect("waypoint").origin);
+                        if let Some(tr) = Travel::from_reach(reachable(map, pc, pb, &params)) {
+                            g.link(c, b, pc.distance(pb), tr, 1.0);
+                        }
+                    }
+                    dr.closest = Some(b);
+                }
+                Phase::AtB => {
+                    let t = g
+                        .find_kind(|k| matches!(k, WaypointKind::ElevatorTop { mover } if *mover == mi))
+                        .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorTop { mover: mi }));
+                    if let Some(b) = g.find_kind(|k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi)) {
+                        let h = (g.get(t).expect("waypoint").origin - g.get(b).expect("waypoint").origin).length();
+                        g.link(b, t, h, Travel::Elevator, 1.0);
+                    }
+                    dr.closest = Some(t);
+                }
+                _ => {}
+            }
+            dr.prev = None;
+        }
+        let on_mover = s.on_ground.is_some_and(|g| g != EntId::WORLD);
+        if on_mover || !(sim.tick + id.0 as u64).is_multiple_of(interval) {
+            if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
+                *d = dr;
+            }
+            continue;
+        }
+        // The 10 Hz search for the closest waypoint that reaches the bot.
+        let here = droppable(&s);
+        let closest = g
+            .near(s.origin, SEARCH_RADIUS)
+            .into_iter()
+            .take(SEARCH_CANDIDATES)
+            .find(|&(n, _)| reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params).is_reachable())
+            .map(|(n, _)| n);
+        let mut new_wp = None;
+        match closest {
+            Some(c) => {
+                if let Some(old) = dr.closest
+                    && old != c
+                {
+                    link_both(map, g, old, c, &params);
+                }
+                dr.closest = Some(c);
+                dr.prev = Some(Sample {
+                    pos: s.origin,
+                    droppable: here,
+                    had_closest: true,
+                });
+            }
+            None => {
+                let at = match dr.prev {
+                    Some(p) if p.had_closest && p.droppable => Some(p.pos),
+                    _ if here => Some(s.origin),
+                    _ => None,
+                };
+                match at {
+                    Some(pos) => {
+                        let n = g.add(pos, WaypointKind::Normal);
+                        if let Some(c) = dr.closest {
+                            link_both(map, g, c, n, &params);
+                        }
+                        new_wp = Some(n);
+                        let reaches_now = pos == s.origin || reachable(map, pos, s.origin, &params).is_reachable();
+                        dr.closest = Some(n);
+                        dr.prev = Some(Sample {
+                            pos: s.origin,
+                            droppable: here,
+                            had_closest: reaches_now,
+                        });
+                    }
+                    None => {
+                        dr.prev = Some(Sample {
+                            pos: s.origin,
+                            droppable: here,
+                            had_closest: false,
+                        });
+                    }
+                }
+            }
+        }
+        // The first waypoint reached after a teleport gets the teleporter's link.
+        if let (Some(tw), Some(c)) = (dr.pending_teleport, new_wp.or(closest)) {
+            let d = crate::physics::PhysicsParams::default().max_speed * TELEPORT_SECONDS;
+            g.link(tw, c, d, Travel::Teleport, 1.0);
+            dr.pending_teleport = None;
+        }
+        if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
+            *d = dr;
+        }
+    }
+}

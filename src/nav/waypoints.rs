@@ -1,0 +1,392 @@
+//! The waypoint graph (reference 000 §9.1): waypoints with a number, an origin (where a
+//! player's origin is when standing there), a kind, and **reversed reachability links** — a
+//! link stored on V naming W means "one can travel from W to V in a straight line" — each
+//! with its distance, travel type and terrain weight. A spatial hash answers "waypoints near
+//! p" without scanning them all.
+//!
+//! Entry points: [`WaypointGraph::add`], [`WaypointGraph::link`], [`WaypointGraph::near`],
+//! [`WaypointGraph::stats`], and the JSON file format in [`super::waypoint_file`].
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// What a waypoint marks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WaypointKind {
+    /// A place a bot has been.
+    Normal,
+    /// The bottom centre of an important item (weapons and powerups).
+    Item {
+        /// Item class, e.g. `weapon_rocketlauncher`.
+        class: String,
+        /// Index of the item in the map's item list.
+        item: usize,
+    },
+    /// The bottom centre of a teleporter.
+    Teleporter {
+        /// Index of the trigger in the map's trigger list.
+        trigger: usize,
+    },
+    /// On an elevator (plat) in its bottom position: usable only while the plat is down.
+    ElevatorBottom {
+        /// Index of the plat in the map's mover list.
+        mover: usize,
+    },
+    /// On an elevator in its top position.
+    ElevatorTop {
+        /// Index of the plat in the map's mover list.
+        mover: usize,
+    },
+}
+
+impl WaypointKind {
+    /// Short name for reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            WaypointKind::Normal => "normal",
+            WaypointKind::Item { .. } => "item",
+            WaypointKind::Teleporter { .. } => "teleporter",
+            WaypointKind::ElevatorBottom { .. } => "elevator_bottom",
+            WaypointKind::ElevatorTop { .. } => "elevator_top",
+        }
+    }
+}
+
+/// How a link is travelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Travel {
+    /// Walking (steps up to 18).
+    Walk,
+    /// Jumping (one jump or a chain).
+    Jump,
+    /// Dropping down.
+    Fall,
+    /// Swimming part of the way.
+    Swim,
+    /// Through a teleporter.
+    Teleport,
+    /// Riding an elevator.
+    Elevator,
+}
+
+impl Travel {
+    /// All travel types.
+    pub const ALL: [Travel; 6] = [
+        Travel::Walk,
+        Travel::Jump,
+        Travel::Fall,
+        Travel::Swim,
+        Travel::Teleport,
+        Travel::Elevator,
+    ];
+
+    /// From a reachability answer (`None` when unreachable).
+    pub fn from_reach(r: super::Reachability) -> Option<Travel> {
+        use super::Reachability::*;
+        Some(match r {
+            Walk => Travel::Walk,
+            Fall => Travel::Fall,
+            Jump | JumpChain(_) => Travel::Jump,
+            Swim => Travel::Swim,
+            Unreachable(_) => return None,
+        })
+    }
+}
+
+/// A reversed reachability link, stored on the waypoint it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    /// The waypoint one travels from.
+    pub from: u32,
+    /// Distance travelled (for teleports: what a player runs in the teleport's duration).
+    pub distance: f32,
+    /// How.
+    pub travel: Travel,
+    /// Terrain weight multiplying the distance for routing (1 = plain floor).
+    #[serde(default = "one")]
+    pub weight: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+/// One waypoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Waypoint {
+    /// Its number (its index in the graph).
+    pub number: u32,
+    /// A player origin standing there.
+    pub origin: Vec3,
+    /// What it marks.
+    pub kind: WaypointKind,
+    /// Reversed links: where one can come from.
+    pub links: Vec<Link>,
+}
+
+/// Side of a spatial hash cell.
+const CELL: f32 = 128.0;
+
+fn cell_of(p: Vec3) -> (i32, i32, i32) {
+    (
+        (p.x / CELL).floor() as i32,
+        (p.y / CELL).floor() as i32,
+        (p.z / CELL).floor() as i32,
+    )
+}
+
+/// Counts describing a graph.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GraphStats {
+    /// Waypoints in all.
+    pub waypoints: usize,
+    /// Waypoints per kind.
+    pub by_kind: BTreeMap<&'static str, usize>,
+    /// Links in all.
+    pub links: usize,
+    /// Links per travel type.
+    pub links_by_travel: BTreeMap<String, usize>,
+    /// Weakly connected components.
+    pub components: usize,
+}
+
+/// The graph of one map.
+#[derive(Clone, Debug, Default)]
+pub struct WaypointGraph {
+    waypoints: Vec<Waypoint>,
+    grid: BTreeMap<(i32, i32, i32), Vec<u32>>,
+    /// Bumped on every change, so caches know when to look again.
+    pub revision: u64,
+}
+
+impl WaypointGraph {
+    /// An empty graph.
+    pub fn new() -> WaypointGraph {
+        WaypointGraph::default()
+    }
+
+    /// The waypoints, by number.
+    pub fn waypoints(&self) -> &[Waypoint] {
+        &self.waypoints
+    }
+
+    /// Waypoint `n`.
+    pub fn get(&self, n: u32) -> Option<&Waypoint> {
+        self.waypoints.get(n as usize)
+    }
+
+    /// Number of waypoints.
+    pub fn len(&self) -> usize {
+        self.waypoints.len()
+    }
+
+    /// True when there is none.
+    pub fn is_empty(&self) -> bool {
+        self.waypoints.is_empty()
+    }
+
+    /// Adds a waypoint and returns its number.
+    pub fn add(&mut self, origin: Vec3, kind: WaypointKind) -> u32 {
+        let n = self.waypoints.len() as u32;
+        self.waypoints.push(Waypoint {
+            number: n,
+            origin,
+            kind,
+            links: Vec::new(),
+        });
+        self.grid.entry(cell_of(origin)).or_default().push(n);
+        self.revision += 1;
+        n
+    }
+
+    /// Records that one can travel from `from` to `to`; a second link between the same pair
+    /// keeps the shorter one. Returns whether the graph changed. Self-links are ignored.
+    pub fn link(&mut self, from: u32, to: u32, distance: f32, travel: Travel, weight: f32) -> bool {
+        if from == to || from as usize >= self.waypoints.len() || to as usize >= self.waypoints.len() {
+            return false;
+        }
+        let links = &mut self.waypoints[to as usize].links;
+        if let Some(l) = links.iter_mut().find(|l| l.from == from) {
+            if distance * weight < l.distance * l.weight {
+                *l = Link { from, distance, travel, weight };
+                self.revision += 1;
+                return true;
+            }
+            return false;
+        }
+        links.push(Link { from, distance, travel, weight });
+        self.revision += 1;
+        true
+    }
+
+    /// Whether a link from `from` to `to` exists.
+    pub fn has_link(&self, from: u32, to: u32) -> bool {
+        self.get(to).is_some_and(|w| w.links.iter().any(|l| l.from == from))
+    }
+
+    /// Waypoints within `radius` of `p`, nearest first (ties by number).
+    pub fn near(&self, p: Vec3, radius: f32) -> Vec<(u32, f32)> {
+        let r = (radius / CELL).ceil() as i32;
+        let c = cell_of(p);
+        let mut out = Vec::new();
+        for x in c.0 - r..=c.0 + r {
+            for y in c.1 - r..=c.1 + r {
+                for z in c.2 - r..=c.2 + r {
+                    if let Some(ns) = self.grid.get(&(x, y, z)) {
+                        for &n in ns {
+                            let d = self.waypoints[n as usize].origin.distance(p);
+                            if d <= radius {
+                                out.push((n, d));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        out
+    }
+
+    /// The first waypoint of a kind matching `pred`.
+    pub fn find_kind(&self, pred: impl Fn(&WaypointKind) -> bool) -> Option<u32> {
+        self.waypoints.iter().find(|w| pred(&w.kind)).map(|w| w.number)
+    }
+
+    /// Weakly connected components (links taken both ways).
+    pub fn components(&self) -> usize {
+        let n = self.waypoints.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        for w in &self.waypoints {
+            for l in &w.links {
+                let (a, b) = (find(&mut parent, w.number as usize), find(&mut parent, l.from as usize));
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+        (0..n).filter(|&i| find(&mut parent, i) == i).count()
+    }
+
+    /// Counts by kind, links by travel type, components.
+    pub fn stats(&self) -> GraphStats {
+        let mut s = GraphStats {
+            waypoints: self.waypoints.len(),
+            components: self.components(),
+            ..Default::default()
+        };
+        for w in &self.waypoints {
+            *s.by_kind.entry(w.kind.name()).or_insert(0) += 1;
+            for l in &w.links {
+                s.links += 1;
+                *s.links_by_travel.entry(format!("{:?}", l.travel).to_lowercase()).or_insert(0) += 1;
+            }
+        }
+        s
+    }
+
+    /// Adds every waypoint and link of `other`, renumbered after this graph's. Returns the
+    /// number the first of them got.
+    pub fn merge(&mut self, other: &WaypointGraph) -> u32 {
+        let base = self.waypoints.len() as u32;
+        for w in &other.waypoints {
+            self.add(w.origin, w.kind.clone());
+        }
+        for w in &other.waypoints {
+            for l in &w.links {
+                self.link(l.from + base, w.number + base, l.distance, l.travel, l.weight);
+            }
+        }
+        base
+    }
+
+    /// Builds a graph from waypoints as stored (numbers must be 0..n in order, links in range).
+    pub fn from_waypoints(waypoints: Vec<Waypoint>) -> Result<WaypointGraph, String> {
+        let n = waypoints.len();
+        let mut g = WaypointGraph::new();
+        for (i, w) in waypoints.iter().enumerate() {
+            if w.number as usize != i {
+                return Err(format!("waypoint {i} is numbered {}", w.number));
+            }
+            if !w.origin.is_finite() {
+                return Err(format!("waypoint {i} has a non-finite origin"));
+            }
+            for l in &w.links {
+                if l.from as usize >= n {
+                    return Err(format!("waypoint {i} links from {}, which does not exist", l.from));
+                }
+                if !(l.distance.is_finite() && l.distance >= 0.0 && l.weight.is_finite() && l.weight > 0.0) {
+                    return Err(format!("waypoint {i}: link from {} has a bad distance or weight", l.from));
+                }
+            }
+        }
+        for w in &waypoints {
+            g.add(w.origin, w.kind.clone());
+        }
+        for w in waypoints {
+            g.waypoints[w.number as usize].links = w.links;
+        }
+        Ok(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_reversed_and_deduplicated() {
+        let mut g = WaypointGraph::new();
+        let a = g.add(Vec3::ZERO, WaypointKind::Normal);
+        let b = g.add(Vec3::new(100., 0., 0.), WaypointKind::Normal);
+        assert!(g.link(a, b, 100.0, Travel::Walk, 1.0));
+        // Stored on b, naming a.
+        assert_eq!(g.get(b).unwrap().links[0].from, a);
+        assert!(g.get(a).unwrap().links.is_empty());
+        assert!(g.has_link(a, b) && !g.has_link(b, a));
+        assert!(!g.link(a, b, 120.0, Travel::Jump, 1.0), "a longer duplicate is dropped");
+        assert!(g.link(a, b, 90.0, Travel::Jump, 1.0), "a shorter one replaces it");
+        assert_eq!(g.get(b).unwrap().links.len(), 1);
+        assert!(!g.link(a, a, 1.0, Travel::Walk, 1.0));
+        assert!(!g.link(a, 9, 1.0, Travel::Walk, 1.0));
+    }
+
+    #[test]
+    fn near_uses_the_grid_and_sorts_by_distance() {
+        let mut g = WaypointGraph::new();
+        for i in 0..50 {
+            g.add(Vec3::new(i as f32 * 40.0, 0., 0.), WaypointKind::Normal);
+        }
+        let n = g.near(Vec3::new(205., 0., 0.), 100.0);
+        let nums: Vec<u32> = n.iter().map(|x| x.0).collect();
+        assert_eq!(nums, vec![5, 4, 6, 3, 7]);
+    }
+
+    #[test]
+    fn components_and_merge() {
+        let mut g = WaypointGraph::new();
+        let a = g.add(Vec3::ZERO, WaypointKind::Normal);
+        let b = g.add(Vec3::X, WaypointKind::Normal);
+        let _c = g.add(Vec3::Y * 500.0, WaypointKind::Normal);
+        g.link(a, b, 1.0, Travel::Walk, 1.0);
+        assert_eq!(g.components(), 2);
+        let mut h = WaypointGraph::new();
+        let base = h.merge(&g);
+        assert_eq!(base, 0);
+        let base = h.merge(&g);
+        assert_eq!(base, 3);
+        assert_eq!(h.len(), 6);
+        assert!(h.has_link(3, 4));
+        assert_eq!(h.components(), 4);
+    }
+}

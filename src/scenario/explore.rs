@@ -1,0 +1,155 @@
+//! An exploration run (`botarena explore`): bots that know nothing explore a map for a given
+//! simulated time, dropping waypoints; the report gives coverage — waypoints by kind, links,
+//! connected components, important items with a waypoint, and waypoints found inside solid
+//! (which should be none).
+//!
+//! Entry points: [`explore`], [`ExploreReport`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::bot::explore::wants_item_waypoint;
+use crate::map::{CollisionMap, Contents, Level};
+use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
+
+/// Coverage after (part of) an exploration.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExploreReport {
+    /// Map name.
+    pub map: String,
+    /// Bots exploring.
+    pub bots: usize,
+    /// Simulated seconds.
+    pub seconds: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Graph counts.
+    pub graph: GraphStats,
+    /// Weapons and powerups (biosuit aside) in the map.
+    pub important_items: usize,
+    /// Of those, how many have an item waypoint.
+    pub items_with_waypoint: usize,
+    /// Item classes still without a waypoint.
+    pub items_missing: BTreeMap<String, usize>,
+    /// Waypoints where a standing player box would be inside solid.
+    pub waypoints_in_solid: usize,
+}
+
+/// Counts a graph's coverage of a level.
+pub fn coverage(level: &Level, cmap: &CollisionMap, graph: &WaypointGraph, bots: usize, seconds: f64, seed: u64) -> ExploreReport {
+    let important: Vec<usize> = (0..level.items.len()).filter(|&i| wants_item_waypoint(level, i)).collect();
+    let mut missing = BTreeMap::new();
+    let mut with = 0;
+    for &i in &important {
+        if graph.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i)).is_some() {
+            with += 1;
+        } else {
+            *missing.entry(level.items[i].classname.clone()).or_insert(0) += 1;
+        }
+    }
+    let in_solid = graph
+        .waypoints()
+        .iter()
+        .filter(|w| {
+            cmap.trace(w.origin, w.origin, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None)
+                .start_solid
+        })
+        .count();
+    ExploreReport {
+        map: level.map.name.clone(),
+        bots,
+        seconds,
+        seed,
+        graph: graph.stats(),
+        important_items: important.len(),
+        items_with_waypoint: with,
+        items_missing: missing,
+        waypoints_in_solid: in_solid,
+    }
+}
+
+/// How to explore.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ExploreConfig {
+    /// Number of exploring bots.
+    pub bots: usize,
+    /// Simulated seconds.
+    pub seconds: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// Simulated seconds between progress calls.
+    pub every: f64,
+}
+
+/// Runs exploring bots on a level, calling `progress` every `cfg.every` simulated seconds
+/// with the sim so far. Returns the sim (its graph is the result).
+pub fn explore(level: Arc<Level>, cmap: CollisionMap, cfg: &ExploreConfig, mut progress: impl FnMut(&Sim)) -> Result<Sim, SimError> {
+    let ExploreConfig {
+        bots,
+        seconds,
+        seed,
+        tick_rate,
+        every,
+    } = *cfg;
+    let players = (0..bots)
+        .map(|i| PlayerConfig {
+            name: format!("explorer{i}"),
+            controller: ControllerConfig::Explore,
+            spawn: None,
+            start: None,
+            senses: Default::default(),
+        })
+        .collect();
+    let cfg = SimConfig {
+        seed,
+        tick_rate,
+        params: Default::default(),
+        players,
+    };
+    let mut sim = Sim::new(level, cmap, &cfg)?;
+    let ticks = (seconds * tick_rate as f64).round() as u64;
+    let every_ticks = ((every * tick_rate as f64).round() as u64).max(1);
+    for t in 0..ticks {
+        sim.step();
+        if (t + 1) % every_ticks == 0 {
+            progress(&sim);
+        }
+    }
+    Ok(sim)
+}
+
+impl ExploreReport {
+    /// Readable text.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let _ = writeln!(s, "map         {} — {} bots, {:.0} s simulated, seed {}", self.map, self.bots, self.seconds, self.seed);
+        let kinds: Vec<String> = self.graph.by_kind.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        let _ = writeln!(s, "waypoints   {} ({})", self.graph.waypoints, kinds.join(", "));
+        let travel: Vec<String> = self.graph.links_by_travel.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        let _ = writeln!(s, "links       {} ({})", self.graph.links, travel.join(", "));
+        let _ = writeln!(s, "components  {}", self.graph.components);
+        let _ = writeln!(
+            s,
+            "items       {} of {} weapons and powerups have an item waypoint{}",
+            self.items_with_waypoint,
+            self.important_items,
+            if self.items_missing.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (missing: {})",
+                    self.items_missing.iter().map(|(k, v)| format!("{v} {k}")).collect::<Vec<_>>().join(", ")
+                )
+            }
+        );
+        let _ = writeln!(s, "in solid    {}", self.waypoints_in_solid);
+        s
+    }
+}
