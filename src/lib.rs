@@ -9,6 +9,7 @@ pub mod bot;
 pub mod map;
 pub mod nav;
 pub mod physics;
+pub mod render;
 pub mod scenario;
 pub mod sim;
 

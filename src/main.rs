@@ -59,6 +59,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a map top-down as SVG (brush outlines shaded by height, liquids, movers,
+    /// teleporters, items, spawn points), optionally with a waypoint graph over it.
+    Render {
+        /// The .map file.
+        map: PathBuf,
+        /// A waypoint file made for this map to draw over it.
+        #[arg(long)]
+        waypoints: Option<PathBuf>,
+        /// Where to write the SVG.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Picture width in pixels.
+        #[arg(long, default_value_t = 1200.0)]
+        width: f32,
+    },
     /// Waypoint files: grid seeding, merging, counts.
     Waypoints {
         #[command(subcommand)]
@@ -149,6 +164,12 @@ fn main() -> ExitCode {
             json,
         } => explore(map, bots, seconds, seed, tick_rate, out, json),
         Command::Waypoints { command } => waypoints(command),
+        Command::Render {
+            map,
+            waypoints,
+            out,
+            width,
+        } => render(map, waypoints, out, width),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -298,7 +319,15 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&report.graph)?);
             } else {
-                print!("{}", report.to_text().lines().skip(1).collect::<Vec<_>>().join("\n"));
+                print!(
+                    "{}",
+                    report
+                        .to_text()
+                        .lines()
+                        .skip(1)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
                 println!("\nwritten     {}", out.display());
             }
             Ok(())
@@ -307,7 +336,9 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
             let mut merged = WaypointGraph::new();
             let mut header: Option<Header> = None;
             for f in &files {
-                let expect = header.as_ref().map(|h| (h.map.clone(), h.geometry_hash.clone()));
+                let expect = header
+                    .as_ref()
+                    .map(|h| (h.map.clone(), h.geometry_hash.clone()));
                 let (h, g) = load(f, expect.as_ref().map(|(m, x)| (m.as_str(), x.as_str())))?;
                 merged.merge(&g);
                 header.get_or_insert(h);
@@ -332,13 +363,45 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
                 println!("{}", serde_json::to_string_pretty(&st)?);
             } else {
                 println!("map         {} (geometry {})", h.map, h.geometry_hash);
-                let kinds: Vec<String> = st.by_kind.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                let kinds: Vec<String> =
+                    st.by_kind.iter().map(|(k, v)| format!("{v} {k}")).collect();
                 println!("waypoints   {} ({})", st.waypoints, kinds.join(", "));
-                let travel: Vec<String> = st.links_by_travel.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                let travel: Vec<String> = st
+                    .links_by_travel
+                    .iter()
+                    .map(|(k, v)| format!("{v} {k}"))
+                    .collect();
                 println!("links       {} ({})", st.links, travel.join(", "));
                 println!("components  {}", st.components);
             }
             Ok(())
         }
     }
+}
+
+fn render(
+    map: PathBuf,
+    waypoints: Option<PathBuf>,
+    out: PathBuf,
+    width: f32,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if !(100.0..=20000.0).contains(&width) {
+        return Err(format!("--width {width}: must be 100..=20000").into());
+    }
+    let data = MapData::load(&map)?;
+    let (level, _) = build_level(data);
+    let graph = match &waypoints {
+        Some(f) => Some(load(f, Some((&level.map.name, &geometry_hash(&level))))?.1),
+        None => None,
+    };
+    let svg = botarena::render::render_map(
+        &level,
+        &botarena::render::Overlay {
+            waypoints: graph.as_ref(),
+        },
+        width,
+    );
+    std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }

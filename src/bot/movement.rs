@@ -8,7 +8,8 @@
 //!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`;
 //! - **look ahead** along the heading for gaps, lava and slime; predict a running jump over
 //!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
-//!   ground or in water, otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
+//!   ground or in water (backing up for a run-up first when standing too slow at the edge),
+//!   otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
 //! - movers, teleporters and item touches are left to the physics.
 //!
 //! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
@@ -75,14 +76,20 @@ pub enum MoveStatus {
     Swimming,
 }
 
-/// Movement state kept between ticks (the side an obstacle is being walked around).
+/// Movement state kept between ticks (the side an obstacle is being walked around, a run-up
+/// being taken).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveMemory {
     /// -1 left, +1 right, 0 none.
     pub avoid_side: i8,
     /// Ticks the side stays chosen.
     pub avoid_ticks: u32,
+    /// Ticks left of backing away from an edge to take a run-up.
+    pub runup_ticks: u32,
 }
+
+/// How far a bot backs away from an edge to get to full speed before jumping it.
+pub const RUN_UP: f32 = 64.0;
 
 /// Tuning of the movement stage.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -130,7 +137,14 @@ enum Ahead {
 /// How far along `dir` (up to `range`) a player can run on safe floor: the box's way is
 /// clear and there is floor within `max_drop` with no lava or slime on it.
 pub fn safe_run(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop: f32) -> f32 {
-    let t = map.trace(origin, origin + dir * range, PLAYER_MINS, PLAYER_MAXS, MASK, None);
+    let t = map.trace(
+        origin,
+        origin + dir * range,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        None,
+    );
     let clear = (t.end_pos - origin).length();
     match scan_ahead(map, origin, dir, clear, max_drop) {
         Ahead::Clear => clear,
@@ -246,6 +260,13 @@ pub fn steer(
     if s.on_ground.is_none() {
         return (run_toward(want, speed, false), MoveStatus::InAir);
     }
+    if mem.runup_ticks > 0 {
+        // Backing away from the edge, still facing it.
+        mem.runup_ticks -= 1;
+        let mut back = run_toward(want, speed, false);
+        back.forward_move = -speed;
+        return (back, MoveStatus::Moving);
+    }
     let feel = 24.0 + speed * dt;
     let up = |h: f32| s.origin + Vec3::new(0.0, 0.0, h);
     let free = |dir: Vec3| {
@@ -323,6 +344,25 @@ pub fn steer(
                 if jump_lands(map, s, heading, physics, params.max_drop, me) {
                     jump = true;
                 } else {
+                    // Too slow to make it from here: back up for a run-up if a jump at full
+                    // speed from the edge would land.
+                    let mut fast = *s;
+                    fast.velocity = heading * physics.max_speed;
+                    let behind = s.origin - heading * RUN_UP;
+                    let room = box_clear(map, s.origin, behind, me)
+                        && matches!(
+                            scan_ahead(map, s.origin, -heading, RUN_UP, params.max_drop),
+                            Ahead::Clear
+                        );
+                    if room
+                        && s.velocity.truncate().length() < physics.max_speed * 0.9
+                        && jump_lands(map, &fast, heading, physics, params.max_drop, me)
+                    {
+                        mem.runup_ticks = ((RUN_UP / physics.max_speed) / dt).ceil() as u32 + 1;
+                        let mut back = run_toward(heading, speed, false);
+                        back.forward_move = -speed;
+                        return (back, MoveStatus::Moving);
+                    }
                     let why = if hazard {
                         BlockReason::Hazard
                     } else {

@@ -21,7 +21,7 @@ use crate::nav::reach::{ReachParams, reachable};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
-use crate::sim::components::{ItemSlot, MoverSlot, Motion, Vitals};
+use crate::sim::components::{ItemSlot, Motion, MoverSlot, Vitals};
 use crate::sim::{Sim, SimEvent};
 
 use super::perception::REFRESH_HZ;
@@ -63,12 +63,44 @@ fn droppable(s: &PlayerState) -> bool {
     !hazard && (s.on_ground == Some(EntId::WORLD) || swimming)
 }
 
+/// `want` when a standing player box fits there; else the nearest fit a few units up or
+/// toward `fallback` (a place the bot stood); else `fallback`.
+fn free_spot(map: &crate::map::CollisionMap, want: Vec3, fallback: Vec3) -> Vec3 {
+    let fits = |p: Vec3| {
+        !map.trace(
+            p,
+            p,
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            None,
+        )
+        .start_solid
+    };
+    for k in 0..=8 {
+        let p = want + (fallback - want) * (k as f32 / 8.0);
+        if fits(p) {
+            return p;
+        }
+    }
+    fallback
+}
+
 /// Links `a` and `b` in each direction whose reachability holds.
-fn link_both(map: &crate::map::CollisionMap, g: &mut WaypointGraph, a: u32, b: u32, p: &ReachParams) {
+fn link_both(
+    map: &crate::map::CollisionMap,
+    g: &mut WaypointGraph,
+    a: u32,
+    b: u32,
+    p: &ReachParams,
+) {
     if a == b {
         return;
     }
-    let (pa, pb) = (g.get(a).expect("waypoint").origin, g.get(b).expect("waypoint").origin);
+    let (pa, pb) = (
+        g.get(a).expect("waypoint").origin,
+        g.get(b).expect("waypoint").origin,
+    );
     let d = pa.distance(pb);
     if let Some(t) = Travel::from_reach(reachable(map, pa, pb, p)) {
         g.link(a, b, d, t, 1.0);
@@ -88,14 +120,21 @@ pub fn drop_system(sim: &mut Sim) {
         .events
         .iter()
         .filter_map(|e| match e {
-            SimEvent::Teleport { player, trigger, .. } => Some((*player, *trigger)),
+            SimEvent::Teleport {
+                player, trigger, ..
+            } => Some((*player, *trigger)),
             _ => None,
         })
         .collect();
     let items: Vec<(usize, Vec3)> = sim
         .items
         .iter()
-        .filter_map(|&e| sim.world.get::<&ItemSlot>(e).ok().map(|s| (s.def, s.origin)))
+        .filter_map(|&e| {
+            sim.world
+                .get::<&ItemSlot>(e)
+                .ok()
+                .map(|s| (s.def, s.origin))
+        })
         .collect();
     let plats: Vec<(usize, Phase, Vec3, Vec3)> = level
         .movers
@@ -135,14 +174,21 @@ pub fn drop_system(sim: &mut Sim) {
             }
             let (imn, imx) = it.kind.bounds();
             let grow = Vec3::new(1.0, 1.0, 0.0);
-            if !crate::map::collision::overlaps(pmn, pmx, origin + imn - grow, origin + imx + grow) {
+            if !crate::map::collision::overlaps(pmn, pmx, origin + imn - grow, origin + imx + grow)
+            {
                 continue;
             }
-            if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def)).is_some() {
+            if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def))
+                .is_some()
+            {
                 continue;
             }
             let c = (imn + imx) * 0.5;
-            let at = Vec3::new(origin.x + c.x, origin.y + c.y, origin.z + imn.z + STAND);
+            let at = free_spot(
+                map,
+                Vec3::new(origin.x + c.x, origin.y + c.y, origin.z + imn.z + STAND),
+                s.origin,
+            );
             let n = g.add(
                 at,
                 WaypointKind::Item {
@@ -157,13 +203,19 @@ pub fn drop_system(sim: &mut Sim) {
         // Teleporter waypoints, on use.
         if let Some(&(_, trig)) = teleports.iter().find(|t| t.0 == id.0) {
             let t = &level.triggers[trig];
-            let existing = g.find_kind(|k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig));
+            let existing = g.find_kind(
+                |k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig),
+            );
             let tw = existing.unwrap_or_else(|| {
                 let c = (t.mins + t.maxs) * 0.5;
-                g.add(Vec3::new(c.x, c.y, t.mins.z + STAND), WaypointKind::Teleporter { trigger: trig })
+                let at = free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin);
+                g.add(at, WaypointKind::Teleporter { trigger: trig })
             });
             if let Some(c) = dr.closest {
-                let (pc, pt) = (g.get(c).expect("waypoint").origin, g.get(tw).expect("waypoint").origin);
+                let (pc, pt) = (
+                    g.get(c).expect("waypoint").origin,
+                    g.get(tw).expect("waypoint").origin,
+                );
                 if let Some(tr) = Travel::from_reach(reachable(map, pc, pt, &params)) {
                     g.link(c, tw, pc.distance(pt), tr, 1.0);
                 }
@@ -180,12 +232,17 @@ pub fn drop_system(sim: &mut Sim) {
             match phase {
                 Phase::AtA => {
                     let b = g
-                        .find_kind(|k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi))
+                        .find_kind(
+                            |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
+                        )
                         .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorBottom { mover: mi }));
                     if let Some(c) = dr.closest
                         && c != b
                     {
-                        let (pc, pb) = (g.get(c).expect("waypoint").origin, g.get(b).expect("waypoint").origin);
+                        let (pc, pb) = (
+                            g.get(c).expect("waypoint").origin,
+                            g.get(b).expect("waypoint").origin,
+                        );
                         if let Some(tr) = Travel::from_reach(reachable(map, pc, pb, &params)) {
                             g.link(c, b, pc.distance(pb), tr, 1.0);
                         }
@@ -194,10 +251,16 @@ pub fn drop_system(sim: &mut Sim) {
                 }
                 Phase::AtB => {
                     let t = g
-                        .find_kind(|k| matches!(k, WaypointKind::ElevatorTop { mover } if *mover == mi))
+                        .find_kind(
+                            |k| matches!(k, WaypointKind::ElevatorTop { mover } if *mover == mi),
+                        )
                         .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorTop { mover: mi }));
-                    if let Some(b) = g.find_kind(|k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi)) {
-                        let h = (g.get(t).expect("waypoint").origin - g.get(b).expect("waypoint").origin).length();
+                    if let Some(b) = g.find_kind(
+                        |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
+                    ) {
+                        let h = (g.get(t).expect("waypoint").origin
+                            - g.get(b).expect("waypoint").origin)
+                            .length();
                         g.link(b, t, h, Travel::Elevator, 1.0);
                     }
                     dr.closest = Some(t);
@@ -214,12 +277,16 @@ pub fn drop_system(sim: &mut Sim) {
             continue;
         }
         // The 10 Hz search for the closest waypoint that reaches the bot.
+        sim.visits.visit(s.origin);
+        let g = &mut sim.waypoints;
         let here = droppable(&s);
         let closest = g
             .near(s.origin, SEARCH_RADIUS)
             .into_iter()
             .take(SEARCH_CANDIDATES)
-            .find(|&(n, _)| reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params).is_reachable())
+            .find(|&(n, _)| {
+                reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params).is_reachable()
+            })
             .map(|(n, _)| n);
         let mut new_wp = None;
         match closest {
@@ -249,7 +316,8 @@ pub fn drop_system(sim: &mut Sim) {
                             link_both(map, g, c, n, &params);
                         }
                         new_wp = Some(n);
-                        let reaches_now = pos == s.origin || reachable(map, pos, s.origin, &params).is_reachable();
+                        let reaches_now = pos == s.origin
+                            || reachable(map, pos, s.origin, &params).is_reachable();
                         dr.closest = Some(n);
                         dr.prev = Some(Sample {
                             pos: s.origin,

@@ -50,7 +50,14 @@ fn floors(map: &CollisionMap, x: f32, y: f32, top: f32, bottom: f32) -> Vec<Vec3
     let mut z = top;
     while z > bottom {
         let start = Vec3::new(x, y, z);
-        let t = map.trace(start, Vec3::new(x, y, bottom), PLAYER_MINS, PLAYER_MAXS, MASK, None);
+        let t = map.trace(
+            start,
+            Vec3::new(x, y, bottom),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            MASK,
+            None,
+        );
         if t.start_solid {
             z -= 16.0;
             continue;
@@ -116,7 +123,13 @@ pub fn seed_grid(map: &CollisionMap, g: &GridParams) -> WaypointGraph {
     let weights: Vec<f32> = graph
         .waypoints()
         .iter()
-        .map(|w| if g.terrain_weights { terrain_weight(map, w.origin, g) } else { 1.0 })
+        .map(|w| {
+            if g.terrain_weights {
+                terrain_weight(map, w.origin, g)
+            } else {
+                1.0
+            }
+        })
         .collect();
     let n = graph.len() as u32;
     for a in 0..n {

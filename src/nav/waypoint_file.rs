@@ -127,7 +127,12 @@ pub fn geometry_hash(level: &Level) -> String {
 }
 
 /// Writes the graph of map `map` (with its geometry hash) to `path`.
-pub fn save(graph: &WaypointGraph, map: &str, hash: &str, path: &Path) -> Result<(), WaypointFileError> {
+pub fn save(
+    graph: &WaypointGraph,
+    map: &str,
+    hash: &str,
+    path: &Path,
+) -> Result<(), WaypointFileError> {
     let file = File {
         format: FORMAT.into(),
         version: VERSION,
@@ -144,7 +149,11 @@ pub fn save(graph: &WaypointGraph, map: &str, hash: &str, path: &Path) -> Result
 
 /// Parses waypoint file text; with `expect` = (map name, geometry hash) a file made for
 /// another map is refused.
-pub fn parse(text: &str, path: &str, expect: Option<(&str, &str)>) -> Result<(Header, WaypointGraph), WaypointFileError> {
+pub fn parse(
+    text: &str,
+    path: &str,
+    expect: Option<(&str, &str)>,
+) -> Result<(Header, WaypointGraph), WaypointFileError> {
     // Read the header first, so another format is named as such rather than as a bad key.
     #[derive(Deserialize)]
     struct Peek {
@@ -155,19 +164,30 @@ pub fn parse(text: &str, path: &str, expect: Option<(&str, &str)>) -> Result<(He
         path: path.into(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string().split(" at line").next().unwrap_or_default().to_string(),
+        message: e
+            .to_string()
+            .split(" at line")
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     };
     let peek: Peek = serde_json::from_str(text).map_err(json_err)?;
     if peek.format.as_deref() != Some(FORMAT) {
         return Err(WaypointFileError::Format {
             path: path.into(),
-            message: format!("not a botarena waypoint file (format {:?}, expected {FORMAT:?})", peek.format.unwrap_or_default()),
+            message: format!(
+                "not a botarena waypoint file (format {:?}, expected {FORMAT:?})",
+                peek.format.unwrap_or_default()
+            ),
         });
     }
     if peek.version != Some(VERSION) {
         return Err(WaypointFileError::Format {
             path: path.into(),
-            message: format!("waypoint file version {:?}; this build reads version {VERSION}", peek.version),
+            message: format!(
+                "waypoint file version {:?}; this build reads version {VERSION}",
+                peek.version
+            ),
         });
     }
     let file: File = serde_json::from_str(text).map_err(json_err)?;
@@ -188,15 +208,20 @@ pub fn parse(text: &str, path: &str, expect: Option<(&str, &str)>) -> Result<(He
         map: file.map,
         geometry_hash: file.geometry_hash,
     };
-    let graph = WaypointGraph::from_waypoints(file.waypoints).map_err(|message| WaypointFileError::Invalid {
-        path: path.into(),
-        message,
+    let graph = WaypointGraph::from_waypoints(file.waypoints).map_err(|message| {
+        WaypointFileError::Invalid {
+            path: path.into(),
+            message,
+        }
     })?;
     Ok((header, graph))
 }
 
 /// Reads a waypoint file; see [`parse`].
-pub fn load(path: &Path, expect: Option<(&str, &str)>) -> Result<(Header, WaypointGraph), WaypointFileError> {
+pub fn load(
+    path: &Path,
+    expect: Option<(&str, &str)>,
+) -> Result<(Header, WaypointGraph), WaypointFileError> {
     let text = std::fs::read_to_string(path).map_err(|source| WaypointFileError::Io {
         path: path.display().to_string(),
         source,

@@ -206,26 +206,40 @@ impl WaypointGraph {
     /// Records that one can travel from `from` to `to`; a second link between the same pair
     /// keeps the shorter one. Returns whether the graph changed. Self-links are ignored.
     pub fn link(&mut self, from: u32, to: u32, distance: f32, travel: Travel, weight: f32) -> bool {
-        if from == to || from as usize >= self.waypoints.len() || to as usize >= self.waypoints.len() {
+        if from == to
+            || from as usize >= self.waypoints.len()
+            || to as usize >= self.waypoints.len()
+        {
             return false;
         }
         let links = &mut self.waypoints[to as usize].links;
         if let Some(l) = links.iter_mut().find(|l| l.from == from) {
             if distance * weight < l.distance * l.weight {
-                *l = Link { from, distance, travel, weight };
+                *l = Link {
+                    from,
+                    distance,
+                    travel,
+                    weight,
+                };
                 self.revision += 1;
                 return true;
             }
             return false;
         }
-        links.push(Link { from, distance, travel, weight });
+        links.push(Link {
+            from,
+            distance,
+            travel,
+            weight,
+        });
         self.revision += 1;
         true
     }
 
     /// Whether a link from `from` to `to` exists.
     pub fn has_link(&self, from: u32, to: u32) -> bool {
-        self.get(to).is_some_and(|w| w.links.iter().any(|l| l.from == from))
+        self.get(to)
+            .is_some_and(|w| w.links.iter().any(|l| l.from == from))
     }
 
     /// Waypoints within `radius` of `p`, nearest first (ties by number).
@@ -253,7 +267,10 @@ impl WaypointGraph {
 
     /// The first waypoint of a kind matching `pred`.
     pub fn find_kind(&self, pred: impl Fn(&WaypointKind) -> bool) -> Option<u32> {
-        self.waypoints.iter().find(|w| pred(&w.kind)).map(|w| w.number)
+        self.waypoints
+            .iter()
+            .find(|w| pred(&w.kind))
+            .map(|w| w.number)
     }
 
     /// Weakly connected components (links taken both ways).
@@ -269,7 +286,10 @@ impl WaypointGraph {
         }
         for w in &self.waypoints {
             for l in &w.links {
-                let (a, b) = (find(&mut parent, w.number as usize), find(&mut parent, l.from as usize));
+                let (a, b) = (
+                    find(&mut parent, w.number as usize),
+                    find(&mut parent, l.from as usize),
+                );
                 if a != b {
                     parent[a.max(b)] = a.min(b);
                 }
@@ -289,7 +309,9 @@ impl WaypointGraph {
             *s.by_kind.entry(w.kind.name()).or_insert(0) += 1;
             for l in &w.links {
                 s.links += 1;
-                *s.links_by_travel.entry(format!("{:?}", l.travel).to_lowercase()).or_insert(0) += 1;
+                *s.links_by_travel
+                    .entry(format!("{:?}", l.travel).to_lowercase())
+                    .or_insert(0) += 1;
             }
         }
         s
@@ -304,7 +326,13 @@ impl WaypointGraph {
         }
         for w in &other.waypoints {
             for l in &w.links {
-                self.link(l.from + base, w.number + base, l.distance, l.travel, l.weight);
+                self.link(
+                    l.from + base,
+                    w.number + base,
+                    l.distance,
+                    l.travel,
+                    l.weight,
+                );
             }
         }
         base
@@ -323,10 +351,20 @@ impl WaypointGraph {
             }
             for l in &w.links {
                 if l.from as usize >= n {
-                    return Err(format!("waypoint {i} links from {}, which does not exist", l.from));
+                    return Err(format!(
+                        "waypoint {i} links from {}, which does not exist",
+                        l.from
+                    ));
                 }
-                if !(l.distance.is_finite() && l.distance >= 0.0 && l.weight.is_finite() && l.weight > 0.0) {
-                    return Err(format!("waypoint {i}: link from {} has a bad distance or weight", l.from));
+                if !(l.distance.is_finite()
+                    && l.distance >= 0.0
+                    && l.weight.is_finite()
+                    && l.weight > 0.0)
+                {
+                    return Err(format!(
+                        "waypoint {i}: link from {} has a bad distance or weight",
+                        l.from
+                    ));
                 }
             }
         }
@@ -354,8 +392,14 @@ mod tests {
         assert_eq!(g.get(b).unwrap().links[0].from, a);
         assert!(g.get(a).unwrap().links.is_empty());
         assert!(g.has_link(a, b) && !g.has_link(b, a));
-        assert!(!g.link(a, b, 120.0, Travel::Jump, 1.0), "a longer duplicate is dropped");
-        assert!(g.link(a, b, 90.0, Travel::Jump, 1.0), "a shorter one replaces it");
+        assert!(
+            !g.link(a, b, 120.0, Travel::Jump, 1.0),
+            "a longer duplicate is dropped"
+        );
+        assert!(
+            g.link(a, b, 90.0, Travel::Jump, 1.0),
+            "a shorter one replaces it"
+        );
         assert_eq!(g.get(b).unwrap().links.len(), 1);
         assert!(!g.link(a, a, 1.0, Travel::Walk, 1.0));
         assert!(!g.link(a, 9, 1.0, Travel::Walk, 1.0));

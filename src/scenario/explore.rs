@@ -40,12 +40,24 @@ pub struct ExploreReport {
 }
 
 /// Counts a graph's coverage of a level.
-pub fn coverage(level: &Level, cmap: &CollisionMap, graph: &WaypointGraph, bots: usize, seconds: f64, seed: u64) -> ExploreReport {
-    let important: Vec<usize> = (0..level.items.len()).filter(|&i| wants_item_waypoint(level, i)).collect();
+pub fn coverage(
+    level: &Level,
+    cmap: &CollisionMap,
+    graph: &WaypointGraph,
+    bots: usize,
+    seconds: f64,
+    seed: u64,
+) -> ExploreReport {
+    let important: Vec<usize> = (0..level.items.len())
+        .filter(|&i| wants_item_waypoint(level, i))
+        .collect();
     let mut missing = BTreeMap::new();
     let mut with = 0;
     for &i in &important {
-        if graph.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i)).is_some() {
+        if graph
+            .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
+            .is_some()
+        {
             with += 1;
         } else {
             *missing.entry(level.items[i].classname.clone()).or_insert(0) += 1;
@@ -55,8 +67,15 @@ pub fn coverage(level: &Level, cmap: &CollisionMap, graph: &WaypointGraph, bots:
         .waypoints()
         .iter()
         .filter(|w| {
-            cmap.trace(w.origin, w.origin, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER_NO_BODIES, None)
-                .start_solid
+            cmap.trace(
+                w.origin,
+                w.origin,
+                PLAYER_MINS,
+                PLAYER_MAXS,
+                Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            )
+            .start_solid
         })
         .count();
     ExploreReport {
@@ -89,7 +108,12 @@ pub struct ExploreConfig {
 
 /// Runs exploring bots on a level, calling `progress` every `cfg.every` simulated seconds
 /// with the sim so far. Returns the sim (its graph is the result).
-pub fn explore(level: Arc<Level>, cmap: CollisionMap, cfg: &ExploreConfig, mut progress: impl FnMut(&Sim)) -> Result<Sim, SimError> {
+pub fn explore(
+    level: Arc<Level>,
+    cmap: CollisionMap,
+    cfg: &ExploreConfig,
+    mut progress: impl FnMut(&Sim),
+) -> Result<Sim, SimError> {
     let ExploreConfig {
         bots,
         seconds,
@@ -129,11 +153,35 @@ impl ExploreReport {
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
-        let _ = writeln!(s, "map         {} — {} bots, {:.0} s simulated, seed {}", self.map, self.bots, self.seconds, self.seed);
-        let kinds: Vec<String> = self.graph.by_kind.iter().map(|(k, v)| format!("{v} {k}")).collect();
-        let _ = writeln!(s, "waypoints   {} ({})", self.graph.waypoints, kinds.join(", "));
-        let travel: Vec<String> = self.graph.links_by_travel.iter().map(|(k, v)| format!("{v} {k}")).collect();
-        let _ = writeln!(s, "links       {} ({})", self.graph.links, travel.join(", "));
+        let _ = writeln!(
+            s,
+            "map         {} — {} bots, {:.0} s simulated, seed {}",
+            self.map, self.bots, self.seconds, self.seed
+        );
+        let kinds: Vec<String> = self
+            .graph
+            .by_kind
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "waypoints   {} ({})",
+            self.graph.waypoints,
+            kinds.join(", ")
+        );
+        let travel: Vec<String> = self
+            .graph
+            .links_by_travel
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "links       {} ({})",
+            self.graph.links,
+            travel.join(", ")
+        );
         let _ = writeln!(s, "components  {}", self.graph.components);
         let _ = writeln!(
             s,
@@ -145,7 +193,11 @@ impl ExploreReport {
             } else {
                 format!(
                     " (missing: {})",
-                    self.items_missing.iter().map(|(k, v)| format!("{v} {k}")).collect::<Vec<_>>().join(", ")
+                    self.items_missing
+                        .iter()
+                        .map(|(k, v)| format!("{v} {k}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             }
         );

@@ -129,8 +129,16 @@ pub enum Controller {
     Explore {
         /// Current target.
         target: Option<Vec3>,
+        /// The item the target is for, if any.
+        item: Option<usize>,
         /// Seconds left before a new target is chosen anyway.
         timer: f32,
+        /// Items given up on, with seconds left.
+        skip: Vec<(usize, f32)>,
+        /// Where the bot was when it last got 64 units away from there.
+        anchor: Vec3,
+        /// Seconds spent near the anchor.
+        still: f32,
     },
     /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
     Goto {

@@ -20,9 +20,9 @@ use serde::Serialize;
 use crate::bot::movement::{MoveIntent, MoveMemory, MoveStatus};
 use crate::bot::prediction::Tracking;
 use crate::bot::waypoints::Dropper;
-use crate::nav::waypoints::WaypointGraph;
 use crate::bot::{Percepts, Senses};
 use crate::map::{CollisionMap, EntId, Level};
+use crate::nav::waypoints::WaypointGraph;
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
 
@@ -195,6 +195,8 @@ pub struct Sim {
     pub stats: RunStats,
     /// The waypoint graph bots drop into (and route over).
     pub waypoints: WaypointGraph,
+    /// Where bots have been (exploration's memory).
+    pub visits: crate::bot::explore::VisitMap,
 }
 
 impl Sim {
@@ -251,6 +253,7 @@ impl Sim {
             sounds: SoundList::default(),
             stats: RunStats::default(),
             waypoints: WaypointGraph::new(),
+            visits: Default::default(),
         };
         for (i, pc) in cfg.players.iter().enumerate() {
             let id = EntId(first_player + i as u32);
@@ -286,7 +289,11 @@ impl Sim {
                 ControllerConfig::Goto(target) => Controller::Goto { target: *target },
                 ControllerConfig::Explore => Controller::Explore {
                     target: None,
+                    item: None,
                     timer: 0.0,
+                    skip: Vec::new(),
+                    anchor: origin,
+                    still: 0.0,
                 },
                 ControllerConfig::Script(steps) => Controller::Script {
                     steps: steps.clone(),

@@ -15,7 +15,7 @@ use super::components::*;
 use super::sound::SoundKind;
 use super::{LastMove, Sim, SimEvent};
 use crate::bot::Percepts;
-use crate::bot::explore::{TARGET_SECONDS, choose_target};
+use crate::bot::explore::{SKIP_SECONDS, STUCK_SECONDS, TARGET_SECONDS, choose_target};
 use crate::bot::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 
 /// Seconds a dead player waits before respawning.
@@ -29,17 +29,20 @@ pub const TELEPORT_LOCK: f32 = 0.7;
 /// request for the movement stage.
 pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
-    for &(_, e) in &sim.players {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus)) = sim.world.query_one_mut::<(
-            &mut Controller,
-            &mut Command,
-            &Motion,
-            &Vitals,
-            &mut BotRng,
-            &mut MoveIntent,
-            &Percepts,
-            &MoveStatus,
-        )>(e) else {
+    let mut stuck = Vec::new();
+    for (pi, &(_, e)) in sim.players.iter().enumerate() {
+        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus)) =
+            sim.world.query_one_mut::<(
+                &mut Controller,
+                &mut Command,
+                &Motion,
+                &Vitals,
+                &mut BotRng,
+                &mut MoveIntent,
+                &Percepts,
+                &MoveStatus,
+            )>(e)
+        else {
             continue;
         };
         let s = &motion.0;
@@ -77,18 +80,46 @@ pub fn control_system(sim: &mut Sim) {
                     ..Default::default()
                 }
             }
-            Controller::Explore { target, timer } => {
+            Controller::Explore {
+                target,
+                item,
+                timer,
+                skip,
+                anchor,
+                still,
+            } => {
                 *timer -= dt;
-                let done = matches!(mstatus, MoveStatus::Arrived | MoveStatus::Blocked(_));
-                if target.is_none() || done || *timer <= 0.0 {
-                    *target = Some(choose_target(
+                for k in skip.iter_mut() {
+                    k.1 -= dt;
+                }
+                skip.retain(|k| k.1 > 0.0);
+                if (s.origin - *anchor).length() > 64.0 {
+                    *anchor = s.origin;
+                    *still = 0.0;
+                } else {
+                    *still += dt;
+                }
+                if *still > STUCK_SECONDS {
+                    *still = 0.0;
+                    stuck.push(pi);
+                }
+                let blocked = matches!(mstatus, MoveStatus::Blocked(_));
+                if blocked && let Some(i) = item.take() {
+                    skip.push((i, SKIP_SECONDS));
+                }
+                if target.is_none() || blocked || *mstatus == MoveStatus::Arrived || *timer <= 0.0 {
+                    let (t, it) = choose_target(
                         &sim.cmap,
                         &sim.waypoints,
+                        &sim.visits,
                         &sim.level,
                         s,
                         percepts,
+                        skip,
                         &mut rng.0,
-                    ));
+                    );
+                    *target = Some(t);
+                    *item = it;
                     *timer = TARGET_SECONDS;
                 }
                 intent.0 = target.map(|t| MoveRequest {
@@ -134,6 +165,10 @@ pub fn control_system(sim: &mut Sim) {
                 }
             }
         };
+    }
+    // A bot stuck somewhere gives up as a Quake player does (the `kill` command).
+    for pi in stuck {
+        kill(sim, pi, "stuck");
     }
 }
 

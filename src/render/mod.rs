@@ -1,0 +1,295 @@
+//! Pictures: a top-down SVG of a map — brush outlines shaded by height, liquids coloured,
+//! movers, teleporters, items and spawn points marked — with an optional waypoint graph drawn
+//! over it (waypoints coloured by kind as in the reference's pictures: normal blue, item
+//! yellow, teleporter white, elevator top red, elevator bottom orange; links as arrows).
+//!
+//! Entry point: [`render_map`].
+
+use glam::{Vec2, Vec3};
+use svg::Document;
+use svg::node::element::{Circle, Definitions, Line, Marker, Path, Polygon, Rectangle, Text};
+
+use crate::map::{Brush, Contents, Level};
+use crate::nav::waypoints::{WaypointGraph, WaypointKind};
+
+/// What to draw besides the map.
+#[derive(Default)]
+pub struct Overlay<'a> {
+    /// A waypoint graph.
+    pub waypoints: Option<&'a WaypointGraph>,
+}
+
+/// Convex hull of points (Andrew's monotone chain), counter-clockwise.
+fn hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup_by(|a, b| (*a - *b).length_squared() < 1e-6);
+    if pts.len() < 3 {
+        return pts;
+    }
+    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let mut lower: Vec<Vec2> = Vec::new();
+    for &p in &pts {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<Vec2> = Vec::new();
+    for &p in pts.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+struct View {
+    min: Vec2,
+    max: Vec2,
+    scale: f32,
+    pad: f32,
+}
+
+impl View {
+    fn xy(&self, p: Vec3) -> (f32, f32) {
+        (
+            self.pad + (p.x - self.min.x) * self.scale,
+            self.pad + (self.max.y - p.y) * self.scale,
+        )
+    }
+}
+
+fn points(view: &View, b: &Brush) -> String {
+    let h = hull(b.vertices.iter().map(|v| v.truncate()).collect());
+    h.iter()
+        .map(|p| {
+            let (x, y) = view.xy(p.extend(0.0));
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Draws the level top-down, `width` pixels wide (height follows the map's shape).
+pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
+    // Frame what players use: the box around spawn points, items and teleport destinations
+    // grown by 512, then every brush touching it (stray brushes far outside are left out).
+    let mut plo = Vec3::splat(f32::INFINITY);
+    let mut phi = Vec3::splat(f32::NEG_INFINITY);
+    let marks = level
+        .spawns
+        .iter()
+        .map(|s| s.origin)
+        .chain(level.items.iter().map(|i| i.origin))
+        .chain(level.teleport_dests.iter().map(|t| t.origin));
+    for p in marks {
+        plo = plo.min(p);
+        phi = phi.max(p);
+    }
+    let (plo, phi) = if plo.is_finite() {
+        (plo - Vec3::splat(512.0), phi + Vec3::splat(512.0))
+    } else {
+        (Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY))
+    };
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for b in &level.static_brushes {
+        if b.mins.cmple(phi).all() && b.maxs.cmpge(plo).all() {
+            lo = lo.min(b.mins);
+            hi = hi.max(b.maxs);
+        }
+    }
+    if !lo.is_finite() {
+        lo = Vec3::ZERO;
+        hi = Vec3::ONE;
+    }
+    let pad = 20.0;
+    let span = (hi - lo).truncate().max(Vec2::ONE);
+    let scale = (width - 2.0 * pad) / span.x;
+    let view = View {
+        min: lo.truncate(),
+        max: hi.truncate(),
+        scale,
+        pad,
+    };
+    let height = span.y * scale + 2.0 * pad + 24.0;
+    let arrow = Marker::new()
+        .set("id", "arrow")
+        .set("viewBox", "0 0 10 10")
+        .set("refX", 10)
+        .set("refY", 5)
+        .set("markerWidth", 5)
+        .set("markerHeight", 5)
+        .set("orient", "auto")
+        .add(
+            Path::new()
+                .set("d", "M0,0 L10,5 L0,10 z")
+                .set("fill", "#223"),
+        );
+    let mut doc = Document::new()
+        .set("viewBox", (0, 0, width, height))
+        .set("width", width)
+        .set("height", height)
+        .add(Definitions::new().add(arrow))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "#f4f1ea"),
+        );
+    // Solid brushes, low to high, outlined in a grey that darkens with height.
+    let mut solids: Vec<&Brush> = level
+        .static_brushes
+        .iter()
+        .filter(|b| b.contents == Contents::SOLID || b.contents == Contents::PLAYER_CLIP)
+        .collect();
+    solids.sort_by(|a, b| a.maxs.z.total_cmp(&b.maxs.z));
+    let zspan = (hi.z - lo.z).max(1.0);
+    for b in solids {
+        let t = ((b.maxs.z - lo.z) / zspan).clamp(0.0, 1.0);
+        let g = (200.0 - 170.0 * t) as u8;
+        doc = doc.add(
+            Polygon::new()
+                .set("points", points(&view, b))
+                .set("fill", format!("rgb({g},{g},{g})"))
+                .set("fill-opacity", 0.12)
+                .set("stroke", format!("rgb({g},{g},{g})"))
+                .set("stroke-width", 0.8),
+        );
+    }
+    for b in level
+        .static_brushes
+        .iter()
+        .filter(|b| b.contents.intersects(Contents::LIQUID))
+    {
+        let colour = match b.contents.liquid() {
+            Contents::LAVA => "#e8590c",
+            Contents::SLIME => "#5c940d",
+            _ => "#1c7ed6",
+        };
+        doc = doc.add(
+            Polygon::new()
+                .set("points", points(&view, b))
+                .set("fill", colour)
+                .set("fill-opacity", 0.55),
+        );
+    }
+    for b in &level.teleport_surfaces {
+        doc = doc.add(
+            Polygon::new()
+                .set("points", points(&view, b))
+                .set("fill", "#ae3ec9")
+                .set("fill-opacity", 0.6),
+        );
+    }
+    for m in &level.movers {
+        for b in &m.brushes {
+            doc = doc.add(
+                Polygon::new()
+                    .set("points", points(&view, b))
+                    .set("fill", "#a0522d")
+                    .set("fill-opacity", 0.35)
+                    .set("stroke", "#a0522d"),
+            );
+        }
+    }
+    for t in level
+        .triggers
+        .iter()
+        .filter(|t| t.classname == "trigger_teleport")
+    {
+        let (x0, y0) = view.xy(Vec3::new(t.mins.x, t.maxs.y, 0.0));
+        let (x1, y1) = view.xy(Vec3::new(t.maxs.x, t.mins.y, 0.0));
+        doc = doc.add(
+            Rectangle::new()
+                .set("x", x0)
+                .set("y", y0)
+                .set("width", x1 - x0)
+                .set("height", y1 - y0)
+                .set("fill", "none")
+                .set("stroke", "#ae3ec9")
+                .set("stroke-dasharray", "3,2"),
+        );
+    }
+    for sp in &level.spawns {
+        let (x, y) = view.xy(sp.origin);
+        doc = doc.add(
+            Circle::new()
+                .set("cx", x)
+                .set("cy", y)
+                .set("r", 4)
+                .set("fill", "#2b8a3e"),
+        );
+    }
+    for it in &level.items {
+        let (x, y) = view.xy(it.origin);
+        doc = doc.add(
+            Rectangle::new()
+                .set("x", x - 2.5)
+                .set("y", y - 2.5)
+                .set("width", 5)
+                .set("height", 5)
+                .set("fill", "#862e9c"),
+        );
+    }
+    if let Some(g) = overlay.waypoints {
+        for w in g.waypoints() {
+            for l in &w.links {
+                let Some(from) = g.get(l.from) else { continue };
+                let (x1, y1) = view.xy(from.origin);
+                let (x2, y2) = view.xy(w.origin);
+                doc = doc.add(
+                    Line::new()
+                        .set("x1", x1)
+                        .set("y1", y1)
+                        .set("x2", x2)
+                        .set("y2", y2)
+                        .set("stroke", "#223")
+                        .set("stroke-opacity", 0.45)
+                        .set("stroke-width", 0.7)
+                        .set("marker-end", "url(#arrow)"),
+                );
+            }
+        }
+        for w in g.waypoints() {
+            let (x, y) = view.xy(w.origin);
+            let (fill, r) = match w.kind {
+                WaypointKind::Normal => ("#1971c2", 2.5),
+                WaypointKind::Item { .. } => ("#fcc419", 4.5),
+                WaypointKind::Teleporter { .. } => ("#ffffff", 4.5),
+                WaypointKind::ElevatorTop { .. } => ("#e03131", 4.5),
+                WaypointKind::ElevatorBottom { .. } => ("#f76707", 4.5),
+            };
+            doc = doc.add(
+                Circle::new()
+                    .set("cx", x)
+                    .set("cy", y)
+                    .set("r", r)
+                    .set("fill", fill)
+                    .set("stroke", "#000")
+                    .set("stroke-width", 0.6),
+            );
+        }
+    }
+    let caption = match overlay.waypoints {
+        Some(g) => format!(
+            "{} — {} waypoints, {} links",
+            level.map.name,
+            g.len(),
+            g.stats().links
+        ),
+        None => level.map.name.clone(),
+    };
+    doc = doc.add(
+        Text::new(caption)
+            .set("x", pad)
+            .set("y", height - 8.0)
+            .set("font-family", "sans-serif")
+            .set("font-size", 13),
+    );
+    doc.to_string()
+}
