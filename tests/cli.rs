@@ -90,3 +90,119 @@ fn errors_go_to_stderr_with_a_nonzero_exit() {
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(help.contains("run") && help.contains("map"), "{help}");
 }
+
+#[test]
+fn explore_grid_info_merge_and_render() {
+    let dir = std::env::temp_dir().join(format!("botarena-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wp = dir.join("arena.json");
+    let out = bin()
+        .args([
+            "explore",
+            "maps/arena.map",
+            "--bots",
+            "2",
+            "--seconds",
+            "20",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(&wp)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["graph"]["waypoints"].as_u64().unwrap() > 3);
+    assert_eq!(v["waypoints_in_solid"], 0);
+    let grid = dir.join("grid.json");
+    let out = bin()
+        .args([
+            "waypoints",
+            "grid",
+            "maps/arena.map",
+            "--spacing",
+            "96",
+            "--out",
+        ])
+        .arg(&grid)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = dir.join("merged.json");
+    let out = bin()
+        .args(["waypoints", "merge"])
+        .arg(&wp)
+        .arg(&grid)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = bin()
+        .args(["waypoints", "info"])
+        .arg(&merged)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["waypoints"].as_u64().unwrap() > 10);
+    let svg = dir.join("arena.svg");
+    let out = bin()
+        .args(["render", "maps/arena.map", "--waypoints"])
+        .arg(&merged)
+        .arg("-o")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<circle"));
+    // A graph for another map is refused, naming both maps.
+    let out = bin()
+        .args(["render", "maps/proving.map", "--waypoints"])
+        .arg(&merged)
+        .arg("-o")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("arena") && err.contains("proving"), "{err}");
+    // Bad arguments are errors, not panics.
+    let out = bin()
+        .args(["explore", "maps/arena.map", "--bots", "0", "--out"])
+        .arg(&wp)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let out = bin()
+        .args([
+            "waypoints",
+            "grid",
+            "maps/arena.map",
+            "--spacing",
+            "1",
+            "--out",
+        ])
+        .arg(&grid)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

@@ -91,7 +91,7 @@ fn terrain_weight(map: &CollisionMap, p: Vec3, g: &GridParams) -> f32 {
     let r = g.lava_radius;
     let near_lava = (0..8).any(|i| {
         let a = i as f32 * std::f32::consts::FRAC_PI_4;
-        let q = feet + Vec3::new(a.cos() * r, a.sin() * r, -8.0);
+        let q = feet + Vec3::new(a.cos() * r, a.sin() * r, -24.0);
         map.point_contents(q).intersects(Contents::LAVA)
     });
     if near_lava {

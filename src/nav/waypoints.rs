@@ -413,7 +413,7 @@ mod tests {
         }
         let n = g.near(Vec3::new(205., 0., 0.), 100.0);
         let nums: Vec<u32> = n.iter().map(|x| x.0).collect();
-        assert_eq!(nums, vec![5, 4, 6, 3, 7]);
+        assert_eq!(nums, vec![5, 6, 4, 7, 3]);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!
 //! [[players]]
 //! name = "ranger"
-//! controller = "wander"       # idle | wander | goto | script
+//! controller = "wander"       # idle | wander | explore | goto | script
 //! spawn = 0                   # optional spawn point index
 //! fov = 360                   # field of view, degrees (1..=360)
 //! sight = 8192                # farthest distance seen
@@ -214,6 +214,7 @@ impl Scenario {
             let controller = match ctrl {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
+                "explore" => ControllerConfig::Explore,
                 "goto" => match &rp.target {
                     Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
                         ControllerConfig::Goto(glam::Vec3::from(*t.get_ref()))
@@ -252,7 +253,7 @@ impl Scenario {
                     return Err(err_at(
                         ctrl_at,
                         format!(
-                            "controller: unknown controller {other:?} (expected idle, wander or script)"
+                            "controller: unknown controller {other:?} (expected idle, wander, explore, goto or script)"
                         ),
                     ));
                 }

@@ -1,0 +1,582 @@
+//! Waypoints: the dropping rules, special waypoints, grid seeding, the file format and the
+//! picture, on the shipped maps; exploration coverage on id's dm4 and dm6 (skipped where
+//! absent).
+
+mod common;
+
+use std::sync::Arc;
+
+use botarena::map::{Contents, EntId};
+use botarena::nav::grid::{GridParams, seed_grid};
+use botarena::nav::waypoint_file::{WaypointFileError, geometry_hash, load, parse, save};
+use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+use botarena::scenario::explore::{ExploreConfig, coverage, explore};
+use botarena::sim::components::ScriptStep;
+use botarena::sim::{ControllerConfig, Sim};
+use common::{scripted, sim_on};
+use glam::Vec3;
+
+fn lane(i: usize) -> f32 {
+    256.0 * i as f32 + 96.0
+}
+
+fn in_solid(sim: &Sim, p: Vec3) -> bool {
+    sim.cmap
+        .trace(
+            p,
+            p,
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            None,
+        )
+        .start_solid
+}
+
+fn on_floor_or_swimming(sim: &Sim, p: Vec3) -> bool {
+    let t = sim.cmap.trace(
+        p,
+        p - Vec3::Z * 2.0,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER_NO_BODIES,
+        None,
+    );
+    let swimming = sim
+        .cmap
+        .point_contents(p + Vec3::Z * 4.0)
+        .intersects(Contents::WATER);
+    t.fraction < 1.0 || swimming
+}
+
+#[test]
+fn a_straight_run_drops_linked_waypoints_at_the_position_a_tenth_of_a_second_back() {
+    // Lane 8 is flat from past its pillar (x 576) to its wall (x 1536).
+    let target = Vec3::new(1500., lane(8), 24.03125);
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "runner",
+            Vec3::new(600., lane(8), 25.),
+            0.,
+            ControllerConfig::Goto(target),
+        )],
+    );
+    let mut origins = Vec::new();
+    let mut drops = Vec::new();
+    for t in 0..120 {
+        let before = sim.waypoints.len();
+        sim.step();
+        origins.push(sim.player_state(0).unwrap().origin);
+        for n in before..sim.waypoints.len() {
+            drops.push((t, n as u32));
+        }
+    }
+    assert!(drops.len() >= 3, "{drops:?}");
+    // The first is dropped where the bot stood; each later one where it was at the previous
+    // 10 Hz sample (two ticks back at 20 Hz), because the bot had just got out of reach.
+    for &(t, n) in &drops[1..] {
+        let w = sim.waypoints.get(n).unwrap();
+        assert_eq!(w.kind, WaypointKind::Normal);
+        assert_eq!(w.origin, origins[t - 2], "waypoint {n} dropped at tick {t}");
+    }
+    // Consecutive waypoints on the trail are linked both ways.
+    for pair in drops.windows(2) {
+        let (a, b) = (pair[0].1, pair[1].1);
+        assert!(
+            sim.waypoints.has_link(a, b) && sim.waypoints.has_link(b, a),
+            "{a} <-> {b}"
+        );
+    }
+    for w in sim.waypoints.waypoints() {
+        assert!(
+            on_floor_or_swimming(&sim, w.origin) && !in_solid(&sim, w.origin),
+            "{:?}",
+            w.origin
+        );
+    }
+}
+
+#[test]
+fn no_waypoint_in_mid_air_over_a_jumped_gap() {
+    let target = Vec3::new(1000., lane(3), 24.03125);
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "jumper",
+            Vec3::new(64., lane(3), 25.),
+            0.,
+            ControllerConfig::Goto(target),
+        )],
+    );
+    let mut airborne_ticks = 0;
+    for _ in 0..100 {
+        sim.step();
+        airborne_ticks += sim.player_state(0).unwrap().on_ground.is_none() as u32;
+    }
+    assert!(airborne_ticks > 5, "it jumped");
+    assert!(sim.player_state(0).unwrap().origin.x > 900.0);
+    for w in sim.waypoints.waypoints() {
+        assert!(
+            on_floor_or_swimming(&sim, w.origin),
+            "mid-air waypoint at {:?}",
+            w.origin
+        );
+        assert!(
+            !(512.0..712.0).contains(&w.origin.x),
+            "over the gap at {:?}",
+            w.origin
+        );
+    }
+    // The jump shows up as a jump link across the gap.
+    assert!(
+        sim.waypoints
+            .waypoints()
+            .iter()
+            .flat_map(|w| &w.links)
+            .any(|l| l.travel == Travel::Jump)
+    );
+}
+
+#[test]
+fn no_waypoint_in_lava() {
+    // Walk into the arena's lava pit (x -256..-128, y 128..320) from beside it.
+    let steps = vec![ScriptStep {
+        ticks: 60,
+        forward: 320.,
+        side: 0.,
+        up: 0.,
+        yaw: 90.,
+        pitch: 0.,
+        jump: false,
+    }];
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "unlucky",
+            Vec3::new(-192., 0., 25.),
+            90.,
+            ControllerConfig::Script(steps),
+        )],
+    );
+    let mut died = false;
+    for _ in 0..60 {
+        sim.step();
+        died |= sim
+            .events
+            .iter()
+            .any(|e| matches!(e, botarena::sim::SimEvent::Death { cause: "lava", .. }));
+    }
+    assert!(died);
+    assert!(!sim.waypoints.is_empty());
+    for w in sim.waypoints.waypoints() {
+        let feet = sim
+            .cmap
+            .point_contents(w.origin + Vec3::Z * (PLAYER_MINS.z + 1.0));
+        assert!(
+            !feet.intersects(Contents::LAVA),
+            "waypoint in lava at {:?}",
+            w.origin
+        );
+    }
+}
+
+#[test]
+fn riding_a_plat_drops_elevator_waypoints_and_none_on_the_plat() {
+    let steps = vec![
+        ScriptStep {
+            ticks: 50,
+            forward: 0.,
+            side: 0.,
+            up: 0.,
+            yaw: 0.,
+            pitch: 0.,
+            jump: false,
+        },
+        ScriptStep {
+            ticks: 30,
+            forward: 320.,
+            side: 0.,
+            up: 0.,
+            yaw: 0.,
+            pitch: 0.,
+            jump: false,
+        },
+    ];
+    // Walk onto the lowered plat from the west, ride up, walk off east onto the balcony.
+    let walk_on = vec![ScriptStep {
+        ticks: 8,
+        forward: 320.,
+        side: 0.,
+        up: 0.,
+        yaw: 0.,
+        pitch: 0.,
+        jump: false,
+    }];
+    let mut all = walk_on;
+    all.extend(steps);
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "rider",
+            Vec3::new(180., 0., 25.),
+            0.,
+            ControllerConfig::Script(all),
+        )],
+    );
+    for _ in 0..120 {
+        sim.step();
+    }
+    let g = &sim.waypoints;
+    let bottom = g
+        .find_kind(|k| matches!(k, WaypointKind::ElevatorBottom { .. }))
+        .expect("bottom waypoint");
+    let top = g
+        .find_kind(|k| matches!(k, WaypointKind::ElevatorTop { .. }))
+        .expect("top waypoint");
+    assert!(g.get(bottom).unwrap().links.is_empty() || g.has_link(bottom, top));
+    let l = g
+        .get(top)
+        .unwrap()
+        .links
+        .iter()
+        .find(|l| l.from == bottom)
+        .expect("bottom -> top link");
+    assert_eq!(l.travel, Travel::Elevator);
+    assert!((l.distance - 120.0).abs() < 1.0);
+    assert!((g.get(bottom).unwrap().origin.z - (8.0 + 24.03)).abs() < 0.1);
+    assert!((g.get(top).unwrap().origin.z - (128.0 + 24.03)).abs() < 0.1);
+    // No normal waypoint on the plat (x 256..352, y -48..48).
+    for w in g
+        .waypoints()
+        .iter()
+        .filter(|w| w.kind == WaypointKind::Normal)
+    {
+        let on = (256.0..352.0).contains(&w.origin.x) && (-48.0..48.0).contains(&w.origin.y);
+        assert!(!on, "normal waypoint on the plat at {:?}", w.origin);
+    }
+    // The walk onto the balcony continues the trail from the top.
+    assert!(
+        g.waypoints()
+            .iter()
+            .any(|w| w.links.iter().any(|l| l.from == top))
+    );
+}
+
+#[test]
+fn one_item_waypoint_per_weapon_and_none_for_health() {
+    // Lane 0 ends with a super shotgun at x = 1900; run over it, back, and over it again.
+    let there = Vec3::new(1980., lane(0), 24.03125);
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "collector",
+            Vec3::new(1700., lane(0), 25.),
+            0.,
+            ControllerConfig::Goto(there),
+        )],
+    );
+    for _ in 0..40 {
+        sim.step();
+    }
+    let e = sim.players[0].1;
+    sim.world
+        .insert_one(
+            e,
+            botarena::sim::components::Controller::Goto {
+                target: Vec3::new(1700., lane(0), 24.03),
+            },
+        )
+        .unwrap();
+    for _ in 0..40 {
+        sim.step();
+    }
+    sim.world
+        .insert_one(
+            e,
+            botarena::sim::components::Controller::Goto { target: there },
+        )
+        .unwrap();
+    for _ in 0..40 {
+        sim.step();
+    }
+    let items: Vec<_> = sim
+        .waypoints
+        .waypoints()
+        .iter()
+        .filter(|w| matches!(w.kind, WaypointKind::Item { .. }))
+        .collect();
+    assert_eq!(items.len(), 1);
+    let WaypointKind::Item { class, item } = &items[0].kind else {
+        unreachable!()
+    };
+    assert_eq!(class, "weapon_supershotgun");
+    let it = sim.level.items[*item].origin;
+    assert!(
+        (items[0].origin.truncate() - it.truncate()).length() < 1.0,
+        "at the item's bottom centre"
+    );
+    // Lane 3 ends with health: touched, but no item waypoint.
+    let there = Vec3::new(1980., lane(3), 24.03125);
+    let mut sim = sim_on(
+        "proving",
+        1,
+        vec![scripted(
+            "collector",
+            Vec3::new(1700., lane(3), 25.),
+            0.,
+            ControllerConfig::Goto(there),
+        )],
+    );
+    for _ in 0..40 {
+        sim.step();
+    }
+    assert!(sim.player_state(0).unwrap().origin.x > 1900.0);
+    assert!(
+        sim.waypoints
+            .find_kind(|k| matches!(k, WaypointKind::Item { .. }))
+            .is_none()
+    );
+}
+
+#[test]
+fn a_teleport_links_the_teleporter_to_the_destination_with_the_run_distance() {
+    let steps = vec![ScriptStep {
+        ticks: 60,
+        forward: 320.,
+        side: 0.,
+        up: 0.,
+        yaw: 180.,
+        pitch: 0.,
+        jump: false,
+    }];
+    let mut sim = sim_on(
+        "arena",
+        1,
+        vec![scripted(
+            "jumper",
+            Vec3::new(-300., 0., 25.),
+            180.,
+            ControllerConfig::Script(steps),
+        )],
+    );
+    for _ in 0..60 {
+        sim.step();
+    }
+    let g = &sim.waypoints;
+    let t = g
+        .find_kind(|k| matches!(k, WaypointKind::Teleporter { .. }))
+        .expect("teleporter waypoint");
+    let tw = g.get(t).unwrap();
+    // Bottom centre of the trigger (x -504..-480, y -32..32, z 0..96).
+    assert_eq!(tw.origin, Vec3::new(-492., 0., 24.03125));
+    let link = g
+        .waypoints()
+        .iter()
+        .flat_map(|w| w.links.iter().map(move |l| (w, l)))
+        .find(|(_, l)| l.from == t && l.travel == Travel::Teleport);
+    let (dest, l) = link.expect("teleport link");
+    assert!((l.distance - 320.0 * 0.2).abs() < 1e-3, "{}", l.distance);
+    assert!(
+        dest.origin.y < -528.0,
+        "the destination waypoint is in the south room: {:?}",
+        dest.origin
+    );
+    // Walking to the teleporter links the trail into it.
+    assert!(!tw.links.is_empty());
+}
+
+fn arena_graph() -> (WaypointGraph, String) {
+    let mut sim = sim_on(
+        "arena",
+        4,
+        (0..2)
+            .map(|i| botarena::sim::PlayerConfig {
+                name: format!("e{i}"),
+                controller: ControllerConfig::Explore,
+                spawn: None,
+                start: None,
+                senses: Default::default(),
+            })
+            .collect(),
+    );
+    for _ in 0..600 {
+        sim.step();
+    }
+    let h = geometry_hash(&sim.level);
+    (sim.waypoints.clone(), h)
+}
+
+#[test]
+fn waypoint_files_round_trip_and_refuse_bad_input() {
+    let (g, hash) = arena_graph();
+    assert!(g.len() > 5);
+    let dir = std::env::temp_dir().join(format!("botarena-wp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("arena.json");
+    save(&g, "arena", &hash, &f).unwrap();
+    let (h, back) = load(&f, Some(("arena", &hash))).unwrap();
+    assert_eq!(h.version, 1);
+    assert_eq!(back.waypoints(), g.waypoints());
+    assert_eq!(back.stats(), g.stats());
+    // Made for another map.
+    assert!(matches!(
+        load(&f, Some(("dm4", &hash))),
+        Err(WaypointFileError::WrongMap { .. })
+    ));
+    assert!(matches!(
+        load(&f, Some(("arena", "0000"))),
+        Err(WaypointFileError::WrongMap { .. })
+    ));
+    // Truncated: a JSON error with a line, nothing half-loaded.
+    let text = std::fs::read_to_string(&f).unwrap();
+    let cut = &text[..text.len() / 2];
+    match parse(cut, "cut.json", None) {
+        Err(WaypointFileError::Json { line, .. }) => assert!(line > 1),
+        other => panic!("{:?}", other.map(|x| x.1.len())),
+    }
+    // A link to a waypoint that does not exist.
+    let bad = text.replacen("\"from\": 0", "\"from\": 99999", 1);
+    assert_ne!(bad, text);
+    assert!(matches!(
+        parse(&bad, "bad.json", None),
+        Err(WaypointFileError::Invalid { .. })
+    ));
+    // Another format, another version, a misspelt key, not JSON at all.
+    assert!(matches!(
+        parse("{\"format\": \"x\"}", "x.json", None),
+        Err(WaypointFileError::Format { .. })
+    ));
+    let v2 = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    assert!(matches!(
+        parse(&v2, "v2.json", None),
+        Err(WaypointFileError::Format { .. })
+    ));
+    let typo = text.replacen("\"waypoints\"", "\"waypoint\"", 1);
+    assert!(matches!(
+        parse(&typo, "typo.json", None),
+        Err(WaypointFileError::Json { .. })
+    ));
+    assert!(matches!(
+        parse("not json", "n.json", None),
+        Err(WaypointFileError::Json { .. })
+    ));
+    let e = load(&dir.join("missing.json"), None).unwrap_err();
+    assert!(e.to_string().contains("missing.json"));
+}
+
+#[test]
+fn grid_seeding_covers_floors_links_neighbours_and_weights_terrain() {
+    let (level, cmap) = common::shipped("proving");
+    let g = seed_grid(
+        &cmap,
+        &GridParams {
+            spacing: 64.0,
+            ..Default::default()
+        },
+    );
+    let st = g.stats();
+    assert!(st.waypoints > 400, "{st:?}");
+    for w in g.waypoints() {
+        assert!(
+            !cmap
+                .trace(
+                    w.origin,
+                    w.origin,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    None
+                )
+                .start_solid
+        );
+        let feet = cmap.point_contents(w.origin + Vec3::Z * (PLAYER_MINS.z + 1.0));
+        assert!(!feet.intersects(Contents::LAVA | Contents::SLIME));
+    }
+    // No link crosses the 260 gap on lane 4 (x 512..772); the 200 gap on lane 3 is jumped.
+    let crosses = |y: f32, a: f32, b: f32| {
+        g.waypoints().iter().any(|w| {
+            (w.origin.y - y).abs() < 96.0
+                && w.origin.z > 0.0
+                && w.links.iter().any(|l| {
+                    let f = g.get(l.from).unwrap().origin;
+                    f.z > 0.0 && (f.x < a && w.origin.x > b || f.x > b && w.origin.x < a)
+                })
+        })
+    };
+    assert!(!crosses(lane(4), 512.0, 772.0));
+    // Water links cost more; links near lava more still.
+    let weights: Vec<f32> = g
+        .waypoints()
+        .iter()
+        .flat_map(|w| w.links.iter().map(|l| l.weight))
+        .collect();
+    assert!(weights.contains(&1.5) && weights.contains(&2.0) && weights.contains(&1.0));
+    // The grid and a dropped graph share a format and merge.
+    let mut merged = g.clone();
+    let (dropped, _) = arena_graph();
+    let base = merged.merge(&dropped);
+    assert_eq!(base as usize, g.len());
+    assert_eq!(merged.len(), g.len() + dropped.len());
+    let _ = level;
+}
+
+#[test]
+fn the_picture_shows_the_map_and_the_graph() {
+    let (g, _) = arena_graph();
+    let (level, _) = common::shipped("arena");
+    let svg = botarena::render::render_map(
+        &level,
+        &botarena::render::Overlay {
+            waypoints: Some(&g),
+        },
+        800.0,
+    );
+    assert!(svg.starts_with("<svg"));
+    assert_eq!(svg.matches("<circle").count(), g.len() + level.spawns.len());
+    assert!(svg.contains("#e8590c"), "lava drawn");
+    assert!(svg.contains("#1c7ed6"), "water drawn");
+    assert!(svg.contains("marker-end"), "links drawn as arrows");
+}
+
+#[test]
+fn exploration_covers_dm4_and_dm6() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    for name in ["dm4", "dm6"] {
+        let (level, cmap) = common::quake_map(&dir, name);
+        let level = Arc::new(level);
+        let cfg = ExploreConfig {
+            bots: 4,
+            seconds: 600.0,
+            seed: 1,
+            tick_rate: 20,
+            every: 600.0,
+        };
+        let sim = explore(level.clone(), cmap, &cfg, |_| {}).unwrap();
+        let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 1);
+        println!("{}", r.to_text());
+        assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");
+        assert!(r.graph.waypoints > 40, "{name}: the bots explored");
+        assert!(
+            r.items_with_waypoint * 2 >= r.important_items,
+            "{name}: at least half the weapons and powerups marked"
+        );
+        // Every waypoint stands on something or swims.
+        for w in sim.waypoints.waypoints() {
+            assert!(
+                on_floor_or_swimming(&sim, w.origin) || !matches!(w.kind, WaypointKind::Normal),
+                "{name}: {:?}",
+                w.origin
+            );
+        }
+        let _ = EntId::WORLD;
+    }
+}
