@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use botarena::map::{Contents, EntId};
+use botarena::map::Contents;
 use botarena::nav::grid::{GridParams, seed_grid};
 use botarena::nav::waypoint_file::{WaypointFileError, geometry_hash, load, parse, save};
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
@@ -556,20 +556,28 @@ fn exploration_covers_dm4_and_dm6() {
         let cfg = ExploreConfig {
             bots: 4,
             seconds: 600.0,
-            seed: 1,
+            seed: 2,
             tick_rate: 20,
             every: 600.0,
         };
         let sim = explore(level.clone(), cmap, &cfg, |_| {}).unwrap();
-        let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 1);
+        let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 2);
         println!("{}", r.to_text());
         assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");
-        assert!(r.graph.waypoints > 40, "{name}: the bots explored");
-        assert!(
-            r.items_with_waypoint * 2 >= r.important_items,
-            "{name}: at least half the weapons and powerups marked"
-        );
-        // Every waypoint stands on something or swims.
+        assert_eq!(r.graph.components, 1, "{name}: one connected graph");
+        if name == "dm4" {
+            assert!(
+                r.items_with_waypoint * 5 >= r.important_items * 4,
+                "{name}: 80% of weapons and powerups marked"
+            );
+        } else {
+            // dm6's lightning gun and ring lie behind its secret door (func_door_secret opens
+            // when shot; there are no weapons yet), so 6 of 8 is all that can be reached.
+            assert!(
+                r.items_with_waypoint >= 6,
+                "{name}: every reachable weapon and powerup marked"
+            );
+        }
         for w in sim.waypoints.waypoints() {
             assert!(
                 on_floor_or_swimming(&sim, w.origin) || !matches!(w.kind, WaypointKind::Normal),
@@ -577,6 +585,5 @@ fn exploration_covers_dm4_and_dm6() {
                 w.origin
             );
         }
-        let _ = EntId::WORLD;
     }
 }

@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 
 use glam::Vec3;
 
-use crate::map::CollisionMap;
 use crate::map::level::{ItemKind, Level};
+use crate::map::{CollisionMap, Contents};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
-use crate::physics::pmove::PlayerState;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
-use super::movement::{MoveParams, safe_run};
+use super::movement::MoveParams;
 use super::{Percepts, Thing};
 
 /// How far a direction is felt.
@@ -38,6 +38,51 @@ pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
 pub const SKIP_SECONDS: f32 = 20.0;
 /// Seconds without getting 64 units away before a bot gives up where it is (Quake's `kill`).
 pub const STUCK_SECONDS: f32 = 12.0;
+
+/// How far a player can walk along `dir` (up to `range`) — stepping up steps and ramps,
+/// dropping at most `max_drop`, never onto lava or slime or into a pit — and where it ends.
+pub fn walk_run(
+    map: &CollisionMap,
+    origin: Vec3,
+    dir: Vec3,
+    range: f32,
+    max_drop: f32,
+) -> (f32, Vec3) {
+    const STEP: f32 = 16.0;
+    let box_trace =
+        |a: Vec3, b: Vec3, mask: Contents| map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, mask, None);
+    let mask = Contents::MASK_PLAYER_NO_BODIES;
+    let mut pos = origin;
+    let mut walked = 0.0;
+    while walked + STEP <= range {
+        let t = box_trace(pos, pos + dir * STEP, mask);
+        let next = if t.fraction >= 1.0 {
+            t.end_pos
+        } else {
+            let up = box_trace(pos, pos + Vec3::Z * STEP_SIZE, mask);
+            let fwd = box_trace(up.end_pos, up.end_pos + dir * STEP, mask);
+            if fwd.fraction < 1.0 {
+                break;
+            }
+            fwd.end_pos
+        };
+        let down = box_trace(
+            next,
+            next - Vec3::Z * (STEP_SIZE + max_drop),
+            mask | Contents::LIQUID,
+        );
+        let safe = down.fraction < 1.0
+            && !down.all_solid
+            && !down.contents.intersects(Contents::LAVA | Contents::SLIME)
+            && (down.normal.z >= 0.7 || down.contents.intersects(Contents::WATER));
+        if !safe {
+            break;
+        }
+        pos = down.end_pos;
+        walked += STEP;
+    }
+    (walked, pos)
+}
 
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
@@ -87,34 +132,42 @@ pub fn choose_target(
     skip: &[(usize, f32)],
     rng: &mut SimRng,
 ) -> (Vec3, Option<usize>) {
-    // An unmarked important item in reach comes first.
-    for r in &percepts.reachable {
-        if let Thing::Item(i) = r.thing
-            && wants_item_waypoint(level, i)
+    let unmarked = |i: usize| {
+        wants_item_waypoint(level, i)
             && !skip.iter().any(|k| k.0 == i)
             && graph
                 .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
                 .is_none()
-            && let Some(v) = percepts.visible.iter().find(|v| v.thing == r.thing)
-        {
-            return (Vec3::new(v.pos.x, v.pos.y, s.origin.z), Some(i));
-        }
+    };
+    // An unmarked important item in reach comes first, then one that is only seen (the
+    // movement stage climbs and jumps what it can; an item it cannot get to is skipped).
+    let reached = percepts.reachable.iter().find_map(|r| match r.thing {
+        Thing::Item(i) if unmarked(i) => Some(i),
+        _ => None,
+    });
+    let seen = percepts.visible.iter().find_map(|v| match v.thing {
+        Thing::Item(i) if unmarked(i) && v.distance < 1024.0 => Some(i),
+        _ => None,
+    });
+    if let Some(i) = reached.or(seen)
+        && let Some(v) = percepts.visible.iter().find(|v| v.thing == Thing::Item(i))
+    {
+        return (Vec3::new(v.pos.x, v.pos.y, s.origin.z), Some(i));
     }
     let start = rng.range(0.0, 360.0);
     let mut best: Option<(f32, Vec3)> = None;
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
-        // Only as far as the floor is safe: no pits, lava or slime.
-        let travel = safe_run(map, s.origin, dir, FEEL, MoveParams::default().max_drop) - 16.0;
+        // As far as one can walk: over steps and up ramps, not into pits, lava or slime.
+        let (travel, end) = walk_run(map, s.origin, dir, FEEL, MoveParams::default().max_drop);
         if travel < 48.0 {
             continue;
         }
-        let end = s.origin + dir * travel;
         // Far, to places few have been and with few waypoints.
         let crowd = graph.near(end, CROWD_RADIUS).len() as f32;
-        let seen =
-            visits.visits(end) as f32 + visits.visits(s.origin + dir * travel * 0.5) as f32 * 0.5;
+        let mid = s.origin.lerp(end, 0.5);
+        let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
         let score = travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + rng.range(0.0, 40.0);
         if best.is_none_or(|b| score > b.0) {
             best = Some((score, end));

@@ -1,8 +1,9 @@
 //! Dynamic waypoint dropping (reference 000 §9.2), a stage run at 10 Hz per bot (staggered):
 //! the bot remembers the closest waypoint from which its position is reachable; when there is
 //! none, it drops a waypoint where it was 0.1 s ago (when a waypoint still reached that
-//! place) and links it with the last remembered one after verifying reachability; a change of
-//! closest waypoint links the old and the new one. Waypoints are dropped only on the ground
+//! place) and links it with the last remembered one after verifying reachability (and, beyond
+//! the reference, with the few nearest others, so that trails that start after a respawn or a
+//! teleport join the graph); a change of closest waypoint links the old and the new one. Waypoints are dropped only on the ground
 //! (or swimming), never on a mover, never in lava or slime.
 //!
 //! Special waypoints, checked every tick because touches are brief: an item waypoint at the
@@ -84,6 +85,27 @@ fn free_spot(map: &crate::map::CollisionMap, want: Vec3, fallback: Vec3) -> Vec3
         }
     }
     fallback
+}
+
+/// Links waypoint `n` with the few nearest others (besides `skip`) wherever reachability holds.
+fn tie_in(
+    map: &crate::map::CollisionMap,
+    g: &mut WaypointGraph,
+    n: u32,
+    skip: Option<u32>,
+    p: &ReachParams,
+) {
+    let at = g.get(n).expect("waypoint").origin;
+    let around: Vec<u32> = g
+        .near(at, SEARCH_RADIUS)
+        .into_iter()
+        .map(|x| x.0)
+        .filter(|&m| m != n && Some(m) != skip)
+        .take(SEARCH_CANDIDATES)
+        .collect();
+    for m in around {
+        link_both(map, g, m, n, p);
+    }
 }
 
 /// Links `a` and `b` in each direction whose reachability holds.
@@ -199,6 +221,7 @@ pub fn drop_system(sim: &mut Sim) {
             if let Some(c) = dr.closest {
                 link_both(map, g, c, n, &params);
             }
+            tie_in(map, g, n, dr.closest, &params);
         }
         // Teleporter waypoints, on use.
         if let Some(&(_, trig)) = teleports.iter().find(|t| t.0 == id.0) {
@@ -209,7 +232,21 @@ pub fn drop_system(sim: &mut Sim) {
             let tw = existing.unwrap_or_else(|| {
                 let c = (t.mins + t.maxs) * 0.5;
                 let at = free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin);
-                g.add(at, WaypointKind::Teleporter { trigger: trig })
+                let tw = g.add(at, WaypointKind::Teleporter { trigger: trig });
+                // Ways into the teleporter from around it (leaving it is the teleport).
+                for (m, _) in g
+                    .near(at, SEARCH_RADIUS)
+                    .into_iter()
+                    .take(SEARCH_CANDIDATES + 1)
+                {
+                    let pm = g.get(m).expect("waypoint").origin;
+                    if m != tw
+                        && let Some(tr) = Travel::from_reach(reachable(map, pm, at, &params))
+                    {
+                        g.link(m, tw, pm.distance(at), tr, 1.0);
+                    }
+                }
+                tw
             });
             if let Some(c) = dr.closest {
                 let (pc, pt) = (
@@ -315,6 +352,9 @@ pub fn drop_system(sim: &mut Sim) {
                         if let Some(c) = dr.closest {
                             link_both(map, g, c, n, &params);
                         }
+                        // Also tie it to the waypoints around it (a trail starting after a
+                        // respawn or a teleport has no last waypoint to link to).
+                        tie_in(map, g, n, dr.closest, &params);
                         new_wp = Some(n);
                         let reaches_now = pos == s.origin
                             || reachable(map, pos, s.origin, &params).is_reachable();
