@@ -319,15 +319,14 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&report.graph)?);
             } else {
-                print!(
-                    "{}",
-                    report
-                        .to_text()
-                        .lines()
-                        .skip(1)
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                );
+                // The coverage lines about exploration (bots, items) do not apply to a grid.
+                let text = report.to_text();
+                let lines: Vec<&str> = text
+                    .lines()
+                    .skip(1)
+                    .filter(|l| !l.starts_with("items"))
+                    .collect();
+                print!("{}", lines.join("\n"));
                 println!("\nwritten     {}", out.display());
             }
             Ok(())

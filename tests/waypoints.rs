@@ -571,8 +571,9 @@ fn exploration_covers_dm4_and_dm6() {
                 "{name}: 80% of weapons and powerups marked"
             );
         } else {
-            // dm6's lightning gun and ring lie behind its secret door (func_door_secret opens
-            // when shot; there are no weapons yet), so 6 of 8 is all that can be reached.
+            // dm6's lightning gun and ring lie in a closed corridor (z -304, x 488..888) whose
+            // only way in is a shaft under the func_door_secret at x 776..904, which opens
+            // when shot; with no weapons yet, 6 of 8 is all that can be reached.
             assert!(
                 r.items_with_waypoint >= 6,
                 "{name}: every reachable weapon and powerup marked"
