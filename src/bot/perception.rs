@@ -115,27 +115,18 @@ pub fn perception_system(sim: &mut Sim) {
         let mut traces = 0u32;
         let refresh = (sim.tick + id.0 as u64).is_multiple_of(interval);
         if refresh {
-            for &(pid, origin, alive) in &players {
-                if pid == id || !alive {
-                    continue;
-                }
-                let centre = origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5;
+            // Every living other player and every available item, in id order.
+            let candidates = players
+                .iter()
+                .filter(|p| p.0 != id && p.2)
+                .map(|p| (Thing::Player(p.0), p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5))
+                .chain(items.iter().map(|i| (Thing::Item(i.0), i.1)));
+            for (thing, centre) in candidates {
                 let (vis, t) = visible(&sim.cmap, eye, forward, senses, centre);
                 traces += t;
                 if vis {
                     seen.push(Seen {
-                        thing: Thing::Player(pid),
-                        pos: centre,
-                        distance: (centre - eye).length(),
-                    });
-                }
-            }
-            for &(def, centre, _) in &items {
-                let (vis, t) = visible(&sim.cmap, eye, forward, senses, centre);
-                traces += t;
-                if vis {
-                    seen.push(Seen {
-                        thing: Thing::Item(def),
+                        thing,
                         pos: centre,
                         distance: (centre - eye).length(),
                     });
