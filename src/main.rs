@@ -74,6 +74,25 @@ enum Command {
         #[arg(long, default_value_t = 1200.0)]
         width: f32,
     },
+    /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
+    /// cache update algorithm), and the path from a start waypoint.
+    Route {
+        /// The waypoint file.
+        #[arg(long)]
+        waypoints: PathBuf,
+        /// The goal waypoint's number.
+        #[arg(long)]
+        to_waypoint: u32,
+        /// A start waypoint: print its path to the goal.
+        #[arg(long)]
+        from_waypoint: Option<u32>,
+        /// Allowed travel types, e.g. `walk,jump,fall` (default: all).
+        #[arg(long, default_value = "all")]
+        flags: String,
+        /// Print as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Waypoint files: grid seeding, merging, counts.
     Waypoints {
         #[command(subcommand)]
@@ -164,6 +183,13 @@ fn main() -> ExitCode {
             json,
         } => explore(map, bots, seconds, seed, tick_rate, out, json),
         Command::Waypoints { command } => waypoints(command),
+        Command::Route {
+            waypoints,
+            to_waypoint,
+            from_waypoint,
+            flags,
+            json,
+        } => route(waypoints, to_waypoint, from_waypoint, &flags, json),
         Command::Render {
             map,
             waypoints,
@@ -402,5 +428,72 @@ fn render(
     );
     std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
+    Ok(())
+}
+
+fn route(
+    file: PathBuf,
+    to: u32,
+    from: Option<u32>,
+    flags: &str,
+    json: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::nav::routing::{RouteParams, TravelFlags, build_cache};
+    let flags = TravelFlags::parse(flags).map_err(|e| format!("--flags: {e}"))?;
+    let (header, graph) = load(&file, None)?;
+    let n = graph.len() as u32;
+    for (name, w) in [("--to-waypoint", Some(to)), ("--from-waypoint", from)] {
+        if let Some(w) = w
+            && w >= n
+        {
+            return Err(format!(
+                "{name} {w}: {} has waypoints 0..{}",
+                file.display(),
+                n.saturating_sub(1)
+            )
+            .into());
+        }
+    }
+    let cache = build_cache(&graph, to, 0.0, flags, &RouteParams::default());
+    let path = from.map(|f| cache.path(f));
+    if json {
+        let dist: Vec<Option<f32>> = (0..n).map(|w| cache.distance(w)).collect();
+        let v = serde_json::json!({
+            "map": header.map,
+            "goal": to,
+            "distances": dist,
+            "next": cache.next,
+            "from": from,
+            "path": path,
+            "path_distance": from.and_then(|f| cache.distance(f)),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!("map {} — distances to waypoint {to}", header.map);
+    println!("{:>8} {:>10} {:>6}", "waypoint", "distance", "next");
+    for w in 0..n {
+        match cache.distance(w) {
+            Some(d) => println!(
+                "{w:>8} {d:>10.1} {:>6}",
+                cache.next[w as usize]
+                    .map(|x| x.to_string())
+                    .unwrap_or_else(|| "-".into())
+            ),
+            None => println!("{w:>8} {:>10} {:>6}", "no route", "-"),
+        }
+    }
+    if let (Some(f), Some(p)) = (from, path) {
+        if p.is_empty() {
+            println!("no route from {f} to {to}");
+        } else {
+            let ids: Vec<String> = p.iter().map(|x| x.to_string()).collect();
+            println!(
+                "path {f} -> {to}: {} ({:.1} units)",
+                ids.join(" "),
+                cache.distance(f).unwrap_or(0.0)
+            );
+        }
+    }
     Ok(())
 }

@@ -174,6 +174,35 @@ fn explore_grid_info_merge_and_render() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<circle"));
+    // Routing over the merged graph.
+    let out = bin()
+        .args(["route", "--waypoints"])
+        .arg(&merged)
+        .args(["--to-waypoint", "0", "--from-waypoint", "3", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["distances"][0], 0.0);
+    let out = bin()
+        .args(["route", "--waypoints"])
+        .arg(&merged)
+        .args(["--to-waypoint", "999999"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let out = bin()
+        .args(["route", "--waypoints"])
+        .arg(&merged)
+        .args(["--to-waypoint", "0", "--flags", "fly"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("fly"));
     // A graph for another map is refused, naming both maps.
     let out = bin()
         .args(["render", "maps/proving.map", "--waypoints"])

@@ -4,6 +4,7 @@
 
 pub mod grid;
 pub mod reach;
+pub mod routing;
 pub mod waypoint_file;
 pub mod waypoints;
 

@@ -154,6 +154,20 @@ pub struct GraphStats {
     pub components: usize,
 }
 
+/// One change to a graph, as routing caches replay them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A waypoint was added (with no links yet).
+    Waypoint(u32),
+    /// A link `from -> to` was added or made cheaper.
+    Link {
+        /// Where one travels from.
+        from: u32,
+        /// Where to.
+        to: u32,
+    },
+}
+
 /// The graph of one map.
 #[derive(Clone, Debug, Default)]
 pub struct WaypointGraph {
@@ -161,6 +175,8 @@ pub struct WaypointGraph {
     grid: BTreeMap<(i32, i32, i32), Vec<u32>>,
     /// Bumped on every change, so caches know when to look again.
     pub revision: u64,
+    /// Every change, in order: change `i` took the graph to revision `i + 1`.
+    changes: Vec<Change>,
 }
 
 impl WaypointGraph {
@@ -199,12 +215,24 @@ impl WaypointGraph {
             links: Vec::new(),
         });
         self.grid.entry(cell_of(origin)).or_default().push(n);
-        self.revision += 1;
+        self.record(Change::Waypoint(n));
         n
     }
 
+    fn record(&mut self, c: Change) {
+        self.changes.push(c);
+        self.revision += 1;
+    }
+
+    /// The changes since `revision` (all of them from 0).
+    pub fn changes_since(&self, revision: u64) -> &[Change] {
+        let start = (revision as usize).min(self.changes.len());
+        &self.changes[start..]
+    }
+
     /// Records that one can travel from `from` to `to`; a second link between the same pair
-    /// keeps the shorter one. Returns whether the graph changed. Self-links are ignored.
+    /// with the same travel type keeps the cheaper one. Returns whether the graph changed.
+    /// Self-links are ignored.
     pub fn link(&mut self, from: u32, to: u32, distance: f32, travel: Travel, weight: f32) -> bool {
         if from == to
             || from as usize >= self.waypoints.len()
@@ -213,7 +241,12 @@ impl WaypointGraph {
             return false;
         }
         let links = &mut self.waypoints[to as usize].links;
-        if let Some(l) = links.iter_mut().find(|l| l.from == from) {
+        // One link per pair and travel type: a walk and a jump between the same waypoints are
+        // different ways (a bot may be allowed only one of them).
+        if let Some(l) = links
+            .iter_mut()
+            .find(|l| l.from == from && l.travel == travel)
+        {
             if distance * weight < l.distance * l.weight {
                 *l = Link {
                     from,
@@ -221,7 +254,7 @@ impl WaypointGraph {
                     travel,
                     weight,
                 };
-                self.revision += 1;
+                self.record(Change::Link { from, to });
                 return true;
             }
             return false;
@@ -232,7 +265,7 @@ impl WaypointGraph {
             travel,
             weight,
         });
-        self.revision += 1;
+        self.record(Change::Link { from, to });
         true
     }
 
@@ -372,6 +405,13 @@ impl WaypointGraph {
             g.add(w.origin, w.kind.clone());
         }
         for w in waypoints {
+            for l in &w.links {
+                g.changes.push(Change::Link {
+                    from: l.from,
+                    to: w.number,
+                });
+                g.revision += 1;
+            }
             g.waypoints[w.number as usize].links = w.links;
         }
         Ok(g)
@@ -393,14 +433,19 @@ mod tests {
         assert!(g.get(a).unwrap().links.is_empty());
         assert!(g.has_link(a, b) && !g.has_link(b, a));
         assert!(
-            !g.link(a, b, 120.0, Travel::Jump, 1.0),
+            !g.link(a, b, 120.0, Travel::Walk, 1.0),
             "a longer duplicate is dropped"
         );
         assert!(
-            g.link(a, b, 90.0, Travel::Jump, 1.0),
+            g.link(a, b, 90.0, Travel::Walk, 1.0),
             "a shorter one replaces it"
         );
         assert_eq!(g.get(b).unwrap().links.len(), 1);
+        assert!(
+            g.link(a, b, 80.0, Travel::Jump, 1.0),
+            "another travel type is another link"
+        );
+        assert_eq!(g.get(b).unwrap().links.len(), 2);
         assert!(!g.link(a, a, 1.0, Travel::Walk, 1.0));
         assert!(!g.link(a, 9, 1.0, Travel::Walk, 1.0));
     }

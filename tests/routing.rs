@@ -1,0 +1,145 @@
+//! Routing caches against a plain Dijkstra on random graphs, before and after the graph
+//! grows (incremental repair), and on a graph explored on the shipped arena.
+
+mod common;
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use botarena::nav::routing::{RouteCaches, RouteParams, TravelFlags, build_cache, link_cost};
+use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use glam::Vec3;
+use proptest::prelude::*;
+
+#[derive(PartialEq)]
+struct Item(f32, u32);
+impl Eq for Item {}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Item {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+    }
+}
+
+/// Shortest distance to `goal` from every waypoint, by Dijkstra over the reversed links.
+fn dijkstra(g: &WaypointGraph, goal: u32, flags: TravelFlags, p: &RouteParams) -> Vec<f32> {
+    let mut dist = vec![f32::INFINITY; g.len()];
+    let mut heap = BinaryHeap::new();
+    dist[goal as usize] = 0.0;
+    heap.push(Item(0.0, goal));
+    while let Some(Item(d, v)) = heap.pop() {
+        if d > dist[v as usize] {
+            continue;
+        }
+        for l in &g.get(v).unwrap().links {
+            if let Some(c) = link_cost(l, flags, p) {
+                let nd = d + c;
+                if nd < dist[l.from as usize] {
+                    dist[l.from as usize] = nd;
+                    heap.push(Item(nd, l.from));
+                }
+            }
+        }
+    }
+    dist
+}
+
+fn close(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            (x.is_infinite() && y.is_infinite()) || (x - y).abs() <= 1e-3 * x.abs().max(1.0)
+        })
+}
+
+fn travel(i: u8) -> Travel {
+    Travel::ALL[(i % 6) as usize]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_cache_equals_dijkstra_before_and_after_growth(
+        n in 2u32..60,
+        links in prop::collection::vec((0u32..60, 0u32..60, 1.0f32..500.0, 0u8..6, 0u8..3), 0..200),
+        more in prop::collection::vec((0u32..70, 0u32..70, 1.0f32..500.0, 0u8..6, 0u8..3), 0..40),
+        goal in 0u32..60,
+        flag_bits in 1u8..64,
+    ) {
+        let mut g = WaypointGraph::new();
+        for i in 0..n {
+            g.add(Vec3::new(i as f32, 0., 0.), WaypointKind::Normal);
+        }
+        let weight = |w: u8| [1.0, 1.5, 2.0][w as usize];
+        for (a, b, d, t, w) in links {
+            g.link(a % n, b % n, d, travel(t), weight(w));
+        }
+        let goal = goal % n;
+        let flags = TravelFlags(flag_bits);
+        let p = RouteParams::default();
+        let c = build_cache(&g, goal, 0.0, flags, &p);
+        prop_assert!(close(&c.dist, &dijkstra(&g, goal, flags, &p)));
+        // Every route's path adds up to its distance.
+        for w in 0..n {
+            if let Some(d) = c.distance(w) {
+                let path = c.path(w);
+                prop_assert_eq!(*path.last().unwrap(), goal);
+                let mut sum = 0.0;
+                for pair in path.windows(2) {
+                    sum += g.get(pair[1]).unwrap().links.iter().filter(|l| l.from == pair[0]).filter_map(|l| link_cost(l, flags, &p)).min_by(f32::total_cmp).unwrap();
+                }
+                prop_assert!((sum - d).abs() <= 1e-3 * d.max(1.0));
+            }
+        }
+        // The graph grows (new waypoints, new and cheaper links): the repaired cache still
+        // equals Dijkstra.
+        let mut rc = RouteCaches::new(usize::MAX, p);
+        rc.get(&g, goal, flags);
+        for i in 0..10 {
+            g.add(Vec3::new(100. + i as f32, 0., 0.), WaypointKind::Normal);
+        }
+        let m = g.len() as u32;
+        for (a, b, d, t, w) in more {
+            g.link(a % m, b % m, d, travel(t), weight(w));
+        }
+        let repaired = rc.get(&g, goal, flags).clone();
+        prop_assert!(close(&repaired.dist, &dijkstra(&g, goal, flags, &p)));
+    }
+}
+
+#[test]
+fn an_explored_arena_graph_routes_everywhere_it_connects() {
+    let mut sim = common::sim_on(
+        "arena",
+        5,
+        (0..3)
+            .map(|i| botarena::sim::PlayerConfig {
+                name: format!("e{i}"),
+                controller: botarena::sim::ControllerConfig::Explore,
+                spawn: None,
+                start: None,
+                senses: Default::default(),
+            })
+            .collect(),
+    );
+    for _ in 0..2400 {
+        sim.step();
+    }
+    let g = &sim.waypoints;
+    assert!(g.len() > 10);
+    let p = RouteParams::default();
+    for goal in [0, g.len() as u32 / 2, g.len() as u32 - 1] {
+        let c = build_cache(g, goal, 0.0, TravelFlags::ALL, &p);
+        assert!(close(&c.dist, &dijkstra(g, goal, TravelFlags::ALL, &p)));
+        let reached = c.dist.iter().filter(|d| d.is_finite()).count();
+        println!(
+            "goal {goal}: {reached} of {} waypoints have a route",
+            g.len()
+        );
+        assert!(reached > 1);
+    }
+}
