@@ -143,3 +143,48 @@ fn an_explored_arena_graph_routes_everywhere_it_connects() {
         assert!(reached > 1);
     }
 }
+
+#[test]
+fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
+    // A grid graph over the arena; the super shotgun on the north balcony (z 128) is not in a
+    // straight line from the hall floor east of the stairs: the route goes up the stairs
+    // and along the balcony.
+    let (_, cmap) = common::shipped("arena");
+    let graph = botarena::nav::grid::seed_grid(
+        &cmap,
+        &botarena::nav::grid::GridParams {
+            spacing: 64.0,
+            ..Default::default()
+        },
+    );
+    let goal = Vec3::new(-300., 440., 152.03125);
+    let mut sim = common::sim_on(
+        "arena",
+        1,
+        vec![common::scripted(
+            "router",
+            Vec3::new(150., 60., 25.),
+            90.,
+            botarena::sim::ControllerConfig::Route(goal),
+        )],
+    );
+    sim.waypoints = graph;
+    let mut arrived = None;
+    for t in 0..400 {
+        sim.step();
+        let s = sim.player_state(0).unwrap();
+        if (s.origin - goal).truncate().length() < 24.0 && (s.origin.z - goal.z).abs() < 2.0 {
+            arrived = Some(t);
+            break;
+        }
+    }
+    let s = sim.player_state(0).unwrap();
+    assert!(
+        arrived.is_some(),
+        "ended at {:?}, route {:?}",
+        s.origin,
+        sim.player_route(0)
+    );
+    println!("arrived after {:.1} s", arrived.unwrap() as f32 / 20.0);
+    assert!(sim.routes.stats.builds >= 1);
+}

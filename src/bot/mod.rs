@@ -2,13 +2,15 @@
 //! hears ([`hearing`]) — both fill the bot's [`Percepts`], the one place later brain and
 //! navigation systems read — where its enemies are going ([`prediction`]) and how it moves
 //! toward a nearby target ([`movement`]); how it learns the map by dropping waypoints
-//! ([`waypoints`]) and where it goes when it has nothing better to do ([`explore`]).
+//! ([`waypoints`]), how it follows routes over them ([`routing`]) and where it goes when it
+//! has nothing better to do ([`explore`]).
 
 pub mod explore;
 pub mod hearing;
 pub mod movement;
 pub mod perception;
 pub mod prediction;
+pub mod routing;
 pub mod waypoints;
 
 use glam::Vec3;

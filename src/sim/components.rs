@@ -140,6 +140,11 @@ pub enum Controller {
         /// Seconds spent near the anchor.
         still: f32,
     },
+    /// Goes to a far point by routing over the waypoint graph.
+    Route {
+        /// The goal point (a player origin there).
+        goal: Vec3,
+    },
     /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
     Goto {
         /// The target origin.

@@ -19,9 +19,11 @@ use serde::Serialize;
 
 use crate::bot::movement::{MoveIntent, MoveMemory, MoveStatus};
 use crate::bot::prediction::Tracking;
+use crate::bot::routing::RouteState;
 use crate::bot::waypoints::Dropper;
 use crate::bot::{Percepts, Senses};
 use crate::map::{CollisionMap, EntId, Level};
+use crate::nav::routing::{RouteCaches, RouteParams};
 use crate::nav::waypoints::WaypointGraph;
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
@@ -45,6 +47,8 @@ pub enum ControllerConfig {
     Goto(Vec3),
     /// Explore the map (spread out, mark items), through the movement stage.
     Explore,
+    /// Route to a far point over the waypoint graph.
+    Route(Vec3),
 }
 
 /// One player to put in the world.
@@ -152,6 +156,9 @@ pub struct TriggerRt {
     pub active: bool,
 }
 
+/// Memory cap of the routing caches.
+pub const ROUTE_CACHE_BYTES: usize = 64 << 20;
+
 /// Counters of a run (besides the stage timings).
 #[derive(Clone, Debug, Default)]
 pub struct RunStats {
@@ -197,6 +204,8 @@ pub struct Sim {
     pub waypoints: WaypointGraph,
     /// Where bots have been (exploration's memory).
     pub visits: crate::bot::explore::VisitMap,
+    /// Routing caches over the waypoint graph.
+    pub routes: RouteCaches,
 }
 
 impl Sim {
@@ -254,6 +263,7 @@ impl Sim {
             stats: RunStats::default(),
             waypoints: WaypointGraph::new(),
             visits: Default::default(),
+            routes: RouteCaches::new(ROUTE_CACHE_BYTES, RouteParams::default()),
         };
         for (i, pc) in cfg.players.iter().enumerate() {
             let id = EntId(first_player + i as u32);
@@ -287,6 +297,7 @@ impl Sim {
                     stuck: 0.0,
                 },
                 ControllerConfig::Goto(target) => Controller::Goto { target: *target },
+                ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
                 ControllerConfig::Explore => Controller::Explore {
                     target: None,
                     item: None,
@@ -325,6 +336,7 @@ impl Sim {
                         MoveMemory::default(),
                         Tracking::default(),
                         Dropper::default(),
+                        RouteState::default(),
                     ),
                 )
                 .expect("player entity just spawned");
@@ -403,6 +415,12 @@ impl Sim {
             if let Ok(r) = self.world.get::<&BotRng>(e) {
                 h.bytes(&r.0.word_pos().to_le_bytes());
             }
+            if let Ok(r) = self.world.get::<&RouteState>(e) {
+                h.u64(r.next.map(|n| n as u64 + 1).unwrap_or(0));
+                h.u64(r.previous.map(|n| n as u64 + 1).unwrap_or(0));
+                h.u64(r.goal_waypoint.map(|n| n as u64 + 1).unwrap_or(0));
+                h.f32(r.held);
+            }
             if let Ok(m) = self.world.get::<&MoveMemory>(e) {
                 h.u64(m.avoid_side as u64 | (m.avoid_ticks as u64) << 8);
             }
@@ -477,6 +495,12 @@ impl Sim {
     /// Ticks per second.
     pub fn tick_rate(&self) -> f32 {
         1.0 / self.dt
+    }
+
+    /// A copy of a player's routing state.
+    pub fn player_route(&self, index: usize) -> Option<RouteState> {
+        let (_, e) = *self.players.get(index)?;
+        self.world.get::<&RouteState>(e).ok().map(|r| *r)
     }
 
     /// A player's movement status.

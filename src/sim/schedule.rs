@@ -2,7 +2,8 @@
 //! the breakdown.
 //!
 //! Order: sense (visibility, reachability) → hear → predict (enemy paths) → control
-//! (commands or movement requests) → move (requests into commands) → movers (and riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
+//! (commands, movement requests or route goals) → route (next waypoint) → move (requests into
+//! commands) → movers (and riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
 //! items → damage (liquids, drowning, falls, deaths) → respawn → drop (waypoints) → cleanup
 //! (sound expiry).
 
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Sim, systems};
-use crate::bot::{hearing, movement, perception, prediction, waypoints};
+use crate::bot::{hearing, movement, perception, prediction, routing, waypoints};
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -24,6 +25,8 @@ pub enum Stage {
     Predict,
     /// Controllers write user commands or movement requests.
     Control,
+    /// Route goals become movement requests toward the next waypoint.
+    Route,
     /// Movement requests become user commands.
     Move,
     /// Movers advance and carry or push players.
@@ -45,11 +48,12 @@ pub enum Stage {
 }
 
 /// The tick order.
-pub const TICK_ORDER: [Stage; 13] = [
+pub const TICK_ORDER: [Stage; 14] = [
     Stage::Sense,
     Stage::Hear,
     Stage::Predict,
     Stage::Control,
+    Stage::Route,
     Stage::Move,
     Stage::Movers,
     Stage::Physics,
@@ -69,6 +73,7 @@ impl Stage {
             Stage::Hear => "hear",
             Stage::Predict => "predict",
             Stage::Control => "control",
+            Stage::Route => "route",
             Stage::Move => "move",
             Stage::Movers => "movers",
             Stage::Physics => "physics",
@@ -109,6 +114,7 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Hear => hearing::hearing_system(sim),
             Stage::Predict => prediction::prediction_system(sim),
             Stage::Control => systems::control_system(sim),
+            Stage::Route => routing::routing_system(sim),
             Stage::Move => movement::movement_system(sim),
             Stage::Movers => systems::movers_system(sim),
             Stage::Physics => systems::physics_system(sim),

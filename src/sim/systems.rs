@@ -17,6 +17,8 @@ use super::{LastMove, Sim, SimEvent};
 use crate::bot::Percepts;
 use crate::bot::explore::{SKIP_SECONDS, STUCK_SECONDS, TARGET_SECONDS, choose_target};
 use crate::bot::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
+use crate::bot::routing::{RouteGoal, RouteState};
+use crate::nav::routing::TravelFlags;
 
 /// Seconds a dead player waits before respawning.
 pub const RESPAWN_DELAY: f32 = 1.0;
@@ -31,7 +33,7 @@ pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus)) =
+        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route)) =
             sim.world.query_one_mut::<(
                 &mut Controller,
                 &mut Command,
@@ -41,12 +43,16 @@ pub fn control_system(sim: &mut Sim) {
                 &mut MoveIntent,
                 &Percepts,
                 &MoveStatus,
+                &mut RouteState,
             )>(e)
         else {
             continue;
         };
         let s = &motion.0;
         intent.0 = None;
+        if !matches!(ctrl, Controller::Route { .. }) {
+            route.goal = None;
+        }
         if !vitals.alive {
             cmd.0 = UserCmd::default();
             continue;
@@ -126,6 +132,21 @@ pub fn control_system(sim: &mut Sim) {
                     target: MoveTarget::Point(t),
                     speed: 320.0,
                 });
+                UserCmd {
+                    yaw: s.yaw,
+                    ..Default::default()
+                }
+            }
+            Controller::Route { goal } => {
+                if route.goal.map(|g| g.point) != Some(*goal) {
+                    *route = RouteState {
+                        goal: Some(RouteGoal {
+                            point: *goal,
+                            flags: TravelFlags::ALL,
+                        }),
+                        ..Default::default()
+                    };
+                }
                 UserCmd {
                     yaw: s.yaw,
                     ..Default::default()

@@ -1,0 +1,194 @@
+//! The routing stage (reference 000 §9.3's dynamic routing): a bot with a goal does not
+//! follow a precomputed list of points; among the waypoints reachable from where it stands it
+//! picks the one that minimises (distance to it + its distance to the goal, from the goal's
+//! routing cache), hands it to the movement stage, and picks again on arrival. Traps named by
+//! reference 003 are avoided: the arrival radius is tied to the movement stage's, the waypoint
+//! just left is not picked again while another will do, ties go to the lower number, and a
+//! pick is kept until arrival, a timeout, or the goal comes into straight reach.
+//!
+//! Entry point: [`routing_system`].
+
+use glam::Vec3;
+
+use crate::map::CollisionMap;
+use crate::nav::reach::{ReachParams, reachable};
+use crate::nav::routing::{RouteCaches, TravelFlags};
+use crate::nav::waypoints::WaypointGraph;
+use crate::sim::Sim;
+use crate::sim::components::{Motion, Vitals};
+
+use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
+
+/// How far around the bot (and the goal) waypoints are considered.
+pub const PICK_RADIUS: f32 = 512.0;
+/// How many of the nearest waypoints are tested for reachability.
+pub const PICK_CANDIDATES: usize = 8;
+/// Distance at which a picked waypoint counts as reached.
+pub const ARRIVE: f32 = 24.0;
+/// Seconds a pick is kept before it is reconsidered.
+pub const PICK_SECONDS: f32 = 3.0;
+
+/// Where a bot wants to get to by routing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RouteGoal {
+    /// The goal point (a player origin there).
+    pub point: Vec3,
+    /// Travel types allowed.
+    pub flags: TravelFlags,
+}
+
+/// The routing stage's per-bot state.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RouteState {
+    /// The goal being routed to.
+    pub goal: Option<RouteGoal>,
+    /// The waypoint nearest the goal that reaches it (found once per goal).
+    pub goal_waypoint: Option<u32>,
+    /// The waypoint being walked to.
+    pub next: Option<u32>,
+    /// The waypoint last reached.
+    pub previous: Option<u32>,
+    /// Seconds the current pick has been kept.
+    pub held: f32,
+    /// No route was found at the last pick.
+    pub no_route: bool,
+    /// A waypoint the movement stage could not get to, left out of picks for a while.
+    pub avoid: Option<(u32, f32)>,
+}
+
+/// The waypoint nearest `p` from which `p` is reachable.
+pub fn nearest_reaching(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Option<u32> {
+    let params = ReachParams::default();
+    g.near(p, PICK_RADIUS)
+        .into_iter()
+        .take(PICK_CANDIDATES)
+        .find(|&(n, _)| {
+            reachable(map, g.get(n).expect("waypoint").origin, p, &params).is_reachable()
+        })
+        .map(|(n, _)| n)
+}
+
+/// Picks the next waypoint toward the goal: reachable from `origin`, minimising the distance
+/// to it plus its distance to the goal; the previous waypoint only when nothing else will do.
+#[allow(clippy::too_many_arguments)] // each is a separate read-only view the pick needs
+pub fn pick_next(
+    map: &CollisionMap,
+    g: &WaypointGraph,
+    caches: &mut RouteCaches,
+    origin: Vec3,
+    goal_wp: u32,
+    flags: TravelFlags,
+    previous: Option<u32>,
+    avoid: Option<u32>,
+) -> Option<u32> {
+    let params = ReachParams::default();
+    let cache = caches.get(g, goal_wp, flags);
+    let mut best: Option<(bool, f32, u32)> = None;
+    for (n, d) in g
+        .near(origin, PICK_RADIUS)
+        .into_iter()
+        .take(PICK_CANDIDATES)
+    {
+        let Some(to_goal) = cache.distance(n) else {
+            continue;
+        };
+        if Some(n) == avoid {
+            continue;
+        }
+        let w = g.get(n).expect("waypoint");
+        if d > ARRIVE && !reachable(map, origin, w.origin, &params).is_reachable() {
+            continue;
+        }
+        // Going back is the last resort (reference 003: it makes bots oscillate).
+        let back = Some(n) == previous;
+        let key = (back, d + to_goal, n);
+        if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+            best = Some(key);
+        }
+    }
+    best.map(|b| b.2)
+}
+
+/// For every living bot with a route goal: the movement request toward its next waypoint (or
+/// straight to the goal when it is in reach).
+pub fn routing_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let params = ReachParams::default();
+    for &(_, e) in &sim.players {
+        let Ok((motion, vitals, state, intent, status)) = sim.world.query_one_mut::<(
+            &Motion,
+            &Vitals,
+            &mut RouteState,
+            &mut MoveIntent,
+            &MoveStatus,
+        )>(e) else {
+            continue;
+        };
+        let Some(goal) = state.goal else { continue };
+        if !vitals.alive {
+            state.next = None;
+            state.previous = None;
+            continue;
+        }
+        let s = motion.0;
+        let g = &sim.waypoints;
+        let map = &sim.cmap;
+        if state.goal_waypoint.is_none() {
+            state.goal_waypoint = nearest_reaching(map, g, goal.point);
+        }
+        let Some(goal_wp) = state.goal_waypoint else {
+            state.no_route = true;
+            continue;
+        };
+        // Arrived at the picked waypoint: remember it and pick again.
+        if let Some(n) = state.next
+            && g.get(n).is_some_and(|w| {
+                (w.origin - s.origin).truncate().length() <= ARRIVE
+                    && (w.origin.z - s.origin.z).abs() < 48.0
+            })
+        {
+            state.previous = Some(n);
+            state.next = None;
+        }
+        state.held += dt;
+        if let Some((_, left)) = &mut state.avoid {
+            *left -= dt;
+        }
+        if state.avoid.is_some_and(|a| a.1 <= 0.0) {
+            state.avoid = None;
+        }
+        // The movement stage could not get to the pick: leave it out for a while.
+        if let (MoveStatus::Blocked(_), Some(n)) = (status, state.next) {
+            state.avoid = Some((n, PICK_SECONDS));
+            state.next = None;
+        }
+        let near_goal = (goal.point - s.origin).length() <= PICK_RADIUS
+            && reachable(map, s.origin, goal.point, &params).is_reachable();
+        if near_goal {
+            intent.0 = Some(MoveRequest {
+                target: MoveTarget::Point(goal.point),
+                speed: 320.0,
+            });
+            state.no_route = false;
+            continue;
+        }
+        if state.next.is_none() || state.held > PICK_SECONDS {
+            state.next = pick_next(
+                map,
+                g,
+                &mut sim.routes,
+                s.origin,
+                goal_wp,
+                goal.flags,
+                state.previous,
+                state.avoid.map(|a| a.0),
+            );
+            state.held = 0.0;
+            state.no_route = state.next.is_none();
+        }
+        intent.0 = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
+            target: MoveTarget::Point(w.origin),
+            speed: 320.0,
+        });
+    }
+}
