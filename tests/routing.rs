@@ -188,3 +188,67 @@ fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
     println!("arrived after {:.1} s", arrived.unwrap() as f32 / 20.0);
     assert!(sim.routes.stats.builds >= 1);
 }
+
+/// A 5 × 5 grid of waypoints 64 apart, linked to their 4 neighbours both ways.
+fn grid5() -> WaypointGraph {
+    let mut g = WaypointGraph::new();
+    for y in 0..5 {
+        for x in 0..5 {
+            g.add(
+                Vec3::new(x as f32 * 64.0, y as f32 * 64.0, 24.0),
+                WaypointKind::Normal,
+            );
+        }
+    }
+    for y in 0..5u32 {
+        for x in 0..5u32 {
+            let n = y * 5 + x;
+            if x < 4 {
+                g.link(n, n + 1, 64.0, Travel::Walk, 1.0);
+                g.link(n + 1, n, 64.0, Travel::Walk, 1.0);
+            }
+            if y < 4 {
+                g.link(n, n + 5, 64.0, Travel::Walk, 1.0);
+                g.link(n + 5, n, 64.0, Travel::Walk, 1.0);
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn an_obstacle_sends_routes_around_it_and_back() {
+    let mut g = grid5();
+    let p = RouteParams::default();
+    let (goal, start) = (10u32, 14u32); // row 2: x 0 and x 4
+    let mut rc = RouteCaches::new(usize::MAX, p);
+    assert_eq!(
+        rc.get(&g, goal, TravelFlags::ALL).distance(start),
+        Some(256.0)
+    );
+    assert_eq!(
+        rc.get(&g, goal, TravelFlags::ALL).path(start),
+        vec![14, 13, 12, 11, 10]
+    );
+    // A box on the middle of row 2 (around waypoint 12) blocks the links into and out of it.
+    let ob = g.add_obstacle(Vec3::new(112., 112., 0.), Vec3::new(144., 144., 64.));
+    let c = rc.get(&g, goal, TravelFlags::ALL).clone();
+    assert_eq!(rc.stats.builds, 2, "the cache's route was blocked: rebuilt");
+    assert_eq!(c.distance(start), Some(384.0));
+    assert!(!c.path(start).contains(&12));
+    assert!(close(&c.dist, &dijkstra(&g, goal, TravelFlags::ALL, &p)));
+    // Removing the obstacle brings the straight route back (by repair, not rebuild).
+    assert!(g.remove_obstacle(ob));
+    assert!(!g.remove_obstacle(ob));
+    let c = rc.get(&g, goal, TravelFlags::ALL).clone();
+    assert_eq!(c.distance(start), Some(256.0));
+    assert_eq!(rc.stats.repairs, 1);
+    assert!(close(&c.dist, &dijkstra(&g, goal, TravelFlags::ALL, &p)));
+    // Links added while an obstacle stands are born blocked.
+    let ob = g.add_obstacle(Vec3::new(112., 112., 0.), Vec3::new(144., 144., 64.));
+    let n = g.add(Vec3::new(128., 200., 24.), WaypointKind::Normal);
+    g.link(12, n, 72.0, Travel::Walk, 1.0);
+    assert!(g.get(n).unwrap().links[0].blocked > 0);
+    assert!(g.remove_obstacle(ob));
+    assert_eq!(g.get(n).unwrap().links[0].blocked, 0);
+}

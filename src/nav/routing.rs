@@ -13,7 +13,8 @@
 //! links whose travel type the bot may not use are skipped. [`RouteCaches`] keeps caches per
 //! (goal, travel flags) under a memory cap, evicting the least recently used, and brings a
 //! cache up to date with exactly the graph changes that affect it (a new or cheaper link that
-//! shortens a route is relaxed from there; everything else leaves it as it is).
+//! shortens a route is relaxed from there; a link blocked by an obstacle that a route uses
+//! rebuilds the cache; everything else leaves it as it is).
 //!
 //! Entry points: [`build_cache`], [`RouteCaches::get`], [`TravelFlags`].
 
@@ -82,9 +83,9 @@ impl Default for RouteParams {
     }
 }
 
-/// Cost of travelling a link, `None` when the flags forbid it.
+/// Cost of travelling a link, `None` when the flags forbid it or an obstacle blocks it.
 pub fn link_cost(l: &Link, flags: TravelFlags, p: &RouteParams) -> Option<f32> {
-    if !flags.allows(l.travel) {
+    if !flags.allows(l.travel) || l.blocked > 0 {
         return None;
     }
     let penalty = if l.travel == Travel::Fall {
@@ -199,7 +200,7 @@ pub fn build_cache(
 pub struct CacheStats {
     /// Served from a cache already up to date.
     pub hits: u64,
-    /// Built from scratch.
+    /// Built from scratch (first use, or a route it held was blocked).
     pub builds: u64,
     /// Brought up to date by relaxing from changed links.
     pub repairs: u64,
@@ -263,8 +264,9 @@ impl RouteCaches {
                 *used = self.clock;
                 if c.revision == graph.revision {
                     self.stats.hits += 1;
+                } else if update(c, graph, &p) {
+                    self.stats.builds += 1;
                 } else {
-                    update(c, graph, &p);
                     self.stats.repairs += 1;
                 }
             }
@@ -296,10 +298,20 @@ impl RouteCaches {
 
 /// Replays the graph's changes since the cache's revision: new waypoints extend it, a new or
 /// cheaper link that shortens a route is relaxed from there; other changes leave it alone.
-fn update(c: &mut RouteCache, graph: &WaypointGraph, p: &RouteParams) {
+/// Returns whether the cache had to be rebuilt.
+fn update(c: &mut RouteCache, graph: &WaypointGraph, p: &RouteParams) -> bool {
     let mut queue = VecDeque::new();
+    // A blocked link the cache's routes use: rebuild (the affected routes may go anywhere).
+    let broken = graph.changes_since(c.revision).iter().any(|ch| {
+        matches!(*ch, Change::Blocked { from, to } if c.next.get(from as usize).copied().flatten() == Some(to))
+    });
+    if broken {
+        *c = build_cache(graph, c.goal, c.goal_distance, c.flags, p);
+        return true;
+    }
     for ch in graph.changes_since(c.revision) {
         match *ch {
+            Change::Blocked { .. } => {}
             Change::Waypoint(n) => {
                 let need = n as usize + 1;
                 if c.dist.len() < need {
@@ -332,6 +344,7 @@ fn update(c: &mut RouteCache, graph: &WaypointGraph, p: &RouteParams) {
     }
     c.relax(graph, queue, p);
     c.revision = graph.revision;
+    false
 }
 
 #[cfg(test)]

@@ -109,6 +109,9 @@ pub struct Link {
     /// Terrain weight multiplying the distance for routing (1 = plain floor).
     #[serde(default = "one")]
     pub weight: f32,
+    /// How many run-time obstacles block it (not saved: obstacles belong to a run).
+    #[serde(skip)]
+    pub blocked: u16,
 }
 
 fn one() -> f32 {
@@ -159,8 +162,15 @@ pub struct GraphStats {
 pub enum Change {
     /// A waypoint was added (with no links yet).
     Waypoint(u32),
-    /// A link `from -> to` was added or made cheaper.
+    /// A link `from -> to` was added, made cheaper, or unblocked.
     Link {
+        /// Where one travels from.
+        from: u32,
+        /// Where to.
+        to: u32,
+    },
+    /// A link `from -> to` was blocked by an obstacle.
+    Blocked {
         /// Where one travels from.
         from: u32,
         /// Where to.
@@ -177,6 +187,38 @@ pub struct WaypointGraph {
     pub revision: u64,
     /// Every change, in order: change `i` took the graph to revision `i + 1`.
     changes: Vec<Change>,
+    /// Run-time obstacles (boxes) by id.
+    obstacles: BTreeMap<u32, (Vec3, Vec3)>,
+    next_obstacle: u32,
+}
+
+/// Whether a player box moving along the segment `a`→`b` (both player origins) touches the
+/// box `mins..maxs` (slab test against the box grown by the player's half extents).
+pub fn segment_hits_box(a: Vec3, b: Vec3, mins: Vec3, maxs: Vec3) -> bool {
+    use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+    // The player's box relative to its origin is PLAYER_MINS..PLAYER_MAXS: grow the obstacle.
+    let lo = mins - PLAYER_MAXS;
+    let hi = maxs - PLAYER_MINS;
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for i in 0..3 {
+        if d[i].abs() < 1e-6 {
+            if a[i] < lo[i] || a[i] > hi[i] {
+                return false;
+            }
+        } else {
+            let (mut ta, mut tb) = ((lo[i] - a[i]) / d[i], (hi[i] - a[i]) / d[i]);
+            if ta > tb {
+                std::mem::swap(&mut ta, &mut tb);
+            }
+            t0 = t0.max(ta);
+            t1 = t1.min(tb);
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 impl WaypointGraph {
@@ -253,20 +295,91 @@ impl WaypointGraph {
                     distance,
                     travel,
                     weight,
+                    blocked: l.blocked,
                 };
                 self.record(Change::Link { from, to });
                 return true;
             }
             return false;
         }
+        let blocked = self
+            .obstacles
+            .values()
+            .filter(|(mn, mx)| {
+                segment_hits_box(
+                    self.waypoints[from as usize].origin,
+                    self.waypoints[to as usize].origin,
+                    *mn,
+                    *mx,
+                )
+            })
+            .count() as u16;
+        let links = &mut self.waypoints[to as usize].links;
         links.push(Link {
             from,
             distance,
             travel,
             weight,
+            blocked,
         });
         self.record(Change::Link { from, to });
         true
+    }
+
+    /// Adds a run-time obstacle: every link whose straight path it blocks is disabled until it
+    /// is removed. Returns its id.
+    pub fn add_obstacle(&mut self, mins: Vec3, maxs: Vec3) -> u32 {
+        let id = self.next_obstacle;
+        self.next_obstacle += 1;
+        self.obstacles.insert(id, (mins, maxs));
+        self.mark(mins, maxs, true);
+        id
+    }
+
+    /// Removes an obstacle; links it alone blocked work again. False for an unknown id.
+    pub fn remove_obstacle(&mut self, id: u32) -> bool {
+        match self.obstacles.remove(&id) {
+            Some((mn, mx)) => {
+                self.mark(mn, mx, false);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn mark(&mut self, mins: Vec3, maxs: Vec3, block: bool) {
+        let mut changed = Vec::new();
+        for to in 0..self.waypoints.len() {
+            let b = self.waypoints[to].origin;
+            for li in 0..self.waypoints[to].links.len() {
+                let from = self.waypoints[to].links[li].from;
+                let a = self.waypoints[from as usize].origin;
+                if !segment_hits_box(a, b, mins, maxs) {
+                    continue;
+                }
+                let l = &mut self.waypoints[to].links[li];
+                if block {
+                    l.blocked += 1;
+                    if l.blocked == 1 {
+                        changed.push(Change::Blocked {
+                            from,
+                            to: to as u32,
+                        });
+                    }
+                } else {
+                    l.blocked = l.blocked.saturating_sub(1);
+                    if l.blocked == 0 {
+                        changed.push(Change::Link {
+                            from,
+                            to: to as u32,
+                        });
+                    }
+                }
+            }
+        }
+        for c in changed {
+            self.record(c);
+        }
     }
 
     /// Whether a link from `from` to `to` exists.
