@@ -76,16 +76,27 @@ enum Command {
     },
     /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
     /// cache update algorithm), and the path from a start waypoint.
+    ///
+    /// With a map, `--from x,y,z --to x,y,z` routes between points: from the nearest waypoint
+    /// the start reaches to the nearest waypoint that reaches the goal.
     Route {
+        /// The .map file (needed for --from/--to points).
+        map: Option<PathBuf>,
         /// The waypoint file.
         #[arg(long)]
         waypoints: PathBuf,
         /// The goal waypoint's number.
-        #[arg(long)]
-        to_waypoint: u32,
+        #[arg(long, conflicts_with = "to")]
+        to_waypoint: Option<u32>,
         /// A start waypoint: print its path to the goal.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "from")]
         from_waypoint: Option<u32>,
+        /// Start point `x,y,z` (a player origin; needs the map).
+        #[arg(long, requires = "map", allow_hyphen_values = true)]
+        from: Option<String>,
+        /// Goal point `x,y,z` (a player origin; needs the map).
+        #[arg(long, requires = "map", allow_hyphen_values = true)]
+        to: Option<String>,
         /// Allowed travel types, e.g. `walk,jump,fall` (default: all).
         #[arg(long, default_value = "all")]
         flags: String,
@@ -184,12 +195,24 @@ fn main() -> ExitCode {
         } => explore(map, bots, seconds, seed, tick_rate, out, json),
         Command::Waypoints { command } => waypoints(command),
         Command::Route {
+            map,
             waypoints,
             to_waypoint,
             from_waypoint,
+            from,
+            to,
             flags,
             json,
-        } => route(waypoints, to_waypoint, from_waypoint, &flags, json),
+        } => route(RouteArgs {
+            map,
+            file: waypoints,
+            to_waypoint,
+            from_waypoint,
+            from,
+            to,
+            flags,
+            json,
+        }),
         Command::Render {
             map,
             waypoints,
@@ -431,16 +454,115 @@ fn render(
     Ok(())
 }
 
-fn route(
+struct RouteArgs {
+    map: Option<PathBuf>,
     file: PathBuf,
-    to: u32,
-    from: Option<u32>,
-    flags: &str,
+    to_waypoint: Option<u32>,
+    from_waypoint: Option<u32>,
+    from: Option<String>,
+    to: Option<String>,
+    flags: String,
     json: bool,
-) -> Result<(), Box<dyn std::error::Error>> {
+}
+
+fn parse_point(name: &str, s: &str) -> Result<glam::Vec3, String> {
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|t| t.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("{name} {s:?}: expected x,y,z"))?;
+    match v[..] {
+        [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok(glam::Vec3::new(x, y, z)),
+        _ => Err(format!("{name} {s:?}: expected x,y,z")),
+    }
+}
+
+fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::bot::routing::nearest_reaching;
+    use botarena::nav::reach::{ReachParams, reachable};
     use botarena::nav::routing::{RouteParams, TravelFlags, build_cache};
-    let flags = TravelFlags::parse(flags).map_err(|e| format!("--flags: {e}"))?;
-    let (header, graph) = load(&file, None)?;
+    let RouteArgs {
+        map,
+        file,
+        to_waypoint,
+        from_waypoint,
+        from,
+        to,
+        flags,
+        json,
+    } = args;
+    let flags = TravelFlags::parse(&flags).map_err(|e| format!("--flags: {e}"))?;
+    let from_p = from
+        .as_deref()
+        .map(|s| parse_point("--from", s))
+        .transpose()?;
+    let to_p = to.as_deref().map(|s| parse_point("--to", s)).transpose()?;
+    let (header, graph) = match &map {
+        Some(m) => {
+            let (level, _) = build_level(MapData::load(m)?);
+            load(&file, Some((&level.map.name, &geometry_hash(&level))))?
+        }
+        None => load(&file, None)?,
+    };
+    let cmap = match &map {
+        Some(m) => Some(build_level(MapData::load(m)?).1),
+        None => None,
+    };
+    // Points are settled onto the floor under them (a user's z is rarely exact), then become
+    // waypoints: the start's nearest waypoint it reaches, the goal's nearest that reaches it.
+    let settle = |p: glam::Vec3| match &cmap {
+        Some(cm) => {
+            use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+            let top = p + glam::Vec3::Z * 18.0;
+            let t = cm.trace(
+                top,
+                p - glam::Vec3::Z * 64.0,
+                PLAYER_MINS,
+                PLAYER_MAXS,
+                botarena::Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            );
+            if t.start_solid || t.fraction >= 1.0 {
+                p
+            } else {
+                t.end_pos
+            }
+        }
+        None => p,
+    };
+    let (from_p, to_p) = (from_p.map(settle), to_p.map(settle));
+    let (to, from) = match (&cmap, to_p, from_p) {
+        (Some(cm), Some(tp), fp) => {
+            let goal = nearest_reaching(cm, &graph, tp)
+                .ok_or_else(|| format!("no waypoint within reach of --to {tp}"))?;
+            let start = match fp {
+                Some(f) => Some(
+                    graph
+                        .near(f, botarena::bot::routing::PICK_RADIUS)
+                        .into_iter()
+                        .find(|&(n, _)| {
+                            reachable(
+                                cm,
+                                f,
+                                graph.get(n).expect("waypoint").origin,
+                                &ReachParams::default(),
+                            )
+                            .is_reachable()
+                        })
+                        .map(|x| x.0)
+                        .ok_or_else(|| format!("no waypoint within reach of --from {f}"))?,
+                ),
+                None => from_waypoint,
+            };
+            (goal, start)
+        }
+        (_, None, _) => match to_waypoint {
+            Some(t) => (t, from_waypoint),
+            None => return Err("give --to-waypoint N, or a map with --to x,y,z".into()),
+        },
+        (None, Some(_), _) => return Err("--to x,y,z needs the map".into()),
+    };
+
     let n = graph.len() as u32;
     for (name, w) in [("--to-waypoint", Some(to)), ("--from-waypoint", from)] {
         if let Some(w) = w
@@ -493,6 +615,15 @@ fn route(
                 ids.join(" "),
                 cache.distance(f).unwrap_or(0.0)
             );
+            if let (Some(fp), Some(tp)) = (from_p, to_p) {
+                let a = fp.distance(graph.get(f).expect("waypoint").origin);
+                let b = tp.distance(graph.get(to).expect("waypoint").origin);
+                let along = cache.distance(f).unwrap_or(0.0);
+                println!(
+                    "points: {a:.1} to waypoint {f}, {along:.1} along the route, {b:.1} from waypoint {to}: {:.1} in all",
+                    a + along + b
+                );
+            }
         }
     }
     Ok(())
