@@ -210,12 +210,26 @@ fn explore_grid_info_merge_and_render() {
         .args(["--from", "150,60,24", "--to", "-300,440,152"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("in all"), "{text}");
-    let out = bin().args(["route", "--waypoints"]).arg(&grid).args(["--to", "1,2,3"]).output().unwrap();
+    let out = bin()
+        .args(["route", "--waypoints"])
+        .arg(&grid)
+        .args(["--to", "1,2,3"])
+        .output()
+        .unwrap();
     assert!(!out.status.success(), "points need the map");
-    let out = bin().args(["route", "maps/arena.map", "--waypoints"]).arg(&grid).args(["--to", "1,2"]).output().unwrap();
+    let out = bin()
+        .args(["route", "maps/arena.map", "--waypoints"])
+        .arg(&grid)
+        .args(["--to", "1,2"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8(out.stderr).unwrap().contains("x,y,z"));
     // A graph for another map is refused, naming both maps.
