@@ -188,3 +188,65 @@ fn goto_needs_a_target_and_only_goto_takes_one() {
     );
     assert!(at(&e, 4) && e.contains("hearing"), "{e}");
 }
+
+#[test]
+fn a_scenario_can_start_from_a_waypoint_file_and_route() {
+    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-wp", std::process::id()));
+    std::fs::create_dir_all(dir.join("s")).unwrap();
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    std::fs::copy(
+        root().join("maps/proving.map"),
+        dir.join("maps/proving.map"),
+    )
+    .unwrap();
+    // A grid graph for the arena, and one for another map.
+    let (level, cmap) = common::shipped("arena");
+    let g = botarena::nav::grid::seed_grid(
+        &cmap,
+        &botarena::nav::grid::GridParams {
+            spacing: 64.0,
+            ..Default::default()
+        },
+    );
+    let hash = botarena::nav::waypoint_file::geometry_hash(&level);
+    botarena::nav::waypoint_file::save(&g, "arena", &hash, &dir.join("s/arena.json")).unwrap();
+    botarena::nav::waypoint_file::save(&g, "proving", "0", &dir.join("s/other.json")).unwrap();
+    let text = "map = \"../maps/arena.map\"\nwaypoints = \"arena.json\"\n[[players]]\nname = \"r\"\ncontroller = \"route\"\nstart = [150, 60, 25]\ntarget = [-300, 440, 152.03125]\n";
+    std::fs::write(dir.join("s/ok.toml"), text).unwrap();
+    let mut sim = Scenario::load(&dir.join("s/ok.toml"))
+        .unwrap()
+        .build()
+        .unwrap();
+    assert!(sim.waypoints.len() >= g.len());
+    let mut best = f32::MAX;
+    for _ in 0..300 {
+        sim.step();
+        let s = sim.player_state(0).unwrap();
+        best = best.min((s.origin - glam::Vec3::new(-300., 440., 152.03)).length());
+    }
+    assert!(
+        best < 24.0,
+        "the router got to the balcony ({best} away at best)"
+    );
+    // A waypoint file made for another map, or a missing one, is an error at its key.
+    let text = "map = \"../maps/arena.map\"\nwaypoints = \"other.json\"\n";
+    std::fs::write(dir.join("s/bad.toml"), text).unwrap();
+    let e = Scenario::load(&dir.join("s/bad.toml"))
+        .unwrap()
+        .build()
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bad.toml:2:") && e.contains("proving"), "{e}");
+    let e = err(
+        "nowp",
+        "map = \"../maps/arena.map\"\nwaypoints = \"nothere.json\"\n",
+    );
+    assert!(at(&e, 2) && e.contains("does not exist"), "{e}");
+    let e = err(
+        "routenotarget",
+        "map = \"../maps/arena.map\"\n[[players]]\nname = \"a\"\ncontroller = \"route\"\n",
+    );
+    assert!(at(&e, 4) && e.contains("target"), "{e}");
+}

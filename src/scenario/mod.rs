@@ -6,6 +6,7 @@
 //! seed = 42
 //! tick_rate = 20              # ticks per second, 1..=1000 (default 20)
 //! ticks = 1200                # run length (default 1200; `--ticks` overrides)
+//! waypoints = "arena.json"    # optional waypoint file made for this map, to start from
 //!
 //! [[players]]
 //! name = "ranger"
@@ -29,6 +30,7 @@ use toml::Spanned;
 
 use crate::bot::Senses;
 use crate::map::{MapData, MapError, build_level};
+use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
 use crate::physics::PhysicsParams;
 use crate::sim::components::ScriptStep;
 use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
@@ -70,6 +72,7 @@ struct RawScenario {
     seed: u64,
     tick_rate: Option<Spanned<u32>>,
     ticks: Option<Spanned<u64>>,
+    waypoints: Option<Spanned<String>>,
     #[serde(default)]
     players: Vec<RawPlayer>,
 }
@@ -115,6 +118,8 @@ pub struct Scenario {
     pub tick_rate: u32,
     /// Default run length in ticks.
     pub ticks: u64,
+    /// A waypoint file to start from (made for this map), and the line of its key.
+    pub waypoints: Option<(PathBuf, usize)>,
     /// Players.
     pub players: Vec<ScenarioPlayer>,
 }
@@ -173,6 +178,19 @@ impl Scenario {
                 format!("map: file {} does not exist", map.display()),
             ));
         }
+        let waypoints = match &raw.waypoints {
+            Some(w) => {
+                let f = base.join(w.get_ref());
+                if !f.is_file() {
+                    return Err(err_at(
+                        w.span().start,
+                        format!("waypoints: file {} does not exist", f.display()),
+                    ));
+                }
+                Some((f, line_col(text, w.span().start).0))
+            }
+            None => None,
+        };
         let tick_rate = match &raw.tick_rate {
             Some(t) if !(1..=1000).contains(t.get_ref()) => {
                 return Err(err_at(
@@ -215,6 +233,23 @@ impl Scenario {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
                 "explore" => ControllerConfig::Explore,
+                "route" => match &rp.target {
+                    Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
+                        ControllerConfig::Route(glam::Vec3::from(*t.get_ref()))
+                    }
+                    Some(t) => {
+                        return Err(err_at(
+                            t.span().start,
+                            "target: coordinates must be finite".into(),
+                        ));
+                    }
+                    None => {
+                        return Err(err_at(
+                            ctrl_at,
+                            "controller = \"route\" needs a `target = [x, y, z]`".into(),
+                        ));
+                    }
+                },
                 "goto" => match &rp.target {
                     Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
                         ControllerConfig::Goto(glam::Vec3::from(*t.get_ref()))
@@ -253,7 +288,7 @@ impl Scenario {
                     return Err(err_at(
                         ctrl_at,
                         format!(
-                            "controller: unknown controller {other:?} (expected idle, wander, explore, goto or script)"
+                            "controller: unknown controller {other:?} (expected idle, wander, explore, goto, route or script)"
                         ),
                     ));
                 }
@@ -264,10 +299,10 @@ impl Scenario {
                     "script: only used with controller = \"script\"".into(),
                 ));
             }
-            if let (Some(t), false) = (&rp.target, ctrl == "goto") {
+            if let (Some(t), false) = (&rp.target, ctrl == "goto" || ctrl == "route") {
                 return Err(err_at(
                     t.span().start,
-                    "target: only used with controller = \"goto\"".into(),
+                    "target: only used with controller = \"goto\" or \"route\"".into(),
                 ));
             }
             let start = match &rp.start {
@@ -324,6 +359,7 @@ impl Scenario {
             seed: raw.seed,
             tick_rate,
             ticks,
+            waypoints,
             players,
         })
     }
@@ -342,7 +378,22 @@ impl Scenario {
     pub fn build(&self) -> Result<Sim, ScenarioError> {
         let data = MapData::load(&self.map)?;
         let (level, cmap) = build_level(data);
-        Sim::new(Arc::new(level), cmap, &self.sim_config()).map_err(|e| {
+        let graph = match &self.waypoints {
+            Some((f, line)) => {
+                let expect = (level.map.name.clone(), geometry_hash(&level));
+                let (_, g) = load_waypoints(f, Some((&expect.0, &expect.1))).map_err(|e| {
+                    ScenarioError::Invalid {
+                        path: self.path.display().to_string(),
+                        line: *line,
+                        column: 1,
+                        message: format!("waypoints: {e}"),
+                    }
+                })?;
+                Some(g)
+            }
+            None => None,
+        };
+        let mut sim = Sim::new(Arc::new(level), cmap, &self.sim_config()).map_err(|e| {
             let line = match &e {
                 SimError::NoSuchSpawn { player, .. } => self
                     .players
@@ -358,6 +409,10 @@ impl Scenario {
                 column: 1,
                 message: e.to_string(),
             }
-        })
+        })?;
+        if let Some(g) = graph {
+            sim.waypoints = g;
+        }
+        Ok(sim)
     }
 }
