@@ -1,6 +1,6 @@
 //! Routing cache builds on generated graphs of 1k, 10k and 100k waypoints against the
 //! `pathfinding` crate's Dijkstra on the same graph in the same run (the ratio is printed),
-//! and the cost of a cached query.
+//! the cost of a cached query, and on 100k a hierarchical single query against the flat build.
 //!
 //! Graphs: waypoints on a jittered square grid 64 units apart, each linked both ways to its
 //! right, upper and upper-right neighbours, with terrain weights and travel types mixed in.
@@ -99,6 +99,32 @@ fn routing(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("cached_query", n), &n, |b, _| {
             b.iter(|| caches.get(&graph, goal, TravelFlags::ALL).distance(7))
         });
+        if n == 100_000 {
+            // Hierarchical vs flat: one distance needs a whole flat cache, but only the goal's
+            // cluster, the portal level and the start's cluster hierarchically.
+            let h = botarena::nav::hierarchy::Hierarchy::build(&graph, 512.0, TravelFlags::ALL, p);
+            let start = 17u32;
+            g.bench_with_input(BenchmarkId::new("hierarchical_query", n), &n, |b, _| {
+                b.iter(|| h.distance(&graph, start, goal))
+            });
+            let hb = median_seconds(|| {
+                std::hint::black_box(botarena::nav::hierarchy::Hierarchy::build(
+                    &graph,
+                    512.0,
+                    TravelFlags::ALL,
+                    p,
+                ));
+            });
+            let hq = median_seconds(|| {
+                std::hint::black_box(h.distance(&graph, start, goal));
+            });
+            println!(
+                "routing {n} waypoints: hierarchy build (once) {:.1} ms with {} portals; hierarchical query {:.3} ms",
+                hb * 1e3,
+                h.portal_count(),
+                hq * 1e3
+            );
+        }
         let ours = median_seconds(|| {
             std::hint::black_box(build_cache(&graph, goal, 0.0, TravelFlags::ALL, &p));
         });

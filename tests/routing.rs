@@ -135,6 +135,13 @@ fn an_explored_arena_graph_routes_everywhere_it_connects() {
     for goal in [0, g.len() as u32 / 2, g.len() as u32 - 1] {
         let c = build_cache(g, goal, 0.0, TravelFlags::ALL, &p);
         assert!(close(&c.dist, &dijkstra(g, goal, TravelFlags::ALL, &p)));
+        for cell in [256.0, 512.0] {
+            let h = botarena::nav::hierarchy::Hierarchy::build(g, cell, TravelFlags::ALL, p);
+            assert!(
+                close(&h.distances(g, goal), &c.dist),
+                "hierarchical = flat, cell {cell}"
+            );
+        }
         let reached = c.dist.iter().filter(|d| d.is_finite()).count();
         println!(
             "goal {goal}: {reached} of {} waypoints have a route",
@@ -251,4 +258,54 @@ fn an_obstacle_sends_routes_around_it_and_back() {
     assert!(g.get(n).unwrap().links[0].blocked > 0);
     assert!(g.remove_obstacle(ob));
     assert_eq!(g.get(n).unwrap().links[0].blocked, 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, .. ProptestConfig::default() })]
+
+    /// On random geometric graphs (waypoints scattered over a 2048-unit square, linked to
+    /// near neighbours one way or both), hierarchical distances equal flat routing's for every
+    /// waypoint and every cluster size.
+    #[test]
+    fn hierarchical_routing_equals_flat_routing(
+        pts in prop::collection::vec((0.0f32..2048.0, 0.0f32..2048.0, 0.0f32..256.0), 2..120),
+        seed_links in prop::collection::vec((0usize..120, 0usize..120, any::<bool>(), 0u8..6, 0u8..3), 0..400),
+        goal in 0usize..120,
+        cell in prop::sample::select(vec![128.0f32, 256.0, 512.0, 1024.0]),
+        flag_bits in 1u8..64,
+    ) {
+        use botarena::nav::hierarchy::Hierarchy;
+        let mut g = WaypointGraph::new();
+        for (x, y, z) in &pts {
+            g.add(Vec3::new(*x, *y, *z), WaypointKind::Normal);
+        }
+        let n = pts.len();
+        let weight = |w: u8| [1.0, 1.5, 2.0][w as usize];
+        for (a, b, both, t, w) in seed_links {
+            let (a, b) = (a % n, b % n);
+            let d = g.get(a as u32).unwrap().origin.distance(g.get(b as u32).unwrap().origin);
+            if d > 600.0 {
+                continue;
+            }
+            g.link(a as u32, b as u32, d, travel(t), weight(w));
+            if both {
+                g.link(b as u32, a as u32, d, travel(t), weight(w));
+            }
+        }
+        let goal = (goal % n) as u32;
+        let flags = TravelFlags(flag_bits);
+        let p = RouteParams::default();
+        let flat = build_cache(&g, goal, 0.0, flags, &p);
+        let h = Hierarchy::build(&g, cell, flags, p);
+        prop_assert!(close(&h.distances(&g, goal), &flat.dist));
+        for x in [0u32, (n / 2) as u32, (n - 1) as u32] {
+            let a = h.distance(&g, x, goal);
+            let b = flat.distance(x);
+            prop_assert!(match (a, b) {
+                (Some(a), Some(b)) => (a - b).abs() <= 1e-3 * a.max(1.0),
+                (None, None) => true,
+                _ => false,
+            }, "{x}: {a:?} vs {b:?}");
+        }
+    }
 }

@@ -586,5 +586,24 @@ fn exploration_covers_dm4_and_dm6() {
                 w.origin
             );
         }
+        // Hierarchical routing over the explored graph equals flat routing.
+        use botarena::nav::routing::{RouteParams, TravelFlags, build_cache};
+        let g = &sim.waypoints;
+        let h = botarena::nav::hierarchy::Hierarchy::build(
+            g,
+            512.0,
+            TravelFlags::ALL,
+            RouteParams::default(),
+        );
+        for goal in [0, g.len() as u32 / 3, g.len() as u32 - 1] {
+            let flat = build_cache(g, goal, 0.0, TravelFlags::ALL, &RouteParams::default()).dist;
+            let hier = h.distances(g, goal);
+            assert!(
+                flat.iter()
+                    .zip(&hier)
+                    .all(|(a, b)| (a.is_infinite() && b.is_infinite()) || (a - b).abs() < 1e-2),
+                "{name}: goal {goal}"
+            );
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! and grid seeding ([`grid`]). Routing caches and clusters come with their issue.
 
 pub mod grid;
+pub mod hierarchy;
 pub mod reach;
 pub mod routing;
 pub mod waypoint_file;
