@@ -13,7 +13,8 @@
 //!
 //! Entry points: [`Hierarchy::build`], [`Hierarchy::distance`], [`Hierarchy::distances`].
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use glam::Vec3;
 
@@ -33,12 +34,30 @@ pub struct Hierarchy {
     pos: Vec<u32>,
     /// Per cluster, per portal (in `portals` order): distance from each member to it.
     local: Vec<Vec<Vec<f32>>>,
-    /// Portal level, reversed: for portal waypoint q, (p, cost) with p -> q.
-    rev_edges: BTreeMap<u32, Vec<(u32, f32)>>,
+    /// Portal level, reversed, by waypoint: for portal q, (p, cost) with p -> q.
+    rev_edges: Vec<Vec<(u32, f32)>>,
     flags: TravelFlags,
     params: RouteParams,
     /// The graph revision it was built at.
     pub revision: u64,
+}
+
+/// A heap entry: nearest first, ties by number (deterministic).
+#[derive(PartialEq)]
+struct Entry(f32, u32);
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+    }
 }
 
 fn cell_key(p: Vec3, cell: f32) -> (i32, i32, i32) {
@@ -165,13 +184,13 @@ impl Hierarchy {
                     .collect()
             })
             .collect();
-        let mut rev_edges: BTreeMap<u32, Vec<(u32, f32)>> = BTreeMap::new();
+        let mut rev_edges: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
         for c in 0..nc {
             for (qi, &q) in portals[c].iter().enumerate() {
                 for &p in &portals[c] {
                     let d = local[c][qi][pos[p as usize] as usize];
                     if p != q && d.is_finite() {
-                        rev_edges.entry(q).or_default().push((p, d));
+                        rev_edges[q as usize].push((p, d));
                     }
                 }
             }
@@ -181,7 +200,7 @@ impl Hierarchy {
                 if cluster_of[l.from as usize] != cluster_of[w.number as usize]
                     && let Some(cost) = link_cost(l, flags, &params)
                 {
-                    rev_edges.entry(w.number).or_default().push((l.from, cost));
+                    rev_edges[w.number as usize].push((l.from, cost));
                 }
             }
         }
@@ -198,11 +217,10 @@ impl Hierarchy {
         }
     }
 
-    /// The goal's side of a query: distances inside the goal's cluster and, over the portal
-    /// level, from every portal to the goal.
-    fn goal_side(&self, g: &WaypointGraph, goal: u32) -> (Vec<f32>, BTreeMap<u32, f32>) {
+    /// Distances inside the goal's cluster to the goal.
+    fn goal_cluster(&self, g: &WaypointGraph, goal: u32) -> Vec<f32> {
         let gc = self.cluster_of[goal as usize];
-        let dl = local_search(
+        local_search(
             g,
             &self.cluster_of,
             &self.pos,
@@ -212,36 +230,50 @@ impl Hierarchy {
             0.0,
             self.flags,
             &self.params,
-        );
-        let mut portal_dist: BTreeMap<u32, f32> = BTreeMap::new();
-        let mut queue = VecDeque::new();
-        let mut queued = BTreeSet::new();
-        for &q in &self.portals[gc as usize] {
+        )
+    }
+
+    /// Dijkstra over the portal level from the goal cluster's portals. `until(p, d)` is told
+    /// each portal as it is settled and returns false to stop early. Returns the distances
+    /// (by waypoint; `f32::INFINITY` for what was not reached).
+    fn portal_level(
+        &self,
+        goal: u32,
+        dl: &[f32],
+        mut until: impl FnMut(u32, f32) -> bool,
+    ) -> Vec<f32> {
+        let gc = self.cluster_of[goal as usize] as usize;
+        let mut dist = vec![f32::INFINITY; self.cluster_of.len()];
+        let mut heap = BinaryHeap::new();
+        for &q in &self.portals[gc] {
             let d = dl[self.pos[q as usize] as usize];
             if d.is_finite() {
-                portal_dist.insert(q, d);
-                queue.push_back(q);
-                queued.insert(q);
+                dist[q as usize] = d;
+                heap.push(Entry(d, q));
             }
         }
-        // The reference's FIFO relaxation again, over the portal level.
-        while let Some(q) = queue.pop_front() {
-            queued.remove(&q);
-            let dq = portal_dist[&q];
-            for &(p, c) in self.rev_edges.get(&q).map(Vec::as_slice).unwrap_or(&[]) {
-                let d = dq + c;
-                if portal_dist.get(&p).is_none_or(|&old| d < old) {
-                    portal_dist.insert(p, d);
-                    if queued.insert(p) {
-                        queue.push_back(p);
-                    }
+        while let Some(Entry(d, q)) = heap.pop() {
+            if d > dist[q as usize] {
+                continue;
+            }
+            if !until(q, d) {
+                break;
+            }
+            for &(p, c) in &self.rev_edges[q as usize] {
+                let nd = d + c;
+                if nd < dist[p as usize] {
+                    dist[p as usize] = nd;
+                    heap.push(Entry(nd, p));
                 }
             }
         }
-        (dl, portal_dist)
+        dist
     }
 
-    fn combine(&self, x: u32, goal: u32, dl: &[f32], portal_dist: &BTreeMap<u32, f32>) -> f32 {
+    /// Distance from `x` to `goal` (`None` with no route). Only the goal's cluster, the part
+    /// of the portal level nearer the goal than `x`, and `x`'s cluster are looked at.
+    pub fn distance(&self, g: &WaypointGraph, x: u32, goal: u32) -> Option<f32> {
+        let dl = self.goal_cluster(g, goal);
         let c = self.cluster_of[x as usize] as usize;
         let px = self.pos[x as usize] as usize;
         let mut best = if c as u32 == self.cluster_of[goal as usize] {
@@ -249,26 +281,39 @@ impl Hierarchy {
         } else {
             f32::INFINITY
         };
-        for (pi, p) in self.portals[c].iter().enumerate() {
-            if let Some(dp) = portal_dist.get(p) {
-                best = best.min(self.local[c][pi][px] + dp);
+        self.portal_level(goal, &dl, |p, d| {
+            if d >= best {
+                return false; // nothing settled later can be shorter
             }
-        }
-        best
-    }
-
-    /// Distance from `x` to `goal` (`None` with no route): the goal's cluster, the portal
-    /// level and `x`'s cluster only.
-    pub fn distance(&self, g: &WaypointGraph, x: u32, goal: u32) -> Option<f32> {
-        let (dl, pd) = self.goal_side(g, goal);
-        Some(self.combine(x, goal, &dl, &pd)).filter(|d| d.is_finite())
+            if self.cluster_of[p as usize] as usize == c
+                && let Some(pi) = self.portals[c].iter().position(|&q| q == p)
+            {
+                best = best.min(self.local[c][pi][px] + d);
+            }
+            true
+        });
+        Some(best).filter(|d| d.is_finite())
     }
 
     /// Distances to `goal` from every waypoint (`f32::INFINITY`: no route).
     pub fn distances(&self, g: &WaypointGraph, goal: u32) -> Vec<f32> {
-        let (dl, pd) = self.goal_side(g, goal);
-        (0..self.cluster_of.len() as u32)
-            .map(|x| self.combine(x, goal, &dl, &pd))
+        let dl = self.goal_cluster(g, goal);
+        let pd = self.portal_level(goal, &dl, |_, _| true);
+        let gc = self.cluster_of[goal as usize];
+        (0..self.cluster_of.len())
+            .map(|x| {
+                let c = self.cluster_of[x] as usize;
+                let px = self.pos[x] as usize;
+                let mut best = if c as u32 == gc {
+                    dl[px]
+                } else {
+                    f32::INFINITY
+                };
+                for (pi, p) in self.portals[c].iter().enumerate() {
+                    best = best.min(self.local[c][pi][px] + pd[*p as usize]);
+                }
+                best
+            })
             .collect()
     }
 
