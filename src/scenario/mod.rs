@@ -233,40 +233,30 @@ impl Scenario {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
                 "explore" => ControllerConfig::Explore,
-                "route" => match &rp.target {
-                    Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
-                        ControllerConfig::Route(glam::Vec3::from(*t.get_ref()))
+                "route" | "goto" => {
+                    let target = match &rp.target {
+                        Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
+                            glam::Vec3::from(*t.get_ref())
+                        }
+                        Some(t) => {
+                            return Err(err_at(
+                                t.span().start,
+                                "target: coordinates must be finite".into(),
+                            ));
+                        }
+                        None => {
+                            return Err(err_at(
+                                ctrl_at,
+                                format!("controller = {ctrl:?} needs a `target = [x, y, z]`"),
+                            ));
+                        }
+                    };
+                    if ctrl == "route" {
+                        ControllerConfig::Route(target)
+                    } else {
+                        ControllerConfig::Goto(target)
                     }
-                    Some(t) => {
-                        return Err(err_at(
-                            t.span().start,
-                            "target: coordinates must be finite".into(),
-                        ));
-                    }
-                    None => {
-                        return Err(err_at(
-                            ctrl_at,
-                            "controller = \"route\" needs a `target = [x, y, z]`".into(),
-                        ));
-                    }
-                },
-                "goto" => match &rp.target {
-                    Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
-                        ControllerConfig::Goto(glam::Vec3::from(*t.get_ref()))
-                    }
-                    Some(t) => {
-                        return Err(err_at(
-                            t.span().start,
-                            "target: coordinates must be finite".into(),
-                        ));
-                    }
-                    None => {
-                        return Err(err_at(
-                            ctrl_at,
-                            "controller = \"goto\" needs a `target = [x, y, z]`".into(),
-                        ));
-                    }
-                },
+                }
                 "script" => match &rp.script {
                     Some(s) if !s.get_ref().is_empty() => {
                         ControllerConfig::Script(s.get_ref().clone())
