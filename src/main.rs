@@ -147,6 +147,13 @@ enum WaypointsCommand {
         /// The files.
         #[arg(required = true, num_args = 2..)]
         files: Vec<PathBuf>,
+        /// With the map: link the first file's waypoints to the others' within this many
+        /// units wherever reachability holds (e.g. an explored graph into a grid).
+        #[arg(long, requires = "map")]
+        stitch: Option<f32>,
+        /// The .map file (needed for --stitch).
+        #[arg(long)]
+        map: Option<PathBuf>,
         /// Where to write the merged file.
         #[arg(long)]
         out: PathBuf,
@@ -380,18 +387,44 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
             }
             Ok(())
         }
-        WaypointsCommand::Merge { files, out } => {
+        WaypointsCommand::Merge {
+            files,
+            out,
+            stitch,
+            map,
+        } => {
             let mut merged = WaypointGraph::new();
             let mut header: Option<Header> = None;
+            let mut first_len = 0;
             for f in &files {
                 let expect = header
                     .as_ref()
                     .map(|h| (h.map.clone(), h.geometry_hash.clone()));
                 let (h, g) = load(f, expect.as_ref().map(|(m, x)| (m.as_str(), x.as_str())))?;
                 merged.merge(&g);
+                if header.is_none() {
+                    first_len = merged.len() as u32;
+                }
                 header.get_or_insert(h);
             }
             let h = header.expect("at least two files");
+            if let (Some(radius), Some(m)) = (stitch, &map) {
+                if !(16.0..=1024.0).contains(&radius) {
+                    return Err(format!("--stitch {radius}: must be 16..=1024").into());
+                }
+                let (level, cmap) = build_level(MapData::load(m)?);
+                if level.map.name != h.map || geometry_hash(&level) != h.geometry_hash {
+                    return Err(format!(
+                        "{}: the waypoint files were made for map {:?}, not this one",
+                        m.display(),
+                        h.map
+                    )
+                    .into());
+                }
+                let added =
+                    botarena::nav::grid::stitch(&cmap, &mut merged, 0..first_len, radius, 6);
+                println!("stitched {added} links");
+            }
             save(&merged, &h.map, &h.geometry_hash, &out)?;
             let st = merged.stats();
             println!(

@@ -152,6 +152,30 @@ fn explore_grid_info_merge_and_render() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let stitched = dir.join("stitched.json");
+    let out = bin()
+        .args(["waypoints", "merge"])
+        .arg(&wp)
+        .arg(&grid)
+        .args(["--map", "maps/arena.map", "--stitch", "96", "--out"])
+        .arg(&stitched)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("stitched"));
+    let out = bin()
+        .args(["waypoints", "merge"])
+        .arg(&wp)
+        .arg(&grid)
+        .args(["--map", "maps/proving.map", "--stitch", "96", "--out"])
+        .arg(&stitched)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "another map is refused");
     let out = bin()
         .args(["waypoints", "info"])
         .arg(&merged)

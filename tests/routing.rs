@@ -309,3 +309,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
+    let mut sim = common::sim_on(
+        "arena",
+        5,
+        (0..3)
+            .map(|i| botarena::sim::PlayerConfig {
+                name: format!("e{i}"),
+                controller: botarena::sim::ControllerConfig::Explore,
+                spawn: None,
+                start: None,
+                senses: Default::default(),
+            })
+            .collect(),
+    );
+    for _ in 0..1200 {
+        sim.step();
+    }
+    let mut g = sim.waypoints.clone();
+    let n = g.len() as u32;
+    let p = RouteParams::default();
+    let routes = |g: &WaypointGraph, goal: u32| {
+        build_cache(g, goal, 0.0, TravelFlags::ALL, &p).dist[..n as usize]
+            .iter()
+            .filter(|d| d.is_finite())
+            .count()
+    };
+    let before: usize = (0..n).step_by(5).map(|goal| routes(&g, goal)).sum();
+    let grid = botarena::nav::grid::seed_grid(&sim.cmap, &Default::default());
+    g.merge(&grid);
+    let added = botarena::nav::grid::stitch(&sim.cmap, &mut g, 0..n, 96.0, 6);
+    assert!(
+        added > n as usize,
+        "{added} stitching links for {n} waypoints"
+    );
+    let after: usize = (0..n).step_by(5).map(|goal| routes(&g, goal)).sum();
+    println!("routes among the explored waypoints: {before} before stitching, {after} after");
+    assert!(after >= before);
+}

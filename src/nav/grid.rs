@@ -147,3 +147,40 @@ pub fn seed_grid(map: &CollisionMap, g: &GridParams) -> WaypointGraph {
     }
     graph
 }
+
+/// Ties waypoints `a` (e.g. an explored graph) to the other waypoints of the same graph
+/// (e.g. a grid merged in after them): each waypoint of `a` is linked, in each direction whose
+/// reachability holds, with its `k` nearest waypoints outside `a` within `radius`. Returns the
+/// number of links added.
+pub fn stitch(
+    map: &CollisionMap,
+    graph: &mut WaypointGraph,
+    a: std::ops::Range<u32>,
+    radius: f32,
+    k: usize,
+) -> usize {
+    let params = ReachParams {
+        max_distance: radius * 2.0,
+        ..Default::default()
+    };
+    let mut added = 0;
+    for n in a.clone() {
+        let pn = graph.get(n).expect("in range").origin;
+        let near: Vec<(u32, f32)> = graph
+            .near(pn, radius)
+            .into_iter()
+            .filter(|(m, _)| !a.contains(m))
+            .take(k)
+            .collect();
+        for (m, d) in near {
+            let pm = graph.get(m).expect("in range").origin;
+            if let Some(t) = Travel::from_reach(reachable(map, pn, pm, &params)) {
+                added += graph.link(n, m, d, t, 1.0) as usize;
+            }
+            if let Some(t) = Travel::from_reach(reachable(map, pm, pn, &params)) {
+                added += graph.link(m, n, d, t, 1.0) as usize;
+            }
+        }
+    }
+    added
+}

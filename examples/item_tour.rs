@@ -1,0 +1,97 @@
+//! Explores a map, then sends one routing bot to every item waypoint in turn and reports
+//! which it reached: `cargo run --release --example item_tour -- MAP.map [SEED]`.
+use std::sync::Arc;
+
+use botarena::map::{MapData, build_level};
+use botarena::nav::waypoints::WaypointKind;
+use botarena::scenario::explore::{ExploreConfig, explore};
+use botarena::sim::components::Controller;
+use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = std::path::Path::new(&args[1]);
+    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let (level, cmap) = build_level(MapData::load(path).unwrap());
+    let cfg = ExploreConfig {
+        bots: 4,
+        seconds: 600.0,
+        seed,
+        tick_rate: 20,
+        every: 600.0,
+    };
+    let explored = explore(Arc::new(level), cmap, &cfg, |_| {}).unwrap();
+    let mut graph = explored.waypoints.clone();
+    let (level, cmap) = build_level(MapData::load(path).unwrap());
+    if args.get(3).map(String::as_str) == Some("grid") {
+        // Merge a grid and stitch the explored waypoints into it.
+        let grid = botarena::nav::grid::seed_grid(&cmap, &Default::default());
+        let explored_n = graph.len() as u32;
+        graph.merge(&grid);
+        let added = botarena::nav::grid::stitch(&cmap, &mut graph, 0..explored_n, 96.0, 6);
+        println!(
+            "merged a grid of {} waypoints, {added} stitching links",
+            grid.len()
+        );
+    }
+    let players = vec![PlayerConfig {
+        name: "tourist".into(),
+        controller: ControllerConfig::Idle,
+        spawn: Some(0),
+        start: None,
+        senses: Default::default(),
+    }];
+    let mut sim = Sim::new(
+        Arc::new(level),
+        cmap,
+        &SimConfig {
+            seed,
+            tick_rate: 20,
+            params: Default::default(),
+            players,
+        },
+    )
+    .unwrap();
+    sim.waypoints = graph;
+    let items: Vec<(u32, String, glam::Vec3)> = sim
+        .waypoints
+        .waypoints()
+        .iter()
+        .filter_map(|w| match &w.kind {
+            WaypointKind::Item { class, .. } => Some((w.number, class.clone(), w.origin)),
+            _ => None,
+        })
+        .collect();
+    let e = sim.players[0].1;
+    let mut reached = 0;
+    for (n, class, at) in &items {
+        sim.world
+            .insert_one(e, Controller::Route { goal: *at })
+            .unwrap();
+        let mut ok = None;
+        for t in 0..1200 {
+            sim.step();
+            let s = sim.player_state(0).unwrap();
+            if (s.origin - *at).truncate().length() < 32.0 && (s.origin.z - at.z).abs() < 40.0 {
+                ok = Some(t);
+                break;
+            }
+        }
+        let s = sim.player_state(0).unwrap();
+        match ok {
+            Some(t) => {
+                reached += 1;
+                println!(
+                    "item waypoint {n} ({class}): reached in {:.1} s",
+                    t as f32 / 20.0
+                );
+            }
+            None => println!(
+                "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, route {:?}",
+                s.origin,
+                sim.player_route(0)
+            ),
+        }
+    }
+    println!("{reached} of {} item waypoints reached", items.len());
+}
