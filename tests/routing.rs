@@ -116,15 +116,7 @@ fn an_explored_arena_graph_routes_everywhere_it_connects() {
     let mut sim = common::sim_on(
         "arena",
         5,
-        (0..3)
-            .map(|i| botarena::sim::PlayerConfig {
-                name: format!("e{i}"),
-                controller: botarena::sim::ControllerConfig::Explore,
-                spawn: None,
-                start: None,
-                senses: Default::default(),
-            })
-            .collect(),
+        common::players(3, botarena::sim::ControllerConfig::Explore),
     );
     for _ in 0..2400 {
         sim.step();
@@ -315,15 +307,7 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
     let mut sim = common::sim_on(
         "arena",
         5,
-        (0..3)
-            .map(|i| botarena::sim::PlayerConfig {
-                name: format!("e{i}"),
-                controller: botarena::sim::ControllerConfig::Explore,
-                spawn: None,
-                start: None,
-                senses: Default::default(),
-            })
-            .collect(),
+        common::players(3, botarena::sim::ControllerConfig::Explore),
     );
     for _ in 0..1200 {
         sim.step();

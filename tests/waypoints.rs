@@ -393,19 +393,7 @@ fn a_teleport_links_the_teleporter_to_the_destination_with_the_run_distance() {
 }
 
 fn arena_graph() -> (WaypointGraph, String) {
-    let mut sim = sim_on(
-        "arena",
-        4,
-        (0..2)
-            .map(|i| botarena::sim::PlayerConfig {
-                name: format!("e{i}"),
-                controller: ControllerConfig::Explore,
-                spawn: None,
-                start: None,
-                senses: Default::default(),
-            })
-            .collect(),
-    );
+    let mut sim = sim_on("arena", 4, common::players(2, ControllerConfig::Explore));
     for _ in 0..600 {
         sim.step();
     }

@@ -89,6 +89,19 @@ pub fn scripted(name: &str, origin: Vec3, yaw: f32, ctrl: ControllerConfig) -> P
     }
 }
 
+/// `n` players with the same controller, placed by the seeded world.
+pub fn players(n: usize, ctrl: ControllerConfig) -> Vec<PlayerConfig> {
+    (0..n)
+        .map(|i| PlayerConfig {
+            name: format!("p{i}"),
+            controller: ctrl.clone(),
+            spawn: None,
+            start: None,
+            senses: Default::default(),
+        })
+        .collect()
+}
+
 /// A simulation on a shipped map.
 pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
     let (level, cmap) = shipped(name);
