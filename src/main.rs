@@ -79,31 +79,7 @@ enum Command {
     ///
     /// With a map, `--from x,y,z --to x,y,z` routes between points: from the nearest waypoint
     /// the start reaches to the nearest waypoint that reaches the goal.
-    Route {
-        /// The .map file (needed for --from/--to points).
-        map: Option<PathBuf>,
-        /// The waypoint file.
-        #[arg(long)]
-        waypoints: PathBuf,
-        /// The goal waypoint's number.
-        #[arg(long, conflicts_with = "to")]
-        to_waypoint: Option<u32>,
-        /// A start waypoint: print its path to the goal.
-        #[arg(long, conflicts_with = "from")]
-        from_waypoint: Option<u32>,
-        /// Start point `x,y,z` (a player origin; needs the map).
-        #[arg(long, requires = "map", allow_hyphen_values = true)]
-        from: Option<String>,
-        /// Goal point `x,y,z` (a player origin; needs the map).
-        #[arg(long, requires = "map", allow_hyphen_values = true)]
-        to: Option<String>,
-        /// Allowed travel types, e.g. `walk,jump,fall` (default: all).
-        #[arg(long, default_value = "all")]
-        flags: String,
-        /// Print as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Route(RouteArgs),
     /// Waypoint files: grid seeding, merging, counts.
     Waypoints {
         #[command(subcommand)]
@@ -201,25 +177,7 @@ fn main() -> ExitCode {
             json,
         } => explore(map, bots, seconds, seed, tick_rate, out, json),
         Command::Waypoints { command } => waypoints(command),
-        Command::Route {
-            map,
-            waypoints,
-            to_waypoint,
-            from_waypoint,
-            from,
-            to,
-            flags,
-            json,
-        } => route(RouteArgs {
-            map,
-            file: waypoints,
-            to_waypoint,
-            from_waypoint,
-            from,
-            to,
-            flags,
-            json,
-        }),
+        Command::Route(args) => route(args),
         Command::Render {
             map,
             waypoints,
@@ -487,14 +445,31 @@ fn render(
     Ok(())
 }
 
+/// Arguments of `botarena route`.
+#[derive(clap::Args)]
 struct RouteArgs {
+    /// The .map file (needed for --from/--to points).
     map: Option<PathBuf>,
-    file: PathBuf,
+    /// The waypoint file.
+    #[arg(long)]
+    waypoints: PathBuf,
+    /// The goal waypoint's number.
+    #[arg(long, conflicts_with = "to")]
     to_waypoint: Option<u32>,
+    /// A start waypoint: print its path to the goal.
+    #[arg(long, conflicts_with = "from")]
     from_waypoint: Option<u32>,
+    /// Start point `x,y,z` (a player origin; needs the map).
+    #[arg(long, requires = "map", allow_hyphen_values = true)]
     from: Option<String>,
+    /// Goal point `x,y,z` (a player origin; needs the map).
+    #[arg(long, requires = "map", allow_hyphen_values = true)]
     to: Option<String>,
+    /// Allowed travel types, e.g. `walk,jump,fall` (default: all).
+    #[arg(long, default_value = "all")]
     flags: String,
+    /// Print as JSON.
+    #[arg(long)]
     json: bool,
 }
 
@@ -516,7 +491,7 @@ fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
     use botarena::nav::routing::{RouteParams, TravelFlags, build_cache};
     let RouteArgs {
         map,
-        file,
+        waypoints: file,
         to_waypoint,
         from_waypoint,
         from,

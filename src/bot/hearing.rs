@@ -111,7 +111,7 @@ pub fn hearing_system(sim: &mut Sim) {
         };
         n.max(1)
     };
-    let sounds = sim.sounds.sounds().to_vec();
+    let sounds = sim.sounds.sounds();
     for &(id, e) in &sim.players {
         let Ok((motion, vitals, senses, percepts, rng)) =
             sim.world
@@ -127,7 +127,7 @@ pub fn hearing_system(sim: &mut Sim) {
             Some(id),
             motion.0.eye(),
             senses,
-            &sounds,
+            sounds,
             &percepts.heard,
             count,
             &mut rng.0,

@@ -134,24 +134,6 @@ enum Ahead {
     Bad { distance: f32, hazard: bool },
 }
 
-/// How far along `dir` (up to `range`) a player can run on safe floor: the box's way is
-/// clear and there is floor within `max_drop` with no lava or slime on it.
-pub fn safe_run(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop: f32) -> f32 {
-    let t = map.trace(
-        origin,
-        origin + dir * range,
-        PLAYER_MINS,
-        PLAYER_MAXS,
-        MASK,
-        None,
-    );
-    let clear = (t.end_pos - origin).length();
-    match scan_ahead(map, origin, dir, clear, max_drop) {
-        Ahead::Clear => clear,
-        Ahead::Bad { distance, .. } => (distance - 32.0).max(0.0),
-    }
-}
-
 /// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
 /// within `max_drop`, or with lava or slime on top.
 fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop: f32) -> Ahead {

@@ -104,31 +104,7 @@ fn tie_in(
         .take(SEARCH_CANDIDATES)
         .collect();
     for m in around {
-        link_both(map, g, m, n, p);
-    }
-}
-
-/// Links `a` and `b` in each direction whose reachability holds.
-fn link_both(
-    map: &crate::map::CollisionMap,
-    g: &mut WaypointGraph,
-    a: u32,
-    b: u32,
-    p: &ReachParams,
-) {
-    if a == b {
-        return;
-    }
-    let (pa, pb) = (
-        g.get(a).expect("waypoint").origin,
-        g.get(b).expect("waypoint").origin,
-    );
-    let d = pa.distance(pb);
-    if let Some(t) = Travel::from_reach(reachable(map, pa, pb, p)) {
-        g.link(a, b, d, t, 1.0);
-    }
-    if let Some(t) = Travel::from_reach(reachable(map, pb, pa, p)) {
-        g.link(b, a, d, t, 1.0);
+        g.link_reachable(map, m, n, p);
     }
 }
 
@@ -219,7 +195,7 @@ pub fn drop_system(sim: &mut Sim) {
                 },
             );
             if let Some(c) = dr.closest {
-                link_both(map, g, c, n, &params);
+                g.link_reachable(map, c, n, &params);
             }
             tie_in(map, g, n, dr.closest, &params);
         }
@@ -331,7 +307,7 @@ pub fn drop_system(sim: &mut Sim) {
                 if let Some(old) = dr.closest
                     && old != c
                 {
-                    link_both(map, g, old, c, &params);
+                    g.link_reachable(map, old, c, &params);
                 }
                 dr.closest = Some(c);
                 dr.prev = Some(Sample {
@@ -350,7 +326,7 @@ pub fn drop_system(sim: &mut Sim) {
                     Some(pos) => {
                         let n = g.add(pos, WaypointKind::Normal);
                         if let Some(c) = dr.closest {
-                            link_both(map, g, c, n, &params);
+                            g.link_reachable(map, c, n, &params);
                         }
                         // Also tie it to the waypoints around it (a trail starting after a
                         // respawn or a teleport has no last waypoint to link to).

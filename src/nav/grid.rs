@@ -172,14 +172,8 @@ pub fn stitch(
             .filter(|(m, _)| !a.contains(m))
             .take(k)
             .collect();
-        for (m, d) in near {
-            let pm = graph.get(m).expect("in range").origin;
-            if let Some(t) = Travel::from_reach(reachable(map, pn, pm, &params)) {
-                added += graph.link(n, m, d, t, 1.0) as usize;
-            }
-            if let Some(t) = Travel::from_reach(reachable(map, pm, pn, &params)) {
-                added += graph.link(m, n, d, t, 1.0) as usize;
-            }
+        for (m, _) in near {
+            added += graph.link_reachable(map, n, m, &params);
         }
     }
     added

@@ -382,6 +382,33 @@ impl WaypointGraph {
         }
     }
 
+    /// Links `a` and `b` in each direction whose straight-line reachability holds (travel
+    /// type from the reachability answer, weight 1). Returns the number of links added.
+    pub fn link_reachable(
+        &mut self,
+        map: &crate::map::CollisionMap,
+        a: u32,
+        b: u32,
+        p: &super::ReachParams,
+    ) -> usize {
+        if a == b {
+            return 0;
+        }
+        let (Some(wa), Some(wb)) = (self.get(a), self.get(b)) else {
+            return 0;
+        };
+        let (pa, pb) = (wa.origin, wb.origin);
+        let d = pa.distance(pb);
+        let mut added = 0;
+        if let Some(t) = Travel::from_reach(super::reachable(map, pa, pb, p)) {
+            added += self.link(a, b, d, t, 1.0) as usize;
+        }
+        if let Some(t) = Travel::from_reach(super::reachable(map, pb, pa, p)) {
+            added += self.link(b, a, d, t, 1.0) as usize;
+        }
+        added
+    }
+
     /// Whether a link from `from` to `to` exists.
     pub fn has_link(&self, from: u32, to: u32) -> bool {
         self.get(to)
