@@ -48,6 +48,7 @@ fn main() {
             seed,
             tick_rate: 20,
             params: Default::default(),
+            rules: Default::default(),
             players,
         },
     )

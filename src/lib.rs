@@ -6,6 +6,7 @@
 //! README for the data flow of one tick.
 
 pub mod bot;
+pub mod game;
 pub mod map;
 pub mod nav;
 pub mod physics;

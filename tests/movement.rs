@@ -270,6 +270,8 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
         yaw: 0.,
         pitch: 0.,
         jump: false,
+        fire: false,
+        weapon: None,
     }];
     let mut sim = sim_on(
         "arena",

@@ -170,6 +170,8 @@ fn a_jump_is_heard_and_located_nearby_and_not_far_away() {
         yaw: 0.,
         pitch: 0.,
         jump: true,
+        fire: false,
+        weapon: None,
     }];
     let mut sim = sim_on(
         "arena",
@@ -225,6 +227,8 @@ fn teleports_movers_and_pickups_make_sounds() {
         yaw: 180.,
         pitch: 0.,
         jump: false,
+        fire: false,
+        weapon: None,
     }];
     let mut sim = sim_on(
         "arena",

@@ -214,6 +214,7 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 seed: 5,
                 tick_rate: 20,
                 params: Default::default(),
+                rules: Default::default(),
                 players,
             },
         )

@@ -24,6 +24,8 @@ fn hold(ticks: u32, forward: f32, yaw: f32) -> ScriptStep {
         yaw,
         pitch: 0.0,
         jump: false,
+        fire: false,
+        weapon: None,
     }
 }
 
@@ -306,6 +308,8 @@ fn health_is_left_for_the_wounded() {
         hold(28, 320.0, 0.0),
         ScriptStep {
             jump: true,
+            fire: false,
+            weapon: None,
             ..hold(1, 320.0, 0.0)
         },
         hold(120, 320.0, 0.0),
@@ -458,6 +462,7 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
             seed: 1,
             tick_rate: 20,
             params: Default::default(),
+            rules: Default::default(),
             players: vec![scripted(
                 "presser",
                 v(spot.x, spot.y, spot.z),

@@ -152,6 +152,8 @@ fn no_waypoint_in_lava() {
         yaw: 90.,
         pitch: 0.,
         jump: false,
+        fire: false,
+        weapon: None,
     }];
     let mut sim = sim_on(
         "arena",
@@ -196,6 +198,8 @@ fn riding_a_plat_drops_elevator_waypoints_and_none_on_the_plat() {
             yaw: 0.,
             pitch: 0.,
             jump: false,
+            fire: false,
+            weapon: None,
         },
         ScriptStep {
             ticks: 30,
@@ -205,6 +209,8 @@ fn riding_a_plat_drops_elevator_waypoints_and_none_on_the_plat() {
             yaw: 0.,
             pitch: 0.,
             jump: false,
+            fire: false,
+            weapon: None,
         },
     ];
     // Walk onto the lowered plat from the west, ride up, walk off east onto the balcony.
@@ -216,6 +222,8 @@ fn riding_a_plat_drops_elevator_waypoints_and_none_on_the_plat() {
         yaw: 0.,
         pitch: 0.,
         jump: false,
+        fire: false,
+        weapon: None,
     }];
     let mut all = walk_on;
     all.extend(steps);
@@ -355,6 +363,8 @@ fn a_teleport_links_the_teleporter_to_the_destination_with_the_run_distance() {
         yaw: 180.,
         pitch: 0.,
         jump: false,
+        fire: false,
+        weapon: None,
     }];
     let mut sim = sim_on(
         "arena",
@@ -552,7 +562,14 @@ fn exploration_covers_dm4_and_dm6() {
         let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 2);
         println!("{}", r.to_text());
         assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");
-        assert_eq!(r.graph.components, 1, "{name}: one connected graph");
+        // Almost all of it is one connected graph. A pocket entered once (by a fall or a
+        // teleporter) where the bot then died keeps its few waypoints apart until a bot walks
+        // out of it; the figures depend on the seed (see issue #5's notes).
+        let sizes = sim.waypoints.component_sizes();
+        assert!(
+            sizes[0] * 10 >= sim.waypoints.len() * 9,
+            "{name}: the largest component holds 90% of the waypoints: {sizes:?}"
+        );
         if name == "dm4" {
             assert!(
                 r.items_with_waypoint * 5 >= r.important_items * 4,

@@ -38,6 +38,7 @@ pub fn arena_with(
         seed: 1,
         tick_rate: 20,
         params: Default::default(),
+        rules: Default::default(),
         players,
     };
     let mut sim = Sim::new(Arc::new(level), cmap, &cfg).expect("sim builds");

@@ -5,7 +5,7 @@
 //! is left alone for a while; a bot that stays put too long gives up where it is, as a Quake
 //! player stuck somewhere does with the `kill` command, and respawns.
 //!
-//! Entry point: [`choose_target`].
+//! Entry points: [`Explorer::step`], [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -17,7 +17,7 @@ use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
-use super::movement::MoveParams;
+use super::movement::{MoveParams, MoveRequest, MoveStatus, MoveTarget};
 use super::{Percepts, Thing};
 
 /// How far a direction is felt.
@@ -178,4 +178,86 @@ pub fn choose_target(
         s.origin + Vec3::new(a.cos(), a.sin(), 0.0) * 128.0
     });
     (target, None)
+}
+
+/// The exploring behaviour's state: a target to walk to, the item it is for, and what
+/// tells it that it is stuck.
+#[derive(Clone, Debug)]
+pub struct Explorer {
+    /// Current target.
+    pub target: Option<Vec3>,
+    /// The item the target is for, if any.
+    pub item: Option<usize>,
+    /// Seconds left before a new target is chosen anyway.
+    pub timer: f32,
+    /// Items given up on, with seconds left.
+    pub skip: Vec<(usize, f32)>,
+    /// Where the bot was when it last got 64 units away from there.
+    pub anchor: Vec3,
+    /// Seconds spent near the anchor.
+    pub still: f32,
+}
+
+impl Explorer {
+    /// A fresh explorer at `origin`.
+    pub fn new(origin: Vec3) -> Explorer {
+        Explorer {
+            target: None,
+            item: None,
+            timer: 0.0,
+            skip: Vec::new(),
+            anchor: origin,
+            still: 0.0,
+        }
+    }
+
+    /// One tick of exploring: the movement request, and whether the bot has stayed within
+    /// 64 units of one spot for [`STUCK_SECONDS`] (the caller decides what to do then).
+    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the choice needs
+    pub fn step(
+        &mut self,
+        map: &CollisionMap,
+        graph: &WaypointGraph,
+        visits: &VisitMap,
+        level: &Level,
+        s: &PlayerState,
+        percepts: &Percepts,
+        status: &MoveStatus,
+        rng: &mut SimRng,
+        dt: f32,
+    ) -> (MoveRequest, bool) {
+        self.timer -= dt;
+        for k in self.skip.iter_mut() {
+            k.1 -= dt;
+        }
+        self.skip.retain(|k| k.1 > 0.0);
+        if (s.origin - self.anchor).length() > 64.0 {
+            self.anchor = s.origin;
+            self.still = 0.0;
+        } else {
+            self.still += dt;
+        }
+        let mut stuck = false;
+        if self.still > STUCK_SECONDS {
+            self.still = 0.0;
+            stuck = true;
+        }
+        let blocked = matches!(status, MoveStatus::Blocked(_));
+        if blocked && let Some(i) = self.item.take() {
+            self.skip.push((i, SKIP_SECONDS));
+        }
+        if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
+            let (t, it) = choose_target(map, graph, visits, level, s, percepts, &self.skip, rng);
+            self.target = Some(t);
+            self.item = it;
+            self.timer = TARGET_SECONDS;
+        }
+        (
+            MoveRequest {
+                target: MoveTarget::Point(self.target.unwrap_or(s.origin)),
+                speed: 320.0,
+            },
+            stuck,
+        )
+    }
 }

@@ -5,6 +5,7 @@
 //! ([`waypoints`]), how it follows routes over them ([`routing`]) and where it goes when it
 //! has nothing better to do ([`explore`]).
 
+pub mod brain;
 pub mod explore;
 pub mod hearing;
 pub mod movement;

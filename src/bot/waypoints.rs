@@ -22,7 +22,7 @@ use crate::nav::reach::{ReachParams, reachable};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
-use crate::sim::components::{ItemSlot, Motion, MoverSlot, Vitals};
+use crate::sim::components::{ItemSlot, Motion, MoverSlot, PlayerStats, Vitals};
 use crate::sim::{Sim, SimEvent};
 
 use super::perception::REFRESH_HZ;
@@ -146,219 +146,243 @@ pub fn drop_system(sim: &mut Sim) {
         })
         .collect();
     for pi in 0..sim.players.len() {
-        let (id, e) = sim.players[pi];
-        let (s, alive, mut dr) = match sim.world.query_one_mut::<(&Motion, &Vitals, &Dropper)>(e) {
-            Ok((m, v, d)) => (m.0, v.alive, *d),
-            Err(_) => continue,
-        };
-        if !alive {
-            // Death breaks the trail: the next waypoint starts afresh at the spawn point.
-            dr = Dropper::default();
-            if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
-                *d = dr;
+        let before = sim.waypoints.len() as u32;
+        'one: {
+            let (id, e) = sim.players[pi];
+            let (s, alive, mut dr) =
+                match sim.world.query_one_mut::<(&Motion, &Vitals, &Dropper)>(e) {
+                    Ok((m, v, d)) => (m.0, v.alive, *d),
+                    Err(_) => break 'one,
+                };
+            if !alive {
+                // Death breaks the trail: the next waypoint starts afresh at the spawn point.
+                dr = Dropper::default();
+                if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
+                    *d = dr;
+                }
+                break 'one;
             }
-            continue;
-        }
-        let g = &mut sim.waypoints;
-        let map = &sim.cmap;
-        // Item waypoints: weapons and powerups, one per item, on touch.
-        let (pmn, pmx) = (s.origin + PLAYER_MINS, s.origin + PLAYER_MAXS);
-        for &(def, origin) in &items {
-            let it = &level.items[def];
-            let wanted = matches!(it.kind, ItemKind::Weapon)
-                || (it.kind == ItemKind::Powerup && it.classname != "item_artifact_envirosuit");
-            if !wanted {
-                continue;
-            }
-            let (imn, imx) = it.kind.bounds();
-            let grow = Vec3::new(1.0, 1.0, 0.0);
-            if !crate::map::collision::overlaps(pmn, pmx, origin + imn - grow, origin + imx + grow)
-            {
-                continue;
-            }
-            if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def))
-                .is_some()
-            {
-                continue;
-            }
-            let c = (imn + imx) * 0.5;
-            let at = free_spot(
-                map,
-                Vec3::new(origin.x + c.x, origin.y + c.y, origin.z + imn.z + STAND),
-                s.origin,
-            );
-            let n = g.add(
-                at,
-                WaypointKind::Item {
-                    class: it.classname.clone(),
-                    item: def,
-                },
-            );
-            if let Some(c) = dr.closest {
-                g.link_reachable(map, c, n, &params);
-            }
-            tie_in(map, g, n, dr.closest, &params);
-        }
-        // Teleporter waypoints, on use.
-        if let Some(&(_, trig)) = teleports.iter().find(|t| t.0 == id.0) {
-            let t = &level.triggers[trig];
-            let existing = g.find_kind(
-                |k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig),
-            );
-            let tw = existing.unwrap_or_else(|| {
-                let c = (t.mins + t.maxs) * 0.5;
-                let at = free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin);
-                let tw = g.add(at, WaypointKind::Teleporter { trigger: trig });
-                // Ways into the teleporter from around it (leaving it is the teleport).
-                for (m, _) in g
-                    .near(at, SEARCH_RADIUS)
-                    .into_iter()
-                    .take(SEARCH_CANDIDATES + 1)
+            let g = &mut sim.waypoints;
+            let map = &sim.cmap;
+            // Item waypoints: weapons and powerups, one per item, on touch.
+            let (pmn, pmx) = (s.origin + PLAYER_MINS, s.origin + PLAYER_MAXS);
+            for &(def, origin) in &items {
+                let it = &level.items[def];
+                let wanted = matches!(it.kind, ItemKind::Weapon)
+                    || (it.kind == ItemKind::Powerup && it.classname != "item_artifact_envirosuit");
+                if !wanted {
+                    continue;
+                }
+                let (imn, imx) = it.kind.bounds();
+                let grow = Vec3::new(1.0, 1.0, 0.0);
+                if !crate::map::collision::overlaps(
+                    pmn,
+                    pmx,
+                    origin + imn - grow,
+                    origin + imx + grow,
+                ) {
+                    continue;
+                }
+                if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def))
+                    .is_some()
                 {
-                    let pm = g.get(m).expect("waypoint").origin;
-                    if m != tw
-                        && let Some(tr) = Travel::from_reach(reachable(map, pm, at, &params))
-                    {
-                        g.link(m, tw, pm.distance(at), tr, 1.0);
-                    }
+                    continue;
                 }
-                tw
-            });
-            if let Some(c) = dr.closest {
-                let (pc, pt) = (
-                    g.get(c).expect("waypoint").origin,
-                    g.get(tw).expect("waypoint").origin,
+                let c = (imn + imx) * 0.5;
+                let at = free_spot(
+                    map,
+                    Vec3::new(origin.x + c.x, origin.y + c.y, origin.z + imn.z + STAND),
+                    s.origin,
                 );
-                if let Some(tr) = Travel::from_reach(reachable(map, pc, pt, &params)) {
-                    g.link(c, tw, pc.distance(pt), tr, 1.0);
+                let n = g.add(
+                    at,
+                    WaypointKind::Item {
+                        class: it.classname.clone(),
+                        item: def,
+                    },
+                );
+                if let Some(c) = dr.closest {
+                    g.link_reachable(map, c, n, &params);
                 }
+                tie_in(map, g, n, dr.closest, &params);
             }
-            dr.pending_teleport = Some(tw);
-            dr.closest = None;
-            dr.prev = None;
-        }
-        // Elevator waypoints, while riding a plat.
-        if let Some(g_id) = s.on_ground
-            && let Some(&(mi, phase, mn, mx)) = plats.iter().find(|p| level.movers[p.0].id == g_id)
-        {
-            let at = Vec3::new((mn.x + mx.x) * 0.5, (mn.y + mx.y) * 0.5, mx.z + STAND);
-            match phase {
-                Phase::AtA => {
-                    let b = g
-                        .find_kind(
-                            |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
-                        )
-                        .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorBottom { mover: mi }));
-                    if let Some(c) = dr.closest
-                        && c != b
+            // Teleporter waypoints, on use.
+            if let Some(&(_, trig)) = teleports.iter().find(|t| t.0 == id.0) {
+                let t = &level.triggers[trig];
+                let existing = g.find_kind(
+                    |k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig),
+                );
+                let tw = existing.unwrap_or_else(|| {
+                    let c = (t.mins + t.maxs) * 0.5;
+                    let at = free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin);
+                    let tw = g.add(at, WaypointKind::Teleporter { trigger: trig });
+                    // Ways into the teleporter from around it (leaving it is the teleport).
+                    for (m, _) in g
+                        .near(at, SEARCH_RADIUS)
+                        .into_iter()
+                        .take(SEARCH_CANDIDATES + 1)
                     {
-                        let (pc, pb) = (
-                            g.get(c).expect("waypoint").origin,
-                            g.get(b).expect("waypoint").origin,
-                        );
-                        if let Some(tr) = Travel::from_reach(reachable(map, pc, pb, &params)) {
-                            g.link(c, b, pc.distance(pb), tr, 1.0);
+                        let pm = g.get(m).expect("waypoint").origin;
+                        if m != tw
+                            && let Some(tr) = Travel::from_reach(reachable(map, pm, at, &params))
+                        {
+                            g.link(m, tw, pm.distance(at), tr, 1.0);
                         }
                     }
-                    dr.closest = Some(b);
-                }
-                Phase::AtB => {
-                    let t = g
-                        .find_kind(
-                            |k| matches!(k, WaypointKind::ElevatorTop { mover } if *mover == mi),
-                        )
-                        .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorTop { mover: mi }));
-                    if let Some(b) = g.find_kind(
-                        |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
-                    ) {
-                        let h = (g.get(t).expect("waypoint").origin
-                            - g.get(b).expect("waypoint").origin)
-                            .length();
-                        g.link(b, t, h, Travel::Elevator, 1.0);
+                    tw
+                });
+                if let Some(c) = dr.closest {
+                    let (pc, pt) = (
+                        g.get(c).expect("waypoint").origin,
+                        g.get(tw).expect("waypoint").origin,
+                    );
+                    if let Some(tr) = Travel::from_reach(reachable(map, pc, pt, &params)) {
+                        g.link(c, tw, pc.distance(pt), tr, 1.0);
                     }
-                    dr.closest = Some(t);
                 }
-                _ => {}
+                dr.pending_teleport = Some(tw);
+                dr.closest = None;
+                dr.prev = None;
             }
-            dr.prev = None;
-        }
-        let on_mover = s.on_ground.is_some_and(|g| g != EntId::WORLD);
-        if on_mover || !(sim.tick + id.0 as u64).is_multiple_of(interval) {
+            // Elevator waypoints, while riding a plat.
+            if let Some(g_id) = s.on_ground
+                && let Some(&(mi, phase, mn, mx)) =
+                    plats.iter().find(|p| level.movers[p.0].id == g_id)
+            {
+                let at = Vec3::new((mn.x + mx.x) * 0.5, (mn.y + mx.y) * 0.5, mx.z + STAND);
+                match phase {
+                    Phase::AtA => {
+                        let b = g
+                            .find_kind(
+                                |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
+                            )
+                            .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorBottom { mover: mi }));
+                        if let Some(c) = dr.closest
+                            && c != b
+                        {
+                            let (pc, pb) = (
+                                g.get(c).expect("waypoint").origin,
+                                g.get(b).expect("waypoint").origin,
+                            );
+                            if let Some(tr) = Travel::from_reach(reachable(map, pc, pb, &params)) {
+                                g.link(c, b, pc.distance(pb), tr, 1.0);
+                            }
+                        }
+                        dr.closest = Some(b);
+                    }
+                    Phase::AtB => {
+                        let t = g
+                            .find_kind(
+                                |k| matches!(k, WaypointKind::ElevatorTop { mover } if *mover == mi),
+                            )
+                            .unwrap_or_else(|| g.add(at, WaypointKind::ElevatorTop { mover: mi }));
+                        if let Some(b) = g.find_kind(
+                            |k| matches!(k, WaypointKind::ElevatorBottom { mover } if *mover == mi),
+                        ) {
+                            let h = (g.get(t).expect("waypoint").origin
+                                - g.get(b).expect("waypoint").origin)
+                                .length();
+                            g.link(b, t, h, Travel::Elevator, 1.0);
+                        }
+                        dr.closest = Some(t);
+                    }
+                    _ => {}
+                }
+                dr.prev = None;
+            }
+            let on_mover = s.on_ground.is_some_and(|g| g != EntId::WORLD);
+            if on_mover || !(sim.tick + id.0 as u64).is_multiple_of(interval) {
+                if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
+                    *d = dr;
+                }
+                break 'one;
+            }
+            // The 10 Hz search for the closest waypoint that reaches the bot.
+            sim.visits.visit(s.origin);
+            let g = &mut sim.waypoints;
+            let here = droppable(&s);
+            let closest = g
+                .near(s.origin, SEARCH_RADIUS)
+                .into_iter()
+                .take(SEARCH_CANDIDATES)
+                .find(|&(n, _)| {
+                    reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params)
+                        .is_reachable()
+                })
+                .map(|(n, _)| n);
+            let mut new_wp = None;
+            match closest {
+                Some(c) => {
+                    if let Some(old) = dr.closest
+                        && old != c
+                    {
+                        g.link_reachable(map, old, c, &params);
+                    }
+                    dr.closest = Some(c);
+                    dr.prev = Some(Sample {
+                        pos: s.origin,
+                        droppable: here,
+                        had_closest: true,
+                    });
+                }
+                None => {
+                    let at = match dr.prev {
+                        Some(p) if p.had_closest && p.droppable => Some(p.pos),
+                        _ if here => Some(s.origin),
+                        _ => None,
+                    };
+                    match at {
+                        Some(pos) => {
+                            let n = g.add(pos, WaypointKind::Normal);
+                            if let Some(c) = dr.closest {
+                                g.link_reachable(map, c, n, &params);
+                            }
+                            // Also tie it to the waypoints around it (a trail starting after a
+                            // respawn or a teleport has no last waypoint to link to).
+                            tie_in(map, g, n, dr.closest, &params);
+                            new_wp = Some(n);
+                            let reaches_now = pos == s.origin
+                                || reachable(map, pos, s.origin, &params).is_reachable();
+                            dr.closest = Some(n);
+                            dr.prev = Some(Sample {
+                                pos: s.origin,
+                                droppable: here,
+                                had_closest: reaches_now,
+                            });
+                        }
+                        None => {
+                            dr.prev = Some(Sample {
+                                pos: s.origin,
+                                droppable: here,
+                                had_closest: false,
+                            });
+                        }
+                    }
+                }
+            }
+            // The first waypoint reached after a teleport gets the teleporter's link.
+            if let (Some(tw), Some(c)) = (dr.pending_teleport, new_wp.or(closest)) {
+                let d = crate::physics::PhysicsParams::default().max_speed * TELEPORT_SECONDS;
+                g.link(tw, c, d, Travel::Teleport, 1.0);
+                dr.pending_teleport = None;
+            }
             if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
                 *d = dr;
             }
-            continue;
         }
-        // The 10 Hz search for the closest waypoint that reaches the bot.
-        sim.visits.visit(s.origin);
-        let g = &mut sim.waypoints;
-        let here = droppable(&s);
-        let closest = g
-            .near(s.origin, SEARCH_RADIUS)
-            .into_iter()
-            .take(SEARCH_CANDIDATES)
-            .find(|&(n, _)| {
-                reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params).is_reachable()
-            })
-            .map(|(n, _)| n);
-        let mut new_wp = None;
-        match closest {
-            Some(c) => {
-                if let Some(old) = dr.closest
-                    && old != c
-                {
-                    g.link_reachable(map, old, c, &params);
-                }
-                dr.closest = Some(c);
-                dr.prev = Some(Sample {
-                    pos: s.origin,
-                    droppable: here,
-                    had_closest: true,
+        // Credit the player with what it dropped this tick.
+        let (id, e) = sim.players[pi];
+        let after = sim.waypoints.len() as u32;
+        if after > before {
+            if let Ok(mut st) = sim.world.get::<&mut PlayerStats>(e) {
+                st.0.waypoints_dropped += after - before;
+            }
+            for n in before..after {
+                sim.events.push(SimEvent::WaypointDrop {
+                    player: id.0,
+                    waypoint: n,
                 });
             }
-            None => {
-                let at = match dr.prev {
-                    Some(p) if p.had_closest && p.droppable => Some(p.pos),
-                    _ if here => Some(s.origin),
-                    _ => None,
-                };
-                match at {
-                    Some(pos) => {
-                        let n = g.add(pos, WaypointKind::Normal);
-                        if let Some(c) = dr.closest {
-                            g.link_reachable(map, c, n, &params);
-                        }
-                        // Also tie it to the waypoints around it (a trail starting after a
-                        // respawn or a teleport has no last waypoint to link to).
-                        tie_in(map, g, n, dr.closest, &params);
-                        new_wp = Some(n);
-                        let reaches_now = pos == s.origin
-                            || reachable(map, pos, s.origin, &params).is_reachable();
-                        dr.closest = Some(n);
-                        dr.prev = Some(Sample {
-                            pos: s.origin,
-                            droppable: here,
-                            had_closest: reaches_now,
-                        });
-                    }
-                    None => {
-                        dr.prev = Some(Sample {
-                            pos: s.origin,
-                            droppable: here,
-                            had_closest: false,
-                        });
-                    }
-                }
-            }
-        }
-        // The first waypoint reached after a teleport gets the teleporter's link.
-        if let (Some(tw), Some(c)) = (dr.pending_teleport, new_wp.or(closest)) {
-            let d = crate::physics::PhysicsParams::default().max_speed * TELEPORT_SECONDS;
-            g.link(tw, c, d, Travel::Teleport, 1.0);
-            dr.pending_teleport = None;
-        }
-        if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
-            *d = dr;
         }
     }
 }

@@ -91,6 +91,14 @@ impl MapBuilder {
         self
     }
 
+    /// Parses the built text and interprets it (tests and examples use it).
+    pub fn build(&self) -> (super::Level, super::CollisionMap) {
+        let text = self.to_map_text("built");
+        let data = super::MapData::parse(text.as_bytes(), "built.map", "built")
+            .expect("MapBuilder writes valid maps");
+        super::build_level(data)
+    }
+
     /// The `.map` text; `message` goes into worldspawn.
     pub fn to_map_text(&self, message: &str) -> String {
         let mut out = String::new();

@@ -160,6 +160,13 @@ impl CollisionMap {
         &self.brushes
     }
 
+    /// Every mover's brushes (at offset zero) with its current offset, in id order.
+    pub fn mover_geometry(&self) -> impl Iterator<Item = (EntId, &[Brush], Vec3)> + '_ {
+        self.movers
+            .iter()
+            .map(|m| (m.id, m.brushes.as_slice(), m.offset))
+    }
+
     /// Moves a mover's brushes to `offset` from where the map placed them.
     pub fn set_mover_offset(&mut self, id: EntId, offset: Vec3) {
         if let Some(m) = self.movers.iter_mut().find(|m| m.id == id) {

@@ -88,6 +88,8 @@ pub struct ItemDef {
     pub origin: Vec3,
     /// Respawn delay in seconds, `None` for never.
     pub respawn: Option<f32>,
+    /// Spawn flags (1 on ammo: the big box).
+    pub spawnflags: u32,
     /// Line of the entity in the map.
     pub line: usize,
 }
@@ -539,6 +541,7 @@ impl Level {
                             kind,
                             origin: o,
                             respawn: kind.respawn_seconds(class),
+                            spawnflags,
                             line: e.line,
                         });
                     }

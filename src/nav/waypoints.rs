@@ -448,6 +448,11 @@ impl WaypointGraph {
 
     /// Weakly connected components (links taken both ways).
     pub fn components(&self) -> usize {
+        self.component_sizes().len()
+    }
+
+    /// Sizes of the connected components (links taken both ways), largest first.
+    pub fn component_sizes(&self) -> Vec<usize> {
         let n = self.waypoints.len();
         let mut parent: Vec<usize> = (0..n).collect();
         fn find(p: &mut [usize], mut i: usize) -> usize {
@@ -468,7 +473,13 @@ impl WaypointGraph {
                 }
             }
         }
-        (0..n).filter(|&i| find(&mut parent, i) == i).count()
+        let mut size = vec![0usize; n];
+        for i in 0..n {
+            size[find(&mut parent, i)] += 1;
+        }
+        let mut sizes: Vec<usize> = size.into_iter().filter(|&c| c > 0).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
     }
 
     /// Counts by kind, links by travel type, components.

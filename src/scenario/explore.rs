@@ -144,6 +144,7 @@ pub fn explore(
         tick_rate,
         params: Default::default(),
         players,
+        rules: Default::default(),
     };
     let mut sim = Sim::new(level, cmap, &cfg)?;
     let ticks = (seconds * tick_rate as f64).round() as u64;

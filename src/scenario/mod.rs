@@ -7,10 +7,19 @@
 //! tick_rate = 20              # ticks per second, 1..=1000 (default 20)
 //! ticks = 1200                # run length (default 1200; `--ticks` overrides)
 //! waypoints = "arena.json"    # optional waypoint file made for this map, to start from
+//! time_limit = 300            # seconds; the match ends then (optional)
+//! frag_limit = 20             # the match ends when a player reaches it (optional)
+//!
+//! [items]
+//! respawn_scale = 1.0         # multiplies Quake's respawn times
+//! remove = ["item_artifact_invulnerability"]   # item classes taken out
 //!
 //! [[players]]
 //! name = "ranger"
-//! controller = "wander"       # idle | wander | explore | goto | script
+//! controller = "brain"        # brain (default) | idle | wander | explore | goto | route | script
+//! reaction = 0.2              # brain: seconds before reacting to an enemy in sight
+//! aim_error = 4.0             # brain: largest aim error, degrees
+//! travel = ["walk", "jump", "fall", "swim", "teleport", "elevator"]   # allowed routes
 //! spawn = 0                   # optional spawn point index
 //! fov = 360                   # field of view, degrees (1..=360)
 //! sight = 8192                # farthest distance seen
@@ -29,7 +38,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bot::Senses;
+use crate::bot::brain::Skill;
+use crate::game::MatchRules;
 use crate::map::{MapData, MapError, build_level};
+use crate::nav::routing::TravelFlags;
 use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
 use crate::physics::PhysicsParams;
 use crate::sim::components::ScriptStep;
@@ -73,8 +85,19 @@ struct RawScenario {
     tick_rate: Option<Spanned<u32>>,
     ticks: Option<Spanned<u64>>,
     waypoints: Option<Spanned<String>>,
+    time_limit: Option<Spanned<f32>>,
+    frag_limit: Option<Spanned<i32>>,
+    items: Option<RawItems>,
     #[serde(default)]
     players: Vec<RawPlayer>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawItems {
+    respawn_scale: Option<Spanned<f32>>,
+    #[serde(default)]
+    remove: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -92,6 +115,9 @@ struct RawPlayer {
     sight: Option<Spanned<f32>>,
     hearing: Option<Spanned<f32>>,
     target: Option<Spanned<[f32; 3]>>,
+    reaction: Option<Spanned<f32>>,
+    aim_error: Option<Spanned<f32>>,
+    travel: Option<Spanned<Vec<String>>>,
 }
 
 /// A player as the scenario describes it.
@@ -122,6 +148,8 @@ pub struct Scenario {
     pub waypoints: Option<(PathBuf, usize)>,
     /// Players.
     pub players: Vec<ScenarioPlayer>,
+    /// Match rules (limits, item rules).
+    pub rules: MatchRules,
 }
 
 /// The default tick rate.
@@ -217,6 +245,48 @@ impl Scenario {
                 ),
             ));
         }
+        let mut rules = MatchRules::default();
+        if let Some(t) = &raw.time_limit {
+            let x = *t.get_ref();
+            if !(x.is_finite() && x > 0.0) {
+                return Err(err_at(
+                    t.span().start,
+                    format!("time_limit: {x} must be a positive number of seconds"),
+                ));
+            }
+            rules.time_limit = Some(x);
+        }
+        if let Some(f) = &raw.frag_limit {
+            if *f.get_ref() < 1 {
+                return Err(err_at(
+                    f.span().start,
+                    format!("frag_limit: {} must be at least 1", f.get_ref()),
+                ));
+            }
+            rules.frag_limit = Some(*f.get_ref());
+        }
+        if let Some(items) = &raw.items {
+            if let Some(r) = &items.respawn_scale {
+                let x = *r.get_ref();
+                if !(x.is_finite() && (0.01..=100.0).contains(&x)) {
+                    return Err(err_at(
+                        r.span().start,
+                        format!("items.respawn_scale: {x} is outside 0.01..=100"),
+                    ));
+                }
+                rules.respawn_scale = x;
+            }
+            for c in &items.remove {
+                let class = c.get_ref();
+                if crate::map::level::ItemKind::from_classname(class, 0).is_none() {
+                    return Err(err_at(
+                        c.span().start,
+                        format!("items.remove: {class:?} is not an item class (weapon_*, item_*)"),
+                    ));
+                }
+                rules.removed_items.push(class.clone());
+            }
+        }
         let mut players = Vec::new();
         for rp in raw.players {
             if rp.name.get_ref().trim().is_empty() {
@@ -227,9 +297,43 @@ impl Scenario {
             }
             let (ctrl, ctrl_at) = match &rp.controller {
                 Some(c) => (c.get_ref().as_str(), c.span().start),
-                None => ("wander", rp.name.span().start),
+                None => ("brain", rp.name.span().start),
             };
+            let mut skill = Skill::default();
+            for (key, field, lo, hi, slot) in [
+                ("reaction", &rp.reaction, 0.0, 10.0, &mut skill.reaction),
+                ("aim_error", &rp.aim_error, 0.0, 90.0, &mut skill.aim_error),
+            ] {
+                if let Some(v) = field {
+                    let x = *v.get_ref();
+                    if !(lo..=hi).contains(&x) {
+                        return Err(err_at(
+                            v.span().start,
+                            format!("{key}: {x} is outside {lo}..={hi}"),
+                        ));
+                    }
+                    if ctrl != "brain" {
+                        return Err(err_at(
+                            v.span().start,
+                            format!("{key}: only used with controller = \"brain\""),
+                        ));
+                    }
+                    *slot = x;
+                }
+            }
+            if let Some(t) = &rp.travel {
+                let f = TravelFlags::parse(&t.get_ref().join(","))
+                    .map_err(|m| err_at(t.span().start, format!("travel: {m}")))?;
+                if f.0 == 0 {
+                    return Err(err_at(
+                        t.span().start,
+                        "travel: name at least one travel type".into(),
+                    ));
+                }
+                skill.travel = f;
+            }
             let controller = match ctrl {
+                "brain" => ControllerConfig::Brain(skill),
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
                 "explore" => ControllerConfig::Explore,
@@ -278,7 +382,7 @@ impl Scenario {
                     return Err(err_at(
                         ctrl_at,
                         format!(
-                            "controller: unknown controller {other:?} (expected idle, wander, explore, goto, route or script)"
+                            "controller: unknown controller {other:?} (expected brain, idle, wander, explore, goto, route or script)"
                         ),
                     ));
                 }
@@ -351,6 +455,7 @@ impl Scenario {
             ticks,
             waypoints,
             players,
+            rules,
         })
     }
 
@@ -361,6 +466,7 @@ impl Scenario {
             tick_rate: self.tick_rate,
             params: PhysicsParams::default(),
             players: self.players.iter().map(|p| p.config.clone()).collect(),
+            rules: self.rules.clone(),
         }
     }
 

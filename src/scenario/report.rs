@@ -77,6 +77,9 @@ impl EventCounter {
                 SimEvent::Spawn { .. } => "spawns",
                 SimEvent::MoverStart { .. } => "mover_starts",
                 SimEvent::Jump { .. } => "jumps",
+                SimEvent::Damage { .. } => "damage",
+                SimEvent::WaypointDrop { .. } => "waypoint_drops",
+                SimEvent::MatchEnd { .. } => "match_end",
             };
             *self.counts.entry(k).or_insert(0) += 1;
         }

@@ -79,6 +79,30 @@ pub struct Stats {
     pub ticks_in_liquid: u32,
     /// Ticks spent riding a mover.
     pub ticks_on_mover: u32,
+    /// Frags: +1 per kill of another player, −1 per suicide or death by the world.
+    pub frags: i32,
+    /// Other players killed.
+    pub kills: u32,
+    /// Deaths scored against oneself (own weapon, hazards, the `kill` command).
+    pub suicides: u32,
+    /// Health and armour taken from other players.
+    pub damage_dealt: f32,
+    /// Shots fired.
+    pub shots: u32,
+    /// Waypoints this player dropped.
+    pub waypoints_dropped: u32,
+    /// Longest time alive without getting 64 units from one spot, seconds.
+    pub longest_still: f32,
+}
+
+/// Where a player was when it last got 64 units away from there, and for how long it has
+/// stayed within 64 units of it (alive).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Still {
+    /// The spot.
+    pub anchor: Vec3,
+    /// Seconds within 64 units of it.
+    pub seconds: f32,
 }
 
 /// Cumulative statistics for one player.
@@ -109,6 +133,12 @@ pub struct ScriptStep {
     /// Jump held.
     #[serde(default)]
     pub jump: bool,
+    /// Trigger held.
+    #[serde(default)]
+    pub fire: bool,
+    /// Weapon to switch to.
+    #[serde(default)]
+    pub weapon: Option<crate::game::Weapon>,
 }
 
 /// What produces a player's commands until the bot brain exists.
@@ -126,20 +156,7 @@ pub enum Controller {
         stuck: f32,
     },
     /// Explores: heads for unmarked items and for directions with few waypoints.
-    Explore {
-        /// Current target.
-        target: Option<Vec3>,
-        /// The item the target is for, if any.
-        item: Option<usize>,
-        /// Seconds left before a new target is chosen anyway.
-        timer: f32,
-        /// Items given up on, with seconds left.
-        skip: Vec<(usize, f32)>,
-        /// Where the bot was when it last got 64 units away from there.
-        anchor: Vec3,
-        /// Seconds spent near the anchor.
-        still: f32,
-    },
+    Explore(crate::bot::explore::Explorer),
     /// Goes to a far point by routing over the waypoint graph.
     Route {
         /// The goal point (a player origin there).
@@ -150,6 +167,8 @@ pub enum Controller {
         /// The target origin.
         target: Vec3,
     },
+    /// Plays deathmatch: the brain stage ([`crate::bot::brain`]) decides.
+    Brain,
     /// Plays a fixed list of commands, then stands still.
     Script {
         /// The steps.

@@ -49,6 +49,8 @@ pub enum ControllerConfig {
     Explore,
     /// Route to a far point over the waypoint graph.
     Route(Vec3),
+    /// Play deathmatch with the bot brain at this skill.
+    Brain(crate::bot::brain::Skill),
 }
 
 /// One player to put in the world.
@@ -77,6 +79,8 @@ pub struct SimConfig {
     pub params: PhysicsParams,
     /// Players in id order.
     pub players: Vec<PlayerConfig>,
+    /// Match rules.
+    pub rules: crate::game::MatchRules,
 }
 
 /// Something that happened during a tick.
@@ -104,6 +108,31 @@ pub enum SimEvent {
         player: u32,
         /// What killed it.
         cause: &'static str,
+        /// The player credited with the kill (`None`: the world, or itself).
+        killer: Option<u32>,
+    },
+    /// A player was hurt.
+    Damage {
+        /// Player id.
+        player: u32,
+        /// Who did it (`None`: the world).
+        attacker: Option<u32>,
+        /// Health and armour taken.
+        amount: f32,
+        /// Weapon or hazard.
+        cause: &'static str,
+    },
+    /// A player dropped a waypoint while learning the map.
+    WaypointDrop {
+        /// Player id.
+        player: u32,
+        /// The new waypoint's number.
+        waypoint: u32,
+    },
+    /// The match ended.
+    MatchEnd {
+        /// Why: "time limit" or "frag limit".
+        reason: &'static str,
     },
     /// A player (re)spawned.
     Spawn {
@@ -206,6 +235,12 @@ pub struct Sim {
     pub visits: crate::bot::explore::VisitMap,
     /// Routing caches over the waypoint graph.
     pub routes: RouteCaches,
+    /// Missiles and grenades in flight.
+    pub combat: crate::game::Combat,
+    /// The match rules.
+    pub rules: crate::game::MatchRules,
+    /// Why the match ended, once it has.
+    pub over: Option<&'static str>,
 }
 
 impl Sim {
@@ -264,7 +299,22 @@ impl Sim {
             waypoints: WaypointGraph::new(),
             visits: Default::default(),
             routes: RouteCaches::new(ROUTE_CACHE_BYTES, RouteParams::default()),
+            combat: Default::default(),
+            rules: cfg.rules.clone(),
+            over: None,
         };
+        // Items the rules take out never appear.
+        for &ie in &sim.items {
+            if let Ok(mut slot) = sim.world.get::<&mut ItemSlot>(ie)
+                && sim
+                    .rules
+                    .removed_items
+                    .contains(&sim.level.items[slot.def].classname)
+            {
+                slot.available = false;
+                slot.respawn_ticks = u64::MAX;
+            }
+        }
         for (i, pc) in cfg.players.iter().enumerate() {
             let id = EntId(first_player + i as u32);
             let (origin, yaw, spot) = match (pc.start, pc.spawn) {
@@ -286,7 +336,9 @@ impl Sim {
                         .choose_spawn()
                         .ok_or_else(|| SimError::NoSpawnPoints(pc.name.clone()))?;
                     let sp = sim.level.spawns[ix];
-                    (sp.origin, sp.yaw, Some(ix))
+                    // More players than spawn points: stand beside a taken one rather
+                    // than inside another player (stuck for good) or telefragging at start.
+                    (sim.free_spot_near(sp.origin), sp.yaw, Some(ix))
                 }
             };
             let controller = match &pc.controller {
@@ -298,14 +350,10 @@ impl Sim {
                 },
                 ControllerConfig::Goto(target) => Controller::Goto { target: *target },
                 ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
-                ControllerConfig::Explore => Controller::Explore {
-                    target: None,
-                    item: None,
-                    timer: 0.0,
-                    skip: Vec::new(),
-                    anchor: origin,
-                    still: 0.0,
-                },
+                ControllerConfig::Explore => {
+                    Controller::Explore(crate::bot::explore::Explorer::new(origin))
+                }
+                ControllerConfig::Brain(_) => Controller::Brain,
                 ControllerConfig::Script(steps) => Controller::Script {
                     steps: steps.clone(),
                     index: 0,
@@ -337,9 +385,21 @@ impl Sim {
                         Tracking::default(),
                         Dropper::default(),
                         RouteState::default(),
+                        crate::game::Inventory::spawned(),
+                        crate::game::Aim::default(),
+                        Still {
+                            anchor: origin,
+                            seconds: 0.0,
+                        },
                     ),
                 )
                 .expect("player entity just spawned");
+            if let ControllerConfig::Brain(skill) = &pc.controller {
+                let n = sim.level.items.len();
+                sim.world
+                    .insert_one(e, crate::bot::brain::Brain::new(*skill, origin, n))
+                    .expect("player entity just spawned");
+            }
             sim.players.push((id, e));
             if let Some(spot) = spot {
                 sim.events.push(SimEvent::Spawn { player: id.0, spot });
@@ -369,6 +429,47 @@ impl Sim {
         } else {
             free[self.rng.below(free.len())]
         })
+    }
+
+    /// `origin` when a player fits there, else the nearest spot on a ring of 8 directions
+    /// at 40, 80 or 120 units that a player fits in, can walk to and stands on floor.
+    pub fn free_spot_near(&self, origin: Vec3) -> Vec3 {
+        use crate::map::Contents;
+        let fits = |p: Vec3| {
+            !self
+                .cmap
+                .trace(p, p, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None)
+                .start_solid
+        };
+        if fits(origin) {
+            return origin;
+        }
+        for r in [40.0f32, 80.0, 120.0] {
+            for k in 0..8 {
+                let a = (45.0 * k as f32).to_radians();
+                let p = origin + Vec3::new(a.cos(), a.sin(), 0.0) * r;
+                let way = self.cmap.trace(
+                    origin,
+                    p,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    None,
+                );
+                let floor = self.cmap.trace(
+                    p,
+                    p - Vec3::new(0.0, 0.0, 32.0),
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    None,
+                );
+                if way.fraction >= 1.0 && floor.fraction < 1.0 && fits(p) {
+                    return p;
+                }
+            }
+        }
+        origin
     }
 
     /// Runs one tick through the schedule.
@@ -414,6 +515,21 @@ impl Sim {
             }
             if let Ok(r) = self.world.get::<&BotRng>(e) {
                 h.bytes(&r.0.word_pos().to_le_bytes());
+            }
+            if let Ok(inv) = self.world.get::<&crate::game::Inventory>(e) {
+                h.u64(inv.weapons as u64 | (inv.current as u64) << 8);
+                for a in inv.ammo {
+                    h.u64(a as u64);
+                }
+                h.u64(inv.attack_ready);
+                h.u64(inv.quad_until);
+                h.u64(inv.pent_until);
+                h.u64(inv.ring_until);
+                h.u64(inv.suit_until);
+            }
+            if let Ok(st) = self.world.get::<&PlayerStats>(e) {
+                h.u64(st.0.frags as i64 as u64);
+                h.u64(st.0.kills as u64 | (st.0.deaths as u64) << 32);
             }
             if let Ok(r) = self.world.get::<&RouteState>(e) {
                 h.u64(r.next.map(|n| n as u64 + 1).unwrap_or(0));
@@ -467,6 +583,21 @@ impl Sim {
             h.u64(t.spent as u64 | (t.active as u64) << 1);
         }
         h.bytes(&self.rng.word_pos().to_le_bytes());
+        for m in &self.combat.missiles {
+            h.u64(m.id);
+            h.u64(m.owner.0 as u64);
+            h.vec3(m.pos);
+            h.vec3(m.vel);
+            h.u64(m.expires);
+        }
+        for g in self.combat.grenades.grenades() {
+            let (p, v) = self.combat.grenades.motion(g);
+            h.u64(g.id);
+            h.vec3(p);
+            h.vec3(v);
+            h.u64(g.explode_tick);
+        }
+        h.u64(self.over.is_some() as u64);
         h.u64(self.waypoints.len() as u64);
         for w in self.waypoints.waypoints() {
             h.vec3(w.origin);

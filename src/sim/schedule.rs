@@ -2,17 +2,19 @@
 //! the breakdown.
 //!
 //! Order: sense (visibility, reachability) → hear → predict (enemy paths) → control
-//! (commands, movement requests or route goals) → route (next waypoint) → move (requests into
-//! commands) → movers (and riders) → physics (pmove) → triggers (teleports, plat and door fields, buttons, hurt) →
-//! items → damage (liquids, drowning, falls, deaths) → respawn → drop (waypoints) → cleanup
-//! (sound expiry).
+//! (commands, movement requests or route goals) → brain (goals, aim, trigger) → route (next
+//! waypoint) → move (requests into commands) → aim (view apart from the run) → movers (and
+//! riders) → physics (pmove) → weapons (shots, missiles, grenades) → triggers (teleports,
+//! plat and door fields, buttons, hurt) → items → damage (liquids, drowning, falls, deaths)
+//! → respawn → rules (time and frag limits) → drop (waypoints) → cleanup (sound expiry).
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::{Sim, systems};
-use crate::bot::{hearing, movement, perception, prediction, routing, waypoints};
+use crate::bot::{brain, hearing, movement, perception, prediction, routing, waypoints};
+use crate::game::{combat, rules};
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -25,14 +27,20 @@ pub enum Stage {
     Predict,
     /// Controllers write user commands or movement requests.
     Control,
+    /// The bot brain picks goals, aims and pulls the trigger.
+    Brain,
     /// Route goals become movement requests toward the next waypoint.
     Route,
     /// Movement requests become user commands.
     Move,
+    /// View turned apart from the run direction.
+    Aim,
     /// Movers advance and carry or push players.
     Movers,
     /// Player physics.
     Physics,
+    /// Shots, missiles and grenades.
+    Weapons,
     /// Trigger volumes.
     Triggers,
     /// Item pickups and respawns.
@@ -41,6 +49,8 @@ pub enum Stage {
     Damage,
     /// Respawning dead players.
     Respawn,
+    /// Time and frag limits.
+    Rules,
     /// Dropping waypoints (10 Hz per bot) and special waypoints.
     Drop,
     /// Expired sounds leave the list.
@@ -48,19 +58,23 @@ pub enum Stage {
 }
 
 /// The tick order.
-pub const TICK_ORDER: [Stage; 14] = [
+pub const TICK_ORDER: [Stage; 18] = [
     Stage::Sense,
     Stage::Hear,
     Stage::Predict,
     Stage::Control,
+    Stage::Brain,
     Stage::Route,
     Stage::Move,
+    Stage::Aim,
     Stage::Movers,
     Stage::Physics,
+    Stage::Weapons,
     Stage::Triggers,
     Stage::Items,
     Stage::Damage,
     Stage::Respawn,
+    Stage::Rules,
     Stage::Drop,
     Stage::Cleanup,
 ];
@@ -73,14 +87,18 @@ impl Stage {
             Stage::Hear => "hear",
             Stage::Predict => "predict",
             Stage::Control => "control",
+            Stage::Brain => "brain",
             Stage::Route => "route",
             Stage::Move => "move",
+            Stage::Aim => "aim",
             Stage::Movers => "movers",
             Stage::Physics => "physics",
+            Stage::Weapons => "weapons",
             Stage::Triggers => "triggers",
             Stage::Items => "items",
             Stage::Damage => "damage",
             Stage::Respawn => "respawn",
+            Stage::Rules => "rules",
             Stage::Drop => "drop",
             Stage::Cleanup => "cleanup",
         }
@@ -114,14 +132,18 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Hear => hearing::hearing_system(sim),
             Stage::Predict => prediction::prediction_system(sim),
             Stage::Control => systems::control_system(sim),
+            Stage::Brain => brain::brain_system(sim),
             Stage::Route => routing::routing_system(sim),
             Stage::Move => movement::movement_system(sim),
+            Stage::Aim => brain::aim_system(sim),
             Stage::Movers => systems::movers_system(sim),
             Stage::Physics => systems::physics_system(sim),
+            Stage::Weapons => combat::weapons_system(sim),
             Stage::Triggers => systems::triggers_system(sim),
             Stage::Items => systems::items_system(sim),
             Stage::Damage => systems::damage_system(sim),
             Stage::Respawn => systems::respawn_system(sim),
+            Stage::Rules => rules::rules_system(sim),
             Stage::Drop => waypoints::drop_system(sim),
             Stage::Cleanup => sim.sounds.expire(sim.tick + 1),
         }

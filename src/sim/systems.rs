@@ -15,7 +15,6 @@ use super::components::*;
 use super::sound::SoundKind;
 use super::{LastMove, Sim, SimEvent};
 use crate::bot::Percepts;
-use crate::bot::explore::{SKIP_SECONDS, STUCK_SECONDS, TARGET_SECONDS, choose_target};
 use crate::bot::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 use crate::bot::routing::{RouteGoal, RouteState};
 use crate::nav::routing::TravelFlags;
@@ -33,7 +32,7 @@ pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route)) =
+        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim)) =
             sim.world.query_one_mut::<(
                 &mut Controller,
                 &mut Command,
@@ -44,13 +43,17 @@ pub fn control_system(sim: &mut Sim) {
                 &Percepts,
                 &MoveStatus,
                 &mut RouteState,
+                &mut crate::game::Aim,
             )>(e)
         else {
             continue;
         };
+        if !matches!(ctrl, Controller::Brain) {
+            *aim = Default::default();
+        }
         let s = &motion.0;
         intent.0 = None;
-        if !matches!(ctrl, Controller::Route { .. }) {
+        if !matches!(ctrl, Controller::Route { .. } | Controller::Brain) {
             route.goal = None;
         }
         if !vitals.alive {
@@ -86,57 +89,31 @@ pub fn control_system(sim: &mut Sim) {
                     ..Default::default()
                 }
             }
-            Controller::Explore {
-                target,
-                item,
-                timer,
-                skip,
-                anchor,
-                still,
-            } => {
-                *timer -= dt;
-                for k in skip.iter_mut() {
-                    k.1 -= dt;
-                }
-                skip.retain(|k| k.1 > 0.0);
-                if (s.origin - *anchor).length() > 64.0 {
-                    *anchor = s.origin;
-                    *still = 0.0;
-                } else {
-                    *still += dt;
-                }
-                if *still > STUCK_SECONDS {
-                    *still = 0.0;
+            Controller::Explore(ex) => {
+                let (req, is_stuck) = ex.step(
+                    &sim.cmap,
+                    &sim.waypoints,
+                    &sim.visits,
+                    &sim.level,
+                    s,
+                    percepts,
+                    mstatus,
+                    &mut rng.0,
+                    dt,
+                );
+                if is_stuck {
                     stuck.push(pi);
                 }
-                let blocked = matches!(mstatus, MoveStatus::Blocked(_));
-                if blocked && let Some(i) = item.take() {
-                    skip.push((i, SKIP_SECONDS));
-                }
-                if target.is_none() || blocked || *mstatus == MoveStatus::Arrived || *timer <= 0.0 {
-                    let (t, it) = choose_target(
-                        &sim.cmap,
-                        &sim.waypoints,
-                        &sim.visits,
-                        &sim.level,
-                        s,
-                        percepts,
-                        skip,
-                        &mut rng.0,
-                    );
-                    *target = Some(t);
-                    *item = it;
-                    *timer = TARGET_SECONDS;
-                }
-                intent.0 = target.map(|t| MoveRequest {
-                    target: MoveTarget::Point(t),
-                    speed: 320.0,
-                });
+                intent.0 = Some(req);
                 UserCmd {
                     yaw: s.yaw,
                     ..Default::default()
                 }
             }
+            Controller::Brain => UserCmd {
+                yaw: s.yaw,
+                ..Default::default()
+            },
             Controller::Route { goal } => {
                 if route.goal.map(|g| g.point) != Some(*goal) {
                     *route = RouteState {
@@ -170,6 +147,8 @@ pub fn control_system(sim: &mut Sim) {
                 match steps.get(*index) {
                     Some(st) => {
                         *done += 1;
+                        aim.fire = st.fire;
+                        aim.weapon = st.weapon;
                         UserCmd {
                             forward_move: st.forward,
                             side_move: st.side,
@@ -189,7 +168,7 @@ pub fn control_system(sim: &mut Sim) {
     }
     // A bot stuck somewhere gives up as a Quake player does (the `kill` command).
     for pi in stuck {
-        kill(sim, pi, "stuck");
+        kill(sim, pi, "stuck", None);
     }
 }
 
@@ -210,9 +189,12 @@ pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
     take
 }
 
-fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
+/// Kills player `index`. Frags follow Quake: +1 to a killer other than the victim, −1 to
+/// the victim for its own weapon, the world or the `kill` command.
+pub fn kill(sim: &mut Sim, index: usize, cause: &'static str, attacker: Option<EntId>) {
     let (id, e) = sim.players[index];
     let mut at = None;
+    let killer = attacker.filter(|&a| a != id);
     if let Ok((v, st, m)) = sim
         .world
         .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion)>(e)
@@ -224,8 +206,22 @@ fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
         v.health = v.health.min(0.0);
         v.respawn_in = RESPAWN_DELAY;
         st.0.deaths += 1;
+        if killer.is_none() {
+            st.0.frags -= 1;
+            st.0.suicides += 1;
+        }
         m.0.velocity = Vec3::ZERO;
         at = Some(m.0.origin);
+    }
+    if at.is_none() {
+        return;
+    }
+    if let Some(k) = killer
+        && let Ok(ki) = sim.players.binary_search_by_key(&k, |p| p.0)
+        && let Ok(mut st) = sim.world.get::<&mut PlayerStats>(sim.players[ki].1)
+    {
+        st.0.frags += 1;
+        st.0.kills += 1;
     }
     if let Some(p) = at {
         sim.sound(SoundKind::Death, p, Some(id));
@@ -234,6 +230,7 @@ fn kill(sim: &mut Sim, index: usize, cause: &'static str) {
     sim.events.push(SimEvent::Death {
         player: id.0,
         cause,
+        killer: killer.map(|k| k.0),
     });
 }
 
@@ -355,12 +352,13 @@ pub fn physics_system(sim: &mut Sim) {
     let step_ticks = ((0.4 / dt).round() as u64).max(1);
     let mut sounds = Vec::new();
     for &(id, e) in &sim.players {
-        let Ok((m, cmd, v, st, last)) = sim.world.query_one_mut::<(
+        let Ok((m, cmd, v, st, last, still)) = sim.world.query_one_mut::<(
             &mut Motion,
             &Command,
             &Vitals,
             &mut PlayerStats,
             &mut LastMove,
+            &mut Still,
         )>(e) else {
             continue;
         };
@@ -393,6 +391,15 @@ pub fn physics_system(sim: &mut Sim) {
         }
         if next.on_ground.is_some_and(|g| g != EntId::WORLD) {
             st.0.ticks_on_mover += 1;
+        }
+        if (next.origin - still.anchor).length() > 64.0 {
+            *still = Still {
+                anchor: next.origin,
+                seconds: 0.0,
+            };
+        } else {
+            still.seconds += dt;
+            st.0.longest_still = st.0.longest_still.max(still.seconds);
         }
         m.0 = next;
         last.0 = ev;
@@ -522,7 +529,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
         .collect();
     for v in victims {
         if let Some(vi) = sim.players.iter().position(|p| p.0 == v) {
-            kill(sim, vi, "telefrag");
+            kill(sim, vi, "telefrag", Some(pid));
         }
     }
     sim.cmap.set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
@@ -533,6 +540,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
 pub fn items_system(sim: &mut Sim) {
     let level = sim.level.clone();
     let dt = sim.dt;
+    let respawn_scale = sim.rules.respawn_scale;
     let (tick, rate) = (sim.tick, sim.tick_rate());
     for ii in 0..sim.items.len() {
         let ie = sim.items[ii];
@@ -553,10 +561,12 @@ pub fn items_system(sim: &mut Sim) {
             let grow = Vec3::new(1.0, 1.0, 0.0);
             let (imn, imx) = (slot.origin + imn - grow, slot.origin + imx + grow);
             for &(pid, pe) in &sim.players {
-                let Ok((m, v, st)) = sim
-                    .world
-                    .query_one_mut::<(&Motion, &mut Vitals, &mut PlayerStats)>(pe)
-                else {
+                let Ok((m, v, st, inv)) = sim.world.query_one_mut::<(
+                    &Motion,
+                    &mut Vitals,
+                    &mut PlayerStats,
+                    &mut crate::game::Inventory,
+                )>(pe) else {
                     continue;
                 };
                 if !v.alive {
@@ -599,14 +609,14 @@ pub fn items_system(sim: &mut Sim) {
                             true
                         }
                     }
-                    _ => true,
+                    _ => inv.pickup(&def.classname, def.spawnflags, tick, rate),
                 };
                 if taken {
                     st.0.pickups += 1;
                     slot.available = false;
                     slot.respawn_ticks = def
                         .respawn
-                        .map(|secs| ((secs / dt).round() as u64).max(1))
+                        .map(|secs| ((secs * respawn_scale / dt).round() as u64).max(1))
                         .unwrap_or(u64::MAX);
                     sim.events.push(SimEvent::Pickup {
                         player: pid.0,
@@ -627,18 +637,28 @@ pub fn items_system(sim: &mut Sim) {
 /// Environment damage (lava, slime, drowning, hard landings) and deaths.
 pub fn damage_system(sim: &mut Sim) {
     let dt = sim.dt;
+    let tick = sim.tick;
     for pi in 0..sim.players.len() {
         let pe = sim.players[pi].1;
-        let Ok((m, v, last)) = sim
-            .world
-            .query_one_mut::<(&Motion, &mut Vitals, &LastMove)>(pe)
+        let Ok((m, v, last, inv)) =
+            sim.world
+                .query_one_mut::<(&Motion, &mut Vitals, &LastMove, &crate::game::Inventory)>(pe)
         else {
             continue;
         };
         if !v.alive {
             continue;
         }
-        let dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
+        let mut dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
+        // The biosuit: no slime or drowning, a fifth of lava's damage (Quake hurts once a
+        // second instead of five times).
+        if tick < inv.suit_until {
+            match m.0.water_type {
+                Contents::LAVA => dmg *= 0.2,
+                Contents::SLIME | Contents::WATER if last.0.landed.is_none() => dmg = 0.0,
+                _ => {}
+            }
+        }
         let cause = match m.0.water_type {
             Contents::LAVA => "lava",
             Contents::SLIME => "slime",
@@ -654,23 +674,7 @@ pub fn damage_system(sim: &mut Sim) {
 /// Damages player `index` (through armour): a pain sound, or death with `cause`. Returns
 /// whether it died.
 pub fn hurt(sim: &mut Sim, index: usize, dmg: f32, cause: &'static str) -> bool {
-    let (id, e) = sim.players[index];
-    let (dead, at) = match sim
-        .world
-        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &Motion)>(e)
-    {
-        Ok((v, st, m)) if v.alive => {
-            st.0.damage_taken += apply_damage(v, dmg);
-            (v.health <= 0.0, m.0.origin)
-        }
-        _ => return false,
-    };
-    if dead {
-        kill(sim, index, cause);
-    } else {
-        sim.sound(SoundKind::Pain, at, Some(id));
-    }
-    dead
+    crate::game::combat::deal_damage(sim, index, dmg, cause, None, None)
 }
 
 /// Dead players wait [`RESPAWN_DELAY`] and come back at a free spawn point.
@@ -692,9 +696,20 @@ pub fn respawn_system(sim: &mut Sim) {
             continue;
         };
         let sp = sim.level.spawns[spot];
-        if let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &mut Vitals)>(pe) {
+        if let Ok((m, v, inv, still)) = sim.world.query_one_mut::<(
+            &mut Motion,
+            &mut Vitals,
+            &mut crate::game::Inventory,
+            &mut Still,
+        )>(pe)
+        {
             m.0 = PlayerState::at(sp.origin, sp.yaw);
             *v = Vitals::spawned();
+            *inv = crate::game::Inventory::spawned();
+            *still = Still {
+                anchor: sp.origin,
+                seconds: 0.0,
+            };
         }
         let victims: Vec<EntId> = sim
             .cmap
@@ -703,7 +718,7 @@ pub fn respawn_system(sim: &mut Sim) {
             .collect();
         for v in victims {
             if let Some(vi) = sim.players.iter().position(|p| p.0 == v) {
-                kill(sim, vi, "telefrag");
+                kill(sim, vi, "telefrag", Some(pid));
             }
         }
         sim.cmap.set_body(pid, sp.origin, PLAYER_MINS, PLAYER_MAXS);

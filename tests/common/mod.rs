@@ -112,6 +112,7 @@ pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
             seed,
             tick_rate: 20,
             params: PhysicsParams::default(),
+            rules: Default::default(),
             players,
         },
     )

@@ -1,0 +1,49 @@
+//! Diagnostics for a match: every N ticks, each player's position, health, goal and weapon.
+//! `cargo run --release --example match_probe -- SCENARIO [EVERY]`
+use botarena::scenario::Scenario;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let sc = Scenario::load(std::path::Path::new(&args[1])).expect("scenario");
+    let every: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let mut sim = sc.build().expect("build");
+    for _ in 0..sc.ticks {
+        sim.step();
+        for e in &sim.events {
+            if let botarena::sim::SimEvent::Death { .. } = e {
+                if std::env::var("DEATHS").is_ok() {
+                    println!("t{} {:?}", sim.tick, e);
+                }
+            }
+        }
+        if sim.tick % every == 0 {
+            for i in 0..sim.players.len() {
+                let s = sim.player_state(i).unwrap();
+                let v = sim.player_vitals(i).unwrap();
+                let (_, e) = sim.players[i];
+                let goal = sim
+                    .world
+                    .get::<&botarena::bot::brain::Brain>(e)
+                    .map(|b| format!("{:?}", b.goal))
+                    .unwrap_or_default();
+                let st = sim
+                    .world
+                    .get::<&botarena::sim::components::Still>(e)
+                    .map(|s| s.seconds)
+                    .unwrap_or(0.0);
+                println!(
+                    "t{} {} ({:.0} {:.0} {:.0}) h{} still {:.1} {} {:?}",
+                    sim.tick,
+                    sim.player_name(i).unwrap(),
+                    s.origin.x,
+                    s.origin.y,
+                    s.origin.z,
+                    v.health,
+                    st,
+                    goal,
+                    sim.player_move_status(i)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,446 @@
+//! Shooting and being shot: the weapons stage (fire, fly nails and rockets, bounce grenades,
+//! explode), damage with an attacker (quad, pentagram, armour, knockback, frags) and Quake's
+//! radius damage. Every geometry question goes through the one collision module; grenades
+//! alone fly in rapier3d ([`super::grenades`]).
+//!
+//! Quake 1 rules kept here (weapons.qc, combat.qc): pellets of one shot add up before they
+//! hurt (multi-damage); splash does `damage − distance / 2` to a player's centre, halved for
+//! the shooter, only where a line from the blast reaches the player's centre or a corner;
+//! a rocket's direct hit does 100–120 and its splash spares the player it hit; knockback adds
+//! `8 × damage` u/s away from the inflictor; quad multiplies damage by 4 at the moment it
+//! lands; the pentagram blocks all damage.
+
+use glam::Vec3;
+
+use super::weapons::{Inventory, Weapon};
+use crate::map::{Contents, EntId};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
+use crate::sim::components::*;
+use crate::sim::sound::SoundKind;
+use crate::sim::{Sim, SimEvent};
+
+/// Nail and rocket speed, u/s.
+pub const MISSILE_SPEED: f32 = 1000.0;
+/// Grenade launch speed forward, plus 200 up.
+pub const GRENADE_SPEED: f32 = 600.0;
+/// Grenade fuse, seconds.
+pub const GRENADE_FUSE: f32 = 2.5;
+/// Splash damage of rockets and grenades at the blast.
+pub const SPLASH: f32 = 120.0;
+/// Lightning reach.
+pub const LIGHTNING_RANGE: f32 = 600.0;
+/// Axe reach.
+pub const AXE_RANGE: f32 = 64.0;
+/// Seconds a nail or rocket flies before it is removed.
+pub const MISSILE_LIFE: f32 = 6.0;
+
+/// A flying nail or rocket.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Missile {
+    /// Stable id (launch order).
+    pub id: u64,
+    /// Nail damage, or a rocket.
+    pub kind: MissileKind,
+    /// Who fired it (it never touches its owner).
+    pub owner: EntId,
+    /// Where it is.
+    pub pos: Vec3,
+    /// Its velocity.
+    pub vel: Vec3,
+    /// Tick at which it is removed unhit.
+    pub expires: u64,
+}
+
+/// What a missile is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MissileKind {
+    /// A nail doing this much damage.
+    Nail(f32),
+    /// A rocket.
+    Rocket,
+}
+
+/// Everything in flight.
+#[derive(Default)]
+pub struct Combat {
+    /// Next projectile id.
+    pub next_id: u64,
+    /// Nails and rockets in launch order.
+    pub missiles: Vec<Missile>,
+    /// Grenades (rapier3d).
+    pub grenades: super::grenades::GrenadeWorld,
+}
+
+/// What a player wants its weapon to do this tick (written by the brain or a script).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Aim {
+    /// View yaw and pitch to look along while moving where the movement stage says
+    /// (`None`: look where it runs).
+    pub view: Option<(f32, f32)>,
+    /// Pull the trigger.
+    pub fire: bool,
+    /// Switch to this weapon first (when carried, with ammunition).
+    pub weapon: Option<Weapon>,
+}
+
+fn index_of(sim: &Sim, id: EntId) -> Option<usize> {
+    sim.players.binary_search_by_key(&id, |p| p.0).ok()
+}
+
+/// Damages player `victim` on behalf of `attacker` (`None`: the world), pushing it away from
+/// `from` when given. Returns whether it died.
+pub fn deal_damage(
+    sim: &mut Sim,
+    victim: usize,
+    dmg: f32,
+    cause: &'static str,
+    attacker: Option<EntId>,
+    from: Option<Vec3>,
+) -> bool {
+    let tick = sim.tick;
+    let (vid, ve) = sim.players[victim];
+    let mut dmg = dmg;
+    if let Some(a) = attacker
+        && let Some(ai) = index_of(sim, a)
+        && sim
+            .world
+            .get::<&Inventory>(sim.players[ai].1)
+            .is_ok_and(|inv| inv.quad(tick))
+    {
+        dmg *= 4.0;
+    }
+    let (dealt, dead, at) = match sim
+        .world
+        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion, &Inventory)>(ve)
+    {
+        Ok((v, st, m, inv)) if v.alive => {
+            if tick < inv.pent_until {
+                return false;
+            }
+            if let Some(f) = from {
+                let dir = (m.0.origin - f).normalize_or_zero();
+                m.0.velocity += dir * dmg * 8.0;
+            }
+            let before = v.health + v.armor;
+            st.0.damage_taken += crate::sim::systems::apply_damage(v, dmg);
+            let dealt = before - (v.health.max(0.0) + v.armor);
+            (dealt, v.health <= 0.0, m.0.origin)
+        }
+        _ => return false,
+    };
+    if let Some(a) = attacker
+        && a != vid
+        && let Some(ai) = index_of(sim, a)
+        && let Ok(mut st) = sim.world.get::<&mut PlayerStats>(sim.players[ai].1)
+    {
+        st.0.damage_dealt += dealt;
+    }
+    sim.events.push(SimEvent::Damage {
+        player: vid.0,
+        attacker: attacker.map(|a| a.0),
+        amount: dealt,
+        cause,
+    });
+    if dead {
+        crate::sim::systems::kill(sim, victim, cause, attacker);
+    } else {
+        sim.sound(SoundKind::Pain, at, Some(vid));
+    }
+    dead
+}
+
+/// Quake's CanDamage: a line from the blast reaches the player's centre or one of four
+/// corners of its box's middle.
+fn can_damage(sim: &Sim, from: Vec3, centre: Vec3) -> bool {
+    [
+        Vec3::ZERO,
+        Vec3::new(15.0, 15.0, 0.0),
+        Vec3::new(-15.0, -15.0, 0.0),
+        Vec3::new(-15.0, 15.0, 0.0),
+        Vec3::new(15.0, -15.0, 0.0),
+    ]
+    .iter()
+    .any(|o| {
+        sim.cmap
+            .trace_ray(from, centre + *o, Contents::SOLID, None)
+            .fraction
+            >= 1.0
+    })
+}
+
+/// Splash damage at `at` (Quake's T_RadiusDamage): every living player except `spare` takes
+/// `damage − distance to its centre / 2`, halved for `attacker` itself.
+pub fn radius_damage(
+    sim: &mut Sim,
+    at: Vec3,
+    damage: f32,
+    attacker: EntId,
+    spare: Option<EntId>,
+    cause: &'static str,
+) {
+    let centre_off = (PLAYER_MINS + PLAYER_MAXS) * 0.5;
+    let mut hits = Vec::new();
+    for (pi, &(id, e)) in sim.players.iter().enumerate() {
+        if Some(id) == spare {
+            continue;
+        }
+        let (Ok(m), Ok(v)) = (sim.world.get::<&Motion>(e), sim.world.get::<&Vitals>(e)) else {
+            continue;
+        };
+        if !v.alive {
+            continue;
+        }
+        let m = m.0;
+        let c = m.origin + centre_off;
+        let mut points = damage - 0.5 * (at - c).length();
+        if id == attacker {
+            points *= 0.5;
+        }
+        if points > 0.0 && can_damage(sim, at, c) {
+            hits.push((pi, points));
+        }
+    }
+    for (pi, points) in hits {
+        deal_damage(sim, pi, points, cause, Some(attacker), Some(at));
+    }
+}
+
+fn explode(sim: &mut Sim, at: Vec3, owner: EntId, spare: Option<EntId>, cause: &'static str) {
+    sim.sound(SoundKind::Explosion, at, Some(owner));
+    radius_damage(sim, at, SPLASH, owner, spare, cause);
+}
+
+/// The player a trace hit, if it hit one.
+fn hit_player(sim: &Sim, t: &crate::map::Trace) -> Option<usize> {
+    let id = t.ent?;
+    if t.contents != Contents::BODY {
+        return None;
+    }
+    index_of(sim, id)
+}
+
+/// Fires `w` from player `pi` along its view. Ammunition is already spent.
+fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
+    let (id, e) = sim.players[pi];
+    let Ok(s) = sim.world.get::<&Motion>(e).map(|m| m.0) else {
+        return;
+    };
+    let (forward, right) = angle_vectors(s.yaw, s.pitch);
+    let up = right.cross(forward);
+    let tick = sim.tick;
+    let rate = sim.tick_rate();
+    if let Some(k) = w.sound() {
+        sim.sound(k, s.origin, Some(id));
+    }
+    let src = s.origin + Vec3::new(0.0, 0.0, 16.0);
+    match w {
+        Weapon::Shotgun | Weapon::SuperShotgun => {
+            let (pellets, spread) = if w == Weapon::Shotgun {
+                (6, (0.04, 0.04))
+            } else {
+                (14, (0.14, 0.08))
+            };
+            let dirs: Vec<Vec3> = {
+                let Ok(mut r) = sim.world.get::<&mut BotRng>(e) else {
+                    return;
+                };
+                (0..pellets)
+                    .map(|_| {
+                        let cx = r.0.range(-1.0, 1.0) * spread.0;
+                        let cy = r.0.range(-1.0, 1.0) * spread.1;
+                        (forward + right * cx + up * cy).normalize()
+                    })
+                    .collect()
+            };
+            // Multi-damage: every pellet first, then each player hurt once.
+            let mut acc: Vec<(usize, f32)> = Vec::new();
+            for d in dirs {
+                let t = sim
+                    .cmap
+                    .trace_ray(src, src + d * 2048.0, Contents::MASK_SHOT, Some(id));
+                if let Some(vi) = hit_player(sim, &t) {
+                    match acc.iter_mut().find(|a| a.0 == vi) {
+                        Some(a) => a.1 += 4.0,
+                        None => acc.push((vi, 4.0)),
+                    }
+                }
+            }
+            acc.sort_by_key(|a| a.0);
+            for (vi, dmg) in acc {
+                deal_damage(sim, vi, dmg, w.name(), Some(id), Some(src));
+            }
+        }
+        Weapon::Axe | Weapon::Lightning => {
+            let (range, dmg) = if w == Weapon::Axe {
+                (AXE_RANGE, 20.0)
+            } else {
+                (LIGHTNING_RANGE, 30.0)
+            };
+            let t = sim
+                .cmap
+                .trace_ray(src, src + forward * range, Contents::MASK_SHOT, Some(id));
+            if let Some(vi) = hit_player(sim, &t) {
+                deal_damage(sim, vi, dmg, w.name(), Some(id), Some(src));
+            }
+        }
+        Weapon::Nailgun | Weapon::SuperNailgun | Weapon::RocketLauncher => {
+            let kind = match w {
+                Weapon::Nailgun => MissileKind::Nail(9.0),
+                Weapon::SuperNailgun => MissileKind::Nail(18.0),
+                _ => MissileKind::Rocket,
+            };
+            let pos = if kind == MissileKind::Rocket {
+                src + forward * 8.0
+            } else {
+                src
+            };
+            let mid = sim.combat.next_id;
+            sim.combat.next_id += 1;
+            sim.combat.missiles.push(Missile {
+                id: mid,
+                kind,
+                owner: id,
+                pos,
+                vel: forward * MISSILE_SPEED,
+                expires: tick + (MISSILE_LIFE * rate).round() as u64,
+            });
+        }
+        Weapon::GrenadeLauncher => {
+            let (cx, cy) = {
+                let Ok(mut r) = sim.world.get::<&mut BotRng>(e) else {
+                    return;
+                };
+                (r.0.range(-10.0, 10.0), r.0.range(-10.0, 10.0))
+            };
+            let vel = if s.pitch != 0.0 {
+                forward * GRENADE_SPEED + up * 200.0 + right * cx + up * cy
+            } else {
+                forward * GRENADE_SPEED + Vec3::Z * 200.0 + right * cx + up * cy
+            };
+            let gid = sim.combat.next_id;
+            sim.combat.next_id += 1;
+            let dt = sim.dt;
+            sim.combat.grenades.launch(
+                &sim.cmap,
+                dt,
+                gid,
+                id,
+                s.origin,
+                vel,
+                tick + (GRENADE_FUSE * rate).round() as u64,
+            );
+        }
+    }
+}
+
+/// The weapons stage: players pull triggers (id order), then nails and rockets fly and hit,
+/// then grenades bounce and explode.
+pub fn weapons_system(sim: &mut Sim) {
+    let tick = sim.tick;
+    let rate = sim.tick_rate();
+    let mut shots = Vec::new();
+    for (pi, &(_, e)) in sim.players.iter().enumerate() {
+        let Ok((aim, inv, v, st)) = sim
+            .world
+            .query_one_mut::<(&Aim, &mut Inventory, &Vitals, &mut PlayerStats)>(e)
+        else {
+            continue;
+        };
+        if !v.alive {
+            continue;
+        }
+        if let Some(w) = aim.weapon
+            && inv.can_fire(w)
+        {
+            inv.current = w;
+        }
+        if !inv.can_fire(inv.current) {
+            inv.current = inv.best();
+        }
+        if !aim.fire || tick < inv.attack_ready {
+            continue;
+        }
+        let w = inv.current;
+        if !inv.spend(w) {
+            continue;
+        }
+        inv.attack_ready = tick + ((w.refire() * rate).round() as u64).max(1);
+        st.0.shots += 1;
+        shots.push((pi, w));
+    }
+    for (pi, w) in shots {
+        fire(sim, pi, w);
+    }
+    fly_missiles(sim);
+    fly_grenades(sim);
+}
+
+fn fly_missiles(sim: &mut Sim) {
+    let dt = sim.dt;
+    let tick = sim.tick;
+    let missiles = std::mem::take(&mut sim.combat.missiles);
+    let mut kept = Vec::with_capacity(missiles.len());
+    for mut m in missiles {
+        if tick >= m.expires {
+            continue;
+        }
+        let to = m.pos + m.vel * dt;
+        let t = sim
+            .cmap
+            .trace_ray(m.pos, to, Contents::MASK_SHOT, Some(m.owner));
+        if t.fraction >= 1.0 && !t.start_solid {
+            m.pos = to;
+            kept.push(m);
+            continue;
+        }
+        let victim = hit_player(sim, &t);
+        match m.kind {
+            MissileKind::Nail(dmg) => {
+                if let Some(vi) = victim {
+                    deal_damage(sim, vi, dmg, "nail", Some(m.owner), Some(m.pos));
+                }
+            }
+            MissileKind::Rocket => {
+                let spare = victim.map(|vi| sim.players[vi].0);
+                if let Some(vi) = victim {
+                    let bonus = match sim.world.get::<&mut BotRng>(sim.players[vi].1) {
+                        Ok(mut r) => r.0.range(0.0, 20.0),
+                        Err(_) => 0.0,
+                    };
+                    deal_damage(
+                        sim,
+                        vi,
+                        100.0 + bonus,
+                        "rocket",
+                        Some(m.owner),
+                        Some(t.end_pos),
+                    );
+                }
+                // Quake pulls the blast 8 units back out of the wall.
+                let at = t.end_pos - m.vel.normalize_or_zero() * 8.0;
+                explode(sim, at, m.owner, spare, "rocket");
+            }
+        }
+    }
+    // Missiles fired while others exploded (none today) keep launch order.
+    kept.append(&mut sim.combat.missiles);
+    sim.combat.missiles = kept;
+}
+
+fn fly_grenades(sim: &mut Sim) {
+    let tick = sim.tick;
+    let steps = sim.combat.grenades.step(&sim.cmap);
+    for st in steps {
+        let g = st.grenade;
+        // Touching a player (not its thrower) explodes it at once.
+        let t = sim
+            .cmap
+            .trace_ray(st.from, st.to, Contents::BODY, Some(g.owner));
+        let touched = hit_player(sim, &t).is_some();
+        if touched || tick >= g.explode_tick {
+            let at = if touched { t.end_pos } else { st.to };
+            sim.combat.grenades.remove(g.id);
+            explode(sim, at, g.owner, None, "grenade");
+        }
+    }
+}
