@@ -11,6 +11,7 @@ pub mod map;
 pub mod nav;
 pub mod physics;
 pub mod render;
+pub mod replay;
 pub mod scenario;
 pub mod sim;
 

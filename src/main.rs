@@ -95,6 +95,21 @@ enum Command {
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Record a replay (state hash per tick and events) to this file.
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Read a replay: a summary, `--verify` to re-simulate and check every tick (exit status
+    /// 1 naming the first tick and entity that differ), `--json` to dump header and events.
+    Replay {
+        /// The replay file (written by `run --record`).
+        file: PathBuf,
+        /// Re-simulate and compare every tick's state hash.
+        #[arg(long)]
+        verify: bool,
+        /// Print JSON on stdout (the header and events; with --verify, the result).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -166,7 +181,9 @@ fn main() -> ExitCode {
             scenario,
             ticks,
             json,
-        } => run(scenario, ticks, json),
+            record,
+        } => run(scenario, ticks, json, record),
+        Command::Replay { file, verify, json } => replay(file, verify, json),
         Command::Explore {
             map,
             bots,
@@ -206,34 +223,79 @@ fn map_info(file: PathBuf, json: bool) -> Result<(), Box<dyn std::error::Error>>
     Ok(())
 }
 
-fn run(path: PathBuf, ticks: Option<u64>, json: bool) -> Result<(), Box<dyn std::error::Error>> {
+/// A progress bar on stderr, drawn only when stderr is a terminal; it reads the clock for
+/// display only (the simulation never does).
+struct Progress {
+    on: bool,
+    total: u64,
+    last: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(total: u64, quiet: bool) -> Progress {
+        Progress {
+            on: std::io::stderr().is_terminal() && !quiet,
+            total,
+            last: Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn tick(&mut self, done: u64) {
+        if !self.on || done % 64 != 0 || self.last.elapsed().as_secs_f32() < 0.25 {
+            return;
+        }
+        self.last = Instant::now();
+        self.shown = true;
+        let pct = 100.0 * done as f64 / self.total.max(1) as f64;
+        eprint!(
+            "\r[{:<30}] {pct:5.1}% tick {done}/{}",
+            "#".repeat((pct / 100.0 * 30.0) as usize),
+            self.total
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    fn done(&self) {
+        if self.shown {
+            eprint!("\r{:<70}\r", "");
+        }
+    }
+}
+
+fn run(
+    path: PathBuf,
+    ticks: Option<u64>,
+    json: bool,
+    record: Option<PathBuf>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let scenario = Scenario::load(&path)?;
     let mut sim = scenario.build()?;
     let ticks = ticks.unwrap_or(scenario.ticks);
     let mut events = EventCounter::default();
     events.add(&sim.events);
-    let show_progress = std::io::stderr().is_terminal() && !json;
-    let start = Instant::now();
-    let mut last_shown = start;
-    for t in 0..ticks {
-        sim.step();
-        events.add(&sim.events);
-        // Progress goes to stderr and reads the clock only for display; the state never does.
-        if show_progress && t % 256 == 0 && last_shown.elapsed().as_secs_f32() > 0.25 {
-            last_shown = Instant::now();
-            let pct = 100.0 * (t + 1) as f64 / ticks as f64;
-            eprint!(
-                "\r[{:<30}] {pct:5.1}% tick {}/{ticks}",
-                "#".repeat((pct / 100.0 * 30.0) as usize),
-                t + 1
-            );
-            let _ = std::io::stderr().flush();
+    let mut recorder = match &record {
+        Some(_) => {
+            let text = std::fs::read_to_string(&path)?;
+            Some(botarena::replay::Recorder::new(&scenario, &text, &sim))
         }
-    }
-    if show_progress && last_shown != start {
-        eprint!("\r{:<70}\r", "");
-    }
+        None => None,
+    };
+    let mut progress = Progress::new(ticks, json);
+    let start = Instant::now();
+    botarena::scenario::run_match(&mut sim, ticks, |sim| {
+        events.add(&sim.events);
+        if let Some(r) = recorder.as_mut() {
+            r.record(sim);
+        }
+        progress.tick(sim.tick);
+    });
+    progress.done();
     let wall = start.elapsed().as_secs_f64();
+    if let (Some(r), Some(file)) = (recorder, &record) {
+        r.finish().save(file)?;
+    }
     let report = RunReport::new(
         &sim,
         &format!("{} ({})", scenario.name, path.display()),
@@ -245,7 +307,63 @@ fn run(path: PathBuf, ticks: Option<u64>, json: bool) -> Result<(), Box<dyn std:
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
+        if let Some(file) = &record {
+            println!("replay      {} ({} ticks)", file.display(), sim.tick);
+        }
     }
+    Ok(())
+}
+
+fn replay(file: PathBuf, verify: bool, json: bool) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::replay::Replay;
+    let r = Replay::load(&file)?;
+    let h = &r.header;
+    if verify {
+        let mut progress = Progress::new(h.ticks, json);
+        let v = r.verify(|t| progress.tick(t))?;
+        progress.done();
+        if json {
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        return match &v.divergence {
+            None => {
+                if !json {
+                    println!(
+                        "ok: {} ticks of {} match the recording",
+                        v.ticks, h.scenario_path
+                    );
+                }
+                Ok(())
+            }
+            Some(d) => Err(format!("{}: replay diverged at {d}", file.display()).into()),
+        };
+    }
+    if json {
+        let out = serde_json::json!({ "header": h, "events": r.events });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    let mut kinds: std::collections::BTreeMap<String, u64> = Default::default();
+    for e in &r.events {
+        if let Some(obj) = e["event"].as_object()
+            && let Some(k) = obj.keys().next()
+        {
+            *kinds.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+    println!("replay      {}", file.display());
+    println!("scenario    {}", h.scenario_path);
+    println!(
+        "run         {} ticks at {} Hz, seed {}, recorded by botarena {}",
+        h.ticks, h.tick_rate, h.seed, h.botarena
+    );
+    println!(
+        "final hash  {:016x}",
+        r.hashes.last().copied().unwrap_or_default()
+    );
+    println!("parts       {}", h.parts.join("; "));
+    let ev: Vec<String> = kinds.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("events      {}", ev.join(", "));
     Ok(())
 }
 

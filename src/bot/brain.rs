@@ -447,9 +447,12 @@ pub fn brain_system(sim: &mut Sim) {
             && item_done
             && b.gone_until[i] <= tick
         {
+            // No way there that it knows: leave it and explore for a while.
             b.skip.push((i, 10.0));
+            b.goal = Goal::Explore;
+            b.choose_in = 2.0;
         }
-        if item_done || b.choose_in <= 0.0 || !matches!(b.goal, Goal::Item(..)) {
+        if b.choose_in <= 0.0 || matches!(b.goal, Goal::Chase(_) | Goal::Investigate(_) | Goal::Fight(_)) {
             b.choose_in = CHOOSE_SECONDS;
             let g = &sim.waypoints;
             let here = route
@@ -471,14 +474,18 @@ pub fn brain_system(sim: &mut Sim) {
                     continue;
                 }
                 let straight = stand.distance(s.origin);
+                let seen = p.visible.iter().any(|sn| sn.thing == Thing::Item(i));
                 let goal_wp = wp.or_else(|| g.near(stand, 256.0).first().map(|x| x.0));
-                let cost = match (here, goal_wp) {
-                    (Some(h), Some(gw)) => sim
-                        .routes
-                        .get(g, gw, b.skill.travel)
-                        .distance(h)
-                        .unwrap_or(straight * 3.0),
-                    _ => straight * 1.5,
+                // The graph's distance where it knows a way; straight when the item is in
+                // sight; otherwise it is not a candidate (exploring will find a way).
+                let known = match (here, goal_wp) {
+                    (Some(h), Some(gw)) => sim.routes.get(g, gw, b.skill.travel).distance(h),
+                    _ => None,
+                };
+                let cost = match (known, seen) {
+                    (Some(d), _) => d,
+                    (None, true) => straight,
+                    (None, false) => continue,
                 };
                 let score = value / (cost + 200.0);
                 if best.is_none_or(|x| score > x.0) {

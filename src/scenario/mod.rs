@@ -152,6 +152,18 @@ pub struct Scenario {
     pub rules: MatchRules,
 }
 
+/// Runs `sim` for up to `ticks` ticks, stopping early when the match ends (a time or frag
+/// limit); `each` sees the simulation after every tick. Returns the ticks run.
+pub fn run_match(sim: &mut Sim, ticks: u64, mut each: impl FnMut(&Sim)) -> u64 {
+    let mut done = 0;
+    while done < ticks && sim.over.is_none() {
+        sim.step();
+        done += 1;
+        each(sim);
+    }
+    done
+}
+
 /// The default tick rate.
 pub const DEFAULT_TICK_RATE: u32 = 20;
 /// The default run length.

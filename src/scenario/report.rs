@@ -55,6 +55,8 @@ pub struct RunReport {
     pub perception_traces_per_tick: f64,
     /// Sounds made during the run.
     pub sounds: u64,
+    /// Why the match ended early (a time or frag limit), if it did.
+    pub ended: Option<String>,
     /// Players in id order.
     pub players: Vec<PlayerReport>,
 }
@@ -132,6 +134,7 @@ impl RunReport {
                 0.0
             },
             sounds: sim.sounds.total(),
+            ended: sim.over.map(str::to_string),
             players,
         }
     }
@@ -182,37 +185,52 @@ impl RunReport {
                 ev.join(", ")
             }
         );
+        if let Some(e) = &self.ended {
+            let _ = writeln!(s, "ended       {e} at {:.1} s", self.sim_seconds);
+        }
         let _ = writeln!(
             s,
-            "\n{:<14} {:>24} {:>6} {:>8} {:>6} {:>5} {:>7} {:>6} {:>6}",
+            "\n{:<14} {:>5} {:>5} {:>6} {:>4} {:>5} {:>6} {:>6} {:>8} {:>4} {:>5}  {:<24}",
             "player",
-            "origin",
-            "health",
-            "distance",
-            "jumps",
-            "tele",
-            "pickups",
+            "frags",
+            "kills",
             "deaths",
-            "damage"
+            "suic",
+            "items",
+            "dealt",
+            "taken",
+            "distance",
+            "wps",
+            "still",
+            "origin at the end"
         );
-        for p in &self.players {
-            let o = format!("({:.0} {:.0} {:.0})", p.origin[0], p.origin[1], p.origin[2]);
+        let mut order: Vec<&PlayerReport> = self.players.iter().collect();
+        // Highest frags first; ties keep id order.
+        order.sort_by_key(|p| std::cmp::Reverse(p.stats.frags));
+        for p in order {
+            let o = format!(
+                "({:.0} {:.0} {:.0}){}",
+                p.origin[0],
+                p.origin[1],
+                p.origin[2],
+                if p.alive { "" } else { " dead" }
+            );
+            let st = &p.stats;
             let _ = writeln!(
                 s,
-                "{:<14} {:>24} {:>6} {:>8.0} {:>6} {:>5} {:>7} {:>6} {:>6.0}",
+                "{:<14} {:>5} {:>5} {:>6} {:>4} {:>5} {:>6.0} {:>6.0} {:>8.0} {:>4} {:>5.1}  {:<24}",
                 p.name,
-                o,
-                if p.alive {
-                    format!("{:.0}", p.health)
-                } else {
-                    "dead".into()
-                },
-                p.stats.distance,
-                p.stats.jumps,
-                p.stats.teleports,
-                p.stats.pickups,
-                p.stats.deaths,
-                p.stats.damage_taken
+                st.frags,
+                st.kills,
+                st.deaths,
+                st.suicides,
+                st.pickups,
+                st.damage_dealt,
+                st.damage_taken,
+                st.distance,
+                st.waypoints_dropped,
+                st.longest_still,
+                o
             );
         }
         s

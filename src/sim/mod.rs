@@ -484,86 +484,126 @@ impl Sim {
         self.tick as f64 * self.dt as f64
     }
 
-    /// Hash of the whole simulation state (stable for one binary).
+    /// Hash of the whole simulation state (stable for one binary): the tick and every
+    /// [`Sim::part_hashes`] entry.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::default();
         h.u64(self.tick);
-        for &(id, e) in &self.players {
-            h.u64(id.0 as u64);
-            if let Ok(m) = self.world.get::<&Motion>(e) {
-                let s = &m.0;
-                h.vec3(s.origin);
-                h.vec3(s.velocity);
-                h.f32(s.yaw);
-                h.f32(s.pitch);
-                h.u64(s.on_ground.map(|g| g.0 as u64 + 1).unwrap_or(0));
-                h.u64(s.water_level as u64 | (s.water_type.0 as u64) << 8);
-                h.u64(s.jump_held as u64);
-                h.f32(s.water_jump_time);
-                h.f32(s.teleport_time);
+        for p in self.part_hashes() {
+            h.u64(p);
+        }
+        h.finish()
+    }
+
+    /// One hash per player (id order), then one for the rest of the world (movers, items,
+    /// triggers, the world stream, missiles, grenades, waypoints, sounds): a replay that
+    /// diverges names the first part that differs.
+    pub fn part_hashes(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = self
+            .players
+            .iter()
+            .map(|&(id, e)| self.player_hash(id, e))
+            .collect();
+        out.push(self.world_hash());
+        out
+    }
+
+    /// Names of the parts of [`Sim::part_hashes`], in the same order.
+    pub fn part_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = (0..self.players.len())
+            .map(|i| {
+                format!(
+                    "player {:?} (id {})",
+                    self.player_name(i).unwrap_or_default(),
+                    self.players[i].0.0
+                )
+            })
+            .collect();
+        out.push("world (movers, items, triggers, missiles, grenades, waypoints, sounds)".into());
+        out
+    }
+
+    fn player_hash(&self, id: EntId, e: Entity) -> u64 {
+        let mut h = StateHasher::default();
+        h.u64(id.0 as u64);
+        if let Ok(m) = self.world.get::<&Motion>(e) {
+            let s = &m.0;
+            h.vec3(s.origin);
+            h.vec3(s.velocity);
+            h.f32(s.yaw);
+            h.f32(s.pitch);
+            h.u64(s.on_ground.map(|g| g.0 as u64 + 1).unwrap_or(0));
+            h.u64(s.water_level as u64 | (s.water_type.0 as u64) << 8);
+            h.u64(s.jump_held as u64);
+            h.f32(s.water_jump_time);
+            h.f32(s.teleport_time);
+        }
+        if let Ok(v) = self.world.get::<&Vitals>(e) {
+            h.f32(v.health);
+            h.f32(v.armor);
+            h.f32(v.armor_type);
+            h.u64(v.alive as u64);
+            h.f32(v.respawn_in);
+            h.f32(v.env.liquid_cooldown);
+            h.f32(v.env.air_left);
+            h.f32(v.env.drown_cooldown);
+            h.f32(v.env.drown_damage);
+        }
+        if let Ok(r) = self.world.get::<&BotRng>(e) {
+            h.bytes(&r.0.word_pos().to_le_bytes());
+        }
+        if let Ok(inv) = self.world.get::<&crate::game::Inventory>(e) {
+            h.u64(inv.weapons as u64 | (inv.current as u64) << 8);
+            for a in inv.ammo {
+                h.u64(a as u64);
             }
-            if let Ok(v) = self.world.get::<&Vitals>(e) {
-                h.f32(v.health);
-                h.f32(v.armor);
-                h.f32(v.armor_type);
-                h.u64(v.alive as u64);
-                h.f32(v.respawn_in);
-                h.f32(v.env.liquid_cooldown);
-                h.f32(v.env.air_left);
-                h.f32(v.env.drown_cooldown);
-                h.f32(v.env.drown_damage);
-            }
-            if let Ok(r) = self.world.get::<&BotRng>(e) {
-                h.bytes(&r.0.word_pos().to_le_bytes());
-            }
-            if let Ok(inv) = self.world.get::<&crate::game::Inventory>(e) {
-                h.u64(inv.weapons as u64 | (inv.current as u64) << 8);
-                for a in inv.ammo {
-                    h.u64(a as u64);
-                }
-                h.u64(inv.attack_ready);
-                h.u64(inv.quad_until);
-                h.u64(inv.pent_until);
-                h.u64(inv.ring_until);
-                h.u64(inv.suit_until);
-            }
-            if let Ok(st) = self.world.get::<&PlayerStats>(e) {
-                h.u64(st.0.frags as i64 as u64);
-                h.u64(st.0.kills as u64 | (st.0.deaths as u64) << 32);
-            }
-            if let Ok(r) = self.world.get::<&RouteState>(e) {
-                h.u64(r.next.map(|n| n as u64 + 1).unwrap_or(0));
-                h.u64(r.previous.map(|n| n as u64 + 1).unwrap_or(0));
-                h.u64(r.goal_waypoint.map(|n| n as u64 + 1).unwrap_or(0));
-                h.f32(r.held);
-            }
-            if let Ok(m) = self.world.get::<&MoveMemory>(e) {
-                h.u64(m.avoid_side as u64 | (m.avoid_ticks as u64) << 8);
-            }
-            if let Ok(t) = self.world.get::<&Tracking>(e) {
-                for en in &t.enemies {
-                    h.u64(en.id.0 as u64);
-                    h.u64(en.seen_tick);
-                    h.vec3(en.state.origin);
-                    h.vec3(en.state.velocity);
-                }
-            }
-            if let Ok(p) = self.world.get::<&Percepts>(e) {
-                for v in &p.visible {
-                    hash_thing(&mut h, v.thing);
-                }
-                h.u64(u64::MAX);
-                for r in &p.reachable {
-                    hash_thing(&mut h, r.thing);
-                    h.u64(reach_code(r.how));
-                }
-                h.u64(u64::MAX);
-                for s in &p.heard {
-                    h.u64(s.sound);
-                    h.u64(s.position.is_some() as u64);
-                }
+            h.u64(inv.attack_ready);
+            h.u64(inv.quad_until);
+            h.u64(inv.pent_until);
+            h.u64(inv.ring_until);
+            h.u64(inv.suit_until);
+        }
+        if let Ok(st) = self.world.get::<&PlayerStats>(e) {
+            h.u64(st.0.frags as i64 as u64);
+            h.u64(st.0.kills as u64 | (st.0.deaths as u64) << 32);
+        }
+        if let Ok(r) = self.world.get::<&RouteState>(e) {
+            h.u64(r.next.map(|n| n as u64 + 1).unwrap_or(0));
+            h.u64(r.previous.map(|n| n as u64 + 1).unwrap_or(0));
+            h.u64(r.goal_waypoint.map(|n| n as u64 + 1).unwrap_or(0));
+            h.f32(r.held);
+        }
+        if let Ok(m) = self.world.get::<&MoveMemory>(e) {
+            h.u64(m.avoid_side as u64 | (m.avoid_ticks as u64) << 8);
+        }
+        if let Ok(t) = self.world.get::<&Tracking>(e) {
+            for en in &t.enemies {
+                h.u64(en.id.0 as u64);
+                h.u64(en.seen_tick);
+                h.vec3(en.state.origin);
+                h.vec3(en.state.velocity);
             }
         }
+        if let Ok(p) = self.world.get::<&Percepts>(e) {
+            for v in &p.visible {
+                hash_thing(&mut h, v.thing);
+            }
+            h.u64(u64::MAX);
+            for r in &p.reachable {
+                hash_thing(&mut h, r.thing);
+                h.u64(reach_code(r.how));
+            }
+            h.u64(u64::MAX);
+            for s in &p.heard {
+                h.u64(s.sound);
+                h.u64(s.position.is_some() as u64);
+            }
+        }
+        h.finish()
+    }
+
+    fn world_hash(&self) -> u64 {
+        let mut h = StateHasher::default();
         for &e in &self.movers {
             if let Ok(m) = self.world.get::<&MoverSlot>(e) {
                 h.vec3(m.state.offset);

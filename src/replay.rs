@@ -1,0 +1,417 @@
+//! Replays: a compact record of a scenario run that can be re-simulated and checked tick by
+//! tick.
+//!
+//! File layout (little-endian), format 1:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 4 | magic `BARP` |
+//! | 4 | format version (u32) |
+//! | 4 + n | header length (u32) and header JSON ([`ReplayHeader`]: binary version, scenario path and full text, seed, tick rate, ticks, map geometry hash, part names) |
+//! | 8 + (ticks + 1) × (8 + 4 × parts) | tick count (u64), then for the state after building and after every tick: the state hash (u64) and one u32 per part (each player, then the world) |
+//! | 4 + m | events length (u32) and events JSON (`[{"tick": t, "event": {...}}, ...]`: pickups, damage, deaths and frags, waypoint drops, teleports, jumps, spawns) |
+//! | 8 | XXH3-64 of everything before it |
+//!
+//! A truncated, altered or foreign file is refused with a reason; nothing is half-read.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use twox_hash::XxHash3_64;
+
+use crate::nav::waypoint_file::geometry_hash;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::sim::Sim;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 4] = b"BARP";
+/// The layout version this binary reads and writes.
+pub const FORMAT: u32 = 1;
+
+/// What a replay knows about the run it records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayHeader {
+    /// Version of the botarena that recorded it.
+    pub botarena: String,
+    /// The scenario file's path as given when recording (maps resolve against it).
+    pub scenario_path: String,
+    /// The scenario file's text.
+    pub scenario: String,
+    /// Seed.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// Ticks recorded.
+    pub ticks: u64,
+    /// Hash of the map's geometry.
+    pub map_geometry: String,
+    /// Names of the hashed parts (players, then the world).
+    pub parts: Vec<String>,
+}
+
+/// A replay in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// The header.
+    pub header: ReplayHeader,
+    /// State hash after building (index 0) and after every tick.
+    pub hashes: Vec<u64>,
+    /// Per-part hashes (32 low bits), `parts` per entry of `hashes`.
+    pub part_hashes: Vec<u32>,
+    /// Events as JSON values, each `{"tick": t, "event": ...}`.
+    pub events: Vec<serde_json::Value>,
+}
+
+/// Why a replay could not be read or checked.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The file does not start with the replay magic.
+    #[error("{0}: not a botarena replay (no BARP magic)")]
+    NotAReplay(String),
+    /// A format this binary does not read.
+    #[error("{path}: replay format {found}, this botarena reads format {FORMAT}")]
+    Format {
+        /// The file.
+        path: String,
+        /// Its format.
+        found: u32,
+    },
+    /// The file ends early.
+    #[error("{path}: truncated: {what} needs bytes {from}..{to} but the file has {len}")]
+    Truncated {
+        /// The file.
+        path: String,
+        /// The section.
+        what: &'static str,
+        /// Section start.
+        from: usize,
+        /// Section end.
+        to: usize,
+        /// File length.
+        len: usize,
+    },
+    /// The checksum does not match.
+    #[error("{0}: checksum mismatch: the file is corrupted")]
+    Checksum(String),
+    /// A section's content is invalid.
+    #[error("{path}: {what}: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// The section.
+        what: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The embedded scenario does not load any more.
+    #[error("replay's scenario: {0}")]
+    Scenario(#[from] ScenarioError),
+    /// The map's geometry differs from the recording's.
+    #[error("the map {map} changed since the recording (geometry {now}, recorded {then})")]
+    MapChanged {
+        /// The map file.
+        map: String,
+        /// Its geometry hash now.
+        now: String,
+        /// At recording.
+        then: String,
+    },
+}
+
+/// Records a run as it goes.
+pub struct Recorder {
+    header: ReplayHeader,
+    hashes: Vec<u64>,
+    part_hashes: Vec<u32>,
+    events: Vec<serde_json::Value>,
+}
+
+impl Recorder {
+    /// Starts a recording of `sim`, just built from `scenario` whose file text is `text`.
+    pub fn new(scenario: &Scenario, text: &str, sim: &Sim) -> Recorder {
+        let mut r = Recorder {
+            header: ReplayHeader {
+                botarena: env!("CARGO_PKG_VERSION").to_string(),
+                scenario_path: scenario.path.display().to_string(),
+                scenario: text.to_string(),
+                seed: scenario.seed,
+                tick_rate: scenario.tick_rate,
+                ticks: 0,
+                map_geometry: geometry_hash(&sim.level),
+                parts: sim.part_names(),
+            },
+            hashes: Vec::new(),
+            part_hashes: Vec::new(),
+            events: Vec::new(),
+        };
+        r.push(sim);
+        r
+    }
+
+    fn push(&mut self, sim: &Sim) {
+        self.hashes.push(sim.state_hash());
+        self.part_hashes
+            .extend(sim.part_hashes().into_iter().map(|h| h as u32));
+        for e in &sim.events {
+            self.events.push(serde_json::json!({ "tick": sim.tick, "event": e }));
+        }
+    }
+
+    /// Adds the tick just run.
+    pub fn record(&mut self, sim: &Sim) {
+        self.header.ticks += 1;
+        self.push(sim);
+    }
+
+    /// The finished replay.
+    pub fn finish(self) -> Replay {
+        Replay {
+            header: self.header,
+            hashes: self.hashes,
+            part_hashes: self.part_hashes,
+            events: self.events,
+        }
+    }
+}
+
+impl Replay {
+    /// The file bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT.to_le_bytes());
+        let header = serde_json::to_vec(&self.header).expect("header serialises");
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&self.header.ticks.to_le_bytes());
+        let parts = self.header.parts.len();
+        for (i, h) in self.hashes.iter().enumerate() {
+            out.extend_from_slice(&h.to_le_bytes());
+            for p in &self.part_hashes[i * parts..(i + 1) * parts] {
+                out.extend_from_slice(&p.to_le_bytes());
+            }
+        }
+        let events = serde_json::to_vec(&self.events).expect("events serialise");
+        out.extend_from_slice(&(events.len() as u32).to_le_bytes());
+        out.extend_from_slice(&events);
+        let sum = XxHash3_64::oneshot(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Writes the file.
+    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
+        std::fs::write(path, self.to_bytes()).map_err(|source| ReplayError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Reads a file.
+    pub fn load(path: &Path) -> Result<Replay, ReplayError> {
+        let bytes = std::fs::read(path).map_err(|source| ReplayError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// Parses file bytes; `name` names the file in errors.
+    pub fn from_bytes(b: &[u8], name: &str) -> Result<Replay, ReplayError> {
+        let path = name.to_string();
+        let take = |at: usize, n: usize, what: &'static str| -> Result<&[u8], ReplayError> {
+            b.get(at..at + n).ok_or(ReplayError::Truncated {
+                path: path.clone(),
+                what,
+                from: at,
+                to: at + n,
+                len: b.len(),
+            })
+        };
+        let u32_at = |at: usize, what| -> Result<u32, ReplayError> {
+            Ok(u32::from_le_bytes(
+                take(at, 4, what)?.try_into().expect("4 bytes"),
+            ))
+        };
+        let u64_at = |at: usize, what| -> Result<u64, ReplayError> {
+            Ok(u64::from_le_bytes(
+                take(at, 8, what)?.try_into().expect("8 bytes"),
+            ))
+        };
+        if b.len() < 4 || &b[..4] != MAGIC {
+            return Err(ReplayError::NotAReplay(path));
+        }
+        let format = u32_at(4, "format")?;
+        if format != FORMAT {
+            return Err(ReplayError::Format {
+                path,
+                found: format,
+            });
+        }
+        let hlen = u32_at(8, "header length")? as usize;
+        let header_bytes = take(12, hlen, "header")?;
+        let mut at = 12 + hlen;
+        let ticks = u64_at(at, "tick count")?;
+        at += 8;
+        // Check the sum before trusting any length further on.
+        if b.len() < 8 + at {
+            return Err(ReplayError::Truncated {
+                path,
+                what: "checksum",
+                from: at,
+                to: at + 8,
+                len: b.len(),
+            });
+        }
+        let body = &b[..b.len() - 8];
+        let sum = u64::from_le_bytes(b[b.len() - 8..].try_into().expect("8 bytes"));
+        if XxHash3_64::oneshot(body) != sum {
+            return Err(ReplayError::Checksum(path));
+        }
+        let header: ReplayHeader =
+            serde_json::from_slice(header_bytes).map_err(|e| ReplayError::Invalid {
+                path: path.clone(),
+                what: "header",
+                message: e.to_string(),
+            })?;
+        if header.ticks != ticks {
+            return Err(ReplayError::Invalid {
+                path,
+                what: "tick count",
+                message: format!("{} in the header, {ticks} in the table", header.ticks),
+            });
+        }
+        let parts = header.parts.len();
+        let row = 8 + 4 * parts;
+        let rows = ticks as usize + 1;
+        let table = take(at, rows * row, "hash table")?;
+        let mut hashes = Vec::with_capacity(rows);
+        let mut part_hashes = Vec::with_capacity(rows * parts);
+        for r in table.chunks_exact(row) {
+            hashes.push(u64::from_le_bytes(r[..8].try_into().expect("8 bytes")));
+            for p in r[8..].chunks_exact(4) {
+                part_hashes.push(u32::from_le_bytes(p.try_into().expect("4 bytes")));
+            }
+        }
+        at += rows * row;
+        let elen = u32_at(at, "events length")? as usize;
+        let ev = take(at + 4, elen, "events")?;
+        if at + 4 + elen != body.len() {
+            return Err(ReplayError::Invalid {
+                path,
+                what: "layout",
+                message: format!(
+                    "{} bytes after the events section",
+                    body.len() - (at + 4 + elen)
+                ),
+            });
+        }
+        let events: Vec<serde_json::Value> =
+            serde_json::from_slice(ev).map_err(|e| ReplayError::Invalid {
+                path: path.clone(),
+                what: "events",
+                message: e.to_string(),
+            })?;
+        Ok(Replay {
+            header,
+            hashes,
+            part_hashes,
+            events,
+        })
+    }
+
+    /// The scenario the replay was recorded from, as recorded.
+    pub fn scenario(&self) -> Result<Scenario, ReplayError> {
+        Ok(Scenario::parse(
+            &self.header.scenario,
+            Path::new(&self.header.scenario_path),
+        )?)
+    }
+
+    /// Re-simulates the run and compares every tick; `progress` is called with each tick
+    /// done. The first difference is returned as a [`Divergence`].
+    pub fn verify(&self, mut progress: impl FnMut(u64)) -> Result<Verified, ReplayError> {
+        let scenario = self.scenario()?;
+        let mut sim = scenario.build()?;
+        let now = geometry_hash(&sim.level);
+        if now != self.header.map_geometry {
+            return Err(ReplayError::MapChanged {
+                map: scenario.map.display().to_string(),
+                now,
+                then: self.header.map_geometry.clone(),
+            });
+        }
+        let parts = self.header.parts.len();
+        for t in 0..=self.header.ticks {
+            if t > 0 {
+                sim.step();
+                progress(t);
+            }
+            let i = t as usize;
+            if sim.state_hash() != self.hashes[i] {
+                let mine = sim.part_hashes();
+                let recorded = &self.part_hashes[i * parts..(i + 1) * parts];
+                let names = sim.part_names();
+                let differing: Vec<String> = (0..parts.max(mine.len()))
+                    .filter(|&k| mine.get(k).map(|h| *h as u32) != recorded.get(k).copied())
+                    .map(|k| {
+                        names
+                            .get(k)
+                            .or(self.header.parts.get(k))
+                            .cloned()
+                            .unwrap_or_else(|| format!("part {k}"))
+                    })
+                    .collect();
+                return Ok(Verified {
+                    ticks: t,
+                    divergence: Some(Divergence {
+                        tick: t,
+                        parts: differing,
+                    }),
+                });
+            }
+        }
+        Ok(Verified {
+            ticks: self.header.ticks,
+            divergence: None,
+        })
+    }
+}
+
+/// The outcome of a verification.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verified {
+    /// Ticks checked.
+    pub ticks: u64,
+    /// The first tick that differs, if any.
+    pub divergence: Option<Divergence>,
+}
+
+/// Where a re-simulation first differs from the recording.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Divergence {
+    /// The tick (0: the state right after building).
+    pub tick: u64,
+    /// The parts whose state differs (players by name and id, or the world).
+    pub parts: Vec<String>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "tick {}: ", self.tick)?;
+        if self.parts.is_empty() {
+            write!(f, "the state hash differs")
+        } else {
+            write!(f, "{} diverged", self.parts.join(", "))
+        }
+    }
+}
