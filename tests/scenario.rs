@@ -250,3 +250,97 @@ fn a_scenario_can_start_from_a_waypoint_file_and_route() {
     );
     assert!(at(&e, 4) && e.contains("target"), "{e}");
 }
+
+#[test]
+fn match_keys_and_bot_skills_are_checked() {
+    let m = "map = \"../maps/arena.map\"\n";
+    let cases: [(&str, String, usize, &str); 12] = [
+        ("tl0", format!("{m}time_limit = 0\n"), 2, "time_limit"),
+        ("tlneg", format!("{m}time_limit = -5.0\n"), 2, "time_limit"),
+        ("fl0", format!("{m}frag_limit = 0\n"), 2, "frag_limit"),
+        ("fltype", format!("{m}frag_limit = \"ten\"\n"), 2, "frag_limit"),
+        (
+            "scale",
+            format!("{m}[items]\nrespawn_scale = 0\n"),
+            3,
+            "respawn_scale",
+        ),
+        (
+            "remove",
+            format!("{m}[items]\nremove = [\"monster_ogre\"]\n"),
+            3,
+            "monster_ogre",
+        ),
+        ("itemkey", format!("{m}[items]\nrespawn = 2\n"), 3, "respawn"),
+        (
+            "reaction",
+            format!("{m}[[players]]\nname = \"a\"\nreaction = -1\n"),
+            4,
+            "reaction",
+        ),
+        (
+            "aim",
+            format!("{m}[[players]]\nname = \"a\"\naim_error = 400\n"),
+            4,
+            "aim_error",
+        ),
+        (
+            "skillonwander",
+            format!("{m}[[players]]\nname = \"a\"\ncontroller = \"wander\"\nreaction = 0.1\n"),
+            5,
+            "brain",
+        ),
+        (
+            "travel",
+            format!("{m}[[players]]\nname = \"a\"\ntravel = [\"walk\", \"fly\"]\n"),
+            4,
+            "fly",
+        ),
+        (
+            "notravel",
+            format!("{m}[[players]]\nname = \"a\"\ntravel = []\n"),
+            4,
+            "travel",
+        ),
+    ];
+    for (name, text, line, word) in cases {
+        let e = err(name, &text);
+        assert!(at(&e, line) && e.contains(word), "{name}: {e}");
+    }
+}
+
+#[test]
+fn match_keys_reach_the_simulation() {
+    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-rules", std::process::id()));
+    std::fs::create_dir_all(dir.join("s")).unwrap();
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    let p: PathBuf = dir.join("s/rules.toml");
+    std::fs::write(
+        &p,
+        "map = \"../maps/arena.map\"\ntime_limit = 30\nfrag_limit = 5\n[items]\nrespawn_scale = 2.0\nremove = [\"item_artifact_super_damage\"]\n[[players]]\nname = \"a\"\nreaction = 0.5\naim_error = 10\ntravel = [\"walk\", \"fall\"]\n",
+    )
+    .unwrap();
+    let s = Scenario::load(&p).unwrap();
+    assert_eq!(s.rules.time_limit, Some(30.0));
+    assert_eq!(s.rules.frag_limit, Some(5));
+    assert_eq!(s.rules.respawn_scale, 2.0);
+    assert_eq!(s.rules.removed_items, vec!["item_artifact_super_damage"]);
+    match &s.players[0].config.controller {
+        botarena::sim::ControllerConfig::Brain(k) => {
+            assert_eq!((k.reaction, k.aim_error), (0.5, 10.0));
+            use botarena::nav::waypoints::Travel;
+            assert!(k.travel.allows(Travel::Walk) && k.travel.allows(Travel::Fall));
+            assert!(!k.travel.allows(Travel::Swim) && !k.travel.allows(Travel::Teleport));
+        }
+        c => panic!("the default controller is the brain, got {c:?}"),
+    }
+    let sim = s.build().unwrap();
+    let quad = sim
+        .level
+        .items
+        .iter()
+        .position(|i| i.classname == "item_artifact_super_damage")
+        .unwrap();
+    assert_eq!(sim.item_available(quad), Some(false));
+}

@@ -208,7 +208,24 @@ impl Scenario {
         };
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
-            err_at(offset, e.message().trim().to_string())
+            let msg = e.message().trim().to_string();
+            // A wrong type names no key: take it from the line (`key = value`).
+            let line_start = text[..offset.min(text.len())]
+                .rfind('\n')
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            let key = text[line_start..]
+                .split_once('=')
+                .map(|(k, _)| k.trim())
+                .filter(|k| {
+                    !k.is_empty()
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                });
+            match key {
+                Some(k) if !msg.contains(k) => err_at(offset, format!("{k}: {msg}")),
+                _ => err_at(offset, msg),
+            }
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
         let map = base.join(raw.map.get_ref());

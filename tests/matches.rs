@@ -1,0 +1,221 @@
+//! Matches: deathmatches on shipped maps end with frags, pickups and no stuck bot; runs are
+//! deterministic; replays record, verify and refuse corrupted files; golden replays of
+//! shipped scenarios still verify (re-record them after an intended behaviour change with
+//! `BOTARENA_RERECORD=1 cargo test --release --test matches golden`).
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use botarena::bot::brain::Skill;
+use botarena::replay::{Recorder, Replay, ReplayError};
+use botarena::scenario::{Scenario, run_match};
+use botarena::sim::{ControllerConfig, Sim, SimConfig};
+use common::root;
+
+fn scenario(rel: &str) -> Scenario {
+    Scenario::load(&root().join(rel)).expect("shipped scenario loads")
+}
+
+/// Checks a finished match: someone scored, every bot picked something up, none stood
+/// still for more than 10 s.
+fn check_match(sim: &Sim, what: &str) {
+    let mut frags = 0;
+    for i in 0..sim.players.len() {
+        let st = sim.player_stats(i).unwrap();
+        let name = sim.player_name(i).unwrap();
+        println!(
+            "{what}: {name:<8} frags {:>3} kills {:>3} deaths {:>3} items {:>3} still {:>4.1} s",
+            st.frags, st.kills, st.deaths, st.pickups, st.longest_still
+        );
+        frags = frags.max(st.frags);
+        assert!(st.pickups > 0, "{what}: {name} picked up items");
+        assert!(
+            st.longest_still <= 10.0,
+            "{what}: {name} stood within 64 units of one spot for {} s",
+            st.longest_still
+        );
+    }
+    assert!(frags > 0, "{what}: somebody scored");
+}
+
+#[test]
+fn a_duel_and_an_eight_bot_match_on_the_arena() {
+    for (file, bots) in [("scenarios/duel.toml", 2), ("scenarios/arena8.toml", 8)] {
+        let s = scenario(file);
+        assert_eq!(s.players.len(), bots);
+        let mut sim = s.build().unwrap();
+        run_match(&mut sim, s.ticks, |_| {});
+        check_match(&sim, file);
+    }
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_hash_at_every_tick() {
+    let s = scenario("scenarios/default.toml");
+    let hashes = |ticks| {
+        let mut sim = s.build().unwrap();
+        let mut out = vec![sim.state_hash()];
+        run_match(&mut sim, ticks, |sim| out.push(sim.state_hash()));
+        out
+    };
+    let a = hashes(600);
+    assert_eq!(a.len(), 601);
+    assert_eq!(a, hashes(600));
+    let mut other = s.clone();
+    other.seed += 1;
+    let mut sim = other.build().unwrap();
+    run_match(&mut sim, 600, |_| {});
+    assert_ne!(sim.state_hash(), a[600], "another seed plays another match");
+}
+
+fn record(rel: &str, ticks: u64) -> Replay {
+    let s = Scenario::load(Path::new(rel)).unwrap();
+    let text = std::fs::read_to_string(rel).unwrap();
+    let mut sim = s.build().unwrap();
+    let mut rec = Recorder::new(&s, &text, &sim);
+    run_match(&mut sim, ticks, |sim| rec.record(sim));
+    rec.finish()
+}
+
+/// Tests run in the crate's folder, so replays name scenarios as `scenarios/...`.
+fn in_root() {
+    std::env::set_current_dir(root()).unwrap();
+}
+
+#[test]
+fn a_replay_round_trips_and_verifies() {
+    in_root();
+    let r = record("scenarios/duel.toml", 300);
+    assert_eq!(r.header.ticks, 300);
+    assert_eq!(r.hashes.len(), 301);
+    assert!(
+        r.events.iter().any(|e| e["event"].get("Pickup").is_some()),
+        "pickups recorded"
+    );
+    assert!(
+        r.events.iter().any(|e| e["event"].get("WaypointDrop").is_some()),
+        "waypoint drops recorded"
+    );
+    let bytes = r.to_bytes();
+    let back = Replay::from_bytes(&bytes, "mem").unwrap();
+    assert_eq!(back, r);
+    let v = back.verify(|_| {}).unwrap();
+    assert_eq!(v.divergence, None);
+    assert_eq!(v.ticks, 300);
+}
+
+#[test]
+fn a_replay_that_differs_names_the_tick_and_the_player() {
+    in_root();
+    let mut r = record("scenarios/duel.toml", 120);
+    // Pretend the recording saw player 1 ("visor") elsewhere from tick 77 on.
+    let parts = r.header.parts.len();
+    for t in 77..=120 {
+        r.hashes[t] ^= 1;
+        r.part_hashes[t * parts + 1] ^= 1;
+    }
+    let v = r.verify(|_| {}).unwrap();
+    let d = v.divergence.expect("diverges");
+    assert_eq!(d.tick, 77);
+    assert_eq!(d.parts.len(), 1);
+    assert!(d.parts[0].contains("visor"), "{d}");
+    assert_eq!(format!("{d}"), format!("tick 77: {} diverged", d.parts[0]));
+}
+
+#[test]
+fn corrupted_replays_are_clear_errors() {
+    in_root();
+    let bytes = record("scenarios/duel.toml", 40).to_bytes();
+    let is = |b: &[u8], want: fn(&ReplayError) -> bool| {
+        let e = Replay::from_bytes(b, "x.replay").expect_err("must fail");
+        assert!(want(&e), "{e}");
+        assert!(e.to_string().starts_with("x.replay"), "{e}");
+    };
+    is(&bytes[..bytes.len() / 2], |e| {
+        matches!(e, ReplayError::Truncated { .. } | ReplayError::Checksum(_))
+    });
+    is(&bytes[..6], |e| matches!(e, ReplayError::Truncated { .. }));
+    is(b"", |e| matches!(e, ReplayError::NotAReplay(_)));
+    is(b"PK\x03\x04 a zip file", |e| matches!(e, ReplayError::NotAReplay(_)));
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x40;
+    is(&flipped, |e| matches!(e, ReplayError::Checksum(_)));
+    let mut format = bytes.clone();
+    format[4] = 9;
+    is(&format, |e| matches!(e, ReplayError::Format { found: 9, .. }));
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(b"tail");
+    is(&longer, |e| matches!(e, ReplayError::Checksum(_)));
+    // A missing file names itself.
+    let e = Replay::load(Path::new("no/such.replay")).unwrap_err();
+    assert!(e.to_string().contains("no/such.replay"), "{e}");
+}
+
+/// The golden replays: (scenario, ticks, file).
+const GOLDEN: [(&str, u64, &str); 3] = [
+    ("scenarios/default.toml", 600, "tests/golden/default.replay"),
+    ("scenarios/duel.toml", 600, "tests/golden/duel.replay"),
+    ("scenarios/proving.toml", 200, "tests/golden/proving.replay"),
+];
+
+#[test]
+fn golden_replays_of_shipped_scenarios_verify() {
+    in_root();
+    if std::env::var_os("BOTARENA_RERECORD").is_some() {
+        std::fs::create_dir_all("tests/golden").unwrap();
+        for (scn, ticks, file) in GOLDEN {
+            record(scn, ticks).save(Path::new(file)).unwrap();
+            println!("re-recorded {file}");
+        }
+    }
+    for (_, ticks, file) in GOLDEN {
+        let r = Replay::load(Path::new(file)).unwrap();
+        assert_eq!(r.header.ticks, ticks);
+        let v = r.verify(|_| {}).unwrap();
+        assert!(
+            v.divergence.is_none(),
+            "{file}: {} (re-record with BOTARENA_RERECORD=1 after an intended change)",
+            v.divergence.unwrap()
+        );
+    }
+}
+
+#[test]
+fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    for name in ["dm4", "dm6"] {
+        let (level, cmap) = common::quake_map(&dir, name);
+        let cfg = SimConfig {
+            seed: 11,
+            tick_rate: 20,
+            params: Default::default(),
+            rules: botarena::game::MatchRules {
+                time_limit: Some(300.0),
+                ..Default::default()
+            },
+            players: common::players(8, ControllerConfig::Brain(Skill::default())),
+        };
+        let mut sim = Sim::new(Arc::new(level), cmap, &cfg).unwrap();
+        let ran = run_match(&mut sim, 100_000, |_| {});
+        assert_eq!(ran, 6000, "{name}: ends on the time limit");
+        assert_eq!(sim.over, Some("time limit"));
+        let mut frags = 0;
+        let mut pickups = 0;
+        for i in 0..8 {
+            let st = sim.player_stats(i).unwrap();
+            println!(
+                "{name}: p{i} frags {:>3} deaths {:>3} items {:>3} still {:>4.1} wps {}",
+                st.frags, st.deaths, st.pickups, st.longest_still, st.waypoints_dropped
+            );
+            frags += st.kills;
+            pickups += st.pickups;
+        }
+        assert!(frags > 0, "{name}: frags");
+        assert!(pickups > 0, "{name}: item pickups");
+    }
+}
