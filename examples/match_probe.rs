@@ -10,13 +10,12 @@ fn main() {
     for _ in 0..sc.ticks {
         sim.step();
         for e in &sim.events {
-            if let botarena::sim::SimEvent::Death { .. } = e {
-                if std::env::var("DEATHS").is_ok() {
-                    println!("t{} {:?}", sim.tick, e);
-                }
+            if matches!(e, botarena::sim::SimEvent::Death { .. }) && std::env::var("DEATHS").is_ok()
+            {
+                println!("t{} {:?}", sim.tick, e);
             }
         }
-        if sim.tick % every == 0 {
+        if sim.tick.is_multiple_of(every) {
             for i in 0..sim.players.len() {
                 let s = sim.player_state(i).unwrap();
                 let v = sim.player_vitals(i).unwrap();

@@ -243,7 +243,7 @@ impl Progress {
     }
 
     fn tick(&mut self, done: u64) {
-        if !self.on || done % 64 != 0 || self.last.elapsed().as_secs_f32() < 0.25 {
+        if !self.on || !done.is_multiple_of(64) || self.last.elapsed().as_secs_f32() < 0.25 {
             return;
         }
         self.last = Instant::now();

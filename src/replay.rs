@@ -162,7 +162,8 @@ impl Recorder {
         self.part_hashes
             .extend(sim.part_hashes().into_iter().map(|h| h as u32));
         for e in &sim.events {
-            self.events.push(serde_json::json!({ "tick": sim.tick, "event": e }));
+            self.events
+                .push(serde_json::json!({ "tick": sim.tick, "event": e }));
         }
     }
 

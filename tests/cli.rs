@@ -288,3 +288,67 @@ fn explore_grid_info_merge_and_render() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("botarena-cli-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("duel.replay");
+    let f = file.to_str().unwrap();
+    let out = bin()
+        .args([
+            "run",
+            "scenarios/duel.toml",
+            "--ticks",
+            "200",
+            "--record",
+            f,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("frags") && text.contains("replay"), "{text}");
+    let out = bin().args(["replay", f, "--verify"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("ok: 200 ticks")
+    );
+    let out = bin().args(["replay", f, "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["header"]["ticks"], 200);
+    assert!(!v["events"].as_array().unwrap().is_empty());
+    let out = bin().args(["replay", f]).output().unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("final hash")
+    );
+    // Corrupt one byte: a clear error and exit status 1.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 1;
+    let bad = dir.join("bad.replay");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = bin()
+        .args(["replay", bad.to_str().unwrap(), "--verify"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.replay") && err.contains("corrupted"),
+        "{err}"
+    );
+}

@@ -95,7 +95,9 @@ fn a_replay_round_trips_and_verifies() {
         "pickups recorded"
     );
     assert!(
-        r.events.iter().any(|e| e["event"].get("WaypointDrop").is_some()),
+        r.events
+            .iter()
+            .any(|e| e["event"].get("WaypointDrop").is_some()),
         "waypoint drops recorded"
     );
     let bytes = r.to_bytes();
@@ -138,14 +140,18 @@ fn corrupted_replays_are_clear_errors() {
     });
     is(&bytes[..6], |e| matches!(e, ReplayError::Truncated { .. }));
     is(b"", |e| matches!(e, ReplayError::NotAReplay(_)));
-    is(b"PK\x03\x04 a zip file", |e| matches!(e, ReplayError::NotAReplay(_)));
+    is(b"PK\x03\x04 a zip file", |e| {
+        matches!(e, ReplayError::NotAReplay(_))
+    });
     let mut flipped = bytes.clone();
     let mid = flipped.len() / 2;
     flipped[mid] ^= 0x40;
     is(&flipped, |e| matches!(e, ReplayError::Checksum(_)));
     let mut format = bytes.clone();
     format[4] = 9;
-    is(&format, |e| matches!(e, ReplayError::Format { found: 9, .. }));
+    is(&format, |e| {
+        matches!(e, ReplayError::Format { found: 9, .. })
+    });
     let mut longer = bytes.clone();
     longer.extend_from_slice(b"tail");
     is(&longer, |e| matches!(e, ReplayError::Checksum(_)));

@@ -25,8 +25,16 @@ fn room() -> MapBuilder {
     b.solid(Vec3::new(hi, lo, 0.0), Vec3::new(hi + 16.0, hi, 256.0), "W");
     b.solid(Vec3::new(lo, lo - 16.0, 0.0), Vec3::new(hi, lo, 256.0), "W");
     b.solid(Vec3::new(lo, hi, 0.0), Vec3::new(hi, hi + 16.0, 256.0), "W");
-    b.point("info_player_deathmatch", Vec3::new(-400.0, -400.0, 25.0), &[]);
-    b.point("info_player_deathmatch", Vec3::new(400.0, -400.0, 25.0), &[]);
+    b.point(
+        "info_player_deathmatch",
+        Vec3::new(-400.0, -400.0, 25.0),
+        &[],
+    );
+    b.point(
+        "info_player_deathmatch",
+        Vec3::new(400.0, -400.0, 25.0),
+        &[],
+    );
     b.point("weapon_rocketlauncher", Vec3::new(300.0, 300.0, 0.0), &[]);
     b
 }
@@ -117,7 +125,10 @@ fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
     let hits = damage_events(&sim);
     assert_eq!(hits.len(), 1, "all pellets add up to one hurt: {hits:?}");
     let (victim, attacker, amount, cause) = hits[0];
-    assert_eq!((victim, attacker, cause), (sim.players[1].0.0, Some(sim.players[0].0.0), "shotgun"));
+    assert_eq!(
+        (victim, attacker, cause),
+        (sim.players[1].0.0, Some(sim.players[0].0.0), "shotgun")
+    );
     // Pellets of 4: green armour takes ceil(0.3 × damage), health the rest.
     let dmg = amount;
     assert!(dmg > 0.0 && dmg <= 24.0 && dmg % 4.0 == 0.0, "{dmg}");
@@ -215,8 +226,10 @@ fn quad_damage_multiplies_by_four_and_a_kill_scores_a_frag() {
     let mut died = None;
     for _ in 0..30 {
         sim.step();
-        if let Some(SimEvent::Death { killer, cause, .. }) =
-            sim.events.iter().find(|e| matches!(e, SimEvent::Death { .. }))
+        if let Some(SimEvent::Death { killer, cause, .. }) = sim
+            .events
+            .iter()
+            .find(|e| matches!(e, SimEvent::Death { .. }))
         {
             died = Some((*killer, *cause));
         }
@@ -255,8 +268,10 @@ fn the_pentagram_blocks_damage_and_own_rockets_count_as_suicide() {
     let mut death = None;
     for _ in 0..100 {
         sim.step();
-        if let Some(SimEvent::Death { killer, cause, .. }) =
-            sim.events.iter().find(|e| matches!(e, SimEvent::Death { .. }))
+        if let Some(SimEvent::Death { killer, cause, .. }) = sim
+            .events
+            .iter()
+            .find(|e| matches!(e, SimEvent::Death { .. }))
         {
             death = Some((*killer, *cause));
             break;
@@ -298,7 +313,12 @@ fn items_respawn_after_quake_times_scaled_by_the_rules() {
         for _ in 0..1200 {
             sim.step();
 
-            if taken_at.is_none() && sim.events.iter().any(|e| matches!(e, SimEvent::Pickup { .. })) {
+            if taken_at.is_none()
+                && sim
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, SimEvent::Pickup { .. }))
+            {
                 taken_at = Some(sim.tick);
                 assert_eq!(sim.item_available(0), Some(false));
             }

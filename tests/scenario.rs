@@ -258,7 +258,12 @@ fn match_keys_and_bot_skills_are_checked() {
         ("tl0", format!("{m}time_limit = 0\n"), 2, "time_limit"),
         ("tlneg", format!("{m}time_limit = -5.0\n"), 2, "time_limit"),
         ("fl0", format!("{m}frag_limit = 0\n"), 2, "frag_limit"),
-        ("fltype", format!("{m}frag_limit = \"ten\"\n"), 2, "frag_limit"),
+        (
+            "fltype",
+            format!("{m}frag_limit = \"ten\"\n"),
+            2,
+            "frag_limit",
+        ),
         (
             "scale",
             format!("{m}[items]\nrespawn_scale = 0\n"),
@@ -271,7 +276,12 @@ fn match_keys_and_bot_skills_are_checked() {
             3,
             "monster_ogre",
         ),
-        ("itemkey", format!("{m}[items]\nrespawn = 2\n"), 3, "respawn"),
+        (
+            "itemkey",
+            format!("{m}[items]\nrespawn = 2\n"),
+            3,
+            "respawn",
+        ),
         (
             "reaction",
             format!("{m}[[players]]\nname = \"a\"\nreaction = -1\n"),

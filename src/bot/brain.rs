@@ -452,7 +452,12 @@ pub fn brain_system(sim: &mut Sim) {
             b.goal = Goal::Explore;
             b.choose_in = 2.0;
         }
-        if b.choose_in <= 0.0 || matches!(b.goal, Goal::Chase(_) | Goal::Investigate(_) | Goal::Fight(_)) {
+        if b.choose_in <= 0.0
+            || matches!(
+                b.goal,
+                Goal::Chase(_) | Goal::Investigate(_) | Goal::Fight(_)
+            )
+        {
             b.choose_in = CHOOSE_SECONDS;
             let g = &sim.waypoints;
             let here = route

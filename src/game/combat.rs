@@ -325,8 +325,7 @@ fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
                 dt,
                 gid,
                 id,
-                s.origin,
-                vel,
+                (s.origin, vel),
                 tick + (GRENADE_FUSE * rate).round() as u64,
             );
         }

@@ -98,15 +98,15 @@ impl GrenadeWorld {
         (b.translation(), b.linvel())
     }
 
-    /// Launches a grenade (building the rapier world on first use).
+    /// Launches a grenade at `pos` with velocity `vel` (building the rapier world on first
+    /// use).
     pub fn launch(
         &mut self,
         cmap: &CollisionMap,
         dt: f32,
         id: u64,
         owner: EntId,
-        pos: Vec3,
-        vel: Vec3,
+        (pos, vel): (Vec3, Vec3),
         explode_tick: u64,
     ) {
         if self.world.is_none() {
@@ -207,8 +207,7 @@ mod tests {
             0.05,
             1,
             EntId(9),
-            Vec3::new(0.0, 0.0, 100.0),
-            Vec3::ZERO,
+            (Vec3::new(0.0, 0.0, 100.0), Vec3::ZERO),
             1000,
         );
         let mut lowest = f32::MAX;
@@ -244,8 +243,7 @@ mod tests {
                 0.05,
                 1,
                 EntId(9),
-                Vec3::new(100.0, 0.0, 40.0),
-                Vec3::new(600.0, 0.0, 200.0),
+                (Vec3::new(100.0, 0.0, 40.0), Vec3::new(600.0, 0.0, 200.0)),
                 1000,
             );
             let mut xs = Vec::new();
