@@ -98,6 +98,10 @@ enum Command {
         /// Record a replay (state hash per tick and events) to this file.
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Worker threads for the per-bot stages (default: the scenario's `threads`, else
+        /// the machine's cores). Results are the same for any number.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
     },
     /// Read a replay: a summary, `--verify` to re-simulate and check every tick (exit status
     /// 1 naming the first tick and entity that differ), `--json` to dump header and events.
@@ -182,7 +186,8 @@ fn main() -> ExitCode {
             ticks,
             json,
             record,
-        } => run(scenario, ticks, json, record),
+            threads,
+        } => run(scenario, ticks, json, record, threads.map(usize::from)),
         Command::Replay { file, verify, json } => replay(file, verify, json),
         Command::Explore {
             map,
@@ -269,9 +274,13 @@ fn run(
     ticks: Option<u64>,
     json: bool,
     record: Option<PathBuf>,
+    threads: Option<usize>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let scenario = Scenario::load(&path)?;
     let mut sim = scenario.build()?;
+    if let Some(t) = threads {
+        sim.threads = t;
+    }
     let ticks = ticks.unwrap_or(scenario.ticks);
     let mut events = EventCounter::default();
     events.add(&sim.events);

@@ -14,7 +14,7 @@ use crate::map::{CollisionMap, Contents, EntId};
 use crate::nav::{ReachParams, reach::reachable_counted};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
 use crate::sim::Sim;
-use crate::sim::components::{Id, ItemSlot, Motion, Vitals};
+use crate::sim::components::{ItemSlot, Motion, Vitals};
 
 use super::{Percepts, Reached, Seen, Senses, Thing};
 
@@ -94,26 +94,67 @@ pub fn perception_system(sim: &mut Sim) {
         .collect();
     let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
     let reach_params = ReachParams::default();
-    let mut total_traces = 0u64;
+    // One job per bot: its state and its percepts, taken out of the world.
+    struct Job {
+        id: EntId,
+        e: hecs::Entity,
+        s: crate::physics::PlayerState,
+        alive: bool,
+        senses: Senses,
+        percepts: Percepts,
+    }
+    let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
     for &(id, e) in &sim.players {
-        let Ok((_, motion, vitals, senses, percepts)) =
-            sim.world
-                .query_one_mut::<(&Id, &Motion, &Vitals, &Senses, &mut Percepts)>(e)
+        let Ok((motion, vitals, senses, percepts)) = sim
+            .world
+            .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>(e)
         else {
             continue;
         };
+        jobs.push(Job {
+            id,
+            e,
+            s: motion.0,
+            alive: vitals.alive,
+            senses: *senses,
+            percepts: std::mem::take(percepts),
+        });
+    }
+    // The frozen view the jobs share.
+    struct Ctx {
+        cmap: std::sync::Arc<crate::map::CollisionMap>,
+        players: Vec<(EntId, Vec3, bool)>,
+        items: Vec<(usize, Vec3, Vec3)>,
+        tick: u64,
+        interval: u64,
+        reach: ReachParams,
+    }
+    let ctx = std::sync::Arc::new(Ctx {
+        cmap: sim.cmap.clone(),
+        players,
+        items,
+        tick: sim.tick,
+        interval,
+        reach: reach_params,
+    });
+    let jobs = crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+        let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
+        let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
+        let id = job.id;
+        let senses = &job.senses;
+        let percepts = &mut job.percepts;
         percepts.traces = 0;
-        if !vitals.alive {
+        if !job.alive {
             percepts.visible.clear();
             percepts.reachable.clear();
-            continue;
+            return;
         }
-        let s = motion.0;
+        let s = job.s;
         let eye = s.eye();
         let (forward, _) = angle_vectors(s.yaw, s.pitch);
         let mut seen = Vec::new();
         let mut traces = 0u32;
-        let refresh = (sim.tick + id.0 as u64).is_multiple_of(interval);
+        let refresh = (tick + id.0 as u64).is_multiple_of(interval);
         if refresh {
             // Every living other player and every available item, in id order.
             let candidates = players
@@ -122,7 +163,7 @@ pub fn perception_system(sim: &mut Sim) {
                 .map(|p| (Thing::Player(p.0), p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5))
                 .chain(items.iter().map(|i| (Thing::Item(i.0), i.1)));
             for (thing, centre) in candidates {
-                let (vis, t) = visible(&sim.cmap, eye, forward, senses, centre);
+                let (vis, t) = visible(cmap, eye, forward, senses, centre);
                 traces += t;
                 if vis {
                     seen.push(Seen {
@@ -169,7 +210,7 @@ pub fn perception_system(sim: &mut Sim) {
                     Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.2),
                 };
                 let Some(to) = to else { continue };
-                let (how, t) = reachable_counted(&sim.cmap, s.origin, to, &reach_params);
+                let (how, t) = reachable_counted(cmap, s.origin, to, &reach_params);
                 traces += t;
                 if how.is_reachable() {
                     reached.push(Reached {
@@ -182,7 +223,15 @@ pub fn perception_system(sim: &mut Sim) {
         }
         percepts.visible = seen;
         percepts.traces = traces;
-        total_traces += traces as u64;
+    });
+    drop(ctx);
+    // Results back in entity order.
+    let mut total_traces = 0u64;
+    for job in jobs {
+        total_traces += job.percepts.traces as u64;
+        if let Ok(mut p) = sim.world.get::<&mut Percepts>(job.e) {
+            *p = job.percepts;
+        }
     }
     sim.stats.perception_traces += total_traces;
 }

@@ -113,6 +113,14 @@ pub fn prediction_system(sim: &mut Sim) {
         .collect();
     let physics = sim.params;
     let tick = sim.tick;
+    // One job per bot due a refresh: its percepts (read) and tracking (taken out).
+    struct Job {
+        e: hecs::Entity,
+        alive: bool,
+        percepts: Percepts,
+        tracking: Tracking,
+    }
+    let mut jobs = Vec::new();
     for &(id, e) in &sim.players {
         if !(tick + id.0 as u64).is_multiple_of(interval) {
             continue;
@@ -123,9 +131,34 @@ pub fn prediction_system(sim: &mut Sim) {
         else {
             continue;
         };
-        if !vitals.alive {
+        jobs.push(Job {
+            e,
+            alive: vitals.alive,
+            percepts: percepts.clone(),
+            tracking: std::mem::take(tracking),
+        });
+    }
+    struct Ctx {
+        cmap: std::sync::Arc<crate::map::CollisionMap>,
+        states: Vec<(EntId, PlayerState, bool)>,
+        physics: crate::physics::PhysicsParams,
+        tick: u64,
+        memory_ticks: u64,
+    }
+    let ctx = std::sync::Arc::new(Ctx {
+        cmap: sim.cmap.clone(),
+        states,
+        physics,
+        tick,
+        memory_ticks,
+    });
+    let jobs = crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+        let (cmap, states, physics) = (&*ctx.cmap, &ctx.states, ctx.physics);
+        let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
+        let (percepts, tracking) = (&job.percepts, &mut job.tracking);
+        if !job.alive {
             tracking.enemies.clear();
-            continue;
+            return;
         }
         // Seen now: the nearest visible players.
         let mut now: Vec<(EntId, PlayerState)> = percepts
@@ -167,7 +200,7 @@ pub fn prediction_system(sim: &mut Sim) {
                 id: pid,
                 seen_tick: tick,
                 state: st,
-                path: predict_enemy(&sim.cmap, &st, &physics, Some(pid)),
+                path: predict_enemy(cmap, &st, &physics, Some(pid)),
             })
             .collect();
         // Keep remembering the ones lost from view for a while (their old prediction stands).
@@ -180,5 +213,11 @@ pub fn prediction_system(sim: &mut Sim) {
             }
         }
         tracking.enemies = next;
+    });
+    drop(ctx);
+    for job in jobs {
+        if let Ok(mut t) = sim.world.get::<&mut Tracking>(job.e) {
+            *t = job.tracking;
+        }
     }
 }

@@ -8,7 +8,6 @@
 //! moves; bodies are player boxes. Everything is f32 and evaluated in a fixed order, so the
 //! answers are deterministic.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::Vec3;
 use parry3d::bounding_volume::Aabb;
@@ -51,6 +50,7 @@ pub struct Trace {
     pub all_solid: bool,
 }
 
+#[derive(Clone)]
 struct Mover {
     id: EntId,
     brushes: Vec<Brush>,
@@ -66,10 +66,15 @@ struct Body {
     maxs: Vec3,
 }
 
+thread_local! {
+    /// Traces answered on this thread (statistics). Per thread, so a stage running bots on
+    /// worker threads counts each bot's traces exactly, and no cache line is shared.
+    static TRACES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// The collision world of one map.
+#[derive(Clone)]
 pub struct CollisionMap {
-    /// Traces answered so far (statistics; relaxed atomic so shared readers can count).
-    traces: AtomicU64,
     brushes: Vec<Brush>,
     bvh: Bvh,
     mins: Vec3,
@@ -135,7 +140,6 @@ impl CollisionMap {
             })
             .collect();
         CollisionMap {
-            traces: AtomicU64::new(0),
             brushes,
             bvh,
             mins,
@@ -145,9 +149,9 @@ impl CollisionMap {
         }
     }
 
-    /// Number of traces answered since the map was built.
+    /// Traces answered on the calling thread so far (on any map): take differences.
     pub fn trace_count(&self) -> u64 {
-        self.traces.load(Ordering::Relaxed)
+        TRACES.with(|t| t.get())
     }
 
     /// Bounds of all geometry.
@@ -219,7 +223,7 @@ impl CollisionMap {
         mask: Contents,
         ignore: Option<EntId>,
     ) -> Trace {
-        self.traces.fetch_add(1, Ordering::Relaxed);
+        TRACES.with(|t| t.set(t.get() + 1));
         let centre = (mins + maxs) * 0.5;
         let half = (maxs - mins) * 0.5;
         let s = start + centre;

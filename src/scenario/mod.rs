@@ -9,6 +9,7 @@
 //! waypoints = "arena.json"    # optional waypoint file made for this map, to start from
 //! time_limit = 300            # seconds; the match ends then (optional)
 //! frag_limit = 20             # the match ends when a player reaches it (optional)
+//! threads = 2                 # worker threads for per-bot stages (default: the cores)
 //!
 //! [items]
 //! respawn_scale = 1.0         # multiplies Quake's respawn times
@@ -87,6 +88,7 @@ struct RawScenario {
     waypoints: Option<Spanned<String>>,
     time_limit: Option<Spanned<f32>>,
     frag_limit: Option<Spanned<i32>>,
+    threads: Option<Spanned<usize>>,
     items: Option<RawItems>,
     #[serde(default)]
     players: Vec<RawPlayer>,
@@ -150,6 +152,8 @@ pub struct Scenario {
     pub players: Vec<ScenarioPlayer>,
     /// Match rules (limits, item rules).
     pub rules: MatchRules,
+    /// Worker threads for per-bot stages (`None`: the machine's cores).
+    pub threads: Option<usize>,
 }
 
 /// Runs `sim` for up to `ticks` ticks, stopping early when the match ends (a time or frag
@@ -274,6 +278,16 @@ impl Scenario {
                 ),
             ));
         }
+        let threads = match &raw.threads {
+            Some(t) if !(1..=256).contains(t.get_ref()) => {
+                return Err(err_at(
+                    t.span().start,
+                    format!("threads: {} is outside 1..=256", t.get_ref()),
+                ));
+            }
+            Some(t) => Some(*t.get_ref()),
+            None => None,
+        };
         let mut rules = MatchRules::default();
         if let Some(t) = &raw.time_limit {
             let x = *t.get_ref();
@@ -485,6 +499,7 @@ impl Scenario {
             waypoints,
             players,
             rules,
+            threads,
         })
     }
 
@@ -538,6 +553,9 @@ impl Scenario {
         if let Some(g) = graph {
             sim.waypoints = g;
         }
+        sim.threads = self
+            .threads
+            .unwrap_or_else(crate::sim::parallel::default_threads);
         Ok(sim)
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod hash;
+pub mod parallel;
 pub mod rng;
 pub mod schedule;
 pub mod sound;
@@ -201,8 +202,9 @@ pub struct Sim {
     pub world: World,
     /// The map's interpretation.
     pub level: Arc<Level>,
-    /// The geometry.
-    pub cmap: CollisionMap,
+    /// The geometry, shared read-only with worker threads during a stage (mutate it through
+    /// [`Sim::cmap_mut`] between stages).
+    pub cmap: Arc<CollisionMap>,
     /// Movement constants.
     pub params: PhysicsParams,
     /// Seconds per tick.
@@ -241,6 +243,11 @@ pub struct Sim {
     pub rules: crate::game::MatchRules,
     /// Why the match ended, once it has.
     pub over: Option<&'static str>,
+    /// Worker threads for the per-bot stages (1: all on the calling thread). Results do not
+    /// depend on it.
+    pub threads: usize,
+    /// The persistent worker pool (started on first use with more than one thread).
+    pub pool: Option<parallel::Pool>,
 }
 
 impl Sim {
@@ -282,7 +289,7 @@ impl Sim {
         let mut sim = Sim {
             world,
             level,
-            cmap,
+            cmap: Arc::new(cmap),
             params: cfg.params,
             dt: 1.0 / cfg.tick_rate as f32,
             tick: 0,
@@ -302,6 +309,8 @@ impl Sim {
             combat: Default::default(),
             rules: cfg.rules.clone(),
             over: None,
+            threads: 1,
+            pool: None,
         };
         // Items the rules take out never appear.
         for &ie in &sim.items {
@@ -361,7 +370,7 @@ impl Sim {
                 },
             };
             let state = PlayerState::at(origin, yaw);
-            sim.cmap.set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
+            sim.cmap_mut().set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
             let e = sim.world.spawn((
                 Id(id),
                 Name(pc.name.clone()),
@@ -470,6 +479,12 @@ impl Sim {
             }
         }
         origin
+    }
+
+    /// The geometry for changing (bodies, mover offsets). Worker threads hold no reference
+    /// between stages, so this never copies the map.
+    pub fn cmap_mut(&mut self) -> &mut CollisionMap {
+        Arc::make_mut(&mut self.cmap)
     }
 
     /// Runs one tick through the schedule.

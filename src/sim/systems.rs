@@ -226,7 +226,7 @@ pub fn kill(sim: &mut Sim, index: usize, cause: &'static str, attacker: Option<E
     if let Some(p) = at {
         sim.sound(SoundKind::Death, p, Some(id));
     }
-    sim.cmap.remove_body(id);
+    std::sync::Arc::make_mut(&mut sim.cmap).remove_body(id);
     sim.events.push(SimEvent::Death {
         player: id.0,
         cause,
@@ -281,7 +281,7 @@ pub fn movers_system(sim: &mut Sim) {
         let delta = new.offset - old.offset;
         let mut blocker = None;
         if delta != Vec3::ZERO {
-            sim.cmap.set_mover_offset(def.id, new.offset);
+            std::sync::Arc::make_mut(&mut sim.cmap).set_mover_offset(def.id, new.offset);
             let mut moved: Vec<(usize, Vec3)> = Vec::new();
             for (pi, &(pid, pe)) in sim.players.iter().enumerate() {
                 let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &Vitals)>(pe) else {
@@ -313,17 +313,17 @@ pub fn movers_system(sim: &mut Sim) {
                 }
                 moved.push((pi, m.0.origin));
                 m.0.origin = to;
-                sim.cmap.set_body(pid, to, PLAYER_MINS, PLAYER_MAXS);
+                std::sync::Arc::make_mut(&mut sim.cmap).set_body(pid, to, PLAYER_MINS, PLAYER_MAXS);
             }
             if let Some(bi) = blocker {
                 // Undo: the mover and everyone it pushed go back.
-                sim.cmap.set_mover_offset(def.id, old.offset);
+                std::sync::Arc::make_mut(&mut sim.cmap).set_mover_offset(def.id, old.offset);
                 for (pi, origin) in moved {
                     let (pid, pe) = sim.players[pi];
                     if let Ok(mut m) = sim.world.get::<&mut Motion>(pe) {
                         m.0.origin = origin;
                     }
-                    sim.cmap.set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
+                    std::sync::Arc::make_mut(&mut sim.cmap).set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
                 }
                 if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
                     slot.state.blocked(def);
@@ -403,7 +403,7 @@ pub fn physics_system(sim: &mut Sim) {
         }
         m.0 = next;
         last.0 = ev;
-        sim.cmap.set_body(id, next.origin, PLAYER_MINS, PLAYER_MAXS);
+        std::sync::Arc::make_mut(&mut sim.cmap).set_body(id, next.origin, PLAYER_MINS, PLAYER_MAXS);
     }
     for (kind, pos, id) in sounds {
         sim.sound(kind, pos, Some(id));
@@ -532,7 +532,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
             kill(sim, vi, "telefrag", Some(pid));
         }
     }
-    sim.cmap.set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
+    std::sync::Arc::make_mut(&mut sim.cmap).set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
 }
 
 /// Items: respawn timers run; a living player overlapping an available item's box picks it
@@ -721,7 +721,7 @@ pub fn respawn_system(sim: &mut Sim) {
                 kill(sim, vi, "telefrag", Some(pid));
             }
         }
-        sim.cmap.set_body(pid, sp.origin, PLAYER_MINS, PLAYER_MAXS);
+        std::sync::Arc::make_mut(&mut sim.cmap).set_body(pid, sp.origin, PLAYER_MINS, PLAYER_MAXS);
         sim.events.push(SimEvent::Spawn {
             player: pid.0,
             spot,
