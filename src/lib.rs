@@ -5,6 +5,7 @@
 //! tick ([`sim`]); scenario files describe runs ([`scenario`]). See DESIGN notes in the
 //! README for the data flow of one tick.
 
+pub mod bench;
 pub mod bot;
 pub mod game;
 pub mod map;

@@ -103,6 +103,38 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
     },
+    /// Measure ticks per second for 1, 8, 32 and 128 brain bots on the arena (and dm4 where
+    /// id's maps are present), with 1 and 2 threads, and trace rates; prints a table.
+    Bench {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// A fifth of the ticks (a rough figure in seconds).
+        #[arg(long)]
+        quick: bool,
+        /// Also write the results, machine and method as Markdown to this file
+        /// (BENCHMARKS.md is made with `botarena bench --markdown BENCHMARKS.md`).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+    },
+    /// Run one match per seed across worker threads and write one JSON line per finished
+    /// match (written as each finishes, so stopping with Ctrl-C keeps every finished line).
+    Batch {
+        /// The scenario (TOML).
+        scenario: PathBuf,
+        /// Seeds: `A..B` (B excluded), `A..=B` or one number.
+        #[arg(long)]
+        seeds: String,
+        /// Worker threads (default: the machine's cores).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
+        /// Ticks per match (default: the scenario's `ticks`).
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// The JSON-lines file to write (replaced).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Read a replay: a summary, `--verify` to re-simulate and check every tick (exit status
     /// 1 naming the first tick and entity that differ), `--json` to dump header and events.
     Replay {
@@ -189,6 +221,18 @@ fn main() -> ExitCode {
             threads,
         } => run(scenario, ticks, json, record, threads.map(usize::from)),
         Command::Replay { file, verify, json } => replay(file, verify, json),
+        Command::Bench {
+            json,
+            quick,
+            markdown,
+        } => bench(json, quick, markdown),
+        Command::Batch {
+            scenario,
+            seeds,
+            threads,
+            ticks,
+            out,
+        } => batch(scenario, &seeds, threads.map(usize::from), ticks, out),
         Command::Explore {
             map,
             bots,
@@ -248,7 +292,11 @@ impl Progress {
     }
 
     fn tick(&mut self, done: u64) {
-        if !self.on || !done.is_multiple_of(64) || self.last.elapsed().as_secs_f32() < 0.25 {
+        self.tick_every(done, 64);
+    }
+
+    fn tick_every(&mut self, done: u64, every: u64) {
+        if !self.on || !done.is_multiple_of(every) || self.last.elapsed().as_secs_f32() < 0.25 {
             return;
         }
         self.last = Instant::now();
@@ -320,6 +368,249 @@ fn run(
             println!("replay      {} ({} ticks)", file.display(), sim.tick);
         }
     }
+    Ok(())
+}
+
+fn bench(
+    json: bool,
+    quick: bool,
+    markdown: Option<PathBuf>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::bench::*;
+    let root = std::env::current_dir()?;
+    let root = if root.join("maps/arena.map").is_file() {
+        root
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    };
+    let maps = bench_maps(&root);
+    let scale = if quick { 5 } else { 1 };
+    let mut cases = Vec::new();
+    for m in &maps {
+        for (bots, ticks) in [(1usize, 2000u64), (8, 1000), (32, 400), (128, 150)] {
+            for threads in [1usize, 2] {
+                if bots == 1 && threads > 1 {
+                    continue;
+                }
+                cases.push((m.clone(), bots, threads, ticks / scale));
+            }
+        }
+    }
+    let mut results = Vec::new();
+    let mut progress = Progress::new(cases.len() as u64, json);
+    for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
+        results.push(run_case(m, *bots, *threads, 100 / scale, *ticks)?);
+        progress.tick_every(i as u64 + 1, 1);
+    }
+    progress.done();
+    let mut traces = Vec::new();
+    for m in &maps {
+        let (ray, sweep) = trace_rates(&m.path, 200_000 / scale as usize)?;
+        traces.push((m.name.clone(), ray, sweep));
+    }
+    let speedup = |map: &str, bots: usize| {
+        let one = results
+            .iter()
+            .find(|r| r.map == map && r.bots == bots && r.threads == 1)?;
+        let two = results
+            .iter()
+            .find(|r| r.map == map && r.bots == bots && r.threads == 2)?;
+        Some(two.ticks_per_second / one.ticks_per_second)
+    };
+    let mut text = String::new();
+    {
+        use std::fmt::Write as _;
+        let _ = writeln!(text, "machine: {}", machine());
+        let _ = writeln!(
+            text,
+            "\n| map | bots | threads | ticks/s | target | met | largest stages |\n|---|---:|---:|---:|---:|---|---|"
+        );
+        for r in &results {
+            let stages: Vec<String> = r
+                .top_stages
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.0}%"))
+                .collect();
+            let _ = writeln!(
+                text,
+                "| {} | {} | {} | {:.0} | {} | {} | {} |",
+                r.map,
+                r.bots,
+                r.threads,
+                r.ticks_per_second,
+                r.target
+                    .map(|t| format!("{t:.0}"))
+                    .unwrap_or_else(|| "–".into()),
+                match r.target {
+                    Some(t) if r.ticks_per_second >= t => "yes",
+                    Some(_) => "**no**",
+                    None => "",
+                },
+                stages.join(", ")
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\n| map | 2 threads ÷ 1 thread, 32 bots | 128 bots | target (32 bots) |\n|---|---:|---:|---:|"
+        );
+        for m in &maps {
+            let f = |x: Option<f64>| x.map(|v| format!("{v:.2}×")).unwrap_or_default();
+            let _ = writeln!(
+                text,
+                "| {} | {} | {} | ≥ 1.70× |",
+                m.name,
+                f(speedup(&m.name, 32)),
+                f(speedup(&m.name, 128))
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\n| map | rays/s | player-box sweeps/s |\n|---|---:|---:|"
+        );
+        for (m, ray, sweep) in &traces {
+            let _ = writeln!(text, "| {m} | {ray:.0} | {sweep:.0} |");
+        }
+    }
+    if json {
+        let out = serde_json::json!({
+            "machine": machine(),
+            "cases": results,
+            "traces": traces.iter().map(|(m, r, s)| serde_json::json!({"map": m, "rays_per_second": r, "sweeps_per_second": s})).collect::<Vec<_>>(),
+            "speedup_2_threads_32_bots": maps.iter().map(|m| (m.name.clone(), speedup(&m.name, 32))).collect::<std::collections::BTreeMap<_, _>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{text}");
+    }
+    if let Some(file) = markdown {
+        let doc = format!(
+            "# Benchmarks\n\nRegenerate with `cargo run --release -- bench --markdown BENCHMARKS.md` \
+             (add `--quick` for a rough run). Criterion benches of single stages: `cargo bench`.\n\n\
+             ## Method\n\nRelease build, 20 Hz ticks. Each case builds the map, puts brain bots on \
+             floor points spread over the map (a 96-unit grid; spawn points are too few for 128 bots), \
+             runs {} ticks untimed (bots spread out and drop their first waypoints), then times {} \
+             ticks of the whole schedule (1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}). \
+             Bots start knowing nothing of the map, so these are the first seconds of a match: \
+             exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \
+             between seeded floor points at most 512 units apart. Results are the same for any \
+             thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads).\n\n\
+             ## Results\n\n{text}",
+            100 / scale,
+            if quick { "a fifth of" } else { "" },
+            if quick { ", divided by 5 here" } else { "" },
+            200_000 / scale
+        );
+        std::fs::write(&file, doc).map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!("wrote {}", file.display());
+    }
+    Ok(())
+}
+
+/// Parses `A..B`, `A..=B` or `A` into the seeds it names.
+fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("--seeds {s:?}: {t:?} is not a seed (expected A..B, A..=B or A)"))
+    };
+    let seeds: Vec<u64> = if let Some((a, b)) = s.split_once("..=") {
+        (num(a)?..=num(b)?).collect()
+    } else if let Some((a, b)) = s.split_once("..") {
+        (num(a)?..num(b)?).collect()
+    } else {
+        vec![num(s)?]
+    };
+    if seeds.is_empty() {
+        return Err(format!("--seeds {s:?} names no seed"));
+    }
+    if seeds.len() > 1_000_000 {
+        return Err(format!(
+            "--seeds {s:?}: {} seeds, at most 1000000",
+            seeds.len()
+        ));
+    }
+    Ok(seeds)
+}
+
+fn batch(
+    path: PathBuf,
+    seeds: &str,
+    threads: Option<usize>,
+    ticks: Option<u64>,
+    out: PathBuf,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let seeds = parse_seeds(seeds)?;
+    let scenario = Scenario::load(&path)?;
+    // Fail on a bad map or spawn before any worker starts.
+    scenario.build()?;
+    let ticks = ticks.unwrap_or(scenario.ticks);
+    let workers = threads
+        .unwrap_or_else(botarena::sim::parallel::default_threads)
+        .min(seeds.len())
+        .max(1);
+    // More matches than workers: one match per worker, each on one thread.
+    let per_match =
+        (threads.unwrap_or_else(botarena::sim::parallel::default_threads) / seeds.len()).max(1);
+    let mut file = std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let (job_tx, job_rx) = crossbeam::channel::unbounded::<u64>();
+    for &s in &seeds {
+        job_tx.send(s)?;
+    }
+    drop(job_tx);
+    let (res_tx, res_rx) = crossbeam::channel::unbounded::<Result<String, String>>();
+    let name = format!("{} ({})", scenario.name, path.display());
+    let handles: Vec<_> = (0..workers)
+        .map(|_| {
+            let (job_rx, res_tx, scenario, name) = (
+                job_rx.clone(),
+                res_tx.clone(),
+                scenario.clone(),
+                name.clone(),
+            );
+            std::thread::spawn(move || {
+                for seed in job_rx {
+                    let mut sc = scenario.clone();
+                    sc.seed = seed;
+                    let line = (|| -> Result<String, String> {
+                        let mut sim = sc.build().map_err(|e| e.to_string())?;
+                        sim.threads = per_match;
+                        let mut events = EventCounter::default();
+                        events.add(&sim.events);
+                        let start = Instant::now();
+                        botarena::scenario::run_match(&mut sim, ticks, |sim| {
+                            events.add(&sim.events)
+                        });
+                        let report = RunReport::new(
+                            &sim,
+                            &name,
+                            &sc.map.display().to_string(),
+                            start.elapsed().as_secs_f64(),
+                            &events,
+                        );
+                        serde_json::to_string(&report).map_err(|e| e.to_string())
+                    })();
+                    if res_tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            })
+        })
+        .collect();
+    drop(res_tx);
+    let mut progress = Progress::new(seeds.len() as u64, false);
+    let mut done = 0u64;
+    for r in res_rx {
+        let line = r?;
+        // One write per finished match: an interrupted batch keeps whole lines.
+        file.write_all(format!("{line}\n").as_bytes())?;
+        done += 1;
+        progress.tick_every(done, 1);
+    }
+    progress.done();
+    for h in handles {
+        let _ = h.join();
+    }
+    eprintln!("{done} matches written to {}", out.display());
     Ok(())
 }
 

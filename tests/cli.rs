@@ -352,3 +352,107 @@ fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
         "{err}"
     );
 }
+
+#[test]
+fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
+    let dir = std::env::temp_dir().join(format!("botarena-cli-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("r.jsonl");
+    let out = bin()
+        .args([
+            "batch",
+            "scenarios/duel.toml",
+            "--seeds",
+            "3..6",
+            "--ticks",
+            "100",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    let mut seeds: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["ticks"], 100);
+            assert!(v["final_hash"].is_string());
+            v["seed"].as_u64().unwrap()
+        })
+        .collect();
+    seeds.sort();
+    assert_eq!(seeds, vec![3, 4, 5]);
+    for bad in ["5..3", "x..4", "1..=", ""] {
+        let out = bin()
+            .args(["batch", "scenarios/duel.toml", "--seeds", bad, "--out"])
+            .arg(dir.join("bad.jsonl"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--seeds"),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_batch_keeps_every_finished_line() {
+    let dir = std::env::temp_dir().join(format!("botarena-cli-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("r.jsonl");
+    let mut child = bin()
+        .args([
+            "batch",
+            "scenarios/duel.toml",
+            "--seeds",
+            "0..500",
+            "--ticks",
+            "600",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out_file)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for a few finished matches, then Ctrl-C.
+    let start = std::time::Instant::now();
+    loop {
+        let n = std::fs::read_to_string(&out_file)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if n >= 2 || start.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(!exit.success(), "interrupted");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() >= 2 && lines.len() < 500,
+        "{} lines",
+        lines.len()
+    );
+    assert!(text.ends_with('\n'), "no half-written line");
+    for l in lines {
+        let v: serde_json::Value = serde_json::from_str(l).expect("every kept line is whole JSON");
+        assert!(v["seed"].is_u64());
+    }
+}

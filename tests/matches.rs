@@ -225,3 +225,21 @@ fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
         assert!(pickups > 0, "{name}: item pickups");
     }
 }
+
+#[test]
+fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
+    // Sixteen bots: enough for the per-bot stages to use the worker pool.
+    let hashes = |threads: usize| {
+        let mut sim =
+            botarena::bench::bench_sim(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
+        let mut out = vec![sim.state_hash()];
+        run_match(&mut sim, 300, |sim| out.push(sim.state_hash()));
+        out
+    };
+    let one = hashes(1);
+    for t in [2, 4] {
+        let other = hashes(t);
+        let first = one.iter().zip(&other).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{t} threads diverge at tick {first:?}");
+    }
+}

@@ -46,8 +46,7 @@ pub fn visible(
             return (false, 0);
         }
     }
-    let t = cmap.trace_ray(eye, target, Contents::MASK_SIGHT, None);
-    (t.fraction >= 1.0, 1)
+    (cmap.line_clear(eye, target, Contents::MASK_SIGHT), 1)
 }
 
 /// Where a player's origin would be standing to touch an item at `origin` with box `mins`.
@@ -105,9 +104,9 @@ pub fn perception_system(sim: &mut Sim) {
     }
     let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
     for &(id, e) in &sim.players {
-        let Ok((motion, vitals, senses, percepts)) = sim
-            .world
-            .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>(e)
+        let Ok((motion, vitals, senses, percepts)) =
+            sim.world
+                .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>(e)
         else {
             continue;
         };
@@ -137,93 +136,94 @@ pub fn perception_system(sim: &mut Sim) {
         interval,
         reach: reach_params,
     });
-    let jobs = crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
-        let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
-        let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
-        let id = job.id;
-        let senses = &job.senses;
-        let percepts = &mut job.percepts;
-        percepts.traces = 0;
-        if !job.alive {
-            percepts.visible.clear();
-            percepts.reachable.clear();
-            return;
-        }
-        let s = job.s;
-        let eye = s.eye();
-        let (forward, _) = angle_vectors(s.yaw, s.pitch);
-        let mut seen = Vec::new();
-        let mut traces = 0u32;
-        let refresh = (tick + id.0 as u64).is_multiple_of(interval);
-        if refresh {
-            // Every living other player and every available item, in id order.
-            let candidates = players
-                .iter()
-                .filter(|p| p.0 != id && p.2)
-                .map(|p| (Thing::Player(p.0), p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5))
-                .chain(items.iter().map(|i| (Thing::Item(i.0), i.1)));
-            for (thing, centre) in candidates {
-                let (vis, t) = visible(cmap, eye, forward, senses, centre);
-                traces += t;
-                if vis {
-                    seen.push(Seen {
-                        thing,
-                        pos: centre,
-                        distance: (centre - eye).length(),
-                    });
+    let jobs =
+        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+            let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
+            let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
+            let id = job.id;
+            let senses = &job.senses;
+            let percepts = &mut job.percepts;
+            percepts.traces = 0;
+            if !job.alive {
+                percepts.visible.clear();
+                percepts.reachable.clear();
+                return;
+            }
+            let s = job.s;
+            let eye = s.eye();
+            let (forward, _) = angle_vectors(s.yaw, s.pitch);
+            let mut seen = Vec::new();
+            let mut traces = 0u32;
+            let refresh = (tick + id.0 as u64).is_multiple_of(interval);
+            if refresh {
+                // Every living other player and every available item, in id order.
+                let candidates = players
+                    .iter()
+                    .filter(|p| p.0 != id && p.2)
+                    .map(|p| (Thing::Player(p.0), p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5))
+                    .chain(items.iter().map(|i| (Thing::Item(i.0), i.1)));
+                for (thing, centre) in candidates {
+                    let (vis, t) = visible(cmap, eye, forward, senses, centre);
+                    traces += t;
+                    if vis {
+                        seen.push(Seen {
+                            thing,
+                            pos: centre,
+                            distance: (centre - eye).length(),
+                        });
+                    }
+                }
+            } else {
+                // Between refreshes: what was seen last time and is still there, followed to
+                // where it is now (players keep moving; taken items and dead players drop out).
+                for v in &percepts.visible {
+                    let now = match v.thing {
+                        Thing::Player(pid) => players
+                            .iter()
+                            .find(|p| p.0 == pid && p.2)
+                            .map(|p| p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5),
+                        Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.1),
+                    };
+                    if let Some(pos) = now {
+                        seen.push(Seen {
+                            thing: v.thing,
+                            pos,
+                            distance: (pos - eye).length(),
+                        });
+                    }
                 }
             }
-        } else {
-            // Between refreshes: what was seen last time and is still there, followed to
-            // where it is now (players keep moving; taken items and dead players drop out).
-            for v in &percepts.visible {
-                let now = match v.thing {
-                    Thing::Player(pid) => players
-                        .iter()
-                        .find(|p| p.0 == pid && p.2)
-                        .map(|p| p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5),
-                    Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.1),
-                };
-                if let Some(pos) = now {
-                    seen.push(Seen {
-                        thing: v.thing,
-                        pos,
-                        distance: (pos - eye).length(),
-                    });
+            seen.sort_by(|a, b| {
+                a.distance
+                    .total_cmp(&b.distance)
+                    .then(a.thing.cmp(&b.thing))
+            });
+            if refresh {
+                let mut reached = Vec::new();
+                for v in seen
+                    .iter()
+                    .filter(|v| v.distance <= REACH_RANGE)
+                    .take(REACH_PER_REFRESH)
+                {
+                    let to = match v.thing {
+                        Thing::Player(pid) => players.iter().find(|p| p.0 == pid).map(|p| p.1),
+                        Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.2),
+                    };
+                    let Some(to) = to else { continue };
+                    let (how, t) = reachable_counted(cmap, s.origin, to, &reach_params);
+                    traces += t;
+                    if how.is_reachable() {
+                        reached.push(Reached {
+                            thing: v.thing,
+                            how,
+                        });
+                    }
                 }
+                percepts.reachable = reached;
             }
-        }
-        seen.sort_by(|a, b| {
-            a.distance
-                .total_cmp(&b.distance)
-                .then(a.thing.cmp(&b.thing))
+            percepts.visible = seen;
+            percepts.traces = traces;
         });
-        if refresh {
-            let mut reached = Vec::new();
-            for v in seen
-                .iter()
-                .filter(|v| v.distance <= REACH_RANGE)
-                .take(REACH_PER_REFRESH)
-            {
-                let to = match v.thing {
-                    Thing::Player(pid) => players.iter().find(|p| p.0 == pid).map(|p| p.1),
-                    Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.2),
-                };
-                let Some(to) = to else { continue };
-                let (how, t) = reachable_counted(cmap, s.origin, to, &reach_params);
-                traces += t;
-                if how.is_reachable() {
-                    reached.push(Reached {
-                        thing: v.thing,
-                        how,
-                    });
-                }
-            }
-            percepts.reachable = reached;
-        }
-        percepts.visible = seen;
-        percepts.traces = traces;
-    });
     drop(ctx);
     // Results back in entity order.
     let mut total_traces = 0u64;

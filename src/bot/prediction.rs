@@ -152,68 +152,69 @@ pub fn prediction_system(sim: &mut Sim) {
         tick,
         memory_ticks,
     });
-    let jobs = crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
-        let (cmap, states, physics) = (&*ctx.cmap, &ctx.states, ctx.physics);
-        let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
-        let (percepts, tracking) = (&job.percepts, &mut job.tracking);
-        if !job.alive {
-            tracking.enemies.clear();
-            return;
-        }
-        // Seen now: the nearest visible players.
-        let mut now: Vec<(EntId, PlayerState)> = percepts
-            .visible
-            .iter()
-            .filter_map(|v| match v.thing {
-                Thing::Player(pid) => states
-                    .iter()
-                    .find(|s| s.0 == pid && s.2)
-                    .map(|s| (pid, s.1)),
-                Thing::Item(_) => None,
-            })
-            .take(TRACK_MAX)
-            .collect();
-        // Heard and located: position known, motion as last tracked.
-        for h in &percepts.heard {
-            let (Some(src), Some(pos)) = (h.source, h.position) else {
-                continue;
-            };
-            if now.len() >= TRACK_MAX
-                || now.iter().any(|n| n.0 == src)
-                || !states.iter().any(|s| s.0 == src)
-            {
-                continue;
+    let jobs =
+        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+            let (cmap, states, physics) = (&*ctx.cmap, &ctx.states, ctx.physics);
+            let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
+            let (percepts, tracking) = (&job.percepts, &mut job.tracking);
+            if !job.alive {
+                tracking.enemies.clear();
+                return;
             }
-            let mut st = tracking
-                .enemies
+            // Seen now: the nearest visible players.
+            let mut now: Vec<(EntId, PlayerState)> = percepts
+                .visible
                 .iter()
-                .find(|t| t.id == src)
-                .map(|t| t.state)
-                .unwrap_or(PlayerState::at(pos, 0.0));
-            st.origin = pos;
-            st.on_ground = None;
-            now.push((src, st));
-        }
-        let mut next: Vec<TrackedEnemy> = now
-            .into_iter()
-            .map(|(pid, st)| TrackedEnemy {
-                id: pid,
-                seen_tick: tick,
-                state: st,
-                path: predict_enemy(cmap, &st, &physics, Some(pid)),
-            })
-            .collect();
-        // Keep remembering the ones lost from view for a while (their old prediction stands).
-        for t in &tracking.enemies {
-            if next.len() < TRACK_MAX
-                && !next.iter().any(|n| n.id == t.id)
-                && tick - t.seen_tick <= memory_ticks
-            {
-                next.push(t.clone());
+                .filter_map(|v| match v.thing {
+                    Thing::Player(pid) => states
+                        .iter()
+                        .find(|s| s.0 == pid && s.2)
+                        .map(|s| (pid, s.1)),
+                    Thing::Item(_) => None,
+                })
+                .take(TRACK_MAX)
+                .collect();
+            // Heard and located: position known, motion as last tracked.
+            for h in &percepts.heard {
+                let (Some(src), Some(pos)) = (h.source, h.position) else {
+                    continue;
+                };
+                if now.len() >= TRACK_MAX
+                    || now.iter().any(|n| n.0 == src)
+                    || !states.iter().any(|s| s.0 == src)
+                {
+                    continue;
+                }
+                let mut st = tracking
+                    .enemies
+                    .iter()
+                    .find(|t| t.id == src)
+                    .map(|t| t.state)
+                    .unwrap_or(PlayerState::at(pos, 0.0));
+                st.origin = pos;
+                st.on_ground = None;
+                now.push((src, st));
             }
-        }
-        tracking.enemies = next;
-    });
+            let mut next: Vec<TrackedEnemy> = now
+                .into_iter()
+                .map(|(pid, st)| TrackedEnemy {
+                    id: pid,
+                    seen_tick: tick,
+                    state: st,
+                    path: predict_enemy(cmap, &st, &physics, Some(pid)),
+                })
+                .collect();
+            // Keep remembering the ones lost from view for a while (their old prediction stands).
+            for t in &tracking.enemies {
+                if next.len() < TRACK_MAX
+                    && !next.iter().any(|n| n.id == t.id)
+                    && tick - t.seen_tick <= memory_ticks
+                {
+                    next.push(t.clone());
+                }
+            }
+            tracking.enemies = next;
+        });
     drop(ctx);
     for job in jobs {
         if let Ok(mut t) = sim.world.get::<&mut Tracking>(job.e) {

@@ -8,7 +8,6 @@
 //! moves; bodies are player boxes. Everything is f32 and evaluated in a fixed order, so the
 //! answers are deterministic.
 
-
 use glam::Vec3;
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
@@ -231,8 +230,14 @@ impl CollisionMap {
         let mut w = Work::new();
         let lo = s.min(e) - half - Vec3::ONE;
         let hi = s.max(e) + half + Vec3::ONE;
-        let sweep = Aabb::new(lo, hi);
-        for i in self.bvh.intersect_aabb(&sweep) {
+        // Only BVH nodes the swept box passes through (a slab test of the path against each
+        // node grown by the box): a long diagonal sweep skips what its bounding box covers.
+        let grow = half + Vec3::ONE;
+        let d = e - s;
+        for i in self
+            .bvh
+            .leaves(|n| segment_hits_box(s, d, n.mins() - grow, n.maxs() + grow))
+        {
             let b = &self.brushes[i as usize];
             if b.contents.intersects(mask) {
                 clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
@@ -279,6 +284,41 @@ impl CollisionMap {
             start_solid: w.start_solid,
             all_solid: w.all_solid,
         }
+    }
+
+    /// Whether the segment `a`–`b` passes through nothing whose contents intersect `mask`
+    /// (static brushes and movers; bodies do not block). A line-of-sight question: it stops
+    /// at the first brush in the way and clips against face planes only (bevels matter for
+    /// boxes, not rays). Counts as one trace.
+    pub fn line_clear(&self, a: Vec3, b: Vec3, mask: Contents) -> bool {
+        TRACES.with(|t| t.set(t.get() + 1));
+        let d = b - a;
+        let grow = Vec3::splat(0.5);
+        for i in self
+            .bvh
+            .leaves(|n| segment_hits_box(a, d, n.mins() - grow, n.maxs() + grow))
+        {
+            let br = &self.brushes[i as usize];
+            if br.contents.intersects(mask) && segment_in_brush(&br.planes, a, b) {
+                return false;
+            }
+        }
+        if mask.intersects(Contents::SOLID) {
+            for m in &self.movers {
+                let (lo, hi) = (m.mins + m.offset, m.maxs + m.offset);
+                if !segment_hits_box(a, d, lo - grow, hi + grow) {
+                    continue;
+                }
+                let (la, lb) = (a - m.offset, b - m.offset);
+                if m.brushes
+                    .iter()
+                    .any(|br| br.contents.intersects(mask) && segment_in_brush(&br.planes, la, lb))
+                {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// A ray (zero-size box) trace.
@@ -350,6 +390,55 @@ pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
         && amax.y > bmin.y
         && amin.z < bmax.z
         && amax.z > bmin.z
+}
+
+/// Slab test: does the segment `s + t·d`, t in 0..=1, touch the box `mn..mx`?
+fn segment_hits_box(s: Vec3, d: Vec3, mn: Vec3, mx: Vec3) -> bool {
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for k in 0..3 {
+        if d[k].abs() < 1e-9 {
+            if s[k] < mn[k] || s[k] > mx[k] {
+                return false;
+            }
+            continue;
+        }
+        let inv = 1.0 / d[k];
+        let (mut a, mut b) = ((mn[k] - s[k]) * inv, (mx[k] - s[k]) * inv);
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        t0 = t0.max(a);
+        t1 = t1.min(b);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Does the segment `a`–`b` pass through the inside of the convex brush bounded by `planes`?
+fn segment_in_brush(planes: &[Plane], a: Vec3, b: Vec3) -> bool {
+    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+    for p in planes {
+        let da = p.normal.dot(a) - p.dist;
+        let db = p.normal.dot(b) - p.dist;
+        if da >= 0.0 && db >= 0.0 {
+            return false;
+        }
+        if da < 0.0 && db < 0.0 {
+            continue;
+        }
+        let t = da / (da - db);
+        if da >= 0.0 {
+            enter = enter.max(t);
+        } else {
+            leave = leave.min(t);
+        }
+        if enter >= leave {
+            return false;
+        }
+    }
+    true
 }
 
 fn box_planes(mins: Vec3, maxs: Vec3) -> [Plane; 6] {

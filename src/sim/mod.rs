@@ -370,7 +370,8 @@ impl Sim {
                 },
             };
             let state = PlayerState::at(origin, yaw);
-            sim.cmap_mut().set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
+            sim.cmap_mut()
+                .set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
             let e = sim.world.spawn((
                 Id(id),
                 Name(pc.name.clone()),

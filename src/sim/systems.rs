@@ -323,7 +323,12 @@ pub fn movers_system(sim: &mut Sim) {
                     if let Ok(mut m) = sim.world.get::<&mut Motion>(pe) {
                         m.0.origin = origin;
                     }
-                    std::sync::Arc::make_mut(&mut sim.cmap).set_body(pid, origin, PLAYER_MINS, PLAYER_MAXS);
+                    std::sync::Arc::make_mut(&mut sim.cmap).set_body(
+                        pid,
+                        origin,
+                        PLAYER_MINS,
+                        PLAYER_MAXS,
+                    );
                 }
                 if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
                     slot.state.blocked(def);
