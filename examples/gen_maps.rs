@@ -147,6 +147,9 @@ fn proving() -> MapBuilder {
     b.point("item_health", v(1900., y(3) + 80., 8.), &[]);
     b.point("item_armor1", v(1900., y(5) + 96., 8.), &[]);
     b.point("weapon_nailgun", v(1900., y(6) + 96., 8.), &[]);
+    // Lane 8: a ledge 64 high (above jump height) with armour on top: nobody gets there.
+    b.solid(v(1200., y(8), 0.), v(1400., y(8) + lane, 64.), "LEDGE");
+    b.point("item_armor2", v(1300., y(8) + 96., 72.), &[]);
     b
 }
 
