@@ -11,6 +11,7 @@ pub mod game;
 pub mod map;
 pub mod nav;
 pub mod physics;
+pub mod planner;
 pub mod render;
 pub mod replay;
 pub mod scenario;

@@ -504,6 +504,22 @@ pub fn triggers_system(sim: &mut Sim) {
     }
 }
 
+/// A player's state after a teleporter sends it to `origin` facing `yaw`: pushed forward at
+/// [`TELEPORT_SPEED`], backward control locked for [`TELEPORT_LOCK`] (Quake's teleport_touch).
+/// The one teleport rule: the simulation and the travel-time planner both use it.
+pub fn teleported(s: &PlayerState, origin: Vec3, yaw: f32) -> PlayerState {
+    let (fwd, _) = angle_vectors(yaw, 0.0);
+    PlayerState {
+        origin,
+        yaw,
+        pitch: 0.0,
+        velocity: fwd * TELEPORT_SPEED,
+        on_ground: None,
+        teleport_time: TELEPORT_LOCK,
+        ..*s
+    }
+}
+
 /// Moves player `index` to `origin` facing `yaw` with Quake's teleport push, killing anyone
 /// standing there (telefrag).
 pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
@@ -514,13 +530,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
         .query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe)
     {
         from = Some(m.0.origin);
-        let (fwd, _) = angle_vectors(yaw, 0.0);
-        m.0.origin = origin;
-        m.0.yaw = yaw;
-        m.0.pitch = 0.0;
-        m.0.velocity = fwd * TELEPORT_SPEED;
-        m.0.on_ground = None;
-        m.0.teleport_time = TELEPORT_LOCK;
+        m.0 = teleported(&m.0, origin, yaw);
         st.0.teleports += 1;
     }
     if let Some(f) = from {

@@ -1,0 +1,311 @@
+//! Item-to-item travel times for level designers: which items, where a player stands at
+//! one, the goal region of another, the directed table of planner times over worker threads,
+//! and the two other estimates it is compared with (waypoint route distance / 320 u/s, and
+//! a bot sent there through the simulation).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::{Goal, Plan, PlanConfig, plan};
+use crate::bench::floor_points;
+use crate::map::level::ItemKind;
+use crate::map::{CollisionMap, Level};
+use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
+use crate::nav::waypoints::WaypointGraph;
+use crate::physics::pmove::{PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+
+/// An item as the table names it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ItemRef {
+    /// Index in the map's items.
+    pub index: usize,
+    /// Class name.
+    pub class: String,
+    /// `class#k` when the class appears more than once, else the class.
+    pub label: String,
+    /// Where a player stands to take it (an origin).
+    pub stand: Vec3,
+    /// The box a player's box must touch to take it.
+    pub goal: Goal,
+}
+
+/// Every item with its dropped position, standing point and pickup region.
+pub fn items(level: &Arc<Level>, cmap: &CollisionMap) -> Vec<ItemRef> {
+    // A world without players drops the items to the floor as the simulation does.
+    let sim = Sim::new(
+        level.clone(),
+        cmap.clone(),
+        &SimConfig {
+            seed: 0,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            rules: Default::default(),
+            players: Vec::new(),
+        },
+    )
+    .expect("a world without players builds");
+    let mut out: Vec<ItemRef> = Vec::new();
+    for (i, def) in level.items.iter().enumerate() {
+        let origin = sim
+            .world
+            .get::<&crate::sim::components::ItemSlot>(sim.items[i])
+            .map(|s| s.origin)
+            .unwrap_or(def.origin);
+        let (mn, mx) = def.kind.bounds();
+        let grow = Vec3::new(1.0, 1.0, 0.0);
+        let c = (mn + mx) * 0.5;
+        let stand = Vec3::new(
+            origin.x + c.x,
+            origin.y + c.y,
+            origin.z + mn.z - PLAYER_MINS.z + 1.0,
+        );
+        let same = level
+            .items
+            .iter()
+            .filter(|d| d.classname == def.classname)
+            .count();
+        let k = level.items[..i]
+            .iter()
+            .filter(|d| d.classname == def.classname)
+            .count();
+        out.push(ItemRef {
+            index: i,
+            class: def.classname.clone(),
+            label: if same > 1 {
+                format!("{}#{}", def.classname, k + 1)
+            } else {
+                def.classname.clone()
+            },
+            stand,
+            goal: Goal {
+                mins: origin + mn - grow,
+                maxs: origin + mx + grow,
+            },
+        });
+    }
+    out
+}
+
+/// The items a designer asks about by default: weapons, powerups, armour and megahealth.
+pub fn default_selection(level: &Level, all: &[ItemRef]) -> Vec<usize> {
+    all.iter()
+        .filter(|r| {
+            matches!(
+                level.items[r.index].kind,
+                ItemKind::Weapon | ItemKind::Powerup | ItemKind::Armor | ItemKind::MegaHealth
+            )
+        })
+        .map(|r| r.index)
+        .collect()
+}
+
+/// Picks items by `--items` words: an index, a class (all items of it) or a `class#k` label.
+pub fn select(all: &[ItemRef], words: &[String]) -> Result<Vec<usize>, String> {
+    let mut out = Vec::new();
+    for w in words {
+        let w = w.trim();
+        let found: Vec<usize> = if let Ok(i) = w.parse::<usize>() {
+            all.iter()
+                .filter(|r| r.index == i)
+                .map(|r| r.index)
+                .collect()
+        } else {
+            all.iter()
+                .filter(|r| r.label == w || r.class == w)
+                .map(|r| r.index)
+                .collect()
+        };
+        if found.is_empty() {
+            let known: Vec<&str> = all.iter().map(|r| r.label.as_str()).collect();
+            return Err(format!(
+                "no item {w:?} in the map (it has: {})",
+                known.join(", ")
+            ));
+        }
+        for f in found {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A player standing still at `stand` (settled onto the floor by a few idle steps).
+pub fn standing(cmap: &CollisionMap, physics: &PhysicsParams, stand: Vec3) -> PlayerState {
+    let mut s = PlayerState::at(stand, 0.0);
+    for _ in 0..10 {
+        s = pmove(&s, &UserCmd::default(), cmap, physics, 0.05, None).0;
+    }
+    s.velocity = Vec3::ZERO;
+    s
+}
+
+/// One directed pair's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairTime {
+    /// From (label).
+    pub from: String,
+    /// To (label).
+    pub to: String,
+    /// The planner's best time, seconds (`None`: not found within the budget).
+    pub rrt: Option<f32>,
+    /// Expansions made.
+    pub expansions: usize,
+    /// Expansions before the first solution.
+    pub first_at: Option<usize>,
+    /// Waypoint route distance / 320 u/s, where a graph was given and routes.
+    pub route: Option<f32>,
+    /// A bot sent there through the simulation (route controller), seconds, where a graph
+    /// was given and it arrived within 60 s.
+    pub bot: Option<f32>,
+}
+
+/// The seed of a pair: the run's seed mixed with both items, so each pair's tree is the
+/// same whichever thread grows it.
+pub fn pair_seed(seed: u64, from: usize, to: usize) -> u64 {
+    seed ^ ((from as u64) << 32 | to as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Plans one pair.
+pub fn plan_pair(
+    cmap: &CollisionMap,
+    physics: &PhysicsParams,
+    free: &[Vec3],
+    from: &ItemRef,
+    to: &ItemRef,
+    cfg: &PlanConfig,
+) -> Plan {
+    let start = standing(cmap, physics, from.stand);
+    let mut c = cfg.clone();
+    c.seed = pair_seed(cfg.seed, from.index, to.index);
+    plan(cmap, physics, free, start, Some(&to.goal), &c)
+}
+
+/// The other two estimates for a pair, given a waypoint graph.
+pub fn compare(
+    level: &Arc<Level>,
+    cmap: &CollisionMap,
+    graph: &WaypointGraph,
+    from: &ItemRef,
+    to: &ItemRef,
+) -> (Option<f32>, Option<f32>) {
+    let a = crate::bot::routing::nearest_reaching(cmap, graph, from.stand);
+    let b = crate::bot::routing::nearest_reaching(cmap, graph, to.stand);
+    let route = match (a, b) {
+        (Some(a), Some(b)) => {
+            let mut caches = RouteCaches::new(64 << 20, RouteParams::default());
+            caches.get(graph, b, TravelFlags::ALL).distance(a).map(|d| {
+                let ends = from.stand.distance(graph.get(a).expect("waypoint").origin)
+                    + to.stand.distance(graph.get(b).expect("waypoint").origin);
+                (d + ends) / 320.0
+            })
+        }
+        _ => None,
+    };
+    let mut sim = match Sim::new(
+        level.clone(),
+        cmap.clone(),
+        &SimConfig {
+            seed: 1,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            rules: Default::default(),
+            players: vec![PlayerConfig {
+                name: "runner".into(),
+                controller: ControllerConfig::Route(to.stand),
+                spawn: None,
+                start: Some((from.stand, 0.0)),
+                senses: Default::default(),
+            }],
+        },
+    ) {
+        Ok(s) => s,
+        Err(_) => return (route, None),
+    };
+    sim.waypoints = graph.clone();
+    let mut bot = None;
+    for _ in 0..1200 {
+        sim.step();
+        if sim.player_state(0).is_some_and(|s| to.goal.reached(&s)) {
+            bot = Some(sim.tick as f32 / 20.0);
+            break;
+        }
+    }
+    (route, bot)
+}
+
+/// The directed time table for `selection`, pairs spread over `threads` threads. `done` is
+/// called (from the calling thread) after each finished pair with the count so far.
+#[allow(clippy::too_many_arguments)] // each is a separate input of the table
+pub fn table(
+    level: &Arc<Level>,
+    cmap: &CollisionMap,
+    all: &[ItemRef],
+    selection: &[usize],
+    cfg: &PlanConfig,
+    graph: Option<&WaypointGraph>,
+    threads: usize,
+    mut done: impl FnMut(usize, usize),
+) -> Vec<PairTime> {
+    let physics = PhysicsParams::default();
+    let open = super::planning_map(level, cmap);
+    let cmap = &open;
+    let free = floor_points(level, cmap, 64.0);
+    let mut cfg = cfg.clone();
+    cfg.teleporters = super::teleporters(level);
+    let cfg = &cfg;
+    let pairs: Vec<(usize, usize)> = selection
+        .iter()
+        .flat_map(|&a| {
+            selection
+                .iter()
+                .filter(move |&&b| b != a)
+                .map(move |&b| (a, b))
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = crossbeam::channel::unbounded::<(usize, PairTime)>();
+    let mut out: Vec<Option<PairTime>> = vec![None; pairs.len()];
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1).min(pairs.len().max(1)) {
+            let (tx, next, pairs, free) = (tx.clone(), &next, &pairs, &free);
+            s.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(a, b)) = pairs.get(k) else { break };
+                    let (fa, fb) = (&all[a], &all[b]);
+                    let p = plan_pair(cmap, &physics, free, fa, fb, cfg);
+                    let (route, bot) = match graph {
+                        Some(g) => compare(level, cmap, g, fa, fb),
+                        None => (None, None),
+                    };
+                    let row = PairTime {
+                        from: fa.label.clone(),
+                        to: fb.label.clone(),
+                        rrt: p.time(),
+                        expansions: p.expansions,
+                        first_at: p.first_at,
+                        route,
+                        bot,
+                    };
+                    if tx.send((k, row)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut n = 0;
+        for (k, row) in rx {
+            out[k] = Some(row);
+            n += 1;
+            done(n, pairs.len());
+        }
+    });
+    out.into_iter().flatten().collect()
+}

@@ -1,0 +1,248 @@
+//! The travel-time planner: a straight corridor matches distance / 320 plus acceleration, a
+//! running jump is found, an item on a ledge above jump height is not, reported times replay
+//! through the physics, runs are deterministic, and dm6's weapon table completes.
+
+mod common;
+
+use std::sync::Arc;
+
+use botarena::physics::pmove::{PhysicsParams, UserCmd, pmove};
+use botarena::planner::times::{ItemRef, items, plan_pair, standing, table};
+use botarena::planner::{Metric, PlanConfig, replay_controls};
+use glam::Vec3;
+
+fn proving() -> (Arc<botarena::Level>, botarena::CollisionMap, Vec<ItemRef>) {
+    let (level, cmap) = common::shipped("proving");
+    let level = Arc::new(level);
+    let all = items(&level, &cmap);
+    (level, cmap, all)
+}
+
+fn by_class<'a>(all: &'a [ItemRef], class: &str) -> &'a ItemRef {
+    all.iter().find(|r| r.class == class).unwrap()
+}
+
+/// A start at the beginning of lane `i` of the proving ground, facing +X.
+fn lane_start(i: usize) -> ItemRef {
+    let y = i as f32 * 256.0 + 96.0;
+    let p = Vec3::new(64.0, y, 25.0);
+    ItemRef {
+        index: 1000 + i,
+        class: "start".into(),
+        label: format!("lane{i}"),
+        stand: p,
+        goal: botarena::planner::Goal { mins: p, maxs: p },
+    }
+}
+
+fn cfg(expansions: usize) -> PlanConfig {
+    PlanConfig {
+        expansions,
+        seed: 9,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_straight_corridor_takes_distance_over_320_plus_acceleration() {
+    let (level, cmap, all) = proving();
+    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let physics = PhysicsParams::default();
+    let goal = by_class(&all, "item_shells"); // the end of lane 1, past an 18-unit step
+    let from = lane_start(1);
+    let plan = plan_pair(&cmap, &physics, &free, &from, goal, &cfg(6000));
+    let t = plan.time().expect("found");
+    // The ideal: run straight at the goal from rest, step by step through the same physics.
+    let mut s = standing(&cmap, &physics, from.stand);
+    let mut ideal = 0;
+    while !goal.goal.reached(&s) {
+        let d = goal.goal.centre() - s.origin;
+        let cmd = UserCmd {
+            forward_move: 320.0,
+            yaw: d.y.atan2(d.x).to_degrees(),
+            ..Default::default()
+        };
+        s = pmove(&s, &cmd, &cmap, &physics, 0.05, None).0;
+        ideal += 1;
+        assert!(ideal < 1000);
+    }
+    let ideal = ideal as f32 * 0.05;
+    let distance = goal.goal.mins.x - 16.0 - from.stand.x;
+    println!(
+        "planner {t:.2} s, straight run {ideal:.2} s, distance/320 {:.2} s",
+        distance / 320.0
+    );
+    assert!(
+        ideal >= distance / 320.0 && ideal <= distance / 320.0 + 0.2,
+        "acceleration is short"
+    );
+    assert!(
+        (t - ideal).abs() <= 0.05 * ideal,
+        "planner {t} within 5% of {ideal}"
+    );
+}
+
+/// Budget for the running jump (seeded: the same tree every run).
+const GAP_EXPANSIONS: usize = 20_000;
+
+#[test]
+fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
+    let (level, cmap, all) = proving();
+    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let physics = PhysicsParams::default();
+    let goal = by_class(&all, "item_health"); // past the 200-unit gap of lane 3
+    let from = lane_start(3);
+    let plan = plan_pair(&cmap, &physics, &free, &from, goal, &cfg(GAP_EXPANSIONS));
+    let t = plan.time().expect("the gap is crossed");
+    let controls = plan.controls();
+    assert!(controls.iter().any(|c| c.jump), "it jumps");
+    assert_eq!(controls.len() as f32 * 0.05, t);
+    // Replaying the controls from the start reaches the goal at the reported time.
+    let start = standing(&cmap, &physics, from.stand);
+    let states = replay_controls(&cmap, &physics, start, &controls, 0.05);
+    assert!(goal.goal.reached(states.last().unwrap()));
+    assert!(
+        states[..states.len() - 1]
+            .iter()
+            .all(|s| !goal.goal.reached(s)),
+        "not earlier either"
+    );
+    let path = plan.path();
+    assert!(path.windows(2).all(|w| w[0].distance(w[1]) < 40.0));
+    assert!(path.iter().all(|p| p.z > -64.0), "never falls into the pit");
+}
+
+#[test]
+fn an_item_on_a_ledge_above_jump_height_is_not_found() {
+    let (level, cmap, all) = proving();
+    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let physics = PhysicsParams::default();
+    let goal = by_class(&all, "item_armor2");
+    let plan = plan_pair(&cmap, &physics, &free, &lane_start(8), goal, &cfg(4000));
+    assert_eq!(plan.time(), None);
+    assert_eq!(plan.expansions, 4000, "the whole budget was spent");
+    assert!(plan.nodes.len() > 1000, "the lane was explored");
+}
+
+#[test]
+fn the_same_seed_and_budget_give_the_same_tree_and_tables_for_any_threads() {
+    let (level, cmap, all) = proving();
+    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let physics = PhysicsParams::default();
+    let goal = by_class(&all, "weapon_nailgun"); // past the lava pit
+    let a = plan_pair(&cmap, &physics, &free, &lane_start(6), goal, &cfg(3000));
+    let b = plan_pair(&cmap, &physics, &free, &lane_start(6), goal, &cfg(3000));
+    assert_eq!(a.nodes.len(), b.nodes.len());
+    assert_eq!(a.time(), b.time());
+    assert!(
+        a.nodes
+            .iter()
+            .zip(&b.nodes)
+            .all(|(x, y)| x.state.origin == y.state.origin && x.parent == y.parent)
+    );
+    let sel: Vec<usize> = all.iter().take(3).map(|r| r.index).collect();
+    let run = |threads| {
+        table(
+            &level,
+            &cmap,
+            &all,
+            &sel,
+            &cfg(1500),
+            None,
+            threads,
+            |_, _| {},
+        )
+        .into_iter()
+        .map(|r| (r.from, r.to, r.rrt, r.expansions))
+        .collect::<Vec<_>>()
+    };
+    let one = run(1);
+    assert_eq!(one.len(), 6);
+    assert_eq!(one, run(2));
+}
+
+#[test]
+fn both_metrics_find_the_way_down_a_ledge_and_their_costs_are_measured() {
+    // Lane 0: stairs up to a walkway, then a ledge down to the shotgun.
+    let (level, cmap, all) = proving();
+    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let physics = PhysicsParams::default();
+    let goal = by_class(&all, "weapon_supershotgun");
+    let mut firsts = Vec::new();
+    for metric in [Metric::Euclidean, Metric::Height(3.0)] {
+        let mut total = 0;
+        for seed in 0..4 {
+            let c = PlanConfig {
+                metric,
+                seed,
+                stop_at_first: true,
+                expansions: 30000,
+                ..Default::default()
+            };
+            let p = plan_pair(&cmap, &physics, &free, &lane_start(0), goal, &c);
+            total += p.first_at.expect("found");
+        }
+        println!("{metric:?}: {total} expansions to a first solution over 4 seeds");
+        firsts.push(total);
+    }
+    // Both find it; which needs fewer expansions is measured here and reported (issue #9).
+    assert_eq!(firsts.len(), 2);
+}
+
+/// The documented budget for dm6's weapon table (per directed pair).
+const DM6_EXPANSIONS: usize = 20000;
+
+#[test]
+fn dm6_weapon_table_completes_and_reaches_every_weapon() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (level, cmap) = common::quake_map(&dir, "dm6");
+    let level = Arc::new(level);
+    let all = items(&level, &cmap);
+    // The lightning gun lies behind a door that opens when shot (see issue #5); the planner
+    // runs and jumps, so it is left out.
+    let sel: Vec<usize> = all
+        .iter()
+        .filter(|r| r.class.starts_with("weapon_") && r.class != "weapon_lightning")
+        .map(|r| r.index)
+        .collect();
+    let start = std::time::Instant::now();
+    let rows = table(
+        &level,
+        &cmap,
+        &all,
+        &sel,
+        &cfg(DM6_EXPANSIONS),
+        None,
+        2,
+        |_, _| {},
+    );
+    println!(
+        "dm6: {} pairs in {:.1} s",
+        rows.len(),
+        start.elapsed().as_secs_f32()
+    );
+    for r in &rows {
+        println!(
+            "{} -> {}: {:?} ({} expansions, first at {:?})",
+            r.from, r.to, r.rrt, r.expansions, r.first_at
+        );
+    }
+    assert_eq!(rows.len(), sel.len() * (sel.len() - 1));
+    // Not every pair is found within this budget yet (issue #9 stays open on it): dm6 is
+    // several floors joined by lifts, which the planner does not ride. Every weapon is
+    // reached from some other.
+    let found = rows.iter().filter(|r| r.rrt.is_some()).count();
+    println!("dm6: {found} of {} pairs found", rows.len());
+    for r in &sel {
+        let label = &all[*r].label;
+        assert!(
+            rows.iter().any(|x| &x.to == label && x.rrt.is_some()),
+            "{label} is reached from some weapon"
+        );
+    }
+    // Measured at this budget and seed: 14 of 30 (19 of 30 at 40,000 expansions). A floor
+    // below that guards against the planner getting worse.
+    assert!(found >= 12, "{found} of {}", rows.len());
+}
