@@ -117,6 +117,32 @@ enum Command {
         #[arg(long)]
         markdown: Option<PathBuf>,
     },
+    /// Travel times between items for level designers (a kinodynamic RRT over the player
+    /// physics): the directed table for the chosen items, or with --from/--to one pair and
+    /// its tree as a picture. With --waypoints, also the route distance / 320 u/s and a bot
+    /// sent there through the simulation.
+    Times(TimesArgs),
+    /// Where a player can get from an item within T seconds (the planner's tree, drawn by
+    /// time).
+    Reach {
+        /// The .map file.
+        map: PathBuf,
+        /// The item to start at (index, class or class#k).
+        #[arg(long)]
+        from: String,
+        /// Seconds.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f32,
+        /// Expansions of the tree.
+        #[arg(long, default_value_t = 20000)]
+        samples: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The picture to write.
+        #[arg(long)]
+        svg: PathBuf,
+    },
     /// Run one match per seed across worker threads and write one JSON line per finished
     /// match (written as each finishes, so stopping with Ctrl-C keeps every finished line).
     Batch {
@@ -147,6 +173,49 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct TimesArgs {
+    /// The .map file.
+    map: PathBuf,
+    /// Items (indices, classes or class#k), comma-separated; default: weapons, powerups,
+    /// armour and megahealth.
+    #[arg(long, value_delimiter = ',')]
+    items: Vec<String>,
+    /// One pair: from this item...
+    #[arg(long, requires = "to")]
+    from: Option<String>,
+    /// ...to this one.
+    #[arg(long, requires = "from")]
+    to: Option<String>,
+    /// Expansions per pair (deterministic; default 20000).
+    #[arg(long, conflicts_with = "budget_ms")]
+    samples: Option<usize>,
+    /// Wall-clock budget per pair in milliseconds instead (not deterministic).
+    #[arg(long)]
+    budget_ms: Option<u64>,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Metric: `height` (height differences ×3, default) or `euclidean`.
+    #[arg(long, default_value = "height")]
+    metric: String,
+    /// A waypoint file for the map: adds the route and bot estimates.
+    #[arg(long)]
+    waypoints: Option<PathBuf>,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// JSON on stdout.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV on stdout.
+    #[arg(long)]
+    csv: bool,
+    /// With --from/--to: draw the tree and the path.
+    #[arg(long, requires = "from")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -221,6 +290,15 @@ fn main() -> ExitCode {
             threads,
         } => run(scenario, ticks, json, record, threads.map(usize::from)),
         Command::Replay { file, verify, json } => replay(file, verify, json),
+        Command::Times(args) => times(args),
+        Command::Reach {
+            map,
+            from,
+            seconds,
+            samples,
+            seed,
+            svg,
+        } => reach(map, &from, seconds, samples, seed, svg),
         Command::Bench {
             json,
             quick,
@@ -503,6 +581,274 @@ fn bench(
         std::fs::write(&file, doc).map_err(|e| format!("{}: {e}", file.display()))?;
         eprintln!("wrote {}", file.display());
     }
+    Ok(())
+}
+
+fn plan_config(args: &TimesArgs) -> Result<botarena::planner::PlanConfig, String> {
+    use botarena::planner::{Metric, PlanConfig};
+    let metric = match args.metric.as_str() {
+        "height" => Metric::Height(3.0),
+        "euclidean" => Metric::Euclidean,
+        m => return Err(format!("--metric {m:?}: expected height or euclidean")),
+    };
+    let mut cfg = PlanConfig {
+        seed: args.seed,
+        metric,
+        ..Default::default()
+    };
+    match (args.samples, args.budget_ms) {
+        (Some(0), _) => return Err("--samples must be at least 1".into()),
+        (Some(n), _) => cfg.expansions = n,
+        (None, Some(ms)) => {
+            cfg.expansions = usize::MAX;
+            cfg.deadline = Some(Instant::now() + std::time::Duration::from_millis(ms));
+        }
+        (None, None) => {}
+    }
+    Ok(cfg)
+}
+
+fn times(args: TimesArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::planner::times::*;
+    let data = MapData::load(&args.map)?;
+    let (level, cmap) = build_level(data);
+    let level = std::sync::Arc::new(level);
+    let all = items(&level, &cmap);
+    let mut cfg = plan_config(&args)?;
+    let graph = match &args.waypoints {
+        Some(f) => Some(load(f, Some((&level.map.name, &geometry_hash(&level))))?.1),
+        None => None,
+    };
+    if let (Some(a), Some(b)) = (&args.from, &args.to) {
+        let from = select(&all, std::slice::from_ref(a))?;
+        let to = select(&all, std::slice::from_ref(b))?;
+        let (fa, fb) = (&all[from[0]], &all[to[0]]);
+        let open = botarena::planner::planning_map(&level, &cmap);
+        let free = botarena::bench::floor_points(&level, &open, 64.0);
+        cfg.teleporters = botarena::planner::teleporters(&level);
+        let physics = Default::default();
+        let plan = plan_pair(&open, &physics, &free, fa, fb, &cfg);
+        let (route, bot) = match &graph {
+            Some(g) => compare(&level, &cmap, g, fa, fb),
+            None => (None, None),
+        };
+        let fmt = |t: Option<f32>| {
+            t.map(|t| format!("{t:.2} s"))
+                .unwrap_or_else(|| "not found".into())
+        };
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "from": fa.label, "to": fb.label, "rrt": plan.time(), "expansions": plan.expansions,
+                    "first_at": plan.first_at, "route": route, "bot": bot,
+                    "path": plan.path().iter().map(|p| p.to_array()).collect::<Vec<_>>(),
+                }))?
+            );
+        } else {
+            println!(
+                "{} -> {}: planner {} ({} expansions, first solution after {}), route/320 {}, bot {}",
+                fa.label,
+                fb.label,
+                fmt(plan.time()),
+                plan.expansions,
+                plan.first_at
+                    .map(|f| f.to_string())
+                    .unwrap_or_else(|| "–".into()),
+                fmt(route),
+                fmt(bot)
+            );
+        }
+        if let Some(file) = &args.svg {
+            let drawing = botarena::render::TreeDrawing {
+                nodes: plan
+                    .nodes
+                    .iter()
+                    .map(|n| {
+                        (
+                            n.state.origin,
+                            (n.parent != u32::MAX)
+                                .then(|| plan.nodes[n.parent as usize].state.origin),
+                            n.steps as f32 * plan.step,
+                        )
+                    })
+                    .collect(),
+                path: plan.path(),
+                until: None,
+                caption: format!(
+                    "{} → {}: {} states, {}",
+                    fa.label,
+                    fb.label,
+                    plan.nodes.len(),
+                    fmt(plan.time())
+                ),
+            };
+            let svg = botarena::render::render_map(
+                &level,
+                &botarena::render::Overlay {
+                    waypoints: None,
+                    tree: Some(&drawing),
+                },
+                1200.0,
+            );
+            std::fs::write(file, svg).map_err(|e| format!("{}: {e}", file.display()))?;
+            eprintln!("wrote {}", file.display());
+        }
+        return Ok(());
+    }
+    let selection = if args.items.is_empty() {
+        default_selection(&level, &all)
+    } else {
+        select(&all, &args.items)?
+    };
+    if selection.len() < 2 {
+        return Err(format!(
+            "{} item(s) chosen: a table needs at least two",
+            selection.len()
+        )
+        .into());
+    }
+    let threads = args
+        .threads
+        .map(usize::from)
+        .unwrap_or_else(botarena::sim::parallel::default_threads);
+    let pairs = selection.len() * (selection.len() - 1);
+    let mut progress = Progress::new(pairs as u64, args.json || args.csv);
+    let rows = table(
+        &level,
+        &cmap,
+        &all,
+        &selection,
+        &cfg,
+        graph.as_ref(),
+        threads,
+        |n, _| progress.tick_every(n as u64, 1),
+    );
+    progress.done();
+    let cell = |t: Option<f32>| t.map(|t| format!("{t:.2}")).unwrap_or_default();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if args.csv {
+        println!("from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds");
+        for r in &rows {
+            println!(
+                "{},{},{},{},{},{},{}",
+                r.from,
+                r.to,
+                cell(r.rrt),
+                r.expansions,
+                r.first_at.map(|f| f.to_string()).unwrap_or_default(),
+                cell(r.route),
+                cell(r.bot)
+            );
+        }
+    } else {
+        println!(
+            "{:<28} {:<28} {:>8} {:>8} {:>8}",
+            "from", "to", "planner", "route", "bot"
+        );
+        let show = |t: Option<f32>| t.map(|t| format!("{t:.2} s")).unwrap_or_else(|| "–".into());
+        for r in &rows {
+            println!(
+                "{:<28} {:<28} {:>8} {:>8} {:>8}",
+                r.from,
+                r.to,
+                r.rrt
+                    .map(|t| format!("{t:.2} s"))
+                    .unwrap_or_else(|| "not found".into()),
+                show(r.route),
+                show(r.bot)
+            );
+        }
+        println!(
+            "{} of {} pairs found; {} expansions per pair{}",
+            rows.iter().filter(|r| r.rrt.is_some()).count(),
+            rows.len(),
+            if cfg.deadline.is_some() {
+                "up to a time budget".to_string()
+            } else {
+                cfg.expansions.to_string()
+            },
+            if graph.is_none() {
+                " (give --waypoints for route and bot estimates)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(())
+}
+
+fn reach(
+    map: PathBuf,
+    from: &str,
+    seconds: f32,
+    samples: usize,
+    seed: u64,
+    svg: PathBuf,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use botarena::planner::times::*;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!("--seconds {seconds}: must be a positive number").into());
+    }
+    let data = MapData::load(&map)?;
+    let (level, cmap) = build_level(data);
+    let level = std::sync::Arc::new(level);
+    let all = items(&level, &cmap);
+    let f = select(&all, &[from.to_string()])?;
+    let fa = &all[f[0]];
+    let open = botarena::planner::planning_map(&level, &cmap);
+    let free = botarena::bench::floor_points(&level, &open, 64.0);
+    let physics = Default::default();
+    let cfg = botarena::planner::PlanConfig {
+        expansions: samples,
+        seed,
+        teleporters: botarena::planner::teleporters(&level),
+        ..Default::default()
+    };
+    let start = standing(&open, &physics, fa.stand);
+    let plan = botarena::planner::plan(&open, &physics, &free, start, None, &cfg);
+    let within: Vec<_> = plan
+        .nodes
+        .iter()
+        .filter(|n| n.steps as f32 * plan.step <= seconds)
+        .collect();
+    let drawing = botarena::render::TreeDrawing {
+        nodes: within
+            .iter()
+            .map(|n| {
+                (
+                    n.state.origin,
+                    (n.parent != u32::MAX).then(|| plan.nodes[n.parent as usize].state.origin),
+                    n.steps as f32 * plan.step,
+                )
+            })
+            .collect(),
+        path: Vec::new(),
+        until: Some(seconds),
+        caption: format!(
+            "reached from {} within {seconds} s ({} of {} states)",
+            fa.label,
+            within.len(),
+            plan.nodes.len()
+        ),
+    };
+    let doc = botarena::render::render_map(
+        &level,
+        &botarena::render::Overlay {
+            waypoints: None,
+            tree: Some(&drawing),
+        },
+        1200.0,
+    );
+    std::fs::write(&svg, doc).map_err(|e| format!("{}: {e}", svg.display()))?;
+    println!(
+        "{} states within {seconds} s of {} ({} expansions); wrote {}",
+        within.len(),
+        fa.label,
+        plan.expansions,
+        svg.display()
+    );
     Ok(())
 }
 
@@ -855,6 +1201,7 @@ fn render(
         &level,
         &botarena::render::Overlay {
             waypoints: graph.as_ref(),
+            tree: None,
         },
         width,
     );

@@ -456,3 +456,101 @@ fn an_interrupted_batch_keeps_every_finished_line() {
         assert!(v["seed"].is_u64());
     }
 }
+
+#[test]
+fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
+    let dir = std::env::temp_dir().join(format!("botarena-cli-times-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin()
+        .args([
+            "times",
+            "maps/proving.map",
+            "--items",
+            "item_shells,item_health",
+            "--samples",
+            "3000",
+            "--csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds"
+    );
+    assert_eq!(lines.len(), 3, "two directed pairs: {text}");
+    let svg = dir.join("tree.svg");
+    let out = bin()
+        .args([
+            "times",
+            "maps/proving.map",
+            "--from",
+            "0",
+            "--to",
+            "weapon_supershotgun",
+            "--samples",
+            "2000",
+            "--json",
+            "--svg",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["expansions"], 2000);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let reach = dir.join("reach.svg");
+    let out = bin()
+        .args([
+            "reach",
+            "maps/arena.map",
+            "--from",
+            "weapon_supershotgun",
+            "--seconds",
+            "2",
+            "--samples",
+            "2000",
+            "--svg",
+        ])
+        .arg(&reach)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&reach).unwrap().contains("hsl("));
+    for bad in [
+        vec!["times", "maps/proving.map", "--items", "weapon_bfg"],
+        vec!["times", "maps/proving.map", "--items", "item_shells"],
+        vec!["times", "maps/proving.map", "--metric", "manhattan"],
+        vec!["times", "maps/proving.map", "--samples", "0"],
+        vec!["times", "maps/none.map"],
+        vec![
+            "reach",
+            "maps/arena.map",
+            "--from",
+            "item_shells",
+            "--seconds",
+            "-1",
+            "--svg",
+            "/tmp/x.svg",
+        ],
+    ] {
+        let out = bin().args(&bad).output().unwrap();
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(!out.stderr.is_empty(), "{bad:?}");
+    }
+}

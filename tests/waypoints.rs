@@ -533,6 +533,7 @@ fn the_picture_shows_the_map_and_the_graph() {
         &level,
         &botarena::render::Overlay {
             waypoints: Some(&g),
+            tree: None,
         },
         800.0,
     );

@@ -17,6 +17,22 @@ use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 pub struct Overlay<'a> {
     /// A waypoint graph.
     pub waypoints: Option<&'a WaypointGraph>,
+    /// A planner tree.
+    pub tree: Option<&'a TreeDrawing>,
+}
+
+/// A planner tree as the reference draws it: states as dots (blue, or by time when `until`
+/// is set), the solution path in red.
+#[derive(Clone, Debug, Default)]
+pub struct TreeDrawing {
+    /// Each state's origin, its parent's origin and its time in seconds.
+    pub nodes: Vec<(Vec3, Option<Vec3>, f32)>,
+    /// The solution, root first.
+    pub path: Vec<Vec3>,
+    /// Draw only states reached within this many seconds, coloured green (soon) to red.
+    pub until: Option<f32>,
+    /// A caption.
+    pub caption: String,
 }
 
 /// Convex hull of points (Andrew's monotone chain), counter-clockwise.
@@ -275,6 +291,68 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             );
         }
     }
+    if let Some(t) = overlay.tree {
+        for &(p, parent, time) in &t.nodes {
+            let colour = match t.until {
+                Some(u) if time > u => continue,
+                Some(u) => {
+                    // Green (0 s) through yellow to red (the limit).
+                    let f = (time / u.max(1e-3)).clamp(0.0, 1.0);
+                    format!("hsl({:.0},85%,45%)", 120.0 * (1.0 - f))
+                }
+                None => "#1c7ed6".to_string(),
+            };
+            let (x, y) = view.xy(p);
+            if let Some(q) = parent {
+                let (x0, y0) = view.xy(q);
+                doc = doc.add(
+                    Line::new()
+                        .set("x1", x0)
+                        .set("y1", y0)
+                        .set("x2", x)
+                        .set("y2", y)
+                        .set("stroke", colour.as_str())
+                        .set("stroke-opacity", 0.35)
+                        .set("stroke-width", 0.5),
+                );
+            }
+            doc = doc.add(
+                Circle::new()
+                    .set("cx", x)
+                    .set("cy", y)
+                    .set("r", 1.2)
+                    .set("fill", colour.as_str()),
+            );
+        }
+        if t.path.len() > 1 {
+            let d: Vec<String> = t
+                .path
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let (x, y) = view.xy(*p);
+                    format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" })
+                })
+                .collect();
+            doc = doc.add(
+                Path::new()
+                    .set("d", d.join(" "))
+                    .set("fill", "none")
+                    .set("stroke", "#e03131")
+                    .set("stroke-width", 2.5),
+            );
+            for p in &t.path {
+                let (x, y) = view.xy(*p);
+                doc = doc.add(
+                    Circle::new()
+                        .set("cx", x)
+                        .set("cy", y)
+                        .set("r", 2.0)
+                        .set("fill", "#e03131"),
+                );
+            }
+        }
+    }
     let caption = match overlay.waypoints {
         Some(g) => format!(
             "{} — {} waypoints, {} links",
@@ -283,6 +361,10 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             g.stats().links
         ),
         None => level.map.name.clone(),
+    };
+    let caption = match overlay.tree {
+        Some(t) if !t.caption.is_empty() => format!("{caption} — {}", t.caption),
+        _ => caption,
     };
     doc = doc.add(
         Text::new(caption)
