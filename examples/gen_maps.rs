@@ -147,9 +147,10 @@ fn proving() -> MapBuilder {
     b.point("item_health", v(1900., y(3) + 80., 8.), &[]);
     b.point("item_armor1", v(1900., y(5) + 96., 8.), &[]);
     b.point("weapon_nailgun", v(1900., y(6) + 96., 8.), &[]);
-    // Lane 8: a ledge 64 high (above jump height) with armour on top: nobody gets there.
-    b.solid(v(1200., y(8), 0.), v(1400., y(8) + lane, 64.), "LEDGE");
-    b.point("item_armor2", v(1300., y(8) + 96., 72.), &[]);
+    // Lane 2's far end: a ledge 64 above the lane's floor (above jump height) with armour
+    // on top: nobody gets there.
+    b.solid(v(1700., y(2), 0.), v(len, y(2) + lane, 83.), "LEDGE");
+    b.point("item_armor2", v(1850., y(2) + 96., 91.), &[]);
     b
 }
 

@@ -117,16 +117,27 @@ pub fn bench_maps(root: &Path) -> Vec<BenchMap> {
 pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Sim, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (level, cmap) = build_level(data);
-    let points = floor_points(&level, &cmap, 96.0);
-    if points.is_empty() {
-        return Err(format!("{}: no floor to stand bots on", map.display()));
+    // Points 48 units apart: two players (32 wide) never overlap.
+    let points = floor_points(&level, &cmap, 48.0);
+    if points.len() < bots {
+        return Err(format!(
+            "{}: floor for {} bots, {bots} asked",
+            map.display(),
+            points.len()
+        ));
     }
     // Spread: take every k-th point so the bots cover the map.
     let stride = (points.len() / bots.max(1)).max(1);
     let players = (0..bots)
         .map(|i| PlayerConfig {
             name: format!("bot{i}"),
-            controller: ControllerConfig::Brain(Skill::default()),
+            // They never react to each other (reaction 10 s), so all stay alive: the load
+            // is perceiving, predicting, routing and learning the map for every bot, not a
+            // crowd of corpses (a 128-bot melee kills most of them within seconds).
+            controller: ControllerConfig::Brain(Skill {
+                reaction: 10.0,
+                ..Skill::default()
+            }),
             spawn: None,
             start: Some((points[(i * stride) % points.len()], (i * 37 % 360) as f32)),
             senses: Default::default(),

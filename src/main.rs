@@ -477,7 +477,19 @@ fn bench(
     let mut results = Vec::new();
     let mut progress = Progress::new(cases.len() as u64, json);
     for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
-        results.push(run_case(m, *bots, *threads, 100 / scale, *ticks)?);
+        // The same deterministic run three times, keeping the fastest: on a shared machine
+        // the slow runs measure the neighbours.
+        let mut best: Option<BenchResult> = None;
+        for _ in 0..if quick { 1 } else { 3 } {
+            let r = run_case(m, *bots, *threads, 100 / scale, *ticks)?;
+            if best
+                .as_ref()
+                .is_none_or(|b| r.ticks_per_second > b.ticks_per_second)
+            {
+                best = Some(r);
+            }
+        }
+        results.push(best.expect("at least one run"));
         progress.tick_every(i as u64 + 1, 1);
     }
     progress.done();
@@ -564,17 +576,21 @@ fn bench(
         let doc = format!(
             "# Benchmarks\n\nRegenerate with `cargo run --release -- bench --markdown BENCHMARKS.md` \
              (add `--quick` for a rough run). Criterion benches of single stages: `cargo bench`.\n\n\
-             ## Method\n\nRelease build, 20 Hz ticks. Each case builds the map, puts brain bots on \
-             floor points spread over the map (a 96-unit grid; spawn points are too few for 128 bots), \
-             runs {} ticks untimed (bots spread out and drop their first waypoints), then times {} \
-             ticks of the whole schedule (1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}). \
+             ## Method\n\nRelease build, 20 Hz ticks. Each case builds the map, puts brain bots that \
+             never react to each other (reaction 10 s, so none dies and every bot costs its full \
+             share; a real melee is cheaper as the dead do nothing) on \
+             floor points spread over the map (a 48-unit grid; spawn points are too few for 128 bots), \
+             runs {} ticks untimed (bots spread out and drop their first waypoints), then times \
+             {}the whole schedule for 1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}. \
+             Each case runs three times (the same deterministic run) and the fastest counts: \
+             this machine is shared and its timings vary by tens of percent from run to run. \
              Bots start knowing nothing of the map, so these are the first seconds of a match: \
              exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \
              between seeded floor points at most 512 units apart. Results are the same for any \
              thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads).\n\n\
              ## Results\n\n{text}",
             100 / scale,
-            if quick { "a fifth of" } else { "" },
+            if quick { "a fifth of " } else { "" },
             if quick { ", divided by 5 here" } else { "" },
             200_000 / scale
         );

@@ -118,7 +118,7 @@ fn an_item_on_a_ledge_above_jump_height_is_not_found() {
     let free = botarena::bench::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "item_armor2");
-    let plan = plan_pair(&cmap, &physics, &free, &lane_start(8), goal, &cfg(4000));
+    let plan = plan_pair(&cmap, &physics, &free, &lane_start(2), goal, &cfg(4000));
     assert_eq!(plan.time(), None);
     assert_eq!(plan.expansions, 4000, "the whole budget was spent");
     assert!(plan.nodes.len() > 1000, "the lane was explored");

@@ -138,23 +138,67 @@ pub fn prediction_system(sim: &mut Sim) {
             tracking: std::mem::take(tracking),
         });
     }
+    // A seen enemy's path depends only on its state at the tick's start: predict each
+    // once, however many bots see it (the jobs then share the paths).
+    let mut seen: Vec<EntId> = jobs
+        .iter()
+        .filter(|j| j.alive)
+        .flat_map(|j| {
+            j.percepts
+                .visible
+                .iter()
+                .filter_map(|v| match v.thing {
+                    Thing::Player(pid) => Some(pid),
+                    Thing::Item(_) => None,
+                })
+                .take(TRACK_MAX)
+        })
+        .filter(|pid| states.iter().any(|s| s.0 == *pid && s.2))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    struct Shared {
+        cmap: std::sync::Arc<crate::map::CollisionMap>,
+        states: Vec<(EntId, PlayerState, bool)>,
+        physics: crate::physics::PhysicsParams,
+    }
+    let shared = std::sync::Arc::new(Shared {
+        cmap: sim.cmap.clone(),
+        states,
+        physics,
+    });
+    let paths: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &shared,
+        seen.into_iter().map(|id| (id, Vec::new())).collect(),
+        |sh, (pid, path)| {
+            let st = sh.states.iter().find(|s| s.0 == *pid).expect("seen").1;
+            *path = predict_enemy(&sh.cmap, &st, &sh.physics, Some(*pid));
+        },
+    );
+    let Ok(shared) = std::sync::Arc::try_unwrap(shared) else {
+        unreachable!("the pool let go of the shared view")
+    };
     struct Ctx {
         cmap: std::sync::Arc<crate::map::CollisionMap>,
         states: Vec<(EntId, PlayerState, bool)>,
+        paths: Vec<(EntId, Vec<Vec3>)>,
         physics: crate::physics::PhysicsParams,
         tick: u64,
         memory_ticks: u64,
     }
     let ctx = std::sync::Arc::new(Ctx {
-        cmap: sim.cmap.clone(),
-        states,
+        cmap: shared.cmap,
+        states: shared.states,
+        paths,
         physics,
         tick,
         memory_ticks,
     });
     let jobs =
         crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
-            let (cmap, states, physics) = (&*ctx.cmap, &ctx.states, ctx.physics);
+            let (cmap, states, physics, paths) = (&*ctx.cmap, &ctx.states, ctx.physics, &ctx.paths);
             let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
             let (percepts, tracking) = (&job.percepts, &mut job.tracking);
             if !job.alive {
@@ -174,6 +218,7 @@ pub fn prediction_system(sim: &mut Sim) {
                 })
                 .take(TRACK_MAX)
                 .collect();
+            let seen_now = now.len();
             // Heard and located: position known, motion as last tracked.
             for h in &percepts.heard {
                 let (Some(src), Some(pos)) = (h.source, h.position) else {
@@ -197,11 +242,17 @@ pub fn prediction_system(sim: &mut Sim) {
             }
             let mut next: Vec<TrackedEnemy> = now
                 .into_iter()
-                .map(|(pid, st)| TrackedEnemy {
+                .enumerate()
+                .map(|(k, (pid, st))| TrackedEnemy {
                     id: pid,
                     seen_tick: tick,
                     state: st,
-                    path: predict_enemy(cmap, &st, &physics, Some(pid)),
+                    // Seen ones (the first `seen_now`) share the tick's prediction; located
+                    // ones start from where they were heard.
+                    path: match paths.iter().find(|p| p.0 == pid) {
+                        Some(p) if k < seen_now => p.1.clone(),
+                        _ => predict_enemy(cmap, &st, &physics, Some(pid)),
+                    },
                 })
                 .collect();
             // Keep remembering the ones lost from view for a while (their old prediction stands).

@@ -54,6 +54,8 @@ pub struct RouteState {
     pub no_route: bool,
     /// A waypoint the movement stage could not get to, left out of picks for a while.
     pub avoid: Option<(u32, f32)>,
+    /// The goal was in straight reach at the last check (checked at 10 Hz, staggered).
+    pub direct: bool,
 }
 
 /// The waypoint nearest `p` from which `p` is reachable.
@@ -83,30 +85,33 @@ pub fn pick_next(
 ) -> Option<u32> {
     let params = ReachParams::default();
     let cache = caches.get(g, goal_wp, flags);
-    let mut best: Option<(bool, f32, u32)> = None;
-    for (n, d) in g
+    // Candidates in the order of preference; the first one in reach is the pick, so the
+    // reachability march (the costly part) runs only until it is found.
+    let mut cands: Vec<(bool, f32, u32, f32)> = g
         .near(origin, PICK_RADIUS)
         .into_iter()
         .take(PICK_CANDIDATES)
-    {
-        let Some(to_goal) = cache.distance(n) else {
-            continue;
-        };
-        if Some(n) == avoid {
-            continue;
-        }
-        let w = g.get(n).expect("waypoint");
-        if d > ARRIVE && !reachable(map, origin, w.origin, &params).is_reachable() {
-            continue;
-        }
-        // Going back is the last resort (reference 003: it makes bots oscillate).
-        let back = Some(n) == previous;
-        let key = (back, d + to_goal, n);
-        if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
-            best = Some(key);
-        }
-    }
-    best.map(|b| b.2)
+        .filter(|&(n, _)| Some(n) != avoid)
+        .filter_map(|(n, d)| {
+            // Going back is the last resort (reference 003: it makes bots oscillate).
+            cache
+                .distance(n)
+                .map(|to_goal| (Some(n) == previous, d + to_goal, n, d))
+        })
+        .collect();
+    cands.sort_by(|a, b| {
+        (a.0, a.1, a.2)
+            .partial_cmp(&(b.0, b.1, b.2))
+            .expect("finite keys")
+    });
+    cands
+        .into_iter()
+        .find(|&(_, _, n, d)| {
+            d <= ARRIVE
+                || reachable(map, origin, g.get(n).expect("waypoint").origin, &params)
+                    .is_reachable()
+        })
+        .map(|c| c.2)
 }
 
 /// For every living bot with a route goal: the movement request toward its next waypoint (or
@@ -114,7 +119,13 @@ pub fn pick_next(
 pub fn routing_system(sim: &mut Sim) {
     let dt = sim.dt;
     let params = ReachParams::default();
-    for &(_, e) in &sim.players {
+    let interval = ((1.0 / sim.dt) / super::perception::REFRESH_HZ)
+        .round()
+        .max(1.0) as u64;
+    let tick = sim.tick;
+    let mut memo = std::mem::take(&mut sim.goal_waypoints);
+    memo.retain(|m| m.1 == sim.waypoints.revision);
+    for &(id, e) in &sim.players {
         let Ok((motion, vitals, state, intent, status)) = sim.world.query_one_mut::<(
             &Motion,
             &Vitals,
@@ -133,8 +144,19 @@ pub fn routing_system(sim: &mut Sim) {
         let s = motion.0;
         let g = &sim.waypoints;
         let map = &sim.cmap;
-        if state.goal_waypoint.is_none() {
-            state.goal_waypoint = nearest_reaching(map, g, goal.point);
+        // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
+        let my_turn = (tick + id.0 as u64).is_multiple_of(interval);
+        if state.goal_waypoint.is_none() && (my_turn || !state.no_route) {
+            // Bots going for the same item share the answer while the graph stands still.
+            let rev = g.revision;
+            state.goal_waypoint = match memo.iter().find(|m| m.0 == goal.point && m.1 == rev) {
+                Some(m) => m.2,
+                None => {
+                    let w = nearest_reaching(map, g, goal.point);
+                    memo.push((goal.point, rev, w));
+                    w
+                }
+            };
         }
         let Some(goal_wp) = state.goal_waypoint else {
             state.no_route = true;
@@ -162,8 +184,13 @@ pub fn routing_system(sim: &mut Sim) {
             state.avoid = Some((n, PICK_SECONDS));
             state.next = None;
         }
-        let near_goal = (goal.point - s.origin).length() <= PICK_RADIUS
-            && reachable(map, s.origin, goal.point, &params).is_reachable();
+        // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
+        // (staggered) like the other reachability questions, kept in between.
+        if (tick + id.0 as u64).is_multiple_of(interval) || state.next.is_none() {
+            state.direct = (goal.point - s.origin).length() <= PICK_RADIUS
+                && reachable(map, s.origin, goal.point, &params).is_reachable();
+        }
+        let near_goal = state.direct;
         if near_goal {
             intent.0 = Some(MoveRequest {
                 target: MoveTarget::Point(goal.point),
@@ -172,7 +199,7 @@ pub fn routing_system(sim: &mut Sim) {
             state.no_route = false;
             continue;
         }
-        if state.next.is_none() || state.held > PICK_SECONDS {
+        if (state.next.is_none() && (my_turn || !state.no_route)) || state.held > PICK_SECONDS {
             state.next = pick_next(
                 map,
                 g,
@@ -191,4 +218,5 @@ pub fn routing_system(sim: &mut Sim) {
             speed: 320.0,
         });
     }
+    sim.goal_waypoints = memo;
 }

@@ -248,6 +248,9 @@ pub struct Sim {
     pub threads: usize,
     /// The persistent worker pool (started on first use with more than one thread).
     pub pool: Option<parallel::Pool>,
+    /// Goal points with the graph revision and the waypoint found to reach them (shared by
+    /// bots routing to the same place; dropped when the graph changes).
+    pub goal_waypoints: Vec<(Vec3, u64, Option<u32>)>,
 }
 
 impl Sim {
@@ -311,6 +314,7 @@ impl Sim {
             over: None,
             threads: 1,
             pool: None,
+            goal_waypoints: Vec::new(),
         };
         // Items the rules take out never appear.
         for &ie in &sim.items {
@@ -588,6 +592,7 @@ impl Sim {
             h.u64(r.previous.map(|n| n as u64 + 1).unwrap_or(0));
             h.u64(r.goal_waypoint.map(|n| n as u64 + 1).unwrap_or(0));
             h.f32(r.held);
+            h.u64(r.direct as u64);
         }
         if let Ok(m) = self.world.get::<&MoveMemory>(e) {
             h.u64(m.avoid_side as u64 | (m.avoid_ticks as u64) << 8);
