@@ -76,6 +76,7 @@ thread_local! {
 pub struct CollisionMap {
     brushes: Vec<Brush>,
     bvh: Bvh,
+    grid: BrushGrid,
     mins: Vec3,
     maxs: Vec3,
     movers: Vec<Mover>,
@@ -138,13 +139,53 @@ impl CollisionMap {
                 }
             })
             .collect();
+        let grid = BrushGrid::new(&brushes, mins, maxs);
         CollisionMap {
             brushes,
             bvh,
+            grid,
             mins,
             maxs,
             movers,
             bodies: Vec::new(),
+        }
+    }
+
+    /// Calls `f` with each static brush whose box overlaps `lo..hi`, in index order, until
+    /// it returns false. Short queries (most: a player's step, a reachability march) read
+    /// the column grid; long ones walk the BVH with a slab test of the segment `s + t·d`
+    /// grown by `grow`.
+    fn brushes_along(
+        &self,
+        lo: Vec3,
+        hi: Vec3,
+        seg: (Vec3, Vec3, Vec3),
+        mut f: impl FnMut(&Brush) -> bool,
+    ) {
+        if (hi.x - lo.x).max(hi.y - lo.y) <= GRID_QUERY_MAX {
+            CANDIDATES.with(|c| {
+                let mut c = c.borrow_mut();
+                c.clear();
+                self.grid.collect(lo, hi, &mut c);
+                c.sort_unstable();
+                c.dedup();
+                for &i in c.iter() {
+                    let b = &self.brushes[i as usize];
+                    if overlaps(lo, hi, b.mins, b.maxs) && !f(b) {
+                        break;
+                    }
+                }
+            });
+        } else {
+            let (s, d, grow) = seg;
+            for i in self
+                .bvh
+                .leaves(|n| segment_hits_box(s, d, n.mins() - grow, n.maxs() + grow))
+            {
+                if !f(&self.brushes[i as usize]) {
+                    break;
+                }
+            }
         }
     }
 
@@ -230,22 +271,13 @@ impl CollisionMap {
         let mut w = Work::new();
         let lo = s.min(e) - half - Vec3::ONE;
         let hi = s.max(e) + half + Vec3::ONE;
-        // Only BVH nodes the swept box passes through (a slab test of the path against each
-        // node grown by the box): a long diagonal sweep skips what its bounding box covers.
         let grow = half + Vec3::ONE;
-        let d = e - s;
-        for i in self
-            .bvh
-            .leaves(|n| segment_hits_box(s, d, n.mins() - grow, n.maxs() + grow))
-        {
-            let b = &self.brushes[i as usize];
+        self.brushes_along(lo, hi, (s, e - s, grow), |b| {
             if b.contents.intersects(mask) {
                 clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
-                if w.all_solid {
-                    break;
-                }
             }
-        }
+            !w.all_solid
+        });
         if mask.intersects(Contents::SOLID) && !w.all_solid {
             for m in &self.movers {
                 if Some(m.id) == ignore || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset) {
@@ -294,6 +326,7 @@ impl CollisionMap {
         TRACES.with(|t| t.set(t.get() + 1));
         let d = b - a;
         let grow = Vec3::splat(0.5);
+        // Sight lines are long and cross floors: the BVH with a slab test prunes them best.
         for i in self
             .bvh
             .leaves(|n| segment_hits_box(a, d, n.mins() - grow, n.maxs() + grow))
@@ -390,6 +423,62 @@ pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
         && amax.y > bmin.y
         && amin.z < bmax.z
         && amax.z > bmin.z
+}
+
+/// Longest side (x or y) of a query answered from the column grid rather than the BVH.
+const GRID_QUERY_MAX: f32 = 512.0;
+/// Side of a grid column.
+const GRID_CELL: f32 = 128.0;
+
+thread_local! {
+    /// Scratch list of candidate brushes for grid queries.
+    static CANDIDATES: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Static brushes by the 128-unit columns (x, y) their boxes cover.
+#[derive(Clone)]
+struct BrushGrid {
+    lo: (i32, i32),
+    w: i32,
+    h: i32,
+    cells: Vec<Vec<u32>>,
+}
+
+impl BrushGrid {
+    fn cell(v: f32) -> i32 {
+        (v / GRID_CELL).floor() as i32
+    }
+
+    fn new(brushes: &[Brush], mins: Vec3, maxs: Vec3) -> BrushGrid {
+        let lo = (Self::cell(mins.x), Self::cell(mins.y));
+        let w = Self::cell(maxs.x) - lo.0 + 1;
+        let h = Self::cell(maxs.y) - lo.1 + 1;
+        let mut cells = vec![Vec::new(); (w.max(1) * h.max(1)) as usize];
+        for (i, b) in brushes.iter().enumerate() {
+            for y in Self::cell(b.mins.y)..=Self::cell(b.maxs.y) {
+                for x in Self::cell(b.mins.x)..=Self::cell(b.maxs.x) {
+                    let (cx, cy) = (x - lo.0, y - lo.1);
+                    if (0..w).contains(&cx) && (0..h).contains(&cy) {
+                        cells[(cy * w + cx) as usize].push(i as u32);
+                    }
+                }
+            }
+        }
+        BrushGrid { lo, w, h, cells }
+    }
+
+    /// Appends the brushes of every column `lo..hi` touches (with repeats).
+    fn collect(&self, lo: Vec3, hi: Vec3, out: &mut Vec<u32>) {
+        let x0 = (Self::cell(lo.x) - self.lo.0).max(0);
+        let x1 = (Self::cell(hi.x) - self.lo.0).min(self.w - 1);
+        let y0 = (Self::cell(lo.y) - self.lo.1).max(0);
+        let y1 = (Self::cell(hi.y) - self.lo.1).min(self.h - 1);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                out.extend_from_slice(&self.cells[(y * self.w + x) as usize]);
+            }
+        }
+    }
 }
 
 /// Slab test: does the segment `s + t·d`, t in 0..=1, touch the box `mn..mx`?
