@@ -198,8 +198,8 @@ struct TimesArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Metric: `height` (height differences ×3, default) or `euclidean`.
-    #[arg(long, default_value = "height")]
+    /// Metric: `euclidean` (default) or `height` (height differences ×3).
+    #[arg(long, default_value = "euclidean")]
     metric: String,
     /// A waypoint file for the map: adds the route and bot estimates.
     #[arg(long)]

@@ -234,7 +234,7 @@ fn dm6_weapon_table_completes_within_its_budget() {
     // several floors joined by lifts, which the planner does not ride.
     let found = rows.iter().filter(|r| r.rrt.is_some()).count();
     println!("dm6: {found} of {} pairs found", rows.len());
-    // Measured at this budget and seed: 14 of 30 (19 of 30 at 40,000 expansions). A floor
-    // below that guards against the planner getting worse.
-    assert!(found >= 12, "{found} of {}", rows.len());
+    // Measured at this budget and seed: 19 of 30 (Euclidean metric; 15 with height ×3). A
+    // floor below that guards against the planner getting worse.
+    assert!(found >= 16, "{found} of {}", rows.len());
 }

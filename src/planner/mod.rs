@@ -14,7 +14,9 @@
 //!
 //! The metric matters (the reference names a Euclidean one as its main weakness): `Height(w)`
 //! multiplies height differences by `w`, so a node under a ledge is not taken as near to a
-//! point on it. Toward the goal the node that would arrive soonest running straight is
+//! point on it. Measured here it did worse than Euclidean (see [`PlanConfig::default`]):
+//! the goal-directed extension by arrival time already keeps the tree from being fooled by
+//! height, and the stretched metric starves exploration up and down stairs. Toward the goal the node that would arrive soonest running straight is
 //! extended (its time + distance / 320), which keeps the fastest branch growing. Teleporters
 //! are taken (through the simulation's own teleport rule); doors that open on approach are
 //! open ([`planning_map`]); other movers stay where the map puts them, so a place only a lift
@@ -91,7 +93,9 @@ impl Default for PlanConfig {
             expansions: 20_000,
             deadline: None,
             seed: 0,
-            metric: Metric::Height(3.0),
+            // Measured: Euclidean found dm6 weapon pairs more often (19 of 30 against 15 at
+            // 20,000 expansions) and the proving ledge 4× sooner than height ×3.
+            metric: Metric::Euclidean,
             goal_bias: 0.1,
             stop_at_first: false,
             teleporters: Vec::new(),
