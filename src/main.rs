@@ -20,7 +20,9 @@ use botarena::scenario::report::{EventCounter, RunReport};
 ///
 /// Loads Quake .map files (id standard or Valve 220, as TrenchBroom writes them), simulates
 /// players with Quake 1 physics, movers, teleporters, liquids and items, and runs scenario
-/// files tick by tick with a state hash after every tick.
+/// files — deathmatches between bots that see, hear, learn the map and route — tick by tick
+/// with a state hash after every tick, recorded to replays that verify. Start with
+/// `botarena run scenarios/default.toml`.
 #[derive(Parser)]
 #[command(name = "botarena", version, propagate_version = true)]
 struct Cli {
@@ -85,7 +87,8 @@ enum Command {
         #[command(subcommand)]
         command: WaypointsCommand,
     },
-    /// Run a scenario file and print a summary (final state hash, speed, per-player figures).
+    /// Run a scenario file (a deathmatch) and print the scoreboard, final state hash, speed and
+    /// per-stage cost; --record writes a replay.
     Run {
         /// The scenario (TOML), e.g. scenarios/default.toml.
         scenario: PathBuf,
