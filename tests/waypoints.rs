@@ -563,14 +563,11 @@ fn exploration_covers_dm4_and_dm6() {
         let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 2);
         println!("{}", r.to_text());
         assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");
-        // Almost all of it is one connected graph. A pocket entered once (by a fall or a
-        // teleporter) where the bot then died keeps its few waypoints apart until a bot walks
-        // out of it; the figures depend on the seed (see issue #5's notes).
+        // One connected graph for this seed (the acceptance's fixed seed). Other seeds can
+        // leave a pocket apart (dm4 seeds 1 and 3: two components), see issue #5's notes.
         let sizes = sim.waypoints.component_sizes();
-        assert!(
-            sizes[0] * 10 >= sim.waypoints.len() * 9,
-            "{name}: the largest component holds 90% of the waypoints: {sizes:?}"
-        );
+        println!("{name}: component sizes {sizes:?}");
+        assert_eq!(sizes.len(), 1, "{name}: one connected graph: {sizes:?}");
         if name == "dm4" {
             assert!(
                 r.items_with_waypoint * 5 >= r.important_items * 4,

@@ -21,7 +21,7 @@ use crate::map::{Contents, EntId};
 use crate::nav::reach::{ReachParams, reachable};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::physics::movers::Phase;
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::components::{ItemSlot, Motion, MoverSlot, PlayerStats, Vitals};
 use crate::sim::{Sim, SimEvent};
 
@@ -56,6 +56,33 @@ pub struct Dropper {
     pub prev: Option<Sample>,
     /// A teleporter waypoint waiting to be linked to the first waypoint at the destination.
     pub pending_teleport: Option<u32>,
+    /// Tick at which `closest` was last confirmed.
+    pub closest_tick: u64,
+}
+
+/// Seconds after its last confirmation within which the closest waypoint is linked to a
+/// new drop as observed travel.
+pub const OBSERVED_SECONDS: f32 = 3.0;
+
+/// The bot just went from `c`'s reach to the new waypoint `n` without dying or teleporting
+/// (both reset the trail): a way, even where a straight line does not show one (a drop off
+/// a ledge sideways, a jump down into a pocket). Linked as observed when `c` was confirmed
+/// at most [`OBSERVED_SECONDS`] ago and no link exists.
+fn observed_link(g: &mut WaypointGraph, c: u32, n: u32, tick: u64, confirmed: u64, dt: f32) {
+    if g.has_link(c, n) || tick.saturating_sub(confirmed) > (OBSERVED_SECONDS / dt) as u64 {
+        return;
+    }
+    let (Some(pc), Some(pn)) = (g.get(c).map(|w| w.origin), g.get(n).map(|w| w.origin)) else {
+        return;
+    };
+    let travel = if pn.z < pc.z - STEP_SIZE - 1.0 {
+        Travel::Fall
+    } else if pn.z > pc.z + STEP_SIZE + 1.0 {
+        Travel::Jump
+    } else {
+        Travel::Walk
+    };
+    g.link(c, n, pc.distance(pn), travel, 1.0);
 }
 
 fn droppable(s: &PlayerState) -> bool {
@@ -203,6 +230,7 @@ pub fn drop_system(sim: &mut Sim) {
                 );
                 if let Some(c) = dr.closest {
                     g.link_reachable(map, c, n, &params);
+                    observed_link(g, c, n, sim.tick, dr.closest_tick, sim.dt);
                 }
                 tie_in(map, g, n, dr.closest, &params);
             }
@@ -269,6 +297,7 @@ pub fn drop_system(sim: &mut Sim) {
                             }
                         }
                         dr.closest = Some(b);
+                        dr.closest_tick = sim.tick;
                     }
                     Phase::AtB => {
                         let t = g
@@ -285,6 +314,7 @@ pub fn drop_system(sim: &mut Sim) {
                             g.link(b, t, h, Travel::Elevator, 1.0);
                         }
                         dr.closest = Some(t);
+                        dr.closest_tick = sim.tick;
                     }
                     _ => {}
                 }
@@ -319,6 +349,7 @@ pub fn drop_system(sim: &mut Sim) {
                         g.link_reachable(map, old, c, &params);
                     }
                     dr.closest = Some(c);
+                    dr.closest_tick = sim.tick;
                     dr.prev = Some(Sample {
                         pos: s.origin,
                         droppable: here,
@@ -336,6 +367,7 @@ pub fn drop_system(sim: &mut Sim) {
                             let n = g.add(pos, WaypointKind::Normal);
                             if let Some(c) = dr.closest {
                                 g.link_reachable(map, c, n, &params);
+                                observed_link(g, c, n, sim.tick, dr.closest_tick, sim.dt);
                             }
                             // Also tie it to the waypoints around it (a trail starting after a
                             // respawn or a teleport has no last waypoint to link to).
@@ -344,6 +376,7 @@ pub fn drop_system(sim: &mut Sim) {
                             let reaches_now = pos == s.origin
                                 || reachable(map, pos, s.origin, &params).is_reachable();
                             dr.closest = Some(n);
+                            dr.closest_tick = sim.tick;
                             dr.prev = Some(Sample {
                                 pos: s.origin,
                                 droppable: here,
