@@ -47,9 +47,10 @@ pub fn hear(
         if distance > s.kind.audible_distance() * senses.hearing {
             continue;
         }
-        let located = match prior.iter().find(|h| h.sound == s.id) {
-            Some(h) => h.position.is_some(),
-            None => rng.unit() < localisation_probability(producers(s)),
+        // `prior` was built in sound-id order (as this list is): a binary search finds it.
+        let located = match prior.binary_search_by_key(&s.id, |h| h.sound) {
+            Ok(i) => prior[i].position.is_some(),
+            Err(_) => rng.unit() < localisation_probability(producers(s)),
         };
         out.push(Heard {
             sound: s.id,
@@ -112,6 +113,14 @@ pub fn hearing_system(sim: &mut Sim) {
         n.max(1)
     };
     let sounds = sim.sounds.sounds();
+    // The producers around a sound are the same for every listener: count them once.
+    let counts: Vec<(u64, usize)> = sounds.iter().map(|s| (s.id, count(s))).collect();
+    let count = |s: &Sound| -> usize {
+        counts
+            .binary_search_by_key(&s.id, |c| c.0)
+            .map(|i| counts[i].1)
+            .unwrap_or_else(|_| count(s))
+    };
     for &(id, e) in &sim.players {
         let Ok((motion, vitals, senses, percepts, rng)) =
             sim.world
