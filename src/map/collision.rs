@@ -152,9 +152,9 @@ impl CollisionMap {
     }
 
     /// Calls `f` with each static brush whose box overlaps `lo..hi`, in index order, until
-    /// it returns false. Short queries (most: a player's step, a reachability march) read
-    /// the column grid; long ones walk the BVH with a slab test of the segment `s + t·d`
-    /// grown by `grow`.
+    /// it returns false. Short box sweeps (most: a player's step, a reachability march)
+    /// read the column grid; rays and long sweeps walk the BVH with a slab test of the
+    /// segment `s + t·d` grown by `grow`.
     fn brushes_along(
         &self,
         lo: Vec3,
@@ -162,7 +162,8 @@ impl CollisionMap {
         seg: (Vec3, Vec3, Vec3),
         mut f: impl FnMut(&Brush) -> bool,
     ) {
-        if (hi.x - lo.x).max(hi.y - lo.y) <= GRID_QUERY_MAX {
+        // Rays (no box) prune better in the BVH: a column holds every floor of a level.
+        if seg.2.x > 1.0 && (hi.x - lo.x).max(hi.y - lo.y) <= GRID_QUERY_MAX {
             CANDIDATES.with(|c| {
                 let mut c = c.borrow_mut();
                 c.clear();
@@ -425,8 +426,9 @@ pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
         && amax.z > bmin.z
 }
 
-/// Longest side (x or y) of a query answered from the column grid rather than the BVH.
-const GRID_QUERY_MAX: f32 = 512.0;
+/// Longest side (x or y) of a box sweep answered from the column grid rather than the BVH
+/// (measured: the grid wins for a step or a march, the BVH for longer sweeps).
+const GRID_QUERY_MAX: f32 = 160.0;
 /// Side of a grid column.
 const GRID_CELL: f32 = 128.0;
 
