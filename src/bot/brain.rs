@@ -227,17 +227,6 @@ pub fn look_at(from: Vec3, to: Vec3) -> (f32, f32) {
     (yaw, pitch)
 }
 
-/// Where a player stands to take an item whose dropped origin is `origin`.
-fn item_stand(origin: Vec3, kind: ItemKind) -> Vec3 {
-    let (mn, mx) = kind.bounds();
-    let c = (mn + mx) * 0.5;
-    Vec3::new(
-        origin.x + c.x,
-        origin.y + c.y,
-        origin.z + mn.z - PLAYER_MINS.z + 1.0,
-    )
-}
-
 /// The brain stage.
 pub fn brain_system(sim: &mut Sim) {
     let dt = sim.dt;
@@ -255,7 +244,7 @@ pub fn brain_system(sim: &mut Sim) {
                 .get::<&crate::sim::components::ItemSlot>(e)
                 .map(|s| s.origin)
                 .unwrap_or(level.items[i].origin);
-            (item_stand(o, level.items[i].kind), None)
+            (level.items[i].kind.stand_point(o), None)
         })
         .collect();
     let mut items = items;

@@ -15,7 +15,7 @@ use crate::map::level::ItemKind;
 use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
 use crate::nav::waypoints::WaypointGraph;
-use crate::physics::pmove::{PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
 use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
 
 /// An item as the table names it.
@@ -57,12 +57,7 @@ pub fn items(level: &Arc<Level>, cmap: &CollisionMap) -> Vec<ItemRef> {
             .unwrap_or(def.origin);
         let (mn, mx) = def.kind.bounds();
         let grow = Vec3::new(1.0, 1.0, 0.0);
-        let c = (mn + mx) * 0.5;
-        let stand = Vec3::new(
-            origin.x + c.x,
-            origin.y + c.y,
-            origin.z + mn.z - PLAYER_MINS.z + 1.0,
-        );
+        let stand = def.kind.stand_point(origin);
         let same = level
             .items
             .iter()

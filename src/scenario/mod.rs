@@ -342,19 +342,25 @@ impl Scenario {
                 Some(c) => (c.get_ref().as_str(), c.span().start),
                 None => ("brain", rp.name.span().start),
             };
+            // A number key within its range, or the error naming it.
+            let in_range = |key: &str, v: &Spanned<f32>, lo: f32, hi: f32| {
+                let x = *v.get_ref();
+                if (lo..=hi).contains(&x) {
+                    Ok(x)
+                } else {
+                    Err(err_at(
+                        v.span().start,
+                        format!("{key}: {x} is outside {lo}..={hi}"),
+                    ))
+                }
+            };
             let mut skill = Skill::default();
             for (key, field, lo, hi, slot) in [
                 ("reaction", &rp.reaction, 0.0, 10.0, &mut skill.reaction),
                 ("aim_error", &rp.aim_error, 0.0, 90.0, &mut skill.aim_error),
             ] {
                 if let Some(v) = field {
-                    let x = *v.get_ref();
-                    if !(lo..=hi).contains(&x) {
-                        return Err(err_at(
-                            v.span().start,
-                            format!("{key}: {x} is outside {lo}..={hi}"),
-                        ));
-                    }
+                    let x = in_range(key, v, lo, hi)?;
                     if ctrl != "brain" {
                         return Err(err_at(
                             v.span().start,
@@ -459,14 +465,7 @@ impl Scenario {
                 ("hearing", &rp.hearing, 0.0, 100.0, &mut senses.hearing),
             ] {
                 if let Some(v) = field {
-                    let x = *v.get_ref();
-                    if !(lo..=hi).contains(&x) {
-                        return Err(err_at(
-                            v.span().start,
-                            format!("{key}: {x} is outside {lo}..={hi}"),
-                        ));
-                    }
-                    *slot = x;
+                    *slot = in_range(key, v, lo, hi)?;
                 }
             }
             let spawn_line = rp
