@@ -38,6 +38,10 @@ pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
 pub const SKIP_SECONDS: f32 = 20.0;
 /// Seconds without getting 64 units away before a bot gives up where it is (Quake's `kill`).
 pub const STUCK_SECONDS: f32 = 12.0;
+/// An explorer shoots a closed secret door within this distance of its gun...
+pub const SECRET_RANGE: f32 = 768.0;
+/// ...and for this many seconds walks into the door's opening while it is open.
+pub const SECRET_SECONDS: f32 = 12.0;
 
 /// How far a player can walk along `dir` (up to `range`) — stepping up steps and ramps,
 /// dropping at most `max_drop`, never onto lava or slime or into a pit — and where it ends.
@@ -196,6 +200,27 @@ pub struct Explorer {
     pub anchor: Vec3,
     /// Seconds spent near the anchor.
     pub still: f32,
+    /// A secret door this bot shot (mover index) and the seconds left to go through it.
+    pub door: Option<(usize, f32)>,
+}
+
+/// A shootable secret door as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct SecretDoorView {
+    /// Index in the level's movers.
+    pub index: usize,
+    /// Its id in traces.
+    pub id: crate::map::EntId,
+    /// Centre of its box where it stands now.
+    pub centre: Vec3,
+    /// Centre of its box when closed: the opening a player goes through.
+    pub home_centre: Vec3,
+    /// Top of its box when closed.
+    pub home_top: f32,
+    /// Closed (at home, so a shot opens it).
+    pub closed: bool,
+    /// Fully open (waiting before it closes).
+    pub open: bool,
 }
 
 impl Explorer {
@@ -208,7 +233,67 @@ impl Explorer {
             skip: Vec::new(),
             anchor: origin,
             still: 0.0,
+            door: None,
         }
+    }
+
+    /// Secret doors, as a player who knows them plays: a closed shootable door in sight
+    /// within [`SECRET_RANGE`] is shot (the view to aim along is returned); for
+    /// [`SECRET_SECONDS`] after, the bot waits while the door it shot moves out of the way and
+    /// walks into its opening once it is open. Returns `Some(request)` to replace the
+    /// explorer's own (`Some(None)`: stand still), and the view. One trace per door in range.
+    pub fn secret_door(
+        &mut self,
+        map: &CollisionMap,
+        doors: &[SecretDoorView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> (Option<Option<MoveRequest>>, Option<(f32, f32)>) {
+        if let Some((index, left)) = self.door {
+            let left = left - dt;
+            self.door = None;
+            if left > 0.0
+                && let Some(d) = doors.iter().find(|d| d.index == index && !d.closed)
+            {
+                self.door = Some((index, left));
+                if !d.open {
+                    // Riding a moving secret door blocks it (doors.qc hurts the rider and
+                    // the door stays put), so stand aside until it is out of the way.
+                    return (Some(None), None);
+                }
+                // Aim below the opening: a point on the hatch's top reads as the near side
+                // of a gap to the movement stage, which stops at the edge.
+                let p = d.home_centre - Vec3::new(0.0, 0.0, 64.0);
+                let req = MoveRequest {
+                    target: MoveTarget::Point(p),
+                    speed: 320.0,
+                };
+                return (Some(Some(req)), None);
+            }
+        }
+        // The gun is 16 units above the origin (Quake's `self.origin + '0 0 16'`).
+        let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
+        // Never the door underfoot (it would carry the bot into its way) nor one overhead (a
+        // hatch opened from below leads nowhere a player can go).
+        for d in doors
+            .iter()
+            .filter(|d| d.closed && s.on_ground != Some(d.id) && d.centre.z < gun.z + 64.0)
+        {
+            let to = d.centre - gun;
+            if to.length() > SECRET_RANGE {
+                continue;
+            }
+            // Solid only: the line starts inside the bot's own body.
+            let t = map.trace_ray(gun, d.centre, Contents::SOLID, None);
+            if t.ent != Some(d.id) {
+                continue;
+            }
+            self.door = Some((d.index, SECRET_SECONDS));
+            let yaw = to.y.atan2(to.x).to_degrees();
+            let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
+            return (None, Some((yaw, pitch)));
+        }
+        (None, None)
     }
 
     /// One tick of exploring: the movement request, and whether the bot has stayed within

@@ -203,11 +203,51 @@ pub fn radius_damage(
     for (pi, points) in hits {
         deal_damage(sim, pi, points, cause, Some(attacker), Some(at));
     }
+    // Shootable movers: Quake measures to the centre of the mover's box and lets the blast
+    // through when the line reaches that centre or ends on the mover itself.
+    let doors: Vec<EntId> = sim
+        .level
+        .movers
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                crate::map::level::MoverKind::SecretDoor {
+                    shootable: true,
+                    ..
+                }
+            )
+        })
+        .map(|m| m.id)
+        .collect();
+    for id in doors {
+        let Some((mn, mx)) = sim.cmap.mover_bounds(id) else {
+            continue;
+        };
+        let c = (mn + mx) * 0.5;
+        if damage - 0.5 * (at - c).length() <= 0.0 {
+            continue;
+        }
+        let t = sim.cmap.trace_ray(at, c, Contents::SOLID, None);
+        if t.fraction >= 1.0 || t.ent == Some(id) {
+            crate::sim::systems::damage_mover(sim, id);
+        }
+    }
 }
 
 fn explode(sim: &mut Sim, at: Vec3, owner: EntId, spare: Option<EntId>, cause: &'static str) {
     sim.sound(SoundKind::Explosion, at, Some(owner));
     radius_damage(sim, at, SPLASH, owner, spare, cause);
+}
+
+/// A shot that ended on a mover damages it (see [`crate::sim::systems::damage_mover`]).
+fn hit_mover(sim: &mut Sim, t: &crate::map::Trace) {
+    if let Some(id) = t.ent
+        && t.contents != Contents::BODY
+        && t.fraction < 1.0
+    {
+        crate::sim::systems::damage_mover(sim, id);
+    }
 }
 
 /// The player a trace hit, if it hit one.
@@ -263,6 +303,8 @@ fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
                         Some(a) => a.1 += 4.0,
                         None => acc.push((vi, 4.0)),
                     }
+                } else {
+                    hit_mover(sim, &t);
                 }
             }
             acc.sort_by_key(|a| a.0);
@@ -281,6 +323,8 @@ fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
                 .trace_ray(src, src + forward * range, Contents::MASK_SHOT, Some(id));
             if let Some(vi) = hit_player(sim, &t) {
                 deal_damage(sim, vi, dmg, w.name(), Some(id), Some(src));
+            } else {
+                hit_mover(sim, &t);
             }
         }
         Weapon::Nailgun | Weapon::SuperNailgun | Weapon::RocketLauncher => {
@@ -393,6 +437,9 @@ fn fly_missiles(sim: &mut Sim) {
             continue;
         }
         let victim = hit_player(sim, &t);
+        if victim.is_none() {
+            hit_mover(sim, &t);
+        }
         match m.kind {
             MissileKind::Nail(dmg) => {
                 if let Some(vi) = victim {

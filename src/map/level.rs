@@ -170,7 +170,18 @@ pub enum MoverKind {
         /// Name of the first corner.
         first: String,
     },
-    /// A mover whose motion is not simulated (`func_door_secret`): stays where it is.
+    /// `func_door_secret` (doors.qc): when shot or triggered, moves to `first`, waits 1 s,
+    /// moves on to `open`, waits `wait` (forever with spawnflag 1), and comes back the same
+    /// way. Quake fixes its speed at 50.
+    SecretDoor {
+        /// Offset after the first move (down with spawnflag 4, else right, or left with 2).
+        first: Vec3,
+        /// Offset when open: `first` plus the door's length along its facing.
+        open: Vec3,
+        /// Damage opens it (no targetname, or spawnflag 16).
+        shootable: bool,
+    },
+    /// A mover whose motion is not simulated (a train without corners): stays where it is.
     Fixed,
 }
 
@@ -348,6 +359,35 @@ fn move_dir(angle: f32) -> Vec3 {
     }
 }
 
+/// A secret door's two offsets (doors.qc `fd_secret_use`): the facing `angle` gives
+/// forward and right; `t_width`/`t_length` of 0 mean the door's extent along the move.
+fn secret_moves(angle: f32, spawnflags: u32, size: Vec3, width: f32, length: f32) -> (Vec3, Vec3) {
+    let r = angle.to_radians();
+    let forward = Vec3::new(r.cos(), r.sin(), 0.0);
+    let right = Vec3::new(r.sin(), -r.cos(), 0.0);
+    let down = spawnflags & 4 != 0;
+    let width = if width != 0.0 {
+        width
+    } else if down {
+        size.z
+    } else {
+        right.dot(size).abs()
+    };
+    let length = if length != 0.0 {
+        length
+    } else {
+        forward.dot(size).abs()
+    };
+    let first = if down {
+        Vec3::new(0.0, 0.0, -width)
+    } else if spawnflags & 2 != 0 {
+        -right * width
+    } else {
+        right * width
+    };
+    (first, first + forward * length)
+}
+
 fn bounds_of(brushes: &[Brush]) -> Option<(Vec3, Vec3)> {
     let mut mn = Vec3::splat(f32::INFINITY);
     let mut mx = Vec3::splat(f32::NEG_INFINITY);
@@ -462,6 +502,30 @@ impl Level {
                                 (MoverKind::Fixed, 100.0, 0.0, 2.0)
                             }
                         },
+                        "func_door_secret" => {
+                            let (first, open) = secret_moves(
+                                angle,
+                                spawnflags,
+                                size,
+                                k.f32_or("t_width", 0.0),
+                                k.f32_or("t_length", 0.0),
+                            );
+                            let wait = if spawnflags & 1 != 0 {
+                                -1.0
+                            } else {
+                                k.f32_or("wait", 5.0)
+                            };
+                            (
+                                MoverKind::SecretDoor {
+                                    first,
+                                    open,
+                                    shootable: targetname.is_none() || spawnflags & 16 != 0,
+                                },
+                                50.0,
+                                wait,
+                                k.f32_or("dmg", 2.0),
+                            )
+                        }
                         _ => (MoverKind::Fixed, 0.0, 0.0, 0.0),
                     };
                     let index = movers.len();

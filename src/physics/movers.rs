@@ -1,5 +1,5 @@
 //! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc): where a plat, door,
-//! button or train wants to be after `dt`, and what happens when it is used or blocked.
+//! secret door, button or train wants to be after `dt`, and what happens when it is used or blocked.
 //! Pushing riders is the simulation's job (`sim::systems::movers_system`), because it needs
 //! the players; this module only decides the mover's own motion.
 //!
@@ -31,6 +31,14 @@ pub enum Phase {
     TrainIdle,
     /// Never moves.
     Fixed,
+    /// Secret door: first move out.
+    SecretOut,
+    /// Secret door: the 1 s pause between its two moves out.
+    SecretOutPause,
+    /// Secret door: first move back (from open to the first offset).
+    SecretIn,
+    /// Secret door: the 1 s pause before the last move home.
+    SecretInPause,
 }
 
 /// One mover's changing state.
@@ -70,6 +78,7 @@ fn positions(def: &MoverDef) -> (Vec3, Vec3) {
             }
         }
         MoverKind::Button { pressed } => (Vec3::ZERO, *pressed),
+        MoverKind::SecretDoor { open, .. } => (Vec3::ZERO, *open),
         MoverKind::Train { .. } | MoverKind::Fixed => (Vec3::ZERO, Vec3::ZERO),
     }
 }
@@ -90,14 +99,15 @@ impl MoverState {
                 timer: f32::INFINITY,
                 corner: None,
             },
-            MoverKind::Plat { .. } | MoverKind::Door { .. } | MoverKind::Button { .. } => {
-                MoverState {
-                    offset: a,
-                    phase: Phase::AtA,
-                    timer: 0.0,
-                    corner: None,
-                }
-            }
+            MoverKind::Plat { .. }
+            | MoverKind::Door { .. }
+            | MoverKind::Button { .. }
+            | MoverKind::SecretDoor { .. } => MoverState {
+                offset: a,
+                phase: Phase::AtA,
+                timer: 0.0,
+                corner: None,
+            },
             MoverKind::Train { first } => match find_corner(corners, first) {
                 Some(c) => {
                     let offset = corners[c].origin - def.mins;
@@ -164,6 +174,11 @@ impl MoverState {
                 self.phase = Phase::ToB;
                 Some(MoverEvent::Started)
             }
+            // Quake ignores a secret door used while it is away from home.
+            (MoverKind::SecretDoor { .. }, Phase::AtA) => {
+                self.phase = Phase::SecretOut;
+                Some(MoverEvent::Started)
+            }
             (MoverKind::Train { .. }, Phase::TrainIdle) if self.corner.is_some() => {
                 self.phase = Phase::TrainWaiting;
                 self.timer = 0.0;
@@ -211,8 +226,37 @@ impl MoverState {
                 if s.timer >= 0.0 && s.timer.is_finite() {
                     s.timer -= dt;
                     if s.timer <= 0.0 {
-                        s.phase = Phase::ToA;
+                        s.phase = match def.kind {
+                            MoverKind::SecretDoor { .. } => Phase::SecretIn,
+                            _ => Phase::ToA,
+                        };
                     }
+                }
+            }
+            Phase::SecretOut | Phase::SecretIn => {
+                let first = match def.kind {
+                    MoverKind::SecretDoor { first, .. } => first,
+                    _ => s.offset,
+                };
+                let (o, done) = travel(s.offset, first);
+                s.offset = o;
+                if done {
+                    s.phase = if s.phase == Phase::SecretOut {
+                        Phase::SecretOutPause
+                    } else {
+                        Phase::SecretInPause
+                    };
+                    s.timer = 1.0;
+                }
+            }
+            Phase::SecretOutPause | Phase::SecretInPause => {
+                s.timer -= dt;
+                if s.timer <= 0.0 {
+                    s.phase = if s.phase == Phase::SecretOutPause {
+                        Phase::ToB
+                    } else {
+                        Phase::ToA
+                    };
                 }
             }
             Phase::ToA => {

@@ -110,7 +110,7 @@ pub struct Still {
 pub struct PlayerStats(pub Stats);
 
 /// One step of a scripted controller: hold this command for `ticks` ticks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptStep {
     /// How many ticks.

@@ -31,6 +31,7 @@ pub const TELEPORT_LOCK: f32 = 0.7;
 pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
+    let doors = secret_doors(sim);
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
         let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim)) =
             sim.world.query_one_mut::<(
@@ -105,6 +106,16 @@ pub fn control_system(sim: &mut Sim) {
                     stuck.push(pi);
                 }
                 intent.0 = Some(req);
+                if !doors.is_empty() {
+                    let (go, view) = ex.secret_door(&sim.cmap, &doors, s, dt);
+                    if let Some(go) = go {
+                        intent.0 = go;
+                    }
+                    if view.is_some() {
+                        aim.view = view;
+                        aim.fire = true;
+                    }
+                }
                 UserCmd {
                     yaw: s.yaw,
                     ..Default::default()
@@ -170,6 +181,37 @@ pub fn control_system(sim: &mut Sim) {
     for pi in stuck {
         kill(sim, pi, "stuck", None);
     }
+}
+
+/// The shootable secret doors and where they stand (for explorers, who open them).
+fn secret_doors(sim: &Sim) -> Vec<crate::bot::explore::SecretDoorView> {
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            matches!(
+                m.kind,
+                MoverKind::SecretDoor {
+                    shootable: true,
+                    ..
+                }
+            )
+        })
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let home_centre = (m.mins + m.maxs) * 0.5;
+            Some(crate::bot::explore::SecretDoorView {
+                index,
+                id: m.id,
+                centre: home_centre + st.offset,
+                home_centre,
+                home_top: m.maxs.z,
+                closed: st.phase == crate::physics::movers::Phase::AtA,
+                open: st.phase == crate::physics::movers::Phase::AtB,
+            })
+        })
+        .collect()
 }
 
 /// Applies damage through armour (Quake's T_Damage: armour takes its type's share, rounded
@@ -247,6 +289,25 @@ fn use_mover(sim: &mut Sim, index: usize) {
             .mover_bounds(def.id)
             .unwrap_or((def.mins, def.maxs));
         sim.sound(SoundKind::Mover, (mn + mx) * 0.5, Some(def.id));
+        // A secret door fires its targets as it starts to open (a door that targets itself
+        // is away from home by then, so this ends).
+        if let (MoverKind::SecretDoor { .. }, Some(t)) = (&def.kind, &def.target) {
+            fire_targets(sim, t);
+        }
+    }
+}
+
+/// Damage reached the mover with trace id `id`: a shootable secret door opens (Quake gives
+/// it 10,000 health and opens it from its pain function, so any hit does).
+pub(crate) fn damage_mover(sim: &mut Sim, id: EntId) {
+    let Some(index) = sim.level.movers.iter().position(|m| m.id == id) else {
+        return;
+    };
+    if let MoverKind::SecretDoor {
+        shootable: true, ..
+    } = sim.level.movers[index].kind
+    {
+        use_mover(sim, index);
     }
 }
 

@@ -1,0 +1,293 @@
+//! `func_door_secret`: parsed offsets, the two-leg motion of doors.qc, opening by a shot (and
+//! not when the door has a targetname), and explorers that shoot one and go through.
+
+mod common;
+
+use std::sync::Arc;
+
+use botarena::map::builder::MapBuilder;
+use botarena::map::level::MoverKind;
+use botarena::map::{CollisionMap, Level};
+use botarena::physics::movers::Phase;
+use botarena::sim::components::ScriptStep;
+use botarena::sim::{ControllerConfig, Sim, SimConfig};
+use common::{quake_map, quake_maps, scripted};
+use glam::Vec3;
+
+fn v(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+/// An upper floor (z 0) over a lower room (floor z −256) with a 128-unit hole at x 0..128,
+/// y 0..128, closed by a secret hatch that drops 24 and slides 128 toward −x under the floor.
+fn hatch_map(extra_keys: &[(&str, &str)]) -> (Level, CollisionMap) {
+    hatch_map_flags("4", extra_keys)
+}
+
+fn hatch_map_flags(spawnflags: &str, extra_keys: &[(&str, &str)]) -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    // Lower room floor, walls and ceiling.
+    b.solid(v(-512., -512., -272.), v(512., 512., -256.), "floor");
+    b.solid(v(-528., -512., -272.), v(-512., 512., 256.), "wall");
+    b.solid(v(512., -512., -272.), v(528., 512., 256.), "wall");
+    b.solid(v(-528., -528., -272.), v(528., -512., 256.), "wall");
+    b.solid(v(-528., 512., -272.), v(528., 528., 256.), "wall");
+    b.solid(v(-528., -528., 256.), v(528., 528., 272.), "ceiling");
+    // Upper floor around the hole.
+    b.solid(v(-512., -512., -16.), v(0., 512., 0.), "floor");
+    b.solid(v(128., -512., -16.), v(512., 512., 0.), "floor");
+    b.solid(v(0., -512., -16.), v(128., 0., 0.), "floor");
+    b.solid(v(0., 128., -16.), v(128., 512., 0.), "floor");
+    let mut keys = vec![
+        ("classname", "func_door_secret"),
+        ("angle", "180"),
+        ("spawnflags", spawnflags),
+    ];
+    keys.extend_from_slice(extra_keys);
+    b.brush_entity(&keys, &[(v(0., 0., -24.), v(128., 128., 0.), "door")]);
+    b.point("info_player_deathmatch", v(256., 64., 24.), &[]);
+    b.build()
+}
+
+fn sim_with(level: Level, cmap: CollisionMap, players: Vec<botarena::sim::PlayerConfig>) -> Sim {
+    Sim::new(
+        Arc::new(level),
+        cmap,
+        &SimConfig {
+            seed: 3,
+            tick_rate: 20,
+            params: Default::default(),
+            rules: Default::default(),
+            players,
+        },
+    )
+    .expect("sim builds")
+}
+
+/// A player 192 units east of the hatch shooting down at it for `fire_ticks`.
+fn shooter(fire_ticks: u32) -> botarena::sim::PlayerConfig {
+    let aim = ScriptStep {
+        ticks: fire_ticks,
+        yaw: 180.0,
+        pitch: 16.0,
+        fire: true,
+        ..Default::default()
+    };
+    let wait = ScriptStep {
+        ticks: 100_000,
+        yaw: 180.0,
+        ..Default::default()
+    };
+    scripted(
+        "shooter",
+        v(256., 64., 25.),
+        180.,
+        ControllerConfig::Script(vec![aim, wait]),
+    )
+}
+
+#[test]
+fn parsed_offsets_follow_doors_qc() {
+    let (level, _) = hatch_map(&[]);
+    let m = &level.movers[0];
+    assert_eq!(m.speed, 50.0, "Quake fixes secret doors at 50 u/s");
+    assert_eq!(m.wait, 5.0);
+    let MoverKind::SecretDoor {
+        first,
+        open,
+        shootable,
+    } = m.kind
+    else {
+        panic!("not a secret door: {:?}", m.kind)
+    };
+    assert!(shootable);
+    assert!(first.abs_diff_eq(v(0., 0., -24.), 1e-3), "{first}");
+    assert!(open.abs_diff_eq(v(-128., 0., -24.), 1e-3), "{open}");
+    // First move to the right of the facing (angle 0 faces +x, right is −y), or to its left
+    // with spawnflag 2; explicit widths and lengths; spawnflag 1 stays open; a targetname
+    // makes it deaf to shots unless spawnflag 16.
+    let (level, _) = hatch_map(&[("t_width", "40"), ("t_length", "64")]);
+    let MoverKind::SecretDoor { first, open, .. } = level.movers[0].kind else {
+        unreachable!()
+    };
+    assert!(first.abs_diff_eq(v(0., 0., -40.), 1e-3), "{first}");
+    assert!(open.abs_diff_eq(v(-64., 0., -40.), 1e-3), "{open}");
+    for (flags, want_first) in [("0", v(0., -128., 0.)), ("2", v(0., 128., 0.))] {
+        let mut b = MapBuilder::new();
+        b.solid(v(-64., -64., -16.), v(64., 64., 0.), "floor");
+        b.brush_entity(
+            &[
+                ("classname", "func_door_secret"),
+                ("angle", "0"),
+                ("spawnflags", flags),
+            ],
+            &[(v(0., 0., 0.), v(16., 128., 96.), "door")],
+        );
+        let (level, _) = b.build();
+        let MoverKind::SecretDoor { first, open, .. } = level.movers[0].kind else {
+            unreachable!()
+        };
+        assert!(
+            first.abs_diff_eq(want_first, 1e-3),
+            "flags {flags}: {first}"
+        );
+        assert!(
+            open.abs_diff_eq(want_first + v(16., 0., 0.), 1e-3),
+            "flags {flags}: {open}"
+        );
+    }
+    let (level, _) = hatch_map_flags("5", &[]);
+    assert_eq!(level.movers[0].wait, -1.0, "spawnflag 1 stays open");
+    let (level, _) = hatch_map(&[("targetname", "t1")]);
+    assert!(matches!(
+        level.movers[0].kind,
+        MoverKind::SecretDoor {
+            shootable: false,
+            ..
+        }
+    ));
+    let (level, _) = hatch_map_flags("20", &[("targetname", "t1")]);
+    assert!(matches!(
+        level.movers[0].kind,
+        MoverKind::SecretDoor {
+            shootable: true,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_shot_opens_it_in_two_moves_and_it_comes_back() {
+    let (level, cmap) = hatch_map(&[]);
+    let mut sim = sim_with(level, cmap, vec![shooter(2)]);
+    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+    let mut seen = vec![(Phase::AtA, Vec3::ZERO)];
+    for _ in 0..400 {
+        sim.step();
+        let m = sim.mover_state(0).unwrap();
+        if seen.last().map(|l: &(Phase, Vec3)| l.0) != Some(m.phase) {
+            seen.push((m.phase, m.offset));
+        }
+    }
+    let phases: Vec<Phase> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(
+        phases,
+        vec![
+            Phase::AtA,
+            Phase::SecretOut,
+            Phase::SecretOutPause,
+            Phase::ToB,
+            Phase::AtB,
+            Phase::SecretIn,
+            Phase::SecretInPause,
+            Phase::ToA,
+            Phase::AtA
+        ],
+        "{seen:?}"
+    );
+    // The pause comes after the drop, AtB after the slide.
+    assert!(seen[2].1.abs_diff_eq(v(0., 0., -24.), 1e-3), "{seen:?}");
+    assert!(seen[4].1.abs_diff_eq(v(-128., 0., -24.), 1e-2), "{seen:?}");
+    assert_eq!(sim.mover_state(0).unwrap().offset, Vec3::ZERO);
+}
+
+#[test]
+fn a_door_with_a_targetname_ignores_shots() {
+    let (level, cmap) = hatch_map(&[("targetname", "t1")]);
+    let mut sim = sim_with(level, cmap, vec![shooter(20)]);
+    for _ in 0..60 {
+        sim.step();
+    }
+    let m = sim.mover_state(0).unwrap();
+    assert_eq!((m.phase, m.offset), (Phase::AtA, Vec3::ZERO));
+}
+
+#[test]
+fn a_rocket_blast_nearby_opens_it() {
+    let (level, cmap) = hatch_map(&[]);
+    let mut sim = sim_with(level, cmap, vec![shooter(0)]);
+    // Splash only: a blast 112 units from the hatch's centre, in sight of it.
+    let shooter_id = sim.players[0].0;
+    botarena::game::combat::radius_damage(
+        &mut sim,
+        v(164., 64., 40.),
+        120.0,
+        shooter_id,
+        None,
+        "rocket",
+    );
+    sim.step();
+    assert_ne!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+    // Out of reach (over 240 units away) it stays shut.
+    let (level, cmap) = hatch_map(&[]);
+    let mut sim = sim_with(level, cmap, vec![shooter(0)]);
+    let shooter_id = sim.players[0].0;
+    botarena::game::combat::radius_damage(
+        &mut sim,
+        v(400., 64., 1.),
+        120.0,
+        shooter_id,
+        None,
+        "rocket",
+    );
+    sim.step();
+    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+}
+
+#[test]
+fn an_explorer_shoots_the_hatch_and_drops_through() {
+    let (level, cmap) = hatch_map(&[]);
+    let mut sim = sim_with(
+        level,
+        cmap,
+        vec![scripted(
+            "explorer",
+            v(300., 300., 25.),
+            225.,
+            ControllerConfig::Explore,
+        )],
+    );
+    let mut opened = None;
+    let mut below = None;
+    for t in 0..20 * 20 {
+        sim.step();
+        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
+            opened = Some(t);
+        }
+        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
+            below = Some(t);
+        }
+    }
+    println!("hatch opened at tick {opened:?}, explorer below at tick {below:?}");
+    assert!(opened.is_some(), "the explorer never shot the hatch");
+    // Through while the door it opened stands open (it starts closing at 9.4 s, tick 188).
+    assert!(
+        below.is_some_and(|b| b < 188),
+        "the explorer did not go through the opening it made"
+    );
+}
+
+#[test]
+fn dm6_secret_hatch_matches_doors_qc() {
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let (level, _) = quake_map(&dir, "dm6");
+    let m = level
+        .movers
+        .iter()
+        .find(|m| m.classname == "func_door_secret")
+        .expect("dm6 has a secret door");
+    let MoverKind::SecretDoor {
+        first,
+        open,
+        shootable,
+    } = m.kind
+    else {
+        panic!("{:?}", m.kind)
+    };
+    // angle 180, spawnflags 4 (first down), a 20-unit-thick 128 × 136 slab (z −88..−68).
+    assert!(shootable);
+    assert!(first.abs_diff_eq(v(0., 0., -20.), 1e-3), "{first}");
+    assert!(open.abs_diff_eq(v(-128., 0., -20.), 1e-3), "{open}");
+}
