@@ -1,5 +1,6 @@
 //! Explores a map, then sends one routing bot to every item waypoint in turn and reports
-//! which it reached: `cargo run --release --example item_tour -- MAP.map [SEED]`.
+//! which it reached: `cargo run --release --example item_tour -- MAP.map [SEED] [grid]`
+//! (`TOUR_SECONDS` sets the exploration time, default 600).
 use std::sync::Arc;
 
 use botarena::map::{MapData, build_level};
@@ -15,13 +16,37 @@ fn main() {
     let (level, cmap) = build_level(MapData::load(path).unwrap());
     let cfg = ExploreConfig {
         bots: 4,
-        seconds: 600.0,
+        seconds: std::env::var("TOUR_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(600.0),
         seed,
         tick_rate: 20,
         every: 600.0,
     };
     let explored = explore(Arc::new(level), cmap, &cfg, |_| {}).unwrap();
     let mut graph = explored.waypoints.clone();
+    {
+        // How many waypoints reach each item waypoint (a strongly connected graph: all).
+        let n = graph.len();
+        let mut counts = Vec::new();
+        for w in graph.waypoints() {
+            if matches!(w.kind, WaypointKind::Item { .. }) {
+                let c = botarena::nav::routing::build_cache(
+                    &graph,
+                    w.number,
+                    0.0,
+                    botarena::nav::routing::TravelFlags::ALL,
+                    &Default::default(),
+                );
+                counts.push(c.dist.iter().filter(|d| d.is_finite()).count());
+            }
+        }
+        println!(
+            "explored {} s: {n} waypoints; waypoints with a route to each item: {counts:?}",
+            cfg.seconds
+        );
+    }
     let (level, cmap) = build_level(MapData::load(path).unwrap());
     if args.get(3).map(String::as_str) == Some("grid") {
         // Merge a grid and stitch the explored waypoints into it.
@@ -87,11 +112,50 @@ fn main() {
                     t as f32 / 20.0
                 );
             }
-            None => println!(
-                "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, route {:?}",
-                s.origin,
-                sim.player_route(0)
-            ),
+            None => {
+                let r = sim.player_route(0).unwrap_or_default();
+                let wp = |k: Option<u32>| k.and_then(|k| sim.waypoints.get(k)).map(|w| w.origin);
+                println!(
+                    "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, {:?}; next {:?} at {:?} (from {:?} at {:?}){}",
+                    s.origin,
+                    sim.player_move_status(0),
+                    r.next,
+                    wp(r.next),
+                    r.previous,
+                    wp(r.previous),
+                    if r.no_route { "; no route" } else { "" }
+                );
+                if let (Some(a), Some(b)) = (r.previous, r.next)
+                    && let Some(w) = sim.waypoints.get(b)
+                {
+                    for l in w.links.iter().filter(|l| l.from == a) {
+                        println!("  link {a} -> {b}: {:?}", l);
+                    }
+                    for x in sim.waypoints.waypoints() {
+                        for l in x.links.iter().filter(|l| l.from == b || l.from == a) {
+                            let c = botarena::nav::routing::build_cache(
+                                &sim.waypoints,
+                                r.goal_waypoint.unwrap(),
+                                0.0,
+                                botarena::nav::routing::TravelFlags::ALL,
+                                &Default::default(),
+                            );
+                            println!(
+                                "  out {} -> {} at {}: {:?} {} (goal wp {:?}, to goal {} / from {} {})",
+                                l.from,
+                                x.number,
+                                x.origin,
+                                l.travel,
+                                l.distance,
+                                r.goal_waypoint,
+                                c.dist[x.number as usize],
+                                l.from,
+                                c.dist[l.from as usize]
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
     println!("{reached} of {} item waypoints reached", items.len());

@@ -333,3 +333,46 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
     println!("routes among the explored waypoints: {before} before stitching, {after} after");
     assert!(after >= before);
 }
+
+/// A bot standing at waypoint A in a crowd of waypoints that all lead back through A: the
+/// only way on is A's link to B, 300 units off and not among the nearest few. The pick must
+/// be B (the cache's next hop from A), not a crowd member within arrival radius (which made
+/// the dm4 item tour pick two close waypoints in turn forever).
+#[test]
+fn the_next_hop_from_where_the_bot_stands_is_always_a_candidate() {
+    let mut b = botarena::map::builder::MapBuilder::new();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(1024., 512., 0.),
+        "floor",
+    );
+    let (_, cmap) = b.build();
+    let mut g = WaypointGraph::new();
+    let stand = |x: f32, y: f32| Vec3::new(x, y, 24.0);
+    let a = g.add(stand(0., 0.), WaypointKind::Normal);
+    let far = g.add(stand(300., 0.), WaypointKind::Normal);
+    let goal = g.add(stand(600., 0.), WaypointKind::Normal);
+    g.link(a, far, 300.0, Travel::Walk, 1.0);
+    g.link(far, goal, 300.0, Travel::Walk, 1.0);
+    for i in 0..10 {
+        let ang = i as f32 * 0.6;
+        let x = g.add(
+            stand(20.0 * ang.cos(), 20.0 * ang.sin()),
+            WaypointKind::Normal,
+        );
+        g.link(x, a, 20.0, Travel::Walk, 1.0);
+        g.link(a, x, 20.0, Travel::Walk, 1.0);
+    }
+    let mut caches = RouteCaches::new(1 << 20, RouteParams::default());
+    let pick = botarena::bot::routing::pick_next(
+        &cmap,
+        &g,
+        &mut caches,
+        stand(2., 1.),
+        goal,
+        TravelFlags::ALL,
+        Some(a),
+        None,
+    );
+    assert_eq!(pick, Some(far));
+}
