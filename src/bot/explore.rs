@@ -215,8 +215,6 @@ pub struct SecretDoorView {
     pub centre: Vec3,
     /// Centre of its box when closed: the opening a player goes through.
     pub home_centre: Vec3,
-    /// Top of its box when closed.
-    pub home_top: f32,
     /// Closed (at home, so a shot opens it).
     pub closed: bool,
     /// Fully open (waiting before it closes).

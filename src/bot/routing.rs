@@ -85,27 +85,12 @@ pub fn pick_next(
 ) -> Option<u32> {
     let params = ReachParams::default();
     let cache = caches.get(g, goal_wp, flags);
-    // A bot standing at the waypoint it just reached may take that waypoint's own links
-    // without a fresh straight-line test (an observed fall or jump does not start exactly
-    // where the bot stands), and the cache's next hop from there is always a candidate.
-    // Without these, in a crowd of waypoints the next hop was not among the nearest few and
-    // two waypoints within arrival radius of each other were picked in turn forever (dm4
-    // item tour).
-    let at = previous.filter(|&p| {
-        g.get(p).is_some_and(|w| {
-            (w.origin - origin).truncate().length() <= ARRIVE
-                && (w.origin.z - origin.z).abs() < 48.0
-        })
-    });
-    let hop = at
-        .and_then(|a| cache.next.get(a as usize).copied().flatten())
-        .and_then(|n| g.get(n).map(|w| (n, w.origin.distance(origin))));
-    let near = g.near(origin, PICK_RADIUS);
-    let mut cands: Vec<(bool, f32, u32, f32)> = near
-        .iter()
-        .copied()
+    // Candidates in the order of preference; the first one in reach is the pick, so the
+    // reachability march (the costly part) runs only until it is found.
+    let mut cands: Vec<(bool, f32, u32, f32)> = g
+        .near(origin, PICK_RADIUS)
+        .into_iter()
         .take(PICK_CANDIDATES)
-        .chain(hop.filter(|h| !near.iter().take(PICK_CANDIDATES).any(|x| x.0 == h.0)))
         .filter(|&(n, _)| Some(n) != avoid)
         .filter_map(|(n, d)| {
             // Going back is the last resort (reference 003: it makes bots oscillate).
@@ -119,20 +104,10 @@ pub fn pick_next(
             .partial_cmp(&(b.0, b.1, b.2))
             .expect("finite keys")
     });
-    let linked_from_here = |n: u32| {
-        at.is_some_and(|a| {
-            g.get(n).is_some_and(|w| {
-                w.links
-                    .iter()
-                    .any(|l| l.from == a && l.blocked == 0 && flags.allows(l.travel))
-            })
-        })
-    };
     cands
         .into_iter()
         .find(|&(_, _, n, d)| {
             d <= ARRIVE
-                || linked_from_here(n)
                 || reachable(map, origin, g.get(n).expect("waypoint").origin, &params)
                     .is_reachable()
         })

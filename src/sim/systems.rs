@@ -206,7 +206,6 @@ fn secret_doors(sim: &Sim) -> Vec<crate::bot::explore::SecretDoorView> {
                 id: m.id,
                 centre: home_centre + st.offset,
                 home_centre,
-                home_top: m.maxs.z,
                 closed: st.phase == crate::physics::movers::Phase::AtA,
                 open: st.phase == crate::physics::movers::Phase::AtB,
             })
