@@ -88,6 +88,9 @@ pub fn walk_run(
     (walked, pos)
 }
 
+/// Weight of the direction toward the nearest unvisited place in an explorer's choice.
+pub const FRONTIER_PULL: f32 = 120.0;
+
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
 
@@ -96,6 +99,9 @@ pub const VISIT_CELL: f32 = 128.0;
 #[derive(Clone, Debug, Default)]
 pub struct VisitMap {
     cells: BTreeMap<(i32, i32, i32), u32>,
+    /// Floor points of the map under a ceiling, 128 units apart (set on first use): the
+    /// places exploring bots are pulled toward while nobody has been there.
+    pub frontier: Option<Vec<Vec3>>,
 }
 
 impl VisitMap {
@@ -121,6 +127,33 @@ impl VisitMap {
     pub fn cells(&self) -> usize {
         self.cells.len()
     }
+
+    /// The nearest frontier point nobody has visited (height counting double).
+    pub fn nearest_unvisited(&self, p: Vec3) -> Option<Vec3> {
+        let f = self.frontier.as_ref()?;
+        f.iter()
+            .filter(|q| self.visits(**q) == 0)
+            .map(|q| {
+                let d = *q - p;
+                (d.x * d.x + d.y * d.y + 4.0 * d.z * d.z, *q)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|x| x.1)
+    }
+}
+
+/// The map's floor points under a ceiling (a roof's top has open sky above it and is left
+/// out), for [`VisitMap::frontier`].
+pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
+    let (_, top) = map.bounds();
+    crate::bench::floor_points(level, map, VISIT_CELL)
+        .into_iter()
+        .filter(|p| {
+            map.trace_ray(*p, Vec3::new(p.x, p.y, top.z + 1.0), Contents::SOLID, None)
+                .fraction
+                < 1.0
+        })
+        .collect()
 }
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
@@ -160,6 +193,11 @@ pub fn choose_target(
     }
     let start = rng.range(0.0, 360.0);
     let mut best: Option<(f32, Vec3)> = None;
+    // Toward the nearest place nobody has been, wherever it is: local choices alone kept
+    // bots in dm4's big rooms (most side rooms never had a waypoint).
+    let pull = visits
+        .nearest_unvisited(s.origin)
+        .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
@@ -172,7 +210,9 @@ pub fn choose_target(
         let crowd = graph.near(end, CROWD_RADIUS).len() as f32;
         let mid = s.origin.lerp(end, 0.5);
         let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
-        let score = travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + rng.range(0.0, 40.0);
+        let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
+        let score =
+            travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + toward + rng.range(0.0, 40.0);
         if best.is_none_or(|b| score > b.0) {
             best = Some((score, end));
         }

@@ -32,6 +32,9 @@ pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     let doors = secret_doors(sim);
+    if sim.visits.frontier.is_none() {
+        sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
+    }
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
         let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim)) =
             sim.world.query_one_mut::<(
