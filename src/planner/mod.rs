@@ -16,11 +16,17 @@
 //! multiplies height differences by `w`, so a node under a ledge is not taken as near to a
 //! point on it. Measured here it did worse than Euclidean (see [`PlanConfig::default`]):
 //! the goal-directed extension by arrival time already keeps the tree from being fooled by
-//! height, and the stretched metric starves exploration up and down stairs. Toward the goal the node that would arrive soonest running straight is
-//! extended (its time + distance / 320), which keeps the fastest branch growing. Teleporters
-//! are taken (through the simulation's own teleport rule); doors that open on approach are
-//! open ([`planning_map`]); other movers stay where the map puts them, so a place only a lift
-//! reaches is not found.
+//! height, and the stretched metric starves exploration up and down stairs. Toward the goal
+//! the node that would arrive soonest running straight is extended (its time + distance /
+//! 320, from a queue), which keeps the fastest branch growing. Teleporters are taken (through
+//! the simulation's own teleport rule); doors that open on approach and secret doors that
+//! open when shot are open ([`planning_map`]); other movers stay where the map puts them, so
+//! a place only a lift reaches is not found.
+//!
+//! Nearest nodes come from a grid of cells in blocks searched nearest-bound first; a node that
+//! failed three times or is as old as the best solution leaves the search for good, and a
+//! cell holds at most 512 nodes. With these, 200,000 expansions on dm6 take about a
+//! second.
 //!
 //! Deterministic: the tree depends only on the map, the start, the goal, the seed and the
 //! number of expansions. A wall-clock budget (`deadline`) is for people in a hurry and is not
