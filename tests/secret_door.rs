@@ -86,32 +86,44 @@ fn shooter(fire_ticks: u32) -> botarena::sim::PlayerConfig {
     )
 }
 
+/// A secret door's (first, open, shootable), or a panic naming what the mover is.
+fn secret(kind: &MoverKind) -> (Vec3, Vec3, bool) {
+    match *kind {
+        MoverKind::SecretDoor {
+            first,
+            open,
+            shootable,
+        } => (first, open, shootable),
+        ref k => panic!("not a secret door: {k:?}"),
+    }
+}
+
+/// Asserts a secret door's two offsets.
+fn assert_moves(kind: &MoverKind, want_first: Vec3, want_open: Vec3) {
+    let (first, open, _) = secret(kind);
+    assert!(
+        first.abs_diff_eq(want_first, 1e-3),
+        "first {first}, want {want_first}"
+    );
+    assert!(
+        open.abs_diff_eq(want_open, 1e-3),
+        "open {open}, want {want_open}"
+    );
+}
+
 #[test]
 fn parsed_offsets_follow_doors_qc() {
     let (level, _) = hatch_map(&[]);
     let m = &level.movers[0];
     assert_eq!(m.speed, 50.0, "Quake fixes secret doors at 50 u/s");
     assert_eq!(m.wait, 5.0);
-    let MoverKind::SecretDoor {
-        first,
-        open,
-        shootable,
-    } = m.kind
-    else {
-        panic!("not a secret door: {:?}", m.kind)
-    };
-    assert!(shootable);
-    assert!(first.abs_diff_eq(v(0., 0., -24.), 1e-3), "{first}");
-    assert!(open.abs_diff_eq(v(-128., 0., -24.), 1e-3), "{open}");
+    assert!(secret(&m.kind).2);
+    assert_moves(&m.kind, v(0., 0., -24.), v(-128., 0., -24.));
     // First move to the right of the facing (angle 0 faces +x, right is −y), or to its left
     // with spawnflag 2; explicit widths and lengths; spawnflag 1 stays open; a targetname
     // makes it deaf to shots unless spawnflag 16.
     let (level, _) = hatch_map(&[("t_width", "40"), ("t_length", "64")]);
-    let MoverKind::SecretDoor { first, open, .. } = level.movers[0].kind else {
-        unreachable!()
-    };
-    assert!(first.abs_diff_eq(v(0., 0., -40.), 1e-3), "{first}");
-    assert!(open.abs_diff_eq(v(-64., 0., -40.), 1e-3), "{open}");
+    assert_moves(&level.movers[0].kind, v(0., 0., -40.), v(-64., 0., -40.));
     for (flags, want_first) in [("0", v(0., -128., 0.)), ("2", v(0., 128., 0.))] {
         let mut b = MapBuilder::new();
         b.solid(v(-64., -64., -16.), v(64., 64., 0.), "floor");
@@ -124,36 +136,18 @@ fn parsed_offsets_follow_doors_qc() {
             &[(v(0., 0., 0.), v(16., 128., 96.), "door")],
         );
         let (level, _) = b.build();
-        let MoverKind::SecretDoor { first, open, .. } = level.movers[0].kind else {
-            unreachable!()
-        };
-        assert!(
-            first.abs_diff_eq(want_first, 1e-3),
-            "flags {flags}: {first}"
-        );
-        assert!(
-            open.abs_diff_eq(want_first + v(16., 0., 0.), 1e-3),
-            "flags {flags}: {open}"
+        assert_moves(
+            &level.movers[0].kind,
+            want_first,
+            want_first + v(16., 0., 0.),
         );
     }
     let (level, _) = hatch_map_flags("5", &[]);
     assert_eq!(level.movers[0].wait, -1.0, "spawnflag 1 stays open");
     let (level, _) = hatch_map(&[("targetname", "t1")]);
-    assert!(matches!(
-        level.movers[0].kind,
-        MoverKind::SecretDoor {
-            shootable: false,
-            ..
-        }
-    ));
+    assert!(!secret(&level.movers[0].kind).2);
     let (level, _) = hatch_map_flags("20", &[("targetname", "t1")]);
-    assert!(matches!(
-        level.movers[0].kind,
-        MoverKind::SecretDoor {
-            shootable: true,
-            ..
-        }
-    ));
+    assert!(secret(&level.movers[0].kind).2);
 }
 
 #[test]
@@ -278,16 +272,7 @@ fn dm6_secret_hatch_matches_doors_qc() {
         .iter()
         .find(|m| m.classname == "func_door_secret")
         .expect("dm6 has a secret door");
-    let MoverKind::SecretDoor {
-        first,
-        open,
-        shootable,
-    } = m.kind
-    else {
-        panic!("{:?}", m.kind)
-    };
     // angle 180, spawnflags 4 (first down), a 20-unit-thick 128 × 136 slab (z −88..−68).
-    assert!(shootable);
-    assert!(first.abs_diff_eq(v(0., 0., -20.), 1e-3), "{first}");
-    assert!(open.abs_diff_eq(v(-128., 0., -20.), 1e-3), "{open}");
+    assert!(secret(&m.kind).2);
+    assert_moves(&m.kind, v(0., 0., -20.), v(-128., 0., -20.));
 }

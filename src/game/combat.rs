@@ -209,15 +209,7 @@ pub fn radius_damage(
         .level
         .movers
         .iter()
-        .filter(|m| {
-            matches!(
-                m.kind,
-                crate::map::level::MoverKind::SecretDoor {
-                    shootable: true,
-                    ..
-                }
-            )
-        })
+        .filter(|m| m.kind.is_shootable())
         .map(|m| m.id)
         .collect();
     for id in doors {

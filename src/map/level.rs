@@ -185,6 +185,19 @@ pub enum MoverKind {
     Fixed,
 }
 
+impl MoverKind {
+    /// A secret door that damage opens.
+    pub fn is_shootable(&self) -> bool {
+        matches!(
+            self,
+            MoverKind::SecretDoor {
+                shootable: true,
+                ..
+            }
+        )
+    }
+}
+
 /// A moving brush entity.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoverDef {

@@ -42,9 +42,10 @@ pub struct Hierarchy {
     pub revision: u64,
 }
 
-/// A heap entry: nearest first, ties by number (deterministic).
+/// A `BinaryHeap` entry (distance or score, number): least first, ties by the lower number
+/// (deterministic). The planner's goal queue uses it too.
 #[derive(PartialEq)]
-struct Entry(f32, u32);
+pub(crate) struct Entry(pub(crate) f32, pub(crate) u32);
 
 impl Eq for Entry {}
 

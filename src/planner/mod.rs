@@ -259,7 +259,8 @@ fn block(c: Key) -> Key {
 struct Bucket<T> {
     key: Key,
     min_steps: u32,
-    /// Nodes inside that have not failed [`MAX_FAILED`] times.
+    /// Blocks: nodes inside not yet dropped from the live lists (cells read their own
+    /// list's length instead).
     live: u32,
     items: Vec<T>,
 }
@@ -301,36 +302,18 @@ const GOAL_TIME_WEIGHT: f32 = 0.9;
 /// unusable never becomes usable again (its failures and aims only grow, the time limit
 /// only falls), so popping it for good is safe. (Measured on dm6, 200,000 expansions: the
 /// grid scored ~8,700 nodes per extension toward the goal.)
-struct GoalQueue(std::collections::BinaryHeap<std::cmp::Reverse<(Score, u32)>>);
-
-/// An `f32` score ordered totally (scores are finite).
-#[derive(Clone, Copy, PartialEq)]
-struct Score(f32);
-
-impl Eq for Score {}
-
-impl PartialOrd for Score {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl Ord for Score {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
-    }
-}
+struct GoalQueue(std::collections::BinaryHeap<crate::nav::hierarchy::Entry>);
 
 impl GoalQueue {
     fn push(&mut self, score: f32, n: u32) {
-        self.0.push(std::cmp::Reverse((Score(score), n)));
+        self.0.push(crate::nav::hierarchy::Entry(score, n));
     }
 
     /// The usable node with the least score (ties: the lower index), taken off the queue.
     fn pop(&mut self, usable: impl Fn(u32) -> bool) -> Option<(f32, u32)> {
-        while let Some(std::cmp::Reverse((sc, n))) = self.0.pop() {
+        while let Some(crate::nav::hierarchy::Entry(sc, n)) = self.0.pop() {
             if usable(n) {
-                return Some((sc.0, n));
+                return Some((sc, n));
             }
         }
         None
@@ -399,7 +382,6 @@ impl Grid {
         let cb = &mut self.cells[ci];
         cb.items.push((p, n));
         cb.min_steps = cb.min_steps.min(steps);
-        cb.live += 1;
         let bi = self.block_index[&block(c)];
         let bb = &mut self.blocks[bi];
         bb.min_steps = bb.min_steps.min(steps);
@@ -462,7 +444,9 @@ impl Grid {
                 self.blocks[bi]
                     .items
                     .iter()
-                    .filter(|&&ci| self.cells[ci].min_steps + 1 < limit && self.cells[ci].live > 0)
+                    .filter(|&&ci| {
+                        self.cells[ci].min_steps + 1 < limit && !self.live_nodes[ci].is_empty()
+                    })
                     .map(|&ci| (self.cells[ci].bound(CELL, q, metric), ci)),
             );
             cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -481,7 +465,6 @@ impl Grid {
                             // For good (see `live_nodes`); the order within a cell does
                             // not matter, ties are broken by index.
                             list.swap_remove(k);
-                            self.cells[ci].live -= 1;
                             self.blocks[bi].live -= 1;
                             continue;
                         }

@@ -192,15 +192,7 @@ fn secret_doors(sim: &Sim) -> Vec<crate::bot::explore::SecretDoorView> {
         .movers
         .iter()
         .enumerate()
-        .filter(|(_, m)| {
-            matches!(
-                m.kind,
-                MoverKind::SecretDoor {
-                    shootable: true,
-                    ..
-                }
-            )
-        })
+        .filter(|(_, m)| m.kind.is_shootable())
         .filter_map(|(index, m)| {
             let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
             let home_centre = (m.mins + m.maxs) * 0.5;
@@ -305,10 +297,7 @@ pub(crate) fn damage_mover(sim: &mut Sim, id: EntId) {
     let Some(index) = sim.level.movers.iter().position(|m| m.id == id) else {
         return;
     };
-    if let MoverKind::SecretDoor {
-        shootable: true, ..
-    } = sim.level.movers[index].kind
-    {
+    if sim.level.movers[index].kind.is_shootable() {
         use_mover(sim, index);
     }
 }
