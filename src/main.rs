@@ -1196,6 +1196,10 @@ fn waypoints(cmd: WaypointsCommand) -> Result<(), Box<dyn std::error::Error>> {
                     .collect();
                 println!("links       {} ({})", st.links, travel.join(", "));
                 println!("components  {}", st.components);
+                println!(
+                    "routable    {} of {} waypoints all have routes to each other (largest strongly connected part)",
+                    st.largest_strong, st.waypoints
+                );
             }
             Ok(())
         }

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{
-    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd,
+    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd, pmove,
 };
 use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
 use crate::sim::Sim;
@@ -149,6 +149,14 @@ fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop:
         if t.start_solid {
             return Ahead::Clear; // a wall or step ahead: the feelers deal with it
         }
+        let floor_under_ray = t.fraction < 1.0
+            && t.normal.z >= 0.7
+            && !t.contents.intersects(Contents::LAVA | Contents::SLIME);
+        if !floor_under_ray && box_supported(map, p, max_drop) {
+            // The ray fell through a hole the player's box bridges (dm4's grates over lava).
+            d += 16.0;
+            continue;
+        }
         if t.fraction >= 1.0 || (t.contents.intersects(Contents::SOLID) && t.normal.z < 0.7) {
             return Ahead::Bad {
                 distance: d,
@@ -164,6 +172,26 @@ fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop:
         d += 16.0;
     }
     Ahead::Clear
+}
+
+/// Whether a player's box dropped from `p` lands on floor within `max_drop` with its feet out
+/// of lava and slime (Quake hurts by the contents at the feet's centre, not under the box).
+fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32) -> bool {
+    let t = map.trace(
+        p,
+        p - Vec3::new(0.0, 0.0, max_drop),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        None,
+    );
+    let feet = t.end_pos + Vec3::new(0.0, 0.0, PLAYER_MINS.z + 1.0);
+    !t.start_solid
+        && t.fraction < 1.0
+        && t.normal.z >= 0.7
+        && !map
+            .point_contents(feet)
+            .intersects(Contents::LAVA | Contents::SLIME)
 }
 
 /// Whether a running jump from `s` along `dir` lands safely: on ground or in water, not in
@@ -191,6 +219,61 @@ fn jump_lands(
         StopEvent::Landed | StopEvent::EnteredWater => (end.origin - s.origin).dot(dir) > 32.0,
         _ => false,
     }
+}
+
+/// Whether running on along `dir` (no jump) goes off an edge and lands safely: the floor
+/// samples of [`scan_ahead`] look straight down, but a player running off a ledge lands well
+/// beyond it (≈ 220 units after a 192-unit drop at full speed) — on dm4 onto a walkway past
+/// the lava the samples see.
+fn falls_safely(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> bool {
+    let params = PredictParams {
+        stop_on_wall: false,
+        max_fall: max_drop,
+        ..Default::default()
+    };
+    let pred = predict(
+        map,
+        s,
+        &[run_toward(dir, physics.max_speed, false)],
+        physics,
+        &params,
+        me,
+    );
+    let Some(end) = pred.end() else { return false };
+    matches!(pred.stop, StopEvent::Landed | StopEvent::EnteredWater)
+        && end.origin.z < s.origin.z - STEP_SIZE
+        && (end.origin - s.origin).dot(dir) > 32.0
+}
+
+/// Whether running along `dir` climbs: two ticks of the real physics at full speed from `s`
+/// step up, advance at least half the distance and stay on the ground. The two feelers see a staircase
+/// as a wall (the box raised by one step meets the second step within the feeling distance),
+/// but the physics climbs it step by step; jumping there instead throws the bot off the
+/// stairs' side.
+fn walks_on(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    dt: f32,
+    me: Option<EntId>,
+) -> bool {
+    let mut p = *s;
+    p.velocity = dir * physics.max_speed;
+    let cmd = run_toward(dir, physics.max_speed, false);
+    for _ in 0..2 {
+        p = pmove(&p, &cmd, map, physics, dt, me).0;
+    }
+    p.on_ground.is_some()
+        && p.origin.z > s.origin.z + 1.0
+        && (p.origin - s.origin).dot(dir) >= physics.max_speed * dt
 }
 
 /// What steering needs besides the bot's own state.
@@ -254,6 +337,7 @@ pub fn steer(
     let free = |dir: Vec3| {
         box_clear(map, s.origin, s.origin + dir * feel, me)
             || box_clear(map, up(STEP_SIZE), up(STEP_SIZE) + dir * feel, me)
+            || walks_on(map, s, dir, physics, dt, me)
     };
     let mut heading = want;
     let mut jump = false;
@@ -318,8 +402,13 @@ pub fn steer(
             MoveTarget::Point(_) => to3.truncate().length() + 16.0,
             MoveTarget::Direction(_) => params.lookahead,
         });
+        // Dropping off the edge is the way when the target is down there; otherwise a jump
+        // across comes first and the drop is the fallback.
+        let target_below = to3.z < -STEP_SIZE;
+        let falls = || falls_safely(map, s, heading, physics, params.max_drop, me);
         if let Ahead::Bad { distance, hazard } =
             scan_ahead(map, s.origin, heading, range, params.max_drop)
+            && !(target_below && falls())
         {
             let step = s.velocity.truncate().length().max(speed) * dt;
             if distance <= step + 16.0 {
@@ -345,12 +434,14 @@ pub fn steer(
                         back.forward_move = -speed;
                         return (back, MoveStatus::Moving);
                     }
-                    let why = if hazard {
-                        BlockReason::Hazard
-                    } else {
-                        BlockReason::Gap
-                    };
-                    return (stand, MoveStatus::Blocked(why));
+                    if !falls() {
+                        let why = if hazard {
+                            BlockReason::Hazard
+                        } else {
+                            BlockReason::Gap
+                        };
+                        return (stand, MoveStatus::Blocked(why));
+                    }
                 }
             } else {
                 // Would a running jump from the edge make it? If not, brake now.
@@ -359,7 +450,7 @@ pub fn steer(
                 at_edge.velocity = heading * physics.max_speed;
                 let edge_ok = box_clear(map, s.origin, at_edge.origin, me)
                     && jump_lands(map, &at_edge, heading, physics, params.max_drop, me);
-                if !edge_ok {
+                if !edge_ok && !falls() {
                     let why = if hazard {
                         BlockReason::Hazard
                     } else {

@@ -23,6 +23,9 @@ use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 pub const PICK_RADIUS: f32 = 512.0;
 /// How many of the nearest waypoints are tested for reachability.
 pub const PICK_CANDIDATES: usize = 8;
+/// How many more waypoints (beyond the nearest [`PICK_CANDIDATES`]) are tried when none of
+/// those is in reach.
+pub const FALLBACK_CANDIDATES: usize = 24;
 /// Distance at which a picked waypoint counts as reached.
 pub const ARRIVE: f32 = 24.0;
 /// Seconds a pick is kept before it is reconsidered.
@@ -71,7 +74,14 @@ pub fn nearest_reaching(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Optio
 }
 
 /// Picks the next waypoint toward the goal: reachable from `origin`, minimising the distance
-/// to it plus its distance to the goal; the previous waypoint only when nothing else will do.
+/// to it plus its distance to the goal.
+///
+/// Candidates are the [`PICK_CANDIDATES`] waypoints nearest the bot and the cache's next hop
+/// from the waypoint last reached (in a crowd of waypoints it is often not among the nearest).
+/// Preference comes in tiers, so that the choice cannot go round in circles (reference 003's
+/// oscillation traps): first waypoints nearer the goal than the one last reached (every such
+/// pick strictly lowers the distance left, so a chain of them ends), then the others, then
+/// the waypoint last reached itself.
 #[allow(clippy::too_many_arguments)] // each is a separate read-only view the pick needs
 pub fn pick_next(
     map: &CollisionMap,
@@ -85,18 +95,37 @@ pub fn pick_next(
 ) -> Option<u32> {
     let params = ReachParams::default();
     let cache = caches.get(g, goal_wp, flags);
+    let left = previous.and_then(|p| cache.distance(p));
+    let all_near = g.near(origin, PICK_RADIUS);
+    let mut near: Vec<(u32, f32)> = all_near.iter().copied().take(PICK_CANDIDATES).collect();
+    let hop = previous.and_then(|p| cache.next.get(p as usize).copied().flatten());
+    if let Some(h) = hop
+        && !near.iter().any(|c| c.0 == h)
+        && let Some(w) = g.get(h)
+    {
+        near.push((h, w.origin.distance(origin)));
+    }
+    // Standing at the waypoint last reached, its link to the next hop is trusted without a
+    // new straight-line test: the link was verified from there, or observed (a bot went that
+    // way, e.g. jumping a gap the straight-line test does not see).
+    let at_previous = previous
+        .and_then(|p| g.get(p))
+        .is_some_and(|w| (w.origin - origin).length() <= ARRIVE);
     // Candidates in the order of preference; the first one in reach is the pick, so the
     // reachability march (the costly part) runs only until it is found.
-    let mut cands: Vec<(bool, f32, u32, f32)> = g
-        .near(origin, PICK_RADIUS)
+    let mut cands: Vec<(u8, f32, u32, f32)> = near
         .into_iter()
-        .take(PICK_CANDIDATES)
         .filter(|&(n, _)| Some(n) != avoid)
         .filter_map(|(n, d)| {
-            // Going back is the last resort (reference 003: it makes bots oscillate).
-            cache
-                .distance(n)
-                .map(|to_goal| (Some(n) == previous, d + to_goal, n, d))
+            let to_goal = cache.distance(n)?;
+            let tier = if Some(n) == previous {
+                2
+            } else if left.is_none_or(|l| to_goal < l) {
+                0
+            } else {
+                1
+            };
+            Some((tier, d + to_goal, n, d))
         })
         .collect();
     cands.sort_by(|a, b| {
@@ -104,14 +133,24 @@ pub fn pick_next(
             .partial_cmp(&(b.0, b.1, b.2))
             .expect("finite keys")
     });
-    cands
+    let in_reach = |n: u32, d: f32| {
+        d <= ARRIVE
+            || (at_previous && Some(n) == hop)
+            || reachable(map, origin, g.get(n).expect("waypoint").origin, &params).is_reachable()
+    };
+    if let Some(c) = cands.iter().find(|c| in_reach(c.2, c.3)) {
+        return Some(c.2);
+    }
+    // None of the nearest will do (the bot is off the graph: fallen, pushed, in a corner the
+    // nearest waypoints cannot be seen from): the farther ones within the radius, nearest
+    // first, that have a route.
+    all_near
         .into_iter()
-        .find(|&(_, _, n, d)| {
-            d <= ARRIVE
-                || reachable(map, origin, g.get(n).expect("waypoint").origin, &params)
-                    .is_reachable()
-        })
-        .map(|c| c.2)
+        .skip(PICK_CANDIDATES)
+        .take(FALLBACK_CANDIDATES)
+        .filter(|&(n, _)| Some(n) != avoid && cache.distance(n).is_some())
+        .find(|&(n, d)| in_reach(n, d))
+        .map(|c| c.0)
 }
 
 /// For every living bot with a route goal: the movement request toward its next waypoint (or

@@ -58,6 +58,9 @@ pub struct Dropper {
     pub pending_teleport: Option<u32>,
     /// Tick at which `closest` was last confirmed.
     pub closest_tick: u64,
+    /// The bot has been off the ground (not swimming) since `closest` was last confirmed: an
+    /// observed link at the same height is then a jump (a gap crossed), not a walk.
+    pub airborne: bool,
 }
 
 /// Seconds after its last confirmation within which the closest waypoint is linked to a
@@ -66,9 +69,12 @@ pub const OBSERVED_SECONDS: f32 = 3.0;
 
 /// The bot just went from `c`'s reach to the new waypoint `n` without dying or teleporting
 /// (both reset the trail): a way, even where a straight line does not show one (a drop off
-/// a ledge sideways, a jump down into a pocket). Linked as observed when `c` was confirmed
-/// at most [`OBSERVED_SECONDS`] ago and no link exists.
-fn observed_link(g: &mut WaypointGraph, c: u32, n: u32, tick: u64, confirmed: u64, dt: f32) {
+/// a ledge sideways, a jump down into a pocket, a running jump across a gap). Linked as
+/// observed when `c` was confirmed at most [`OBSERVED_SECONDS`] ago and no link exists; its
+/// travel type is a fall when `n` is lower, a jump when higher or when the bot left the
+/// ground on the way, else a walk.
+fn observed_link(g: &mut WaypointGraph, c: u32, n: u32, dr: &Dropper, tick: u64, dt: f32) {
+    let confirmed = dr.closest_tick;
     if g.has_link(c, n) || tick.saturating_sub(confirmed) > (OBSERVED_SECONDS / dt) as u64 {
         return;
     }
@@ -77,7 +83,7 @@ fn observed_link(g: &mut WaypointGraph, c: u32, n: u32, tick: u64, confirmed: u6
     };
     let travel = if pn.z < pc.z - STEP_SIZE - 1.0 {
         Travel::Fall
-    } else if pn.z > pc.z + STEP_SIZE + 1.0 {
+    } else if pn.z > pc.z + STEP_SIZE + 1.0 || dr.airborne {
         Travel::Jump
     } else {
         Travel::Walk
@@ -112,6 +118,57 @@ fn free_spot(map: &crate::map::CollisionMap, want: Vec3, fallback: Vec3) -> Vec3
         }
     }
     fallback
+}
+
+/// The floor spot nearest (across) the centre of a teleporter's trigger where a standing
+/// player touches it. The trigger's bottom centre is not always one: dm4's are thin slabs
+/// under a low lintel, their bottom in mid-air and their centre inside the frame, touched by
+/// a player standing in the doorway. Candidates every 8 units out from the centre over the
+/// trigger's footprint widened by a player's half-width, each swept down to the floor from
+/// the first height where the box fits; the nearest to the centre wins (the first on ties).
+fn teleporter_stand(map: &crate::map::CollisionMap, mins: Vec3, maxs: Vec3) -> Option<Vec3> {
+    let centre = (mins + maxs) * 0.5;
+    let reach = (maxs - mins) * 0.5 + PLAYER_MAXS;
+    let (kx, ky) = ((reach.x / 8.0) as i32, (reach.y / 8.0) as i32);
+    let mut best: Option<(f32, Vec3)> = None;
+    for i in -kx..=kx {
+        for j in -ky..=ky {
+            let (x, y) = (centre.x + 8.0 * i as f32, centre.y + 8.0 * j as f32);
+            let heights = [maxs.z + STAND, mins.z + STAND, mins.z];
+            let Some(start) = heights.iter().map(|&z| Vec3::new(x, y, z)).find(|&p| {
+                !map.trace(
+                    p,
+                    p,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    None,
+                )
+                .start_solid
+            }) else {
+                continue;
+            };
+            let tr = map.trace(
+                start,
+                start - Vec3::new(0.0, 0.0, 256.0),
+                PLAYER_MINS,
+                PLAYER_MAXS,
+                Contents::MASK_PLAYER_NO_BODIES,
+                None,
+            );
+            let p = tr.end_pos;
+            let touches =
+                (p + PLAYER_MINS).cmple(maxs).all() && (p + PLAYER_MAXS).cmpge(mins).all();
+            if tr.fraction == 1.0 || tr.normal.z < 0.7 || !touches {
+                continue;
+            }
+            let d = (p - centre).truncate().length();
+            if best.is_none_or(|b| d < b.0) {
+                best = Some((d, p));
+            }
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// Links waypoint `n` with the few nearest others (besides `skip`) wherever reachability holds.
@@ -181,6 +238,9 @@ pub fn drop_system(sim: &mut Sim) {
                     Ok((m, v, d)) => (m.0, v.alive, *d),
                     Err(_) => break 'one,
                 };
+            if s.on_ground.is_none() && s.water_level < 2 {
+                dr.airborne = true;
+            }
             if !alive {
                 // Death breaks the trail: the next waypoint starts afresh at the spawn point.
                 dr = Dropper::default();
@@ -230,7 +290,7 @@ pub fn drop_system(sim: &mut Sim) {
                 );
                 if let Some(c) = dr.closest {
                     g.link_reachable(map, c, n, &params);
-                    observed_link(g, c, n, sim.tick, dr.closest_tick, sim.dt);
+                    observed_link(g, c, n, &dr, sim.tick, sim.dt);
                 }
                 tie_in(map, g, n, dr.closest, &params);
             }
@@ -241,8 +301,10 @@ pub fn drop_system(sim: &mut Sim) {
                     |k| matches!(k, WaypointKind::Teleporter { trigger } if *trigger == trig),
                 );
                 let tw = existing.unwrap_or_else(|| {
-                    let c = (t.mins + t.maxs) * 0.5;
-                    let at = free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin);
+                    let at = teleporter_stand(map, t.mins, t.maxs).unwrap_or_else(|| {
+                        let c = (t.mins + t.maxs) * 0.5;
+                        free_spot(map, Vec3::new(c.x, c.y, t.mins.z + STAND), s.origin)
+                    });
                     let tw = g.add(at, WaypointKind::Teleporter { trigger: trig });
                     // Ways into the teleporter from around it (leaving it is the teleport).
                     for (m, _) in g
@@ -298,6 +360,7 @@ pub fn drop_system(sim: &mut Sim) {
                         }
                         dr.closest = Some(b);
                         dr.closest_tick = sim.tick;
+                        dr.airborne = false;
                     }
                     Phase::AtB => {
                         let t = g
@@ -315,6 +378,7 @@ pub fn drop_system(sim: &mut Sim) {
                         }
                         dr.closest = Some(t);
                         dr.closest_tick = sim.tick;
+                        dr.airborne = false;
                     }
                     _ => {}
                 }
@@ -350,6 +414,7 @@ pub fn drop_system(sim: &mut Sim) {
                     }
                     dr.closest = Some(c);
                     dr.closest_tick = sim.tick;
+                    dr.airborne = false;
                     dr.prev = Some(Sample {
                         pos: s.origin,
                         droppable: here,
@@ -367,7 +432,7 @@ pub fn drop_system(sim: &mut Sim) {
                             let n = g.add(pos, WaypointKind::Normal);
                             if let Some(c) = dr.closest {
                                 g.link_reachable(map, c, n, &params);
-                                observed_link(g, c, n, sim.tick, dr.closest_tick, sim.dt);
+                                observed_link(g, c, n, &dr, sim.tick, sim.dt);
                             }
                             // Also tie it to the waypoints around it (a trail starting after a
                             // respawn or a teleport has no last waypoint to link to).
@@ -377,6 +442,7 @@ pub fn drop_system(sim: &mut Sim) {
                                 || reachable(map, pos, s.origin, &params).is_reachable();
                             dr.closest = Some(n);
                             dr.closest_tick = sim.tick;
+                            dr.airborne = false;
                             dr.prev = Some(Sample {
                                 pos: s.origin,
                                 droppable: here,

@@ -10,7 +10,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::map::{CollisionMap, Contents};
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, STEP_SIZE};
 
 use super::reach::{ReachParams, reachable};
 use super::waypoints::{Travel, WaypointGraph, WaypointKind};
@@ -66,6 +66,19 @@ fn floors(map: &CollisionMap, x: f32, y: f32, top: f32, bottom: f32) -> Vec<Vec3
             break;
         }
         let o = t.end_pos;
+        // The box can come to rest on a ledge's edge with its centre over the drop (the side
+        // of a staircase): a waypoint there sends bots along the edge, off which they fall.
+        // Only floor under the centre, within a step, counts; an edge is passed by.
+        let under = map.trace_ray(
+            o,
+            o + Vec3::new(0.0, 0.0, PLAYER_MINS.z - STEP_SIZE - 1.0),
+            MASK,
+            None,
+        );
+        if under.fraction >= 1.0 {
+            z = o.z - 1.0;
+            continue;
+        }
         if t.normal.z >= 0.7 {
             // Inside the map there is a ceiling or sky above; on the roof there is only void.
             let up = map.trace_ray(o, Vec3::new(x, y, top + 256.0), Contents::SOLID, None);

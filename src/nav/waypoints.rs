@@ -155,6 +155,9 @@ pub struct GraphStats {
     pub links_by_travel: BTreeMap<String, usize>,
     /// Weakly connected components.
     pub components: usize,
+    /// Waypoints in the largest strongly connected component: every one of them has a route
+    /// to every other (the part of the graph a routing bot can go round in).
+    pub largest_strong: usize,
 }
 
 /// One change to a graph, as routing caches replay them.
@@ -482,11 +485,36 @@ impl WaypointGraph {
         sizes
     }
 
+    /// Sizes of the strongly connected components (waypoints that all have routes to each
+    /// other, links taken in their direction), largest first.
+    pub fn strong_component_sizes(&self) -> Vec<usize> {
+        let n = self.waypoints.len();
+        // Links are stored on their target; successors are needed per source.
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for w in &self.waypoints {
+            for l in &w.links {
+                succ[l.from as usize].push(w.number);
+            }
+        }
+        let nodes: Vec<u32> = (0..n as u32).collect();
+        let mut sizes: Vec<usize> =
+            pathfinding::directed::strongly_connected_components::strongly_connected_components(
+                &nodes,
+                |&v| succ[v as usize].iter().copied(),
+            )
+            .iter()
+            .map(Vec::len)
+            .collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
+    }
+
     /// Counts by kind, links by travel type, components.
     pub fn stats(&self) -> GraphStats {
         let mut s = GraphStats {
             waypoints: self.waypoints.len(),
             components: self.components(),
+            largest_strong: self.strong_component_sizes().first().copied().unwrap_or(0),
             ..Default::default()
         };
         for w in &self.waypoints {

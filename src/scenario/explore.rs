@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::bot::explore::wants_item_waypoint;
-use crate::map::{CollisionMap, Contents, Level};
+use crate::map::{CollisionMap, Contents, EntId, Level};
 use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
@@ -35,8 +35,8 @@ pub struct ExploreReport {
     pub items_with_waypoint: usize,
     /// Item classes still without a waypoint.
     pub items_missing: BTreeMap<String, usize>,
-    /// Waypoints where a standing player box would be inside solid (elevator waypoints,
-    /// which depend on where the plat is, are not counted).
+    /// Waypoints where a standing player box would be inside the map's fixed solid (movers —
+    /// doors, plats — are left out: where they stand depends on the moment).
     pub waypoints_in_solid: usize,
 }
 
@@ -75,7 +75,7 @@ pub fn coverage(
                 WaypointKind::ElevatorBottom { .. } | WaypointKind::ElevatorTop { .. }
             )
         })
-        .filter(|w| {
+        .map(|w| {
             cmap.trace(
                 w.origin,
                 w.origin,
@@ -84,8 +84,10 @@ pub fn coverage(
                 Contents::MASK_PLAYER_NO_BODIES,
                 None,
             )
-            .start_solid
         })
+        // Inside the fixed geometry: a waypoint in a doorway is inside the door while it is
+        // shut, and the door opens for whoever walks up to it.
+        .filter(|t| t.start_solid && t.ent.is_none_or(|e| e == EntId::WORLD))
         .count();
     ExploreReport {
         map: level.map.name.clone(),
@@ -193,6 +195,11 @@ impl ExploreReport {
             travel.join(", ")
         );
         let _ = writeln!(s, "components  {}", self.graph.components);
+        let _ = writeln!(
+            s,
+            "routable    {} of {} waypoints all have routes to each other (largest strongly connected part)",
+            self.graph.largest_strong, self.graph.waypoints
+        );
         let _ = writeln!(
             s,
             "items       {} of {} weapons and powerups have an item waypoint{}",
