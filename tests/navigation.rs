@@ -1,0 +1,428 @@
+//! Places where bots used to get stuck or lose the way, each as small as it can be made: a
+//! teleporter drawn as a thin slab under a lintel (dm4's), a grate over lava, a drop to a
+//! target below with lava under the edge, a crowd of waypoints around the bot, waypoints on a
+//! staircase's edge, a way that exists only as a running jump. Where dm4 is at hand
+//! (../shared/quake-maps or $BOTARENA_QUAKE_MAPS) the same is checked at the spots on dm4
+//! where it was found; those parts are skipped, with the reason printed, where it is absent.
+
+mod common;
+
+use std::sync::Arc;
+
+use glam::Vec3;
+
+use botarena::bot::movement::{MoveMemory, MoveParams, MoveRequest, MoveStatus, MoveTarget};
+use botarena::bot::movement::{SteerCtx, steer};
+use botarena::map::builder::MapBuilder;
+use botarena::map::{CollisionMap, Contents, Level};
+use botarena::nav::routing::{RouteCaches, TravelFlags};
+use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use botarena::physics::PhysicsParams;
+use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, pmove};
+use botarena::sim::components::ScriptStep;
+use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use common::scripted;
+
+/// A closed room 1024 × 1024, floor top at z 0, ceiling at 256.
+fn room() -> MapBuilder {
+    let mut b = MapBuilder::new();
+    let (lo, hi) = (-512.0, 512.0);
+    b.solid(Vec3::new(lo, lo, 256.0), Vec3::new(hi, hi, 272.0), "C");
+    b.solid(
+        Vec3::new(lo - 16.0, lo, -128.0),
+        Vec3::new(lo, hi, 256.0),
+        "W",
+    );
+    b.solid(
+        Vec3::new(hi, lo, -128.0),
+        Vec3::new(hi + 16.0, hi, 256.0),
+        "W",
+    );
+    b.solid(
+        Vec3::new(lo, lo - 16.0, -128.0),
+        Vec3::new(hi, lo, 256.0),
+        "W",
+    );
+    b.solid(
+        Vec3::new(lo, hi, -128.0),
+        Vec3::new(hi, hi + 16.0, 256.0),
+        "W",
+    );
+    b.point(
+        "info_player_deathmatch",
+        Vec3::new(-400.0, -400.0, 25.0),
+        &[],
+    );
+    b
+}
+
+fn sim_of(level: Level, cmap: CollisionMap, players: Vec<PlayerConfig>) -> Sim {
+    Sim::new(
+        Arc::new(level),
+        cmap,
+        &SimConfig {
+            seed: 3,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            players,
+            rules: Default::default(),
+        },
+    )
+    .expect("sim builds")
+}
+
+/// Steers a lone player from `start` toward `target` with the movement stage and the real
+/// physics for `ticks` ticks; every state and status.
+fn steer_run(
+    cmap: &CollisionMap,
+    start: Vec3,
+    target: Vec3,
+    ticks: usize,
+) -> Vec<(PlayerState, MoveStatus)> {
+    let physics = PhysicsParams::default();
+    let ctx = SteerCtx {
+        map: cmap,
+        physics,
+        params: MoveParams::default(),
+        dt: 0.05,
+        me: None,
+    };
+    let req = MoveRequest {
+        target: MoveTarget::Point(target),
+        speed: 320.0,
+    };
+    // Settled on the floor first, as a bot that has been standing there.
+    let mut s = botarena::planner::times::standing(cmap, &physics, start);
+    let mut mem = MoveMemory::default();
+    let mut out = Vec::new();
+    for _ in 0..ticks {
+        let (cmd, status) = steer(&ctx, &s, &req, &mut mem);
+        s = pmove(&s, &cmd, cmap, &physics, 0.05, None).0;
+        out.push((s, status));
+    }
+    out
+}
+
+fn in_hazard(s: &PlayerState) -> bool {
+    s.water_type.intersects(Contents::LAVA | Contents::SLIME)
+}
+
+#[test]
+fn a_teleporter_slab_under_a_lintel_gets_its_waypoint_on_the_floor_with_ways_in() {
+    // dm4's teleporters: the trigger is an 8-unit slab 40 units above the floor, right under
+    // the doorway's lintel; a player walking up to the doorway touches it. The waypoint
+    // used to hang at the slab's bottom (mid-air) and no link could lead into it.
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(512., 512., 0.),
+        "F",
+    );
+    b.solid(
+        Vec3::new(216., -32., 48.),
+        Vec3::new(280., 32., 256.),
+        "LINTEL",
+    );
+    b.solid(
+        Vec3::new(280., -32., 0.),
+        Vec3::new(296., 32., 256.),
+        "BACK",
+    );
+    b.brush_entity(
+        &[("classname", "trigger_teleport"), ("target", "t1")],
+        &[(
+            Vec3::new(200., -32., 40.),
+            Vec3::new(264., 32., 48.),
+            "TRIGGER",
+        )],
+    );
+    b.point(
+        "info_teleport_destination",
+        Vec3::new(-300., 300., 24.),
+        &[("targetname", "t1"), ("angle", "0")],
+    );
+    let (level, cmap) = b.build();
+    let trigger = (level.triggers[0].mins, level.triggers[0].maxs);
+    let run = vec![ScriptStep {
+        ticks: 60,
+        forward: 320.,
+        ..Default::default()
+    }];
+    let mut sim = sim_of(
+        level,
+        cmap,
+        vec![scripted(
+            "walker",
+            Vec3::new(-100., 0., 25.),
+            0.,
+            ControllerConfig::Script(run),
+        )],
+    );
+    for _ in 0..60 {
+        sim.step();
+    }
+    assert!(
+        sim.player_state(0).unwrap().origin.y > 250.0,
+        "the walker went through the teleporter"
+    );
+    let g = &sim.waypoints;
+    let t = g
+        .find_kind(|k| matches!(k, WaypointKind::Teleporter { .. }))
+        .expect("a teleporter waypoint");
+    let at = g.get(t).unwrap().origin;
+    println!("teleporter waypoint at {at}");
+    assert!((at.z - 24.03125).abs() < 0.1, "on the floor: {at}");
+    let (bmin, bmax) = (at + PLAYER_MINS, at + PLAYER_MAXS);
+    assert!(
+        bmin.cmple(trigger.1).all() && bmax.cmpge(trigger.0).all(),
+        "a player standing there touches the trigger: {at}"
+    );
+    assert!(
+        !g.get(t).unwrap().links.is_empty(),
+        "a link leads into the teleporter waypoint"
+    );
+}
+
+/// A floor of 16-unit bars 16 units apart over lava from x = 0 to 256, solid floor on both
+/// sides (all tops at z 0); lava's surface 32 units below; a tunnel's ceiling 58 units up
+/// over the grate, too low to jump across it.
+fn grate() -> (Level, CollisionMap) {
+    let mut b = room();
+    b.solid(
+        Vec3::new(-64., -512., 58.),
+        Vec3::new(320., 512., 256.),
+        "LOW",
+    );
+    b.solid(Vec3::new(-512., -512., -16.), Vec3::new(0., 512., 0.), "F");
+    b.solid(Vec3::new(256., -512., -16.), Vec3::new(512., 512., 0.), "F");
+    b.solid(
+        Vec3::new(0., -512., -128.),
+        Vec3::new(256., 512., -64.),
+        "PIT",
+    );
+    b.solid(
+        Vec3::new(0., -512., -64.),
+        Vec3::new(256., 512., -32.),
+        "*lava1",
+    );
+    for k in 0..8 {
+        let x = 32.0 * k as f32 + 8.0;
+        b.solid(
+            Vec3::new(x, -512., -16.),
+            Vec3::new(x + 16., 512., 0.),
+            "BAR",
+        );
+    }
+    b.build()
+}
+
+#[test]
+fn a_bot_walks_over_a_grate_above_lava() {
+    // The floor samples look straight down through the holes and see lava; the player's box
+    // rests on the bars (and Quake hurts by the contents at the feet's centre, which stays in
+    // the air between the bars).
+    let (_, cmap) = grate();
+    let run = steer_run(
+        &cmap,
+        Vec3::new(-100., 0., 24.03125),
+        Vec3::new(400., 0., 24.03125),
+        60,
+    );
+    let end = run.last().unwrap();
+    assert!(
+        run.iter()
+            .all(|(_, st)| !matches!(st, MoveStatus::Blocked(_))),
+        "never blocked"
+    );
+    assert!(run.iter().all(|(s, _)| !in_hazard(s)), "never in lava");
+    assert_eq!(end.1, MoveStatus::Arrived, "arrived: {}", end.0.origin);
+}
+
+#[test]
+fn a_bot_drops_off_a_ledge_to_a_target_below_past_lava_at_its_foot() {
+    // A ledge 192 units high with a lava moat 64 wide at its foot, a strip of floor beyond
+    // and lava again from x 300: the samples under the edge see lava and a running jump lands
+    // in the far lava, but a player running off the edge lands on the strip (≈ 220 out).
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(512., 512., 0.),
+        "F",
+    );
+    b.solid(
+        Vec3::new(-512., -512., 0.),
+        Vec3::new(0., 512., 192.),
+        "LEDGE",
+    );
+    b.solid(Vec3::new(0., -512., 0.), Vec3::new(64., 512., 8.), "*lava1");
+    b.solid(
+        Vec3::new(300., -512., 0.),
+        Vec3::new(512., 512., 8.),
+        "*lava1",
+    );
+    let (_, cmap) = b.build();
+    let run = steer_run(
+        &cmap,
+        Vec3::new(-150., 0., 216.03125),
+        Vec3::new(200., 0., 24.03125),
+        80,
+    );
+    assert!(run.iter().all(|(s, _)| !in_hazard(s)), "never in lava");
+    let end = run.last().unwrap();
+    assert_eq!(end.1, MoveStatus::Arrived, "arrived: {}", end.0.origin);
+}
+
+#[test]
+fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
+    // Twelve waypoints within 40 units of the start and a chain out to the goal whose first
+    // hop is not among the eight nearest: the pick used to go back and forth between two of
+    // the crowd, each "arrived at" on the spot.
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(512., 512., 0.),
+        "F",
+    );
+    let (level, cmap) = b.build();
+    let mut g = WaypointGraph::new();
+    let z = 24.03125;
+    let crowd: Vec<u32> = (0..12)
+        .map(|k| {
+            let a = k as f32 * 30f32.to_radians();
+            let r = if k % 2 == 0 { 12.0 } else { 36.0 };
+            g.add(
+                Vec3::new(-300. + r * a.cos(), r * a.sin(), z),
+                WaypointKind::Normal,
+            )
+        })
+        .collect();
+    let chain: Vec<u32> = (1..=5)
+        .map(|k| {
+            g.add(
+                Vec3::new(-300. + 120. * k as f32, 0., z),
+                WaypointKind::Normal,
+            )
+        })
+        .collect();
+    for (i, &a) in crowd.iter().enumerate() {
+        for &c in &crowd[i + 1..] {
+            let d = g.get(a).unwrap().origin.distance(g.get(c).unwrap().origin);
+            g.link(a, c, d, Travel::Walk, 1.0);
+            g.link(c, a, d, Travel::Walk, 1.0);
+        }
+    }
+    // Only crowd waypoint 0 leads out.
+    let mut prev = crowd[0];
+    for &c in &chain {
+        let d = g
+            .get(prev)
+            .unwrap()
+            .origin
+            .distance(g.get(c).unwrap().origin);
+        g.link(prev, c, d, Travel::Walk, 1.0);
+        g.link(c, prev, d, Travel::Walk, 1.0);
+        prev = c;
+    }
+    let goal = g.get(*chain.last().unwrap()).unwrap().origin;
+    // The pick itself: standing at the crowd's exit, the next hop is taken although eight
+    // crowd waypoints are nearer.
+    let mut caches = RouteCaches::new(1 << 20, Default::default());
+    let at_exit = g.get(crowd[0]).unwrap().origin;
+    let pick = botarena::bot::routing::pick_next(
+        &cmap,
+        &g,
+        &mut caches,
+        at_exit,
+        *chain.last().unwrap(),
+        TravelFlags::ALL,
+        Some(crowd[0]),
+        None,
+    );
+    assert_eq!(pick, Some(chain[0]), "the next hop out of the crowd");
+    // And a routing bot started in the crowd's middle gets to the goal.
+    let mut sim = sim_of(
+        level,
+        cmap,
+        vec![scripted(
+            "router",
+            Vec3::new(-300., 0., 25.),
+            0.,
+            ControllerConfig::Route(goal),
+        )],
+    );
+    sim.waypoints = g;
+    let arrived = (0..200).find(|_| {
+        sim.step();
+        (sim.player_state(0).unwrap().origin - goal)
+            .truncate()
+            .length()
+            < 24.0
+    });
+    assert!(
+        arrived.is_some(),
+        "stuck at {}",
+        sim.player_state(0).unwrap().origin
+    );
+}
+
+#[test]
+fn grid_waypoints_are_not_laid_on_a_ledge_edge() {
+    // The arena's staircase: a box resting on a step's edge has its centre over the floor
+    // below; such spots sent routing bots along the stairs' side, off which they fell.
+    let (_, cmap) = common::shipped("arena");
+    let g = botarena::nav::grid::seed_grid(&cmap, &Default::default());
+    for w in g.waypoints() {
+        let t = cmap.trace_ray(
+            w.origin,
+            w.origin - Vec3::new(0., 0., 24.0 + 19.0),
+            Contents::MASK_PLAYER_NO_BODIES,
+            None,
+        );
+        assert!(t.fraction < 1.0, "floor under the centre of {}", w.origin);
+    }
+}
+
+#[test]
+fn the_routable_part_is_the_largest_strongly_connected_component() {
+    let mut g = WaypointGraph::new();
+    let p: Vec<u32> = (0..5)
+        .map(|k| g.add(Vec3::new(100. * k as f32, 0., 0.), WaypointKind::Normal))
+        .collect();
+    // 0 <-> 1 <-> 2 form a cycle; 2 -> 3 only (a drop), 4 alone.
+    for (a, b) in [(0, 1), (1, 0), (1, 2), (2, 1), (2, 3)] {
+        g.link(p[a], p[b], 100., Travel::Walk, 1.0);
+    }
+    assert_eq!(g.strong_component_sizes(), vec![3, 1, 1]);
+    assert_eq!(g.stats().largest_strong, 3);
+    assert_eq!(g.components(), 2);
+}
+
+/// dm4, where each of these was found.
+fn dm4() -> Option<CollisionMap> {
+    let dir = common::quake_maps()?;
+    Some(common::quake_map(&dir, "dm4").1)
+}
+
+#[test]
+fn on_dm4_a_bot_crosses_the_grate_and_drops_to_the_nailgun_walkway() {
+    let Some(cmap) = dm4() else { return };
+    // East of the lava room: bars at z -320 over lava at -384 (was: Blocked(Hazard)).
+    let run = steer_run(
+        &cmap,
+        Vec3::new(431.96875, -302.9008, -295.96875),
+        Vec3::new(420.3, -244.0, -295.96875),
+        40,
+    );
+    assert_eq!(run.last().unwrap().1, MoveStatus::Arrived);
+    assert!(run.iter().all(|(s, _)| !in_hazard(s)));
+    // From the ledge at z -128 down to the walkway with the nailgun, over lava pits (was:
+    // Blocked(Gap) at the edge).
+    let run = steer_run(
+        &cmap,
+        Vec3::new(474.09512, -211.40076, -103.96875),
+        Vec3::new(352.0, -8.0, -295.9375),
+        60,
+    );
+    assert!(run.iter().all(|(s, _)| !in_hazard(s)));
+    assert_eq!(run.last().unwrap().1, MoveStatus::Arrived);
+}
