@@ -90,7 +90,23 @@ fn main() {
         .collect();
     let e = sim.players[0].1;
     let mut reached = 0;
+    let (mut core_items, mut core_reached) = (0, 0);
     for (n, class, at) in &items {
+        // An item in the graph's routable part (every waypoint there has a route to it).
+        let core = botarena::nav::routing::build_cache(
+            &sim.waypoints,
+            *n,
+            0.0,
+            botarena::nav::routing::TravelFlags::ALL,
+            &Default::default(),
+        )
+        .dist
+        .iter()
+        .filter(|d| d.is_finite())
+        .count()
+            * 10
+            >= sim.waypoints.len() * 9;
+        core_items += core as usize;
         sim.world
             .insert_one(e, Controller::Route { goal: *at })
             .unwrap();
@@ -107,6 +123,7 @@ fn main() {
         match ok {
             Some(t) => {
                 reached += 1;
+                core_reached += core as usize;
                 println!(
                     "item waypoint {n} ({class}): reached in {:.1} s",
                     t as f32 / 20.0
@@ -159,4 +176,5 @@ fn main() {
         }
     }
     println!("{reached} of {} item waypoints reached", items.len());
+    println!("core items reached: {core_reached} of {core_items}");
 }

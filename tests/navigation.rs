@@ -426,3 +426,98 @@ fn on_dm4_a_bot_crosses_the_grate_and_drops_to_the_nailgun_walkway() {
     assert!(run.iter().all(|(s, _)| !in_hazard(s)));
     assert_eq!(run.last().unwrap().1, MoveStatus::Arrived);
 }
+
+#[test]
+fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() {
+    // A wall across the room with a way round at its north end; a link straight through
+    // the wall (as a stale or wrong link would be) is the shortest way on paper.
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(512., 512., 0.),
+        "F",
+    );
+    b.solid(
+        Vec3::new(-16., -512., 0.),
+        Vec3::new(16., 200., 256.),
+        "WALL",
+    );
+    let (level, cmap) = b.build();
+    let z = 24.03125;
+    let mut g = WaypointGraph::new();
+    let a = g.add(Vec3::new(-200., 0., z), WaypointKind::Normal);
+    let goal_wp = g.add(Vec3::new(200., 0., z), WaypointKind::Normal);
+    let c = g.add(Vec3::new(-200., 350., z), WaypointKind::Normal);
+    let d = g.add(Vec3::new(200., 350., z), WaypointKind::Normal);
+    for (x, y) in [(a, goal_wp), (a, c), (c, d), (d, goal_wp)] {
+        let l = g.get(x).unwrap().origin.distance(g.get(y).unwrap().origin);
+        g.link(x, y, l, Travel::Walk, 1.0);
+        g.link(y, x, l, Travel::Walk, 1.0);
+    }
+    // The graph side: a blocked link is routed around, and blocking twice is a no-op.
+    let mut caches = RouteCaches::new(1 << 20, Default::default());
+    assert_eq!(
+        caches.get(&g, goal_wp, TravelFlags::ALL).distance(a),
+        Some(400.0)
+    );
+    let mut h = g.clone();
+    assert!(h.block_link(a, goal_wp));
+    assert!(!h.block_link(a, goal_wp), "already blocked");
+    assert!(!h.block_link(goal_wp, c), "no such link");
+    assert_eq!(
+        caches.get(&h, goal_wp, TravelFlags::ALL).distance(a),
+        Some(350.0 + 400.0 + 350.0)
+    );
+    // The bot side: sent from A, it fails on the link through the wall (blocked by the wall,
+    // then no nearer for a while: two failures block the link for good), goes round and gets
+    // there; sent again from A, it goes round again.
+    let goal = g.get(goal_wp).unwrap().origin;
+    let start = g.get(a).unwrap().origin;
+    let mut sim = sim_of(
+        level,
+        cmap,
+        vec![scripted(
+            "router",
+            start + Vec3::Z,
+            0.,
+            ControllerConfig::Route(goal),
+        )],
+    );
+    sim.waypoints = g;
+    for round in 0..2 {
+        let arrived = (0..400).find(|_| {
+            sim.step();
+            (sim.player_state(0).unwrap().origin - goal)
+                .truncate()
+                .length()
+                < 24.0
+        });
+        assert!(
+            arrived.is_some(),
+            "round {round}: stuck at {}",
+            sim.player_state(0).unwrap().origin
+        );
+        let b = sim
+            .waypoints
+            .get(goal_wp)
+            .unwrap()
+            .links
+            .iter()
+            .find(|l| l.from == a)
+            .unwrap()
+            .blocked;
+        assert!(b > 0, "round {round}: the link through the wall is blocked");
+        let e = sim.players[0].1;
+        sim.world
+            .get::<&mut botarena::sim::components::Motion>(e)
+            .unwrap()
+            .0 = PlayerState::at(start + Vec3::Z, 0.0);
+        sim.world
+            .insert_one(e, botarena::sim::components::Controller::Idle)
+            .unwrap();
+        sim.step();
+        sim.world
+            .insert_one(e, botarena::sim::components::Controller::Route { goal })
+            .unwrap();
+    }
+}

@@ -30,6 +30,8 @@ pub const FALLBACK_CANDIDATES: usize = 24;
 pub const ARRIVE: f32 = 24.0;
 /// Seconds a pick is kept before it is reconsidered.
 pub const PICK_SECONDS: f32 = 3.0;
+/// Seconds without getting nearer to the pick before it counts as failed.
+pub const STALL_SECONDS: f32 = 1.5;
 
 /// Where a bot wants to get to by routing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +61,31 @@ pub struct RouteState {
     pub avoid: Option<(u32, f32)>,
     /// The goal was in straight reach at the last check (checked at 10 Hz, staggered).
     pub direct: bool,
+    /// The nearest the bot has come to `next` since it was picked.
+    pub closest: f32,
+    /// Seconds since the bot last got 8 units nearer to `next`.
+    pub stalled: f32,
+    /// The last links this bot failed to follow once (blocked, or stalled); a second
+    /// failure on one of them blocks it in the graph.
+    pub failed: [Option<(u32, u32)>; 4],
+}
+
+/// Notes that the bot could not follow the link `previous -> next`; returns the link to block
+/// when it failed before (among the last four failures, with no arrival over it since).
+fn link_failed(state: &mut RouteState, g: &WaypointGraph, next: u32) -> Option<(u32, u32)> {
+    let link = (state.previous?, next);
+    if !g.has_link(link.0, link.1) {
+        return None;
+    }
+    if let Some(k) = state.failed.iter().position(|f| *f == Some(link)) {
+        state.failed[k] = None;
+        Some(link)
+    } else {
+        // The oldest is forgotten.
+        state.failed.rotate_right(1);
+        state.failed[0] = Some(link);
+        None
+    }
 }
 
 /// The waypoint nearest `p` from which `p` is reachable.
@@ -125,6 +152,11 @@ pub fn pick_next(
             } else {
                 1
             };
+            // Going back to where the bot already stands gets it nowhere: two waypoints a few
+            // units apart would be "arrived at" in turn for ever.
+            if tier > 0 && d <= ARRIVE {
+                return None;
+            }
             Some((tier, d + to_goal, n, d))
         })
         .collect();
@@ -163,6 +195,7 @@ pub fn routing_system(sim: &mut Sim) {
         .max(1.0) as u64;
     let tick = sim.tick;
     let mut memo = std::mem::take(&mut sim.goal_waypoints);
+    let mut to_block = Vec::new();
     memo.retain(|m| m.1 == sim.waypoints.revision);
     for &(id, e) in &sim.players {
         let Ok((motion, vitals, state, intent, status)) = sim.world.query_one_mut::<(
@@ -208,6 +241,13 @@ pub fn routing_system(sim: &mut Sim) {
                     && (w.origin.z - s.origin.z).abs() < 48.0
             })
         {
+            for f in state
+                .failed
+                .iter_mut()
+                .filter(|f| f.is_some_and(|f| f.1 == n))
+            {
+                *f = None;
+            }
             state.previous = Some(n);
             state.next = None;
         }
@@ -218,10 +258,30 @@ pub fn routing_system(sim: &mut Sim) {
         if state.avoid.is_some_and(|a| a.1 <= 0.0) {
             state.avoid = None;
         }
-        // The movement stage could not get to the pick: leave it out for a while.
+        // The movement stage could not get to the pick: leave it out for a while (and block
+        // a link that fails twice: the caches then route around it).
         if let (MoveStatus::Blocked(_), Some(n)) = (status, state.next) {
             state.avoid = Some((n, PICK_SECONDS));
+            to_block.extend(link_failed(state, g, n));
             state.next = None;
+        }
+        // Not getting nearer (pushing into a corner the movement stage does not see as a
+        // wall, or held longer than a pick is kept): the same, without waiting for more.
+        if let Some(n) = state.next
+            && let Some(w) = g.get(n)
+        {
+            let d = w.origin.distance(s.origin);
+            if d < state.closest - 8.0 {
+                state.closest = d;
+                state.stalled = 0.0;
+            } else {
+                state.stalled += dt;
+            }
+            if state.stalled > STALL_SECONDS || state.held > PICK_SECONDS {
+                state.avoid = Some((n, PICK_SECONDS));
+                to_block.extend(link_failed(state, g, n));
+                state.next = None;
+            }
         }
         // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
         // (staggered) like the other reachability questions, kept in between.
@@ -250,6 +310,8 @@ pub fn routing_system(sim: &mut Sim) {
                 state.avoid.map(|a| a.0),
             );
             state.held = 0.0;
+            state.closest = f32::INFINITY;
+            state.stalled = 0.0;
             state.no_route = state.next.is_none();
         }
         intent.0 = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
@@ -258,4 +320,7 @@ pub fn routing_system(sim: &mut Sim) {
         });
     }
     sim.goal_waypoints = memo;
+    for (from, to) in to_block {
+        sim.waypoints.block_link(from, to);
+    }
 }

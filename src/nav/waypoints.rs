@@ -339,6 +339,25 @@ impl WaypointGraph {
         id
     }
 
+    /// Blocks the link `from -> to` for good (bots could not follow it), as an obstacle
+    /// would; the caches that use it are repaired. False when there is no such link or it is
+    /// already blocked.
+    pub fn block_link(&mut self, from: u32, to: u32) -> bool {
+        let Some(l) = self
+            .waypoints
+            .get_mut(to as usize)
+            .and_then(|w| w.links.iter_mut().find(|l| l.from == from))
+        else {
+            return false;
+        };
+        if l.blocked > 0 {
+            return false;
+        }
+        l.blocked = 1;
+        self.record(Change::Blocked { from, to });
+        true
+    }
+
     /// Removes an obstacle; links it alone blocked work again. False for an unknown id.
     pub fn remove_obstacle(&mut self, id: u32) -> bool {
         match self.obstacles.remove(&id) {
