@@ -333,3 +333,108 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
     println!("routes among the explored waypoints: {before} before stitching, {after} after");
     assert!(after >= before);
 }
+
+#[test]
+fn a_bot_tours_every_item_waypoint_in_the_routable_part_of_an_explored_dm4_graph() {
+    // Issue #6's dm4 acceptance, as far as it holds today: 4 explorers × 600 s (seed 4), then
+    // one routing bot sent from spawn 0 to every item waypoint in turn, 60 s each. Every
+    // item waypoint in the graph's routable part (at least 90 % of the waypoints have a route
+    // to it) must be reached. Items outside it (explorers found them but no way back was
+    // walked, e.g. the rocket launcher room entered only by spawning there) are reported,
+    // not asserted: exploration is what lacks there, see issue #5.
+    use std::sync::Arc;
+
+    use botarena::scenario::explore::{ExploreConfig, explore};
+    use botarena::sim::components::Controller;
+    use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (level, cmap) = common::quake_map(&dir, "dm4");
+    let cfg = ExploreConfig {
+        bots: 4,
+        seconds: 600.0,
+        seed: 4,
+        tick_rate: 20,
+        every: 600.0,
+    };
+    let graph = explore(Arc::new(level), cmap, &cfg, |_| {})
+        .unwrap()
+        .waypoints
+        .clone();
+    let (level, cmap) = common::quake_map(&dir, "dm4");
+    let players = vec![PlayerConfig {
+        name: "tourist".into(),
+        controller: ControllerConfig::Idle,
+        spawn: Some(0),
+        start: None,
+        senses: Default::default(),
+    }];
+    let mut sim = Sim::new(
+        Arc::new(level),
+        cmap,
+        &SimConfig {
+            seed: 4,
+            tick_rate: 20,
+            params: Default::default(),
+            rules: Default::default(),
+            players,
+        },
+    )
+    .unwrap();
+    sim.waypoints = graph;
+    let items: Vec<(u32, String, Vec3)> = sim
+        .waypoints
+        .waypoints()
+        .iter()
+        .filter_map(|w| match &w.kind {
+            WaypointKind::Item { class, .. } => Some((w.number, class.clone(), w.origin)),
+            _ => None,
+        })
+        .collect();
+    let e = sim.players[0].1;
+    let (mut core, mut reached_core, mut reached) = (0, 0, 0);
+    for (n, class, at) in &items {
+        let routes = build_cache(
+            &sim.waypoints,
+            *n,
+            0.0,
+            TravelFlags::ALL,
+            &RouteParams::default(),
+        )
+        .dist
+        .iter()
+        .filter(|d| d.is_finite())
+        .count();
+        let in_core = routes * 10 >= sim.waypoints.len() * 9;
+        sim.world
+            .insert_one(e, Controller::Route { goal: *at })
+            .unwrap();
+        let got = (0..1200).find(|_| {
+            sim.step();
+            let s = sim.player_state(0).unwrap();
+            (s.origin - *at).truncate().length() < 32.0 && (s.origin.z - at.z).abs() < 40.0
+        });
+        println!(
+            "{class} (waypoint {n}, routes from {routes} of {}): {}",
+            sim.waypoints.len(),
+            got.map_or("not reached".to_string(), |t| format!(
+                "reached in {:.1} s",
+                t as f32 / 20.0
+            ))
+        );
+        core += in_core as usize;
+        reached += got.is_some() as usize;
+        reached_core += (in_core && got.is_some()) as usize;
+        assert!(
+            !in_core || got.is_some(),
+            "{class}: in the routable part but not reached"
+        );
+    }
+    println!(
+        "reached {reached} of {} item waypoints; {reached_core} of {core} in the routable part",
+        items.len()
+    );
+    assert!(core >= 6, "the routable part holds most items: {core}");
+}
