@@ -464,6 +464,14 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
     assert!(h.block_link(a, goal_wp));
     assert!(!h.block_link(a, goal_wp), "already blocked");
     assert!(!h.block_link(goal_wp, c), "no such link");
+    assert!(h.unblock_link(a, goal_wp));
+    assert!(!h.unblock_link(a, goal_wp), "not blocked");
+    assert_eq!(
+        caches.get(&h, goal_wp, TravelFlags::ALL).distance(a),
+        Some(400.0),
+        "unblocked: the short way again"
+    );
+    assert!(h.block_link(a, goal_wp));
     assert_eq!(
         caches.get(&h, goal_wp, TravelFlags::ALL).distance(a),
         Some(350.0 + 400.0 + 350.0)

@@ -262,7 +262,7 @@ pub fn routing_system(sim: &mut Sim) {
         // a link that fails twice: the caches then route around it).
         if let (MoveStatus::Blocked(_), Some(n)) = (status, state.next) {
             state.avoid = Some((n, PICK_SECONDS));
-            to_block.extend(link_failed(state, g, n));
+            to_block.extend(link_failed(state, g, n).map(|(a, b)| (a, b, goal_wp, goal.flags)));
             state.next = None;
         }
         // Not getting nearer (pushing into a corner the movement stage does not see as a
@@ -279,7 +279,7 @@ pub fn routing_system(sim: &mut Sim) {
             }
             if state.stalled > STALL_SECONDS || state.held > PICK_SECONDS {
                 state.avoid = Some((n, PICK_SECONDS));
-                to_block.extend(link_failed(state, g, n));
+                to_block.extend(link_failed(state, g, n).map(|(a, b)| (a, b, goal_wp, goal.flags)));
                 state.next = None;
             }
         }
@@ -320,7 +320,17 @@ pub fn routing_system(sim: &mut Sim) {
         });
     }
     sim.goal_waypoints = memo;
-    for (from, to) in to_block {
-        sim.waypoints.block_link(from, to);
+    for (from, to, goal_wp, flags) in to_block {
+        // Only where a way round is left: a failed link that is the only way to the goal
+        // (a jump the movement stage missed this time) stays, to be tried again.
+        if sim.waypoints.block_link(from, to)
+            && sim
+                .routes
+                .get(&sim.waypoints, goal_wp, flags)
+                .distance(from)
+                .is_none()
+        {
+            sim.waypoints.unblock_link(from, to);
+        }
     }
 }

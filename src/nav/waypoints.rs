@@ -358,6 +358,26 @@ impl WaypointGraph {
         true
     }
 
+    /// Lifts a block set by [`WaypointGraph::block_link`] (obstacles keep theirs). False
+    /// when there is no such link or it is not blocked.
+    pub fn unblock_link(&mut self, from: u32, to: u32) -> bool {
+        let Some(l) = self
+            .waypoints
+            .get_mut(to as usize)
+            .and_then(|w| w.links.iter_mut().find(|l| l.from == from))
+        else {
+            return false;
+        };
+        if l.blocked == 0 {
+            return false;
+        }
+        l.blocked -= 1;
+        if l.blocked == 0 {
+            self.record(Change::Link { from, to });
+        }
+        true
+    }
+
     /// Removes an obstacle; links it alone blocked work again. False for an unknown id.
     pub fn remove_obstacle(&mut self, id: u32) -> bool {
         match self.obstacles.remove(&id) {
