@@ -276,3 +276,48 @@ fn dm6_secret_hatch_matches_doors_qc() {
     assert!(secret(&m.kind).2);
     assert_moves(&m.kind, v(0., 0., -20.), v(-128., 0., -20.));
 }
+
+#[test]
+fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
+    // Two waypoints, one beside the hatch on the upper floor and one in the room below it,
+    // linked through the hatch (as an explorer who went through the open hatch leaves them).
+    let (level, cmap) = hatch_map(&[]);
+    let mut g = botarena::nav::waypoints::WaypointGraph::new();
+    let up = g.add(
+        v(200., 64., 24.03125),
+        botarena::nav::waypoints::WaypointKind::Normal,
+    );
+    let down = g.add(
+        v(64., 64., -231.96875),
+        botarena::nav::waypoints::WaypointKind::Normal,
+    );
+    g.link(up, down, 290.0, botarena::nav::waypoints::Travel::Fall, 1.0);
+    let goal = v(-200., 64., -231.96875);
+    let mut sim = sim_with(
+        level,
+        cmap,
+        vec![scripted(
+            "router",
+            v(300., 64., 25.),
+            180.,
+            ControllerConfig::Route(goal),
+        )],
+    );
+    sim.waypoints = g;
+    let (mut opened, mut below) = (None, None);
+    for t in 0..20 * 20 {
+        sim.step();
+        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
+            opened = Some(t);
+        }
+        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
+            below = Some(t);
+        }
+    }
+    println!("hatch opened at tick {opened:?}, router below at tick {below:?}");
+    assert!(opened.is_some(), "the router never shot the hatch");
+    assert!(
+        below.is_some_and(|b| b < 188),
+        "the router did not go through the opening"
+    );
+}

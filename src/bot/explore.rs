@@ -255,6 +255,8 @@ pub struct SecretDoorView {
     pub centre: Vec3,
     /// Centre of its box when closed: the opening a player goes through.
     pub home_centre: Vec3,
+    /// Its box when closed (minimum, maximum corner).
+    pub home: (Vec3, Vec3),
     /// Closed (at home, so a shot opens it).
     pub closed: bool,
     /// Fully open (waiting before it closes).

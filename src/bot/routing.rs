@@ -65,9 +65,54 @@ pub struct RouteState {
     pub closest: f32,
     /// Seconds since the bot last got 8 units nearer to `next`.
     pub stalled: f32,
+    /// Waiting for a secret door on the way to open (set by the controller each tick).
+    pub hold: bool,
     /// The last links this bot failed to follow once (blocked, or stalled); a second
     /// failure on one of them blocks it in the graph.
     pub failed: [Option<(u32, u32)>; 4],
+}
+
+/// A shootable secret door that stands in the way from `s` to the next waypoint `next` (the
+/// straight line between them passes through where the door is when closed): while it is
+/// closed, the view to shoot it (when in sight, not underfoot); while it moves, wait. Returns
+/// (wait, view). The links through such a door were walked while it stood open.
+pub fn secret_door_on_the_way(
+    map: &CollisionMap,
+    doors: &[crate::bot::explore::SecretDoorView],
+    s: &crate::physics::pmove::PlayerState,
+    next: Vec3,
+) -> (bool, Option<(f32, f32)>) {
+    let margin = Vec3::splat(16.0);
+    let Some(d) = doors.iter().find(|d| {
+        crate::nav::waypoints::segment_hits_box(
+            s.origin,
+            next,
+            d.home.0 - margin,
+            d.home.1 + margin,
+        )
+    }) else {
+        return (false, None);
+    };
+    if d.open {
+        return (false, None);
+    }
+    if !d.closed || s.on_ground == Some(d.id) {
+        // Moving (riding it would block it), or standing on it: wait for it to open.
+        return (!d.closed, None);
+    }
+    // The gun is 16 units above the origin (Quake's `self.origin + '0 0 16'`).
+    let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
+    if map
+        .trace_ray(gun, d.centre, crate::map::Contents::SOLID, None)
+        .ent
+        != Some(d.id)
+    {
+        return (false, None);
+    }
+    let to = d.centre - gun;
+    let yaw = to.y.atan2(to.x).to_degrees();
+    let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
+    (true, Some((yaw, pitch)))
 }
 
 /// Notes that the bot could not follow the link `previous -> next`; returns the link to block
@@ -250,6 +295,13 @@ pub fn routing_system(sim: &mut Sim) {
             }
             state.previous = Some(n);
             state.next = None;
+        }
+        if state.hold {
+            // A secret door on the way is being opened: stand still, nothing counts as stalled.
+            intent.0 = None;
+            state.stalled = 0.0;
+            state.held = 0.0;
+            continue;
         }
         state.held += dt;
         if let Some((_, left)) = &mut state.avoid {

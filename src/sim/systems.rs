@@ -138,6 +138,22 @@ pub fn control_system(sim: &mut Sim) {
                         ..Default::default()
                     };
                 }
+                route.hold = false;
+                if !doors.is_empty()
+                    && let Some(next) = route.next.and_then(|n| sim.waypoints.get(n))
+                {
+                    let (hold, view) = crate::bot::routing::secret_door_on_the_way(
+                        &sim.cmap,
+                        &doors,
+                        s,
+                        next.origin,
+                    );
+                    route.hold = hold;
+                    if view.is_some() {
+                        aim.view = view;
+                        aim.fire = true;
+                    }
+                }
                 UserCmd {
                     yaw: s.yaw,
                     ..Default::default()
@@ -201,6 +217,7 @@ fn secret_doors(sim: &Sim) -> Vec<crate::bot::explore::SecretDoorView> {
                 id: m.id,
                 centre: home_centre + st.offset,
                 home_centre,
+                home: (m.mins, m.maxs),
                 closed: st.phase == crate::physics::movers::Phase::AtA,
                 open: st.phase == crate::physics::movers::Phase::AtB,
             })
