@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use glam::Vec3;
 
 use botarena::bot::movement::{MoveMemory, MoveParams, MoveRequest, MoveStatus, MoveTarget};
@@ -19,8 +17,8 @@ use botarena::nav::routing::{RouteCaches, TravelFlags};
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use botarena::physics::PhysicsParams;
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, pmove};
+use botarena::sim::ControllerConfig;
 use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
 use common::scripted;
 
 /// A closed room 1024 × 1024, floor top at z 0, ceiling at 256.
@@ -56,19 +54,15 @@ fn room() -> MapBuilder {
     b
 }
 
-fn sim_of(level: Level, cmap: CollisionMap, players: Vec<PlayerConfig>) -> Sim {
-    Sim::new(
-        Arc::new(level),
-        cmap,
-        &SimConfig {
-            seed: 3,
-            tick_rate: 20,
-            params: PhysicsParams::default(),
-            players,
-            rules: Default::default(),
-        },
-    )
-    .expect("sim builds")
+/// [`room`] with its floor.
+fn floored_room() -> MapBuilder {
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(512., 512., 0.),
+        "F",
+    );
+    b
 }
 
 /// Steers a lone player from `start` toward `target` with the movement stage and the real
@@ -112,12 +106,7 @@ fn a_teleporter_slab_under_a_lintel_gets_its_waypoint_on_the_floor_with_ways_in(
     // dm4's teleporters: the trigger is an 8-unit slab 40 units above the floor, right under
     // the doorway's lintel; a player walking up to the doorway touches it. The waypoint
     // used to hang at the slab's bottom (mid-air) and no link could lead into it.
-    let mut b = room();
-    b.solid(
-        Vec3::new(-512., -512., -16.),
-        Vec3::new(512., 512., 0.),
-        "F",
-    );
+    let mut b = floored_room();
     b.solid(
         Vec3::new(216., -32., 48.),
         Vec3::new(280., 32., 256.),
@@ -148,9 +137,10 @@ fn a_teleporter_slab_under_a_lintel_gets_its_waypoint_on_the_floor_with_ways_in(
         forward: 320.,
         ..Default::default()
     }];
-    let mut sim = sim_of(
+    let mut sim = common::sim_of(
         level,
         cmap,
+        3,
         vec![scripted(
             "walker",
             Vec3::new(-100., 0., 25.),
@@ -243,12 +233,7 @@ fn a_bot_drops_off_a_ledge_to_a_target_below_past_lava_at_its_foot() {
     // A ledge 192 units high with a lava moat 64 wide at its foot, a strip of floor beyond
     // and lava again from x 300: the samples under the edge see lava and a running jump lands
     // in the far lava, but a player running off the edge lands on the strip (≈ 220 out).
-    let mut b = room();
-    b.solid(
-        Vec3::new(-512., -512., -16.),
-        Vec3::new(512., 512., 0.),
-        "F",
-    );
+    let mut b = floored_room();
     b.solid(
         Vec3::new(-512., -512., 0.),
         Vec3::new(0., 512., 192.),
@@ -277,13 +262,7 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
     // Twelve waypoints within 40 units of the start and a chain out to the goal whose first
     // hop is not among the eight nearest: the pick used to go back and forth between two of
     // the crowd, each "arrived at" on the spot.
-    let mut b = room();
-    b.solid(
-        Vec3::new(-512., -512., -16.),
-        Vec3::new(512., 512., 0.),
-        "F",
-    );
-    let (level, cmap) = b.build();
+    let (level, cmap) = floored_room().build();
     let mut g = WaypointGraph::new();
     let z = 24.03125;
     let crowd: Vec<u32> = (0..12)
@@ -340,9 +319,10 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
     );
     assert_eq!(pick, Some(chain[0]), "the next hop out of the crowd");
     // And a routing bot started in the crowd's middle gets to the goal.
-    let mut sim = sim_of(
+    let mut sim = common::sim_of(
         level,
         cmap,
+        3,
         vec![scripted(
             "router",
             Vec3::new(-300., 0., 25.),
@@ -431,12 +411,7 @@ fn on_dm4_a_bot_crosses_the_grate_and_drops_to_the_nailgun_walkway() {
 fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() {
     // A wall across the room with a way round at its north end; a link straight through
     // the wall (as a stale or wrong link would be) is the shortest way on paper.
-    let mut b = room();
-    b.solid(
-        Vec3::new(-512., -512., -16.),
-        Vec3::new(512., 512., 0.),
-        "F",
-    );
+    let mut b = floored_room();
     b.solid(
         Vec3::new(-16., -512., 0.),
         Vec3::new(16., 200., 256.),
@@ -481,9 +456,10 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
     // there; sent again from A, it goes round again.
     let goal = g.get(goal_wp).unwrap().origin;
     let start = g.get(a).unwrap().origin;
-    let mut sim = sim_of(
+    let mut sim = common::sim_of(
         level,
         cmap,
+        3,
         vec![scripted(
             "router",
             start + Vec3::Z,

@@ -3,14 +3,12 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use botarena::map::builder::MapBuilder;
 use botarena::map::level::MoverKind;
 use botarena::map::{CollisionMap, Level};
 use botarena::physics::movers::Phase;
 use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, Sim, SimConfig};
+use botarena::sim::{ControllerConfig, Sim};
 use common::{quake_map, quake_maps, scripted};
 use glam::Vec3;
 
@@ -50,18 +48,7 @@ fn hatch_map_flags(spawnflags: &str, extra_keys: &[(&str, &str)]) -> (Level, Col
 }
 
 fn sim_with(level: Level, cmap: CollisionMap, players: Vec<botarena::sim::PlayerConfig>) -> Sim {
-    Sim::new(
-        Arc::new(level),
-        cmap,
-        &SimConfig {
-            seed: 3,
-            tick_rate: 20,
-            params: Default::default(),
-            rules: Default::default(),
-            players,
-        },
-    )
-    .expect("sim builds")
+    common::sim_of(level, cmap, 3, players)
 }
 
 /// A player 192 units east of the hatch shooting down at it for `fire_ticks`.
@@ -228,6 +215,22 @@ fn a_rocket_blast_nearby_opens_it() {
     assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
 }
 
+/// Runs 20 s: the tick the hatch first left its closed place and the tick player 0 first
+/// got below the upper floor.
+fn through_the_hatch(sim: &mut Sim) -> (Option<u32>, Option<u32>) {
+    let (mut opened, mut below) = (None, None);
+    for t in 0..20 * 20 {
+        sim.step();
+        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
+            opened = Some(t);
+        }
+        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
+            below = Some(t);
+        }
+    }
+    (opened, below)
+}
+
 #[test]
 fn an_explorer_shoots_the_hatch_and_drops_through() {
     let (level, cmap) = hatch_map(&[]);
@@ -241,17 +244,7 @@ fn an_explorer_shoots_the_hatch_and_drops_through() {
             ControllerConfig::Explore,
         )],
     );
-    let mut opened = None;
-    let mut below = None;
-    for t in 0..20 * 20 {
-        sim.step();
-        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
-            opened = Some(t);
-        }
-        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
-            below = Some(t);
-        }
-    }
+    let (opened, below) = through_the_hatch(&mut sim);
     println!("hatch opened at tick {opened:?}, explorer below at tick {below:?}");
     assert!(opened.is_some(), "the explorer never shot the hatch");
     // Through while the door it opened stands open (it starts closing at 9.4 s, tick 188).
@@ -304,16 +297,7 @@ fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
         )],
     );
     sim.waypoints = g;
-    let (mut opened, mut below) = (None, None);
-    for t in 0..20 * 20 {
-        sim.step();
-        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
-            opened = Some(t);
-        }
-        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
-            below = Some(t);
-        }
-    }
+    let (opened, below) = through_the_hatch(&mut sim);
     println!("hatch opened at tick {opened:?}, router below at tick {below:?}");
     assert!(opened.is_some(), "the router never shot the hatch");
     assert!(

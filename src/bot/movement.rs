@@ -204,8 +204,24 @@ fn jump_lands(
     max_drop: f32,
     me: Option<EntId>,
 ) -> bool {
+    landing(map, s, dir, true, physics, max_drop, me)
+        .is_some_and(|end| (end - s.origin).dot(dir) > 32.0)
+}
+
+/// Where running on along `dir` at full speed (jumping first when `jump`) comes down on
+/// ground or into water, no deeper than `max_drop` below; `None` for lava, slime, a deeper
+/// fall or no landing within the prediction's horizon.
+fn landing(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    jump: bool,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> Option<Vec3> {
     let cmds = [
-        run_toward(dir, physics.max_speed, true),
+        run_toward(dir, physics.max_speed, jump),
         run_toward(dir, physics.max_speed, false),
     ];
     let params = PredictParams {
@@ -214,11 +230,8 @@ fn jump_lands(
         ..Default::default()
     };
     let pred = predict(map, s, &cmds, physics, &params, me);
-    let Some(end) = pred.end() else { return false };
-    match pred.stop {
-        StopEvent::Landed | StopEvent::EnteredWater => (end.origin - s.origin).dot(dir) > 32.0,
-        _ => false,
-    }
+    let end = pred.end()?.origin;
+    matches!(pred.stop, StopEvent::Landed | StopEvent::EnteredWater).then_some(end)
 }
 
 /// Whether running on along `dir` (no jump) goes off an edge and lands safely: the floor
@@ -233,23 +246,8 @@ fn falls_safely(
     max_drop: f32,
     me: Option<EntId>,
 ) -> bool {
-    let params = PredictParams {
-        stop_on_wall: false,
-        max_fall: max_drop,
-        ..Default::default()
-    };
-    let pred = predict(
-        map,
-        s,
-        &[run_toward(dir, physics.max_speed, false)],
-        physics,
-        &params,
-        me,
-    );
-    let Some(end) = pred.end() else { return false };
-    matches!(pred.stop, StopEvent::Landed | StopEvent::EnteredWater)
-        && end.origin.z < s.origin.z - STEP_SIZE
-        && (end.origin - s.origin).dot(dir) > 32.0
+    landing(map, s, dir, false, physics, max_drop, me)
+        .is_some_and(|end| end.z < s.origin.z - STEP_SIZE && (end - s.origin).dot(dir) > 32.0)
 }
 
 /// Whether running along `dir` climbs: two ticks of the real physics at full speed from `s`
@@ -405,7 +403,10 @@ pub fn steer(
         // Dropping off the edge is the way when the target is down there; otherwise a jump
         // across comes first and the drop is the fallback.
         let target_below = to3.z < -STEP_SIZE;
-        let falls = || falls_safely(map, s, heading, physics, params.max_drop, me);
+        // Predicted at most once a tick, and only where the scan finds something.
+        let fall = std::cell::OnceCell::new();
+        let falls =
+            || *fall.get_or_init(|| falls_safely(map, s, heading, physics, params.max_drop, me));
         if let Ahead::Bad { distance, hazard } =
             scan_ahead(map, s.origin, heading, range, params.max_drop)
             && !(target_below && falls())

@@ -97,23 +97,25 @@ fn droppable(s: &PlayerState) -> bool {
     !hazard && (s.on_ground == Some(EntId::WORLD) || swimming)
 }
 
+/// Whether a standing player's box fits at `p`.
+fn fits(map: &crate::map::CollisionMap, p: Vec3) -> bool {
+    !map.trace(
+        p,
+        p,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER_NO_BODIES,
+        None,
+    )
+    .start_solid
+}
+
 /// `want` when a standing player box fits there; else the nearest fit a few units up or
 /// toward `fallback` (a place the bot stood); else `fallback`.
 fn free_spot(map: &crate::map::CollisionMap, want: Vec3, fallback: Vec3) -> Vec3 {
-    let fits = |p: Vec3| {
-        !map.trace(
-            p,
-            p,
-            PLAYER_MINS,
-            PLAYER_MAXS,
-            Contents::MASK_PLAYER_NO_BODIES,
-            None,
-        )
-        .start_solid
-    };
     for k in 0..=8 {
         let p = want + (fallback - want) * (k as f32 / 8.0);
-        if fits(p) {
+        if fits(map, p) {
             return p;
         }
     }
@@ -135,17 +137,11 @@ fn teleporter_stand(map: &crate::map::CollisionMap, mins: Vec3, maxs: Vec3) -> O
         for j in -ky..=ky {
             let (x, y) = (centre.x + 8.0 * i as f32, centre.y + 8.0 * j as f32);
             let heights = [maxs.z + STAND, mins.z + STAND, mins.z];
-            let Some(start) = heights.iter().map(|&z| Vec3::new(x, y, z)).find(|&p| {
-                !map.trace(
-                    p,
-                    p,
-                    PLAYER_MINS,
-                    PLAYER_MAXS,
-                    Contents::MASK_PLAYER_NO_BODIES,
-                    None,
-                )
-                .start_solid
-            }) else {
+            let Some(start) = heights
+                .iter()
+                .map(|&z| Vec3::new(x, y, z))
+                .find(|&p| fits(map, p))
+            else {
                 continue;
             };
             let tr = map.trace(

@@ -339,15 +339,19 @@ impl WaypointGraph {
         id
     }
 
+    fn link_mut(&mut self, from: u32, to: u32) -> Option<&mut Link> {
+        self.waypoints
+            .get_mut(to as usize)?
+            .links
+            .iter_mut()
+            .find(|l| l.from == from)
+    }
+
     /// Blocks the link `from -> to` for good (bots could not follow it), as an obstacle
     /// would; the caches that use it are repaired. False when there is no such link or it is
     /// already blocked.
     pub fn block_link(&mut self, from: u32, to: u32) -> bool {
-        let Some(l) = self
-            .waypoints
-            .get_mut(to as usize)
-            .and_then(|w| w.links.iter_mut().find(|l| l.from == from))
-        else {
+        let Some(l) = self.link_mut(from, to) else {
             return false;
         };
         if l.blocked > 0 {
@@ -361,11 +365,7 @@ impl WaypointGraph {
     /// Lifts a block set by [`WaypointGraph::block_link`] (obstacles keep theirs). False
     /// when there is no such link or it is not blocked.
     pub fn unblock_link(&mut self, from: u32, to: u32) -> bool {
-        let Some(l) = self
-            .waypoints
-            .get_mut(to as usize)
-            .and_then(|w| w.links.iter_mut().find(|l| l.from == from))
-        else {
+        let Some(l) = self.link_mut(from, to) else {
             return false;
         };
         if l.blocked == 0 {

@@ -105,6 +105,11 @@ pub fn players(n: usize, ctrl: ControllerConfig) -> Vec<PlayerConfig> {
 /// A simulation on a shipped map.
 pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
     let (level, cmap) = shipped(name);
+    sim_of(level, cmap, seed, players)
+}
+
+/// A simulation on a built level (20 Hz, default physics and rules).
+pub fn sim_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<PlayerConfig>) -> Sim {
     Sim::new(
         Arc::new(level),
         cmap,
