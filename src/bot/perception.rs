@@ -35,18 +35,69 @@ pub fn visible(
     senses: &Senses,
     target: Vec3,
 ) -> (bool, u32) {
+    if !in_view(eye, forward, senses, target) {
+        return (false, 0);
+    }
+    (cmap.line_clear(eye, target, Contents::MASK_SIGHT), 1)
+}
+
+/// Whether `target` is within sight distance and the field of view (no trace).
+pub fn in_view(eye: Vec3, forward: Vec3, senses: &Senses, target: Vec3) -> bool {
     let d = target - eye;
     let dist = d.length();
     if dist > senses.sight {
-        return (false, 0);
+        return false;
     }
     if senses.fov < 360.0 && dist > 1e-3 {
         let cos_half = (senses.fov.to_radians() * 0.5).cos();
         if forward.dot(d / dist) < cos_half {
-            return (false, 0);
+            return false;
         }
     }
-    (cmap.line_clear(eye, target, Contents::MASK_SIGHT), 1)
+    true
+}
+
+/// Lines of sight between players, eye to eye, kept for one refresh interval. A line of
+/// sight is the same both ways, so each pair is traced once per interval however many of the
+/// two refresh in it (with staggered refreshes, half the player-to-player traces). Derived
+/// from the state of the last ticks only (never hashed); the match replays it exactly.
+#[derive(Clone, Debug, Default)]
+pub struct SightPairs {
+    players: usize,
+    /// Per ordered index pair `a * players + b` (a < b): 0 = never traced, else
+    /// `(tick + 1) << 1 | clear`.
+    entries: Vec<u64>,
+}
+
+impl SightPairs {
+    fn slot(&self, a: usize, b: usize) -> usize {
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        a * self.players + b
+    }
+
+    /// The line of sight between players `a` and `b` (indices) if traced in the ticks
+    /// `tick - interval + 1 ..= tick`.
+    fn get(&self, a: usize, b: usize, tick: u64, interval: u64) -> Option<bool> {
+        let e = self.entries[self.slot(a, b)];
+        (e != 0 && (e >> 1) - 1 + interval > tick).then_some(e & 1 == 1)
+    }
+
+    fn set(&mut self, a: usize, b: usize, tick: u64, clear: bool) {
+        let i = self.slot(a, b);
+        self.entries[i] = ((tick + 1) << 1) | clear as u64;
+    }
+
+    fn resize(&mut self, players: usize) {
+        if self.players != players {
+            self.players = players;
+            self.entries = vec![0; players * players];
+        }
+    }
+}
+
+/// The centre of a player's box at `origin` (what others look at).
+fn player_centre(origin: Vec3) -> Vec3 {
+    origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5
 }
 
 /// Where a player's origin would be standing to touch an item at `origin` with box `mins`.
@@ -62,21 +113,21 @@ fn item_stand(origin: Vec3, mins: Vec3) -> Vec3 {
 pub fn perception_system(sim: &mut Sim) {
     let level = sim.level.clone();
     // A frozen view: where everyone and everything is at the start of the tick.
-    let players: Vec<(EntId, Vec3, bool)> = sim
+    let players: Vec<(EntId, Vec3, bool, Vec3)> = sim
         .players
         .iter()
         .map(|&(id, e)| {
-            let m = sim
+            let (m, eye) = sim
                 .world
                 .get::<&Motion>(e)
-                .map(|m| m.0.origin)
-                .unwrap_or(Vec3::ZERO);
+                .map(|m| (m.0.origin, m.0.eye()))
+                .unwrap_or((Vec3::ZERO, Vec3::ZERO));
             let alive = sim
                 .world
                 .get::<&Vitals>(e)
                 .map(|v| v.alive)
                 .unwrap_or(false);
-            (id, m, alive)
+            (id, m, alive, eye)
         })
         .collect();
     let items: Vec<(usize, Vec3, Vec3)> = sim
@@ -96,6 +147,8 @@ pub fn perception_system(sim: &mut Sim) {
     // One job per bot: its state and its percepts, taken out of the world.
     struct Job {
         id: EntId,
+        /// Index in `sim.players`.
+        ix: usize,
         e: hecs::Entity,
         s: crate::physics::PlayerState,
         alive: bool,
@@ -103,7 +156,7 @@ pub fn perception_system(sim: &mut Sim) {
         percepts: Percepts,
     }
     let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
-    for &(id, e) in &sim.players {
+    for (ix, &(id, e)) in sim.players.iter().enumerate() {
         let Ok((motion, vitals, senses, percepts)) =
             sim.world
                 .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>(e)
@@ -112,6 +165,7 @@ pub fn perception_system(sim: &mut Sim) {
         };
         jobs.push(Job {
             id,
+            ix,
             e,
             s: motion.0,
             alive: vitals.alive,
@@ -119,10 +173,48 @@ pub fn perception_system(sim: &mut Sim) {
             percepts: std::mem::take(percepts),
         });
     }
+    // Lines of sight between players that a refreshing bot needs and that were not traced
+    // in this refresh interval: traced now, each pair once, in pair order.
+    let tick = sim.tick;
+    let mut pairs = std::mem::take(&mut sim.sight_pairs);
+    pairs.resize(players.len());
+    let mut needed: Vec<(usize, usize, Vec3, Vec3, bool)> = Vec::new();
+    for job in &jobs {
+        if !job.alive || !(tick + job.id.0 as u64).is_multiple_of(interval) {
+            continue;
+        }
+        let eye = job.s.eye();
+        let (forward, _) = angle_vectors(job.s.yaw, job.s.pitch);
+        for (k, p) in players.iter().enumerate() {
+            if k == job.ix
+                || !p.2
+                || !in_view(eye, forward, &job.senses, player_centre(p.1))
+                || pairs.get(job.ix, k, tick, interval).is_some()
+            {
+                continue;
+            }
+            let (a, b) = (job.ix.min(k), job.ix.max(k));
+            needed.push((a, b, players[a].3, players[b].3, false));
+        }
+    }
+    needed.sort_unstable_by_key(|n| (n.0, n.1));
+    needed.dedup_by_key(|n| (n.0, n.1));
+    let pair_traces = needed.len() as u64;
+    let needed = crate::sim::parallel::run_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &sim.cmap.clone(),
+        needed,
+        |cmap, n| n.4 = cmap.line_clear(n.2, n.3, Contents::MASK_SIGHT),
+    );
+    for n in needed {
+        pairs.set(n.0, n.1, tick, n.4);
+    }
     // The frozen view the jobs share.
     struct Ctx {
         cmap: std::sync::Arc<crate::map::CollisionMap>,
-        players: Vec<(EntId, Vec3, bool)>,
+        players: Vec<(EntId, Vec3, bool, Vec3)>,
+        pairs: SightPairs,
         items: Vec<(usize, Vec3, Vec3)>,
         tick: u64,
         interval: u64,
@@ -132,6 +224,7 @@ pub fn perception_system(sim: &mut Sim) {
         cmap: sim.cmap.clone(),
         players,
         items,
+        pairs,
         tick: sim.tick,
         interval,
         reach: reach_params,
@@ -140,7 +233,7 @@ pub fn perception_system(sim: &mut Sim) {
         crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
             let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
             let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
-            let id = job.id;
+            let (id, ix) = (job.id, job.ix);
             let senses = &job.senses;
             let percepts = &mut job.percepts;
             percepts.traces = 0;
@@ -156,20 +249,30 @@ pub fn perception_system(sim: &mut Sim) {
             let mut traces = 0u32;
             let refresh = (tick + id.0 as u64).is_multiple_of(interval);
             if refresh {
-                // Every living other player and every available item, in id order.
-                let candidates = players
-                    .iter()
-                    .filter(|p| p.0 != id && p.2)
-                    .map(|p| (Thing::Player(p.0), p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5))
-                    .chain(items.iter().map(|i| (Thing::Item(i.0), i.1)));
-                for (thing, centre) in candidates {
-                    let (vis, t) = visible(cmap, eye, forward, senses, centre);
+                // Every living other player (lines of sight traced above) and every
+                // available item, in id order.
+                for (k, p) in players.iter().enumerate() {
+                    let centre = player_centre(p.1);
+                    if k != ix
+                        && p.2
+                        && in_view(eye, forward, senses, centre)
+                        && ctx.pairs.get(ix, k, tick, interval) == Some(true)
+                    {
+                        seen.push(Seen {
+                            thing: Thing::Player(p.0),
+                            pos: centre,
+                            distance: (centre - eye).length(),
+                        });
+                    }
+                }
+                for i in items {
+                    let (vis, t) = visible(cmap, eye, forward, senses, i.1);
                     traces += t;
                     if vis {
                         seen.push(Seen {
-                            thing,
-                            pos: centre,
-                            distance: (centre - eye).length(),
+                            thing: Thing::Item(i.0),
+                            pos: i.1,
+                            distance: (i.1 - eye).length(),
                         });
                     }
                 }
@@ -181,7 +284,7 @@ pub fn perception_system(sim: &mut Sim) {
                         Thing::Player(pid) => players
                             .iter()
                             .find(|p| p.0 == pid && p.2)
-                            .map(|p| p.1 + (PLAYER_MINS + PLAYER_MAXS) * 0.5),
+                            .map(|p| player_centre(p.1)),
                         Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.1),
                     };
                     if let Some(pos) = now {
@@ -224,9 +327,12 @@ pub fn perception_system(sim: &mut Sim) {
             percepts.visible = seen;
             percepts.traces = traces;
         });
-    drop(ctx);
+    let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    sim.sight_pairs = ctx.pairs;
     // Results back in entity order.
-    let mut total_traces = 0u64;
+    let mut total_traces = pair_traces;
     for job in jobs {
         total_traces += job.percepts.traces as u64;
         if let Ok(mut p) = sim.world.get::<&mut Percepts>(job.e) {
@@ -240,6 +346,24 @@ pub fn perception_system(sim: &mut Sim) {
 mod tests {
     use super::*;
     use crate::map::Brush;
+
+    #[test]
+    fn a_line_of_sight_is_shared_by_both_players_for_one_interval() {
+        let mut p = SightPairs::default();
+        p.resize(3);
+        assert_eq!(p.get(0, 2, 10, 2), None, "never traced");
+        p.set(2, 0, 10, true);
+        // Either order, the tick it was traced and the next (interval 2), not after.
+        assert_eq!(p.get(0, 2, 10, 2), Some(true));
+        assert_eq!(p.get(2, 0, 11, 2), Some(true));
+        assert_eq!(p.get(0, 2, 12, 2), None);
+        p.set(0, 1, 0, false);
+        assert_eq!(p.get(1, 0, 0, 1), Some(false));
+        assert_eq!(p.get(1, 0, 1, 1), None);
+        // A new player count starts afresh.
+        p.resize(4);
+        assert_eq!(p.get(0, 1, 0, 2), None);
+    }
 
     #[test]
     fn fov_and_distance_cull_before_tracing() {

@@ -27,6 +27,12 @@ pub const HORIZON: f32 = 1.0;
 pub const STEP: f32 = 0.1;
 /// Seconds an unseen enemy stays tracked.
 pub const MEMORY: f32 = 2.0;
+/// A player this far from where its shared path starts has jumped (teleport, respawn).
+const TELEPORTED: f32 = 64.0;
+
+/// Predicted paths shared by every bot refreshing within one interval: (enemy, tick, its
+/// state then, path), by enemy id.
+pub type EnemyPaths = Vec<(EntId, u64, PlayerState, Vec<Vec3>)>;
 
 /// One tracked enemy.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -157,6 +163,18 @@ pub fn prediction_system(sim: &mut Sim) {
         .collect();
     seen.sort_unstable();
     seen.dedup();
+    // Paths predicted in this refresh interval are reused (bots refresh on alternate ticks,
+    // so most enemies would be predicted twice): the tracker then holds the state and tick
+    // the path starts from, so `predicted_at` stays exact. One that jumped (teleported or
+    // respawned) since is predicted again.
+    let mut cache = std::mem::take(&mut sim.enemy_paths);
+    cache.retain(|c| {
+        c.1 + interval > tick
+            && states
+                .iter()
+                .any(|s| s.0 == c.0 && s.2 && s.1.origin.distance(c.2.origin) <= TELEPORTED)
+    });
+    seen.retain(|id| !cache.iter().any(|c| c.0 == *id));
     struct Shared {
         cmap: std::sync::Arc<crate::map::CollisionMap>,
         states: Vec<(EntId, PlayerState, bool)>,
@@ -167,7 +185,7 @@ pub fn prediction_system(sim: &mut Sim) {
         states,
         physics,
     });
-    let paths: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
+    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
         sim.threads,
         &mut sim.pool,
         &shared,
@@ -180,10 +198,15 @@ pub fn prediction_system(sim: &mut Sim) {
     let Ok(shared) = std::sync::Arc::try_unwrap(shared) else {
         unreachable!("the pool let go of the shared view")
     };
+    for (id, path) in fresh {
+        let st = shared.states.iter().find(|s| s.0 == id).expect("seen").1;
+        cache.push((id, tick, st, path));
+    }
+    cache.sort_unstable_by_key(|c| c.0);
     struct Ctx {
         cmap: std::sync::Arc<crate::map::CollisionMap>,
         states: Vec<(EntId, PlayerState, bool)>,
-        paths: Vec<(EntId, Vec<Vec3>)>,
+        paths: Vec<(EntId, u64, PlayerState, Vec<Vec3>)>,
         physics: crate::physics::PhysicsParams,
         tick: u64,
         memory_ticks: u64,
@@ -191,7 +214,7 @@ pub fn prediction_system(sim: &mut Sim) {
     let ctx = std::sync::Arc::new(Ctx {
         cmap: shared.cmap,
         states: shared.states,
-        paths,
+        paths: cache,
         physics,
         tick,
         memory_ticks,
@@ -243,15 +266,20 @@ pub fn prediction_system(sim: &mut Sim) {
             let mut next: Vec<TrackedEnemy> = now
                 .into_iter()
                 .enumerate()
-                .map(|(k, (pid, st))| TrackedEnemy {
-                    id: pid,
-                    seen_tick: tick,
-                    state: st,
-                    // Seen ones (the first `seen_now`) share the tick's prediction; located
-                    // ones start from where they were heard.
-                    path: match paths.iter().find(|p| p.0 == pid) {
-                        Some(p) if k < seen_now => p.1.clone(),
-                        _ => predict_enemy(cmap, &st, &physics, Some(pid)),
+                .map(|(k, (pid, st))| match paths.iter().find(|p| p.0 == pid) {
+                    // Seen ones (the first `seen_now`) share the interval's prediction.
+                    Some(p) if k < seen_now => TrackedEnemy {
+                        id: pid,
+                        seen_tick: p.1,
+                        state: p.2,
+                        path: p.3.clone(),
+                    },
+                    // Located ones start from where they were heard.
+                    _ => TrackedEnemy {
+                        id: pid,
+                        seen_tick: tick,
+                        state: st,
+                        path: predict_enemy(cmap, &st, &physics, Some(pid)),
                     },
                 })
                 .collect();
@@ -266,7 +294,10 @@ pub fn prediction_system(sim: &mut Sim) {
             }
             tracking.enemies = next;
         });
-    drop(ctx);
+    let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    sim.enemy_paths = ctx.paths;
     for job in jobs {
         if let Ok(mut t) = sim.world.get::<&mut Tracking>(job.e) {
             *t = job.tracking;

@@ -203,7 +203,8 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
     let max_iter = (p.max_distance / p.step) as usize * 2 + 64;
     for _ in 0..max_iter {
         // Swimming: once in water, a target in water is reached by moving straight to it.
-        if pr.waist_in_water(pos) {
+        let wet = pr.waist_in_water(pos);
+        if wet {
             swam = true;
             if goal_in_water {
                 let t = pr.trace(pos, to);
@@ -247,7 +248,7 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
                 }
             }
         }
-        if moved.is_none() && pr.waist_in_water(pos) {
+        if moved.is_none() && wet {
             moved = swim_over(pr, pos, dir, len);
         }
         let Some(m) = moved else {

@@ -462,15 +462,14 @@ impl WaypointGraph {
         let r = (radius / CELL).ceil() as i32;
         let c = cell_of(p);
         let mut out = Vec::new();
+        // One range query per column (x, y): most cells of the cube are empty.
         for x in c.0 - r..=c.0 + r {
             for y in c.1 - r..=c.1 + r {
-                for z in c.2 - r..=c.2 + r {
-                    if let Some(ns) = self.grid.get(&(x, y, z)) {
-                        for &n in ns {
-                            let d = self.waypoints[n as usize].origin.distance(p);
-                            if d <= radius {
-                                out.push((n, d));
-                            }
+                for (_, ns) in self.grid.range((x, y, c.2 - r)..=(x, y, c.2 + r)) {
+                    for &n in ns {
+                        let d = self.waypoints[n as usize].origin.distance(p);
+                        if d <= radius {
+                            out.push((n, d));
                         }
                     }
                 }

@@ -49,6 +49,9 @@ pub struct RunReport {
     pub stage_seconds: BTreeMap<&'static str, f64>,
     /// Stage order, for reading `stage_seconds`.
     pub stage_order: Vec<&'static str>,
+    /// Traces (rays and box sweeps) per stage, per tick on average: all of them with one
+    /// thread; with more, those answered on the scheduling thread.
+    pub stage_traces_per_tick: BTreeMap<&'static str, f64>,
     /// Event counts by kind.
     pub events: BTreeMap<&'static str, u64>,
     /// Traces spent by perception, per tick on average.
@@ -127,6 +130,12 @@ impl RunReport {
             },
             stage_order: breakdown.iter().map(|b| b.0).collect(),
             stage_seconds: breakdown.into_iter().collect(),
+            stage_traces_per_tick: sim
+                .timings
+                .traces_breakdown()
+                .into_iter()
+                .map(|(k, n)| (k, n as f64 / sim.tick.max(1) as f64))
+                .collect(),
             events: events.counts.clone(),
             perception_traces_per_tick: if sim.tick > 0 {
                 sim.stats.perception_traces as f64 / sim.tick as f64
@@ -166,6 +175,15 @@ impl RunReport {
             })
             .collect();
         let _ = writeln!(s, "stages      {}", stages.join(", "));
+        let traces: Vec<String> = self
+            .stage_order
+            .iter()
+            .filter_map(|k| {
+                let v = *self.stage_traces_per_tick.get(k)?;
+                (v >= 0.05).then(|| format!("{k} {v:.1}"))
+            })
+            .collect();
+        let _ = writeln!(s, "traces/tick {}", traces.join(", "));
         let _ = writeln!(
             s,
             "perception  {:.1} traces per tick; {} sounds made",

@@ -251,6 +251,10 @@ pub struct Sim {
     /// Goal points with the graph revision and the waypoint found to reach them (shared by
     /// bots routing to the same place; dropped when the graph changes).
     pub goal_waypoints: Vec<(Vec3, u64, Option<u32>)>,
+    /// Lines of sight between players traced in the current refresh interval.
+    pub sight_pairs: crate::bot::perception::SightPairs,
+    /// Enemy paths predicted in the current refresh interval.
+    pub enemy_paths: crate::bot::prediction::EnemyPaths,
 }
 
 impl Sim {
@@ -315,6 +319,8 @@ impl Sim {
             threads: 1,
             pool: None,
             goal_waypoints: Vec::new(),
+            sight_pairs: Default::default(),
+            enemy_paths: Vec::new(),
         };
         // Items the rules take out never appear.
         for &ie in &sim.items {

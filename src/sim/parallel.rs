@@ -35,7 +35,7 @@ type Task = Box<dyn FnOnce() + Send + 'static>;
 /// How long a waiting thread spins before it sleeps. Waking a sleeping thread costs tens of
 /// microseconds on a VM, as much as a small stage's work; the stages of one tick follow each
 /// other within this time. (The clock only paces waiting; no result depends on it.)
-const SPIN: std::time::Duration = std::time::Duration::from_micros(300);
+const SPIN: std::time::Duration = std::time::Duration::from_micros(3000);
 
 /// Receives the next message, spinning for [`SPIN`] before blocking; `None` once closed.
 fn spin_recv<M>(rx: &crossbeam::channel::Receiver<M>) -> Option<M> {

@@ -105,11 +105,13 @@ impl Stage {
     }
 }
 
-/// Wall-clock time per stage (statistics only: nothing in the state reads it).
+/// Wall-clock time and traces per stage (statistics only: nothing in the state reads them).
 #[derive(Clone, Debug, Default)]
 pub struct StageTimings {
     /// Total per stage, in [`TICK_ORDER`] order.
     pub total: [Duration; TICK_ORDER.len()],
+    /// Traces per stage answered on the scheduling thread (all of them with one thread).
+    pub traces: [u64; TICK_ORDER.len()],
 }
 
 impl StageTimings {
@@ -121,12 +123,22 @@ impl StageTimings {
             .map(|(s, d)| (s.name(), d.as_secs_f64()))
             .collect()
     }
+
+    /// Stage names with traces spent.
+    pub fn traces_breakdown(&self) -> Vec<(&'static str, u64)> {
+        TICK_ORDER
+            .iter()
+            .zip(self.traces.iter())
+            .map(|(s, n)| (s.name(), *n))
+            .collect()
+    }
 }
 
 /// Runs every stage of one tick in order.
 pub fn run_tick(sim: &mut Sim) {
     for (i, stage) in TICK_ORDER.iter().enumerate() {
         let t0 = Instant::now();
+        let c0 = sim.cmap.trace_count();
         match stage {
             Stage::Sense => perception::perception_system(sim),
             Stage::Hear => hearing::hearing_system(sim),
@@ -148,5 +160,6 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Cleanup => sim.sounds.expire(sim.tick + 1),
         }
         sim.timings.total[i] += t0.elapsed();
+        sim.timings.traces[i] += sim.cmap.trace_count() - c0;
     }
 }
