@@ -519,37 +519,66 @@ fn swim(
 
 /// For every living bot with a movement request: this tick's command and movement status.
 pub fn movement_system(sim: &mut Sim) {
-    let dt = sim.dt;
-    let physics = sim.params;
-    let params = MoveParams::default();
+    // One job per living bot with a request: its state and memory out of the world, steered
+    // on the worker pool against the frozen geometry, results back in entity order.
+    struct Job {
+        e: hecs::Entity,
+        id: EntId,
+        req: MoveRequest,
+        state: crate::physics::PlayerState,
+        mem: MoveMemory,
+        out: Option<(UserCmd, MoveStatus)>,
+    }
+    let mut jobs = Vec::new();
     for &(id, e) in &sim.players {
-        let Ok((intent, motion, vitals, cmd, status, mem)) = sim.world.query_one_mut::<(
-            &MoveIntent,
-            &Motion,
-            &Vitals,
-            &mut Command,
-            &mut MoveStatus,
-            &mut MoveMemory,
-        )>(e) else {
+        let Ok((intent, motion, vitals, status, mem)) =
+            sim.world
+                .query_one_mut::<(&MoveIntent, &Motion, &Vitals, &mut MoveStatus, &MoveMemory)>(e)
+        else {
             continue;
         };
-        let Some(req) = intent.0 else {
-            *status = MoveStatus::Idle;
-            continue;
-        };
-        if !vitals.alive {
-            *status = MoveStatus::Idle;
-            continue;
+        match intent.0 {
+            Some(req) if vitals.alive => jobs.push(Job {
+                e,
+                id,
+                req,
+                state: motion.0,
+                mem: *mem,
+                out: None,
+            }),
+            _ => *status = MoveStatus::Idle,
         }
+    }
+    struct Ctx {
+        map: std::sync::Arc<CollisionMap>,
+        physics: PhysicsParams,
+        dt: f32,
+    }
+    let ctx = std::sync::Arc::new(Ctx {
+        map: sim.cmap.clone(),
+        physics: sim.params,
+        dt: sim.dt,
+    });
+    let jobs = crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |c, j| {
         let ctx = SteerCtx {
-            map: &sim.cmap,
-            physics,
-            params,
-            dt,
-            me: Some(id),
+            map: &c.map,
+            physics: c.physics,
+            params: MoveParams::default(),
+            dt: c.dt,
+            me: Some(j.id),
         };
-        let (c, st) = steer(&ctx, &motion.0, &req, mem);
-        cmd.0 = c;
-        *status = st;
+        j.out = Some(steer(&ctx, &j.state, &j.req, &mut j.mem));
+    });
+    drop(ctx);
+    for j in jobs {
+        if let Ok((cmd, status, mem)) = sim
+            .world
+            .query_one_mut::<(&mut Command, &mut MoveStatus, &mut MoveMemory)>(j.e)
+            && let Some((c, st)) = j.out
+        {
+            cmd.0 = c;
+            *status = st;
+            *mem = j.mem;
+        }
     }
 }

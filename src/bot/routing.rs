@@ -12,7 +12,7 @@ use glam::Vec3;
 
 use crate::map::CollisionMap;
 use crate::nav::reach::{ReachParams, reachable};
-use crate::nav::routing::{RouteCaches, TravelFlags};
+use crate::nav::routing::{RouteCache, RouteCaches, TravelFlags};
 use crate::nav::waypoints::WaypointGraph;
 use crate::sim::Sim;
 use crate::sim::components::{Motion, Vitals};
@@ -165,8 +165,20 @@ pub fn pick_next(
     previous: Option<u32>,
     avoid: Option<u32>,
 ) -> Option<u32> {
-    let params = ReachParams::default();
     let cache = caches.get(g, goal_wp, flags);
+    pick_with(map, g, cache, origin, previous, avoid)
+}
+
+/// [`pick_next`] over a given up-to-date cache of the goal.
+fn pick_with(
+    map: &CollisionMap,
+    g: &WaypointGraph,
+    cache: &RouteCache,
+    origin: Vec3,
+    previous: Option<u32>,
+    avoid: Option<u32>,
+) -> Option<u32> {
+    let params = ReachParams::default();
     let left = previous.and_then(|p| cache.distance(p));
     let all_near = g.near(origin, PICK_RADIUS);
     let mut near: Vec<(u32, f32)> = all_near.iter().copied().take(PICK_CANDIDATES).collect();
@@ -233,8 +245,11 @@ pub fn pick_next(
 /// For every living bot with a route goal: the movement request toward its next waypoint (or
 /// straight to the goal when it is in reach).
 pub fn routing_system(sim: &mut Sim) {
+    // Phases: the bookkeeping of each bot in id order (cheap), then its straight-line and
+    // pick searches (the reachability marches) on the worker pool over the frozen graph and
+    // caches, then the results in id order. The caches a pick needs are brought up to date in
+    // id order first, so that their use and eviction do not depend on the thread count.
     let dt = sim.dt;
-    let params = ReachParams::default();
     let interval = ((1.0 / sim.dt) / super::perception::REFRESH_HZ)
         .round()
         .max(1.0) as u64;
@@ -242,14 +257,26 @@ pub fn routing_system(sim: &mut Sim) {
     let mut memo = std::mem::take(&mut sim.goal_waypoints);
     let mut to_block = Vec::new();
     memo.retain(|m| m.1 == sim.waypoints.revision);
+    let rev = sim.waypoints.revision;
+    struct Bot {
+        e: hecs::Entity,
+        origin: Vec3,
+        goal: RouteGoal,
+        my_turn: bool,
+        state: RouteState,
+        intent: Option<MoveRequest>,
+        /// Still deciding (no `continue` of the one-bot loop this was made from).
+        open: bool,
+        want_direct: bool,
+        want_pick: bool,
+        goal_wp: u32,
+    }
+    let mut bots: Vec<Bot> = Vec::new();
     for &(id, e) in &sim.players {
-        let Ok((motion, vitals, state, intent, status)) = sim.world.query_one_mut::<(
-            &Motion,
-            &Vitals,
-            &mut RouteState,
-            &mut MoveIntent,
-            &MoveStatus,
-        )>(e) else {
+        let Ok((motion, vitals, state, intent)) =
+            sim.world
+                .query_one_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent)>(e)
+        else {
             continue;
         };
         let Some(goal) = state.goal else { continue };
@@ -258,32 +285,73 @@ pub fn routing_system(sim: &mut Sim) {
             state.previous = None;
             continue;
         }
-        let s = motion.0;
-        let g = &sim.waypoints;
-        let map = &sim.cmap;
-        // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
-        let my_turn = (tick + id.0 as u64).is_multiple_of(interval);
-        if state.goal_waypoint.is_none() && (my_turn || !state.no_route) {
-            // Bots going for the same item share the answer while the graph stands still.
-            let rev = g.revision;
-            state.goal_waypoint = match memo.iter().find(|m| m.0 == goal.point && m.1 == rev) {
-                Some(m) => m.2,
-                None => {
-                    let w = nearest_reaching(map, g, goal.point);
-                    memo.push((goal.point, rev, w));
-                    w
-                }
-            };
+        bots.push(Bot {
+            e,
+            origin: motion.0.origin,
+            goal,
+            // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
+            my_turn: (tick + id.0 as u64).is_multiple_of(interval),
+            state: *state,
+            intent: intent.0,
+            open: true,
+            want_direct: false,
+            want_pick: false,
+            goal_wp: 0,
+        });
+    }
+    // The goal waypoints to search: bots going for the same item share the answer while the
+    // graph stands still.
+    let mut points: Vec<Vec3> = Vec::new();
+    for b in &bots {
+        if b.state.goal_waypoint.is_none()
+            && (b.my_turn || !b.state.no_route)
+            && !memo.iter().any(|m| m.0 == b.goal.point)
+            && !points.contains(&b.goal.point)
+        {
+            points.push(b.goal.point);
+        }
+    }
+    let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
+    struct Ctx {
+        map: std::sync::Arc<CollisionMap>,
+        graph: std::sync::Arc<WaypointGraph>,
+    }
+    let ctx = std::sync::Arc::new(Ctx {
+        map: sim.cmap.clone(),
+        graph: graph.clone(),
+    });
+    let found = crate::sim::parallel::run_search_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        points.into_iter().map(|p| (p, None)).collect(),
+        |c, (p, w)| *w = nearest_reaching(&c.map, &c.graph, *p),
+    );
+    memo.extend(found.into_iter().map(|(p, w)| (p, rev, w)));
+    let g = &*graph;
+    for b in &mut bots {
+        let e = b.e;
+        let status = sim
+            .world
+            .get::<&MoveStatus>(e)
+            .map(|s| *s)
+            .unwrap_or_default();
+        let state = &mut b.state;
+        let goal = b.goal;
+        if state.goal_waypoint.is_none() && (b.my_turn || !state.no_route) {
+            state.goal_waypoint = memo.iter().find(|m| m.0 == goal.point).and_then(|m| m.2);
         }
         let Some(goal_wp) = state.goal_waypoint else {
             state.no_route = true;
+            b.open = false;
             continue;
         };
+        b.goal_wp = goal_wp;
         // Arrived at the picked waypoint: remember it and pick again.
         if let Some(n) = state.next
             && g.get(n).is_some_and(|w| {
-                (w.origin - s.origin).truncate().length() <= ARRIVE
-                    && (w.origin.z - s.origin.z).abs() < 48.0
+                (w.origin - b.origin).truncate().length() <= ARRIVE
+                    && (w.origin.z - b.origin.z).abs() < 48.0
             })
         {
             for f in state
@@ -298,9 +366,10 @@ pub fn routing_system(sim: &mut Sim) {
         }
         if state.hold {
             // A secret door on the way is being opened: stand still, nothing counts as stalled.
-            intent.0 = None;
+            b.intent = None;
             state.stalled = 0.0;
             state.held = 0.0;
+            b.open = false;
             continue;
         }
         state.held += dt;
@@ -322,7 +391,7 @@ pub fn routing_system(sim: &mut Sim) {
         if let Some(n) = state.next
             && let Some(w) = g.get(n)
         {
-            let d = w.origin.distance(s.origin);
+            let d = w.origin.distance(b.origin);
             if d < state.closest - 8.0 {
                 state.closest = d;
                 state.stalled = 0.0;
@@ -337,39 +406,138 @@ pub fn routing_system(sim: &mut Sim) {
         }
         // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
         // (staggered) like the other reachability questions, kept in between.
-        if (tick + id.0 as u64).is_multiple_of(interval) || state.next.is_none() {
-            state.direct = (goal.point - s.origin).length() <= PICK_RADIUS
-                && reachable(map, s.origin, goal.point, &params).is_reachable();
+        if b.my_turn || state.next.is_none() {
+            state.direct = false;
+            b.want_direct = (goal.point - b.origin).length() <= PICK_RADIUS;
         }
-        let near_goal = state.direct;
-        if near_goal {
-            intent.0 = Some(MoveRequest {
-                target: MoveTarget::Point(goal.point),
+    }
+    let params = ReachParams::default();
+    let direct: Vec<(usize, Vec3, Vec3, bool)> = bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.open && b.want_direct)
+        .map(|(i, b)| (i, b.origin, b.goal.point, false))
+        .collect();
+    let direct = crate::sim::parallel::run_search_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        direct,
+        move |c, d| {
+            d.3 = reachable(&c.map, d.1, d.2, &params).is_reachable();
+        },
+    );
+    for (i, _, _, r) in direct {
+        bots[i].state.direct = r;
+    }
+    for b in bots.iter_mut().filter(|b| b.open) {
+        let state = &mut b.state;
+        if state.direct {
+            b.intent = Some(MoveRequest {
+                target: MoveTarget::Point(b.goal.point),
                 speed: 320.0,
             });
             state.no_route = false;
+            b.open = false;
             continue;
         }
-        if (state.next.is_none() && (my_turn || !state.no_route)) || state.held > PICK_SECONDS {
-            state.next = pick_next(
-                map,
-                g,
-                &mut sim.routes,
-                s.origin,
-                goal_wp,
-                goal.flags,
-                state.previous,
-                state.avoid.map(|a| a.0),
-            );
-            state.held = 0.0;
-            state.closest = f32::INFINITY;
-            state.stalled = 0.0;
-            state.no_route = state.next.is_none();
+        if (state.next.is_none() && (b.my_turn || !state.no_route)) || state.held > PICK_SECONDS {
+            b.want_pick = true;
+            sim.routes.get(g, b.goal_wp, b.goal.flags);
         }
-        intent.0 = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
-            target: MoveTarget::Point(w.origin),
-            speed: 320.0,
-        });
+    }
+    let caches = std::sync::Arc::new(std::mem::replace(
+        &mut sim.routes,
+        RouteCaches::new(0, Default::default()),
+    ));
+    struct PickCtx {
+        ctx: std::sync::Arc<Ctx>,
+        caches: std::sync::Arc<RouteCaches>,
+    }
+    let pick_ctx = std::sync::Arc::new(PickCtx {
+        ctx: ctx.clone(),
+        caches: caches.clone(),
+    });
+    // (bot index, origin, goal waypoint, flags, previous, avoided, the pick)
+    type Pick = (
+        usize,
+        Vec3,
+        u32,
+        TravelFlags,
+        Option<u32>,
+        Option<u32>,
+        Option<u32>,
+    );
+    let picks: Vec<Pick> = bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.open && b.want_pick)
+        .map(|(i, b)| {
+            let st = &b.state;
+            (
+                i,
+                b.origin,
+                b.goal_wp,
+                b.goal.flags,
+                st.previous,
+                st.avoid.map(|a| a.0),
+                None,
+            )
+        })
+        .collect();
+    let picks = crate::sim::parallel::run_search_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &pick_ctx,
+        picks,
+        |c, p| {
+            let (map, g) = (&*c.ctx.map, &*c.ctx.graph);
+            p.6 = match c.caches.peek(g, p.2, p.3) {
+                Some(cache) => pick_with(map, g, cache, p.1, p.4, p.5),
+                // Evicted by a later bot's cache this tick (over the memory cap): built again.
+                None => {
+                    let cache =
+                        crate::nav::routing::build_cache(g, p.2, 0.0, p.3, &c.caches.params);
+                    pick_with(map, g, &cache, p.1, p.4, p.5)
+                }
+            };
+        },
+    );
+    for p in picks {
+        bots[p.0].state.next = p.6;
+    }
+    drop(pick_ctx);
+    drop(ctx);
+    let (Ok(caches), Ok(graph)) = (
+        std::sync::Arc::try_unwrap(caches),
+        std::sync::Arc::try_unwrap(graph),
+    ) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    sim.routes = caches;
+    sim.waypoints = graph;
+    for mut b in bots {
+        let g = &sim.waypoints;
+        if b.open {
+            let state = &mut b.state;
+            if b.want_pick {
+                state.held = 0.0;
+                state.closest = f32::INFINITY;
+                state.stalled = 0.0;
+                state.no_route = state.next.is_none();
+            }
+            b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
+                target: MoveTarget::Point(w.origin),
+                speed: 320.0,
+            });
+        }
+        if let Ok((state, intent)) = sim
+            .world
+            .query_one_mut::<(&mut RouteState, &mut MoveIntent)>(b.e)
+        {
+            *state = b.state;
+            intent.0 = b.intent;
+        }
     }
     sim.goal_waypoints = memo;
     for (from, to, goal_wp, flags) in to_block {

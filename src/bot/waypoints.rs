@@ -188,6 +188,23 @@ fn tie_in(
     }
 }
 
+/// The waypoint nearest `at` (of the [`SEARCH_CANDIDATES`] nearest) from which `at` is
+/// reachable.
+fn closest_reaching(
+    map: &crate::map::CollisionMap,
+    g: &WaypointGraph,
+    at: Vec3,
+    params: &ReachParams,
+) -> Option<u32> {
+    g.near(at, SEARCH_RADIUS)
+        .into_iter()
+        .take(SEARCH_CANDIDATES)
+        .find(|&(n, _)| {
+            reachable(map, g.get(n).expect("waypoint").origin, at, params).is_reachable()
+        })
+        .map(|(n, _)| n)
+}
+
 /// The dropping stage: special waypoints every tick, the closest-waypoint search and drops at
 /// 10 Hz per bot.
 pub fn drop_system(sim: &mut Sim) {
@@ -225,7 +242,38 @@ pub fn drop_system(sim: &mut Sim) {
             Some((i, st.phase, mn, mx))
         })
         .collect();
-    for pi in 0..sim.players.len() {
+    // The 10 Hz searches (reachability marches, the stage's cost) run first on the worker
+    // pool over the graph as the stage found it. A bot whose search area got a waypoint from
+    // an earlier bot this tick searches again in turn, so the result is the one-by-one answer.
+    let searched_len = sim.waypoints.len();
+    let due: Vec<(usize, Vec3, Option<u32>)> = sim
+        .players
+        .iter()
+        .enumerate()
+        .filter_map(|(pi, &(id, e))| {
+            let m = sim.world.get::<&Motion>(e).ok()?;
+            let alive = sim.world.get::<&Vitals>(e).ok()?.alive;
+            let on_mover = m.0.on_ground.is_some_and(|g| g != EntId::WORLD);
+            (alive && !on_mover && (sim.tick + id.0 as u64).is_multiple_of(interval))
+                .then_some((pi, m.0.origin, None))
+        })
+        .collect();
+    let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
+    let ctx = std::sync::Arc::new((sim.cmap.clone(), graph.clone()));
+    let mut searched: Vec<Option<Option<u32>>> = vec![None; sim.players.len()];
+    for (pi, _, found) in
+        crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, due, move |c, d| {
+            d.2 = closest_reaching(&c.0, &c.1, d.1, &params)
+        })
+    {
+        searched[pi] = Some(found);
+    }
+    drop(ctx);
+    let Ok(graph) = std::sync::Arc::try_unwrap(graph) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    sim.waypoints = graph;
+    for (pi, searched) in searched.into_iter().enumerate() {
         let before = sim.waypoints.len() as u32;
         'one: {
             let (id, e) = sim.players[pi];
@@ -391,15 +439,13 @@ pub fn drop_system(sim: &mut Sim) {
             sim.visits.visit(s.origin);
             let g = &mut sim.waypoints;
             let here = droppable(&s);
-            let closest = g
-                .near(s.origin, SEARCH_RADIUS)
-                .into_iter()
-                .take(SEARCH_CANDIDATES)
-                .find(|&(n, _)| {
-                    reachable(map, g.get(n).expect("waypoint").origin, s.origin, &params)
-                        .is_reachable()
-                })
-                .map(|(n, _)| n);
+            let added_near = g.waypoints()[searched_len..]
+                .iter()
+                .any(|w| w.origin.distance(s.origin) <= SEARCH_RADIUS);
+            let closest = match searched {
+                Some(found) if !added_near => found,
+                _ => closest_reaching(map, g, s.origin, &params),
+            };
             let mut new_wp = None;
             match closest {
                 Some(c) => {

@@ -294,6 +294,20 @@ impl RouteCaches {
         }
         &self.caches[&key].0
     }
+
+    /// The cache of `goal` under `flags` if it is held and up to date with `graph`, without
+    /// counting it as used (for readers sharing the caches, after [`RouteCaches::get`]).
+    pub fn peek(
+        &self,
+        graph: &WaypointGraph,
+        goal: u32,
+        flags: TravelFlags,
+    ) -> Option<&RouteCache> {
+        self.caches
+            .get(&(goal, flags))
+            .map(|c| &c.0)
+            .filter(|c| c.revision == graph.revision)
+    }
 }
 
 /// Replays the graph's changes since the cache's revision: new waypoints extend it, a new or

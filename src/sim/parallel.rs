@@ -185,7 +185,40 @@ where
     T: Send + 'static,
     F: Fn(&C, &mut T) + Send + Sync + 'static,
 {
-    if threads <= 1 || jobs.len() < MIN_PARALLEL_JOBS {
+    run_jobs_from(MIN_PARALLEL_JOBS, threads, pool, ctx, jobs, f)
+}
+
+/// [`run_jobs`] for jobs that each cost a search (reachability marches, tens of
+/// microseconds): two are already worth a worker.
+pub fn run_search_jobs<C, T, F>(
+    threads: usize,
+    pool: &mut Option<Pool>,
+    ctx: &Arc<C>,
+    jobs: Vec<T>,
+    f: F,
+) -> Vec<T>
+where
+    C: Send + Sync + 'static,
+    T: Send + 'static,
+    F: Fn(&C, &mut T) + Send + Sync + 'static,
+{
+    run_jobs_from(2, threads, pool, ctx, jobs, f)
+}
+
+fn run_jobs_from<C, T, F>(
+    min_jobs: usize,
+    threads: usize,
+    pool: &mut Option<Pool>,
+    ctx: &Arc<C>,
+    jobs: Vec<T>,
+    f: F,
+) -> Vec<T>
+where
+    C: Send + Sync + 'static,
+    T: Send + 'static,
+    F: Fn(&C, &mut T) + Send + Sync + 'static,
+{
+    if threads <= 1 || jobs.len() < min_jobs {
         let mut jobs = jobs;
         for j in &mut jobs {
             f(ctx, j);
