@@ -23,6 +23,7 @@ fn main() {
         seed,
         tick_rate: 20,
         every: 600.0,
+        connect: true,
     };
     let explored = explore(Arc::new(level), cmap, &cfg, |_| {}).unwrap();
     let mut graph = explored.waypoints.clone();

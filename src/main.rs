@@ -60,6 +60,10 @@ enum Command {
         /// Print the coverage as JSON.
         #[arg(long)]
         json: bool,
+        /// Skip the closing pass that links stray waypoints (outside the largest strongly
+        /// connected part) with routable ones nearby where straight-line reachability holds.
+        #[arg(long)]
+        no_connect: bool,
     },
     /// Draw a map top-down as SVG (brush outlines shaded by height, liquids, movers,
     /// teleporters, items, spawn points), optionally with a waypoint graph over it.
@@ -323,7 +327,20 @@ fn main() -> ExitCode {
             tick_rate,
             out,
             json,
-        } => explore(map, bots, seconds, seed, tick_rate, out, json),
+            no_connect,
+        } => explore(
+            map,
+            ExploreConfig {
+                bots,
+                seconds,
+                seed,
+                tick_rate,
+                every: 10.0,
+                connect: !no_connect,
+            },
+            out,
+            json,
+        ),
         Command::Waypoints { command } => waypoints(command),
         Command::Route(args) => route(args),
         Command::Render {
@@ -1035,13 +1052,17 @@ fn replay(file: PathBuf, verify: bool, json: bool) -> Result<(), Box<dyn std::er
 
 fn explore(
     map: PathBuf,
-    bots: usize,
-    seconds: f64,
-    seed: u64,
-    tick_rate: u32,
+    cfg: ExploreConfig,
     out: PathBuf,
     json: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let ExploreConfig {
+        bots,
+        seconds,
+        seed,
+        tick_rate,
+        ..
+    } = cfg;
     if bots == 0 || bots > 256 {
         return Err(format!("--bots {bots}: must be 1..=256").into());
     }
@@ -1056,13 +1077,6 @@ fn explore(
     let level = std::sync::Arc::new(level);
     let hash = geometry_hash(&level);
     let show = std::io::stderr().is_terminal();
-    let cfg = ExploreConfig {
-        bots,
-        seconds,
-        seed,
-        tick_rate,
-        every: 10.0,
-    };
     let sim = botarena::scenario::explore::explore(level.clone(), cmap, &cfg, |sim| {
         if show {
             let st = sim.waypoints.stats();
@@ -1082,7 +1096,8 @@ fn explore(
         eprintln!();
     }
     save(&sim.waypoints, &level.map.name, &hash, &out)?;
-    let report = coverage(&level, &sim.cmap, &sim.waypoints, bots, sim.time(), seed);
+    let mut report = coverage(&level, &sim.cmap, &sim.waypoints, bots, sim.time(), seed);
+    report.links_connected = sim.stats.links_connected as usize;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

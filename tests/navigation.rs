@@ -377,6 +377,40 @@ fn the_routable_part_is_the_largest_strongly_connected_component() {
     assert_eq!(g.components(), 2);
 }
 
+#[test]
+fn the_closing_pass_ties_stray_waypoints_to_the_routable_part_where_reach_holds() {
+    // A floored room split by a wall at x = 0 with a doorway far off: waypoints 0 <-> 1 <-> 2
+    // routable on the west side; 3 on the west side with no links (a trail the explorers never
+    // walked back); 4 east of the wall, within the radius but behind it.
+    let mut b = floored_room();
+    b.solid(Vec3::new(0., -512., 0.), Vec3::new(16., 300., 256.), "W");
+    let (_level, cmap) = b.build();
+    let mut g = WaypointGraph::new();
+    let z = 24.03125;
+    let p: Vec<u32> = [
+        (-300., -300.),
+        (-300., -100.),
+        (-300., 100.),
+        (-100., 0.),
+        (150., 0.),
+    ]
+    .iter()
+    .map(|&(x, y)| g.add(Vec3::new(x, y, z), WaypointKind::Normal))
+    .collect();
+    for (a, c) in [(0, 1), (1, 0), (1, 2), (2, 1)] {
+        g.link(p[a], p[c], 200., Travel::Walk, 1.0);
+    }
+    assert_eq!(g.strong_component_sizes(), vec![3, 1, 1]);
+    let added = g.connect_strays(&cmap, 512.0, 6, 4);
+    // 3 is linked both ways with each of the three (6 links); 4 is behind the wall.
+    assert_eq!(added, 6);
+    assert_eq!(g.strong_component_sizes(), vec![4, 1]);
+    assert!(g.has_link(p[0], p[3]) && g.has_link(p[3], p[0]));
+    assert!(!g.has_link(p[3], p[4]) && !g.has_link(p[4], p[3]));
+    // Nothing left to tie: a second pass adds nothing.
+    assert_eq!(g.connect_strays(&cmap, 512.0, 6, 4), 0);
+}
+
 /// dm4, where each of these was found.
 fn dm4() -> Option<CollisionMap> {
     let dir = common::quake_maps()?;

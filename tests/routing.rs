@@ -372,6 +372,7 @@ fn tour(map: &str, seed: u64, core_min: usize) {
         seed,
         tick_rate: 20,
         every: 600.0,
+        connect: true,
     };
     let graph = explore(Arc::new(level), cmap, &cfg, |_| {})
         .unwrap()

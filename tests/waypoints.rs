@@ -558,6 +558,7 @@ fn exploration_covers_dm4_and_dm6() {
             seed: 2,
             tick_rate: 20,
             every: 600.0,
+            connect: true,
         };
         let sim = explore(level.clone(), cmap, &cfg, |_| {}).unwrap();
         let r = coverage(&level, &sim.cmap, &sim.waypoints, 4, sim.time(), 2);

@@ -526,6 +526,12 @@ impl WaypointGraph {
     /// Sizes of the strongly connected components (waypoints that all have routes to each
     /// other, links taken in their direction), largest first.
     pub fn strong_component_sizes(&self) -> Vec<usize> {
+        self.strong_components().iter().map(Vec::len).collect()
+    }
+
+    /// The strongly connected components, largest first (ties: lowest waypoint first), each
+    /// in waypoint order.
+    pub fn strong_components(&self) -> Vec<Vec<u32>> {
         let n = self.waypoints.len();
         // Links are stored on their target; successors are needed per source.
         let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -535,16 +541,65 @@ impl WaypointGraph {
             }
         }
         let nodes: Vec<u32> = (0..n as u32).collect();
-        let mut sizes: Vec<usize> =
+        let mut comps =
             pathfinding::directed::strongly_connected_components::strongly_connected_components(
                 &nodes,
                 |&v| succ[v as usize].iter().copied(),
-            )
-            .iter()
-            .map(Vec::len)
-            .collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        sizes
+            );
+        for c in &mut comps {
+            c.sort_unstable();
+        }
+        comps.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+        comps
+    }
+
+    /// Ties the waypoints outside the routable part (the largest strongly connected
+    /// component) to it: each is linked, in each direction whose straight-line reachability
+    /// holds, with its `k` nearest routable waypoints within `radius`; repeated while that
+    /// joins any (a joined room lets its neighbours join next), at most `rounds` times.
+    /// Explorers link only the waypoints they walk between, so a room entered by a long
+    /// drop, or left by a way taken once, often stays one-way. Returns the links added.
+    pub fn connect_strays(
+        &mut self,
+        map: &crate::map::CollisionMap,
+        radius: f32,
+        k: usize,
+        rounds: usize,
+    ) -> usize {
+        let params = super::ReachParams {
+            max_distance: radius * 2.0,
+            ..Default::default()
+        };
+        let mut added = 0;
+        for _ in 0..rounds {
+            let comps = self.strong_components();
+            let Some(core) = comps.first() else { break };
+            let mut in_core = vec![false; self.waypoints.len()];
+            for &n in core {
+                in_core[n as usize] = true;
+            }
+            let before = core.len();
+            for n in 0..self.waypoints.len() as u32 {
+                if in_core[n as usize] {
+                    continue;
+                }
+                let at = self.waypoints[n as usize].origin;
+                let near: Vec<u32> = self
+                    .near(at, radius)
+                    .into_iter()
+                    .filter(|(m, _)| in_core[*m as usize])
+                    .take(k)
+                    .map(|(m, _)| m)
+                    .collect();
+                for m in near {
+                    added += self.link_reachable(map, m, n, &params);
+                }
+            }
+            if self.strong_component_sizes().first().copied().unwrap_or(0) == before {
+                break;
+            }
+        }
+        added
     }
 
     /// Counts by kind, links by travel type, components.

@@ -35,6 +35,8 @@ pub struct ExploreReport {
     pub items_with_waypoint: usize,
     /// Item classes still without a waypoint.
     pub items_missing: BTreeMap<String, usize>,
+    /// Links the closing pass added between stray waypoints and the routable part.
+    pub links_connected: usize,
     /// Waypoints where a standing player box would be inside the map's fixed solid (movers —
     /// doors, plats — are left out: where they stand depends on the moment).
     pub waypoints_in_solid: usize,
@@ -98,6 +100,7 @@ pub fn coverage(
         important_items: important.len(),
         items_with_waypoint: with,
         items_missing: missing,
+        links_connected: 0,
         waypoints_in_solid: in_solid,
     }
 }
@@ -115,7 +118,18 @@ pub struct ExploreConfig {
     pub tick_rate: u32,
     /// Simulated seconds between progress calls.
     pub every: f64,
+    /// Close with [`WaypointGraph::connect_strays`] ([`CONNECT_RADIUS`], the
+    /// [`CONNECT_NEAREST`] nearest, at most [`CONNECT_ROUNDS`] rounds); the links it adds are
+    /// counted in the sim's `stats.links_connected`.
+    pub connect: bool,
 }
+
+/// Radius of the closing pass's search for routable waypoints around a stray one.
+pub const CONNECT_RADIUS: f32 = 512.0;
+/// Routable waypoints tried per stray one in the closing pass.
+pub const CONNECT_NEAREST: usize = 6;
+/// Rounds of the closing pass.
+pub const CONNECT_ROUNDS: usize = 4;
 
 /// Runs exploring bots on a level, calling `progress` every `cfg.every` simulated seconds
 /// with the sim so far. Returns the sim (its graph is the result).
@@ -131,6 +145,7 @@ pub fn explore(
         seed,
         tick_rate,
         every,
+        connect,
     } = *cfg;
     let players = (0..bots)
         .map(|i| PlayerConfig {
@@ -156,6 +171,13 @@ pub fn explore(
         if (t + 1) % every_ticks == 0 {
             progress(&sim);
         }
+    }
+    if connect {
+        let cmap = sim.cmap.clone();
+        sim.stats.links_connected =
+            sim.waypoints
+                .connect_strays(&cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS)
+                as u64;
     }
     Ok(sim)
 }
@@ -200,6 +222,13 @@ impl ExploreReport {
             "routable    {} of {} waypoints all have routes to each other (largest strongly connected part)",
             self.graph.largest_strong, self.graph.waypoints
         );
+        if self.links_connected > 0 {
+            let _ = writeln!(
+                s,
+                "closing     {} links tie stray waypoints to the routable part",
+                self.links_connected
+            );
+        }
         let _ = writeln!(
             s,
             "items       {} of {} weapons and powerups have an item waypoint{}",

@@ -194,6 +194,8 @@ pub const ROUTE_CACHE_BYTES: usize = 64 << 20;
 pub struct RunStats {
     /// Traces spent by perception (visibility and reachability).
     pub perception_traces: u64,
+    /// Links added by an exploration's closing pass (`scenario::explore`).
+    pub links_connected: u64,
 }
 
 /// A running simulation.
