@@ -145,6 +145,38 @@ pub fn nearest_reaching(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Optio
         .map(|(n, _)| n)
 }
 
+/// Seconds a routing bot roams without a route before it gives up where it is (Quake's
+/// `kill`, as a stuck explorer does) to start again from a spawn point.
+pub const ROAM_SECONDS: f32 = 10.0;
+
+/// A routing bot's fallback while no waypoint around it has a route to the goal (it spawned
+/// or fell where the graph has no way out): it explores, as [`crate::bot::explore`]'s bots
+/// do, until the routing stage finds a pick again.
+#[derive(Clone, Debug)]
+pub struct Roam {
+    /// The exploring behaviour's state.
+    pub explorer: super::explore::Explorer,
+    /// Seconds roamed since the route was lost.
+    pub seconds: f32,
+    /// Where the bot was when it last got 64 units away from there, and the seconds since
+    /// (a routing bot wedged somewhere for [`super::explore::STUCK_SECONDS`] gives up too).
+    pub anchor: Vec3,
+    /// Seconds near the anchor.
+    pub still: f32,
+}
+
+impl Roam {
+    /// A fresh fallback for a bot at `origin`.
+    pub fn new(origin: Vec3) -> Roam {
+        Roam {
+            explorer: super::explore::Explorer::new(origin),
+            seconds: 0.0,
+            anchor: origin,
+            still: 0.0,
+        }
+    }
+}
+
 /// Picks the next waypoint toward the goal: reachable from `origin`, minimising the distance
 /// to it plus its distance to the goal.
 ///
@@ -526,10 +558,13 @@ pub fn routing_system(sim: &mut Sim) {
                 state.stalled = 0.0;
                 state.no_route = state.next.is_none();
             }
-            b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
-                target: MoveTarget::Point(w.origin),
-                speed: 320.0,
-            });
+            // No pick and no route: the control stage's request (a route bot roams) stands.
+            if state.next.is_some() || !state.no_route {
+                b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
+                    target: MoveTarget::Point(w.origin),
+                    speed: 320.0,
+                });
+            }
         }
         if let Ok((state, intent)) = sim
             .world

@@ -407,6 +407,7 @@ impl Sim {
                         Tracking::default(),
                         Dropper::default(),
                         RouteState::default(),
+                        crate::bot::routing::Roam::new(origin),
                         crate::game::Inventory::spawned(),
                         crate::game::Aim::default(),
                         Still {

@@ -36,7 +36,7 @@ pub fn control_system(sim: &mut Sim) {
         sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
     }
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim)) =
+        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
             sim.world.query_one_mut::<(
                 &mut Controller,
                 &mut Command,
@@ -48,6 +48,7 @@ pub fn control_system(sim: &mut Sim) {
                 &MoveStatus,
                 &mut RouteState,
                 &mut crate::game::Aim,
+                &mut crate::bot::routing::Roam,
             )>(e)
         else {
             continue;
@@ -139,6 +140,44 @@ pub fn control_system(sim: &mut Sim) {
                     };
                 }
                 route.hold = false;
+                // No waypoint around has a route (the routing stage said so last tick):
+                // explore until one has; give up after a while where the goal has a route
+                // from somewhere else.
+                if route.no_route && route.next.is_none() {
+                    let (req, is_stuck) = roam.explorer.step(
+                        &sim.cmap,
+                        &sim.waypoints,
+                        &sim.visits,
+                        &sim.level,
+                        s,
+                        percepts,
+                        mstatus,
+                        &mut rng.0,
+                        dt,
+                    );
+                    intent.0 = Some(req);
+                    roam.seconds += dt;
+                    if is_stuck
+                        || (roam.seconds > crate::bot::routing::ROAM_SECONDS
+                            && route.goal_waypoint.is_some())
+                    {
+                        roam.seconds = 0.0;
+                        stuck.push(pi);
+                    }
+                } else {
+                    roam.seconds = 0.0;
+                }
+                // Wedged (on a ledge's corner, in a pit the links do not leave): the same.
+                if (s.origin - roam.anchor).length() > 64.0 || route.hold {
+                    roam.anchor = s.origin;
+                    roam.still = 0.0;
+                } else {
+                    roam.still += dt;
+                    if roam.still > crate::bot::explore::STUCK_SECONDS {
+                        roam.still = 0.0;
+                        stuck.push(pi);
+                    }
+                }
                 if !doors.is_empty()
                     && let Some(next) = route.next.and_then(|n| sim.waypoints.get(n))
                 {
