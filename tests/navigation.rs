@@ -411,6 +411,63 @@ fn the_closing_pass_ties_stray_waypoints_to_the_routable_part_where_reach_holds(
     assert_eq!(g.connect_strays(&cmap, 512.0, 6, 4), 0);
 }
 
+#[test]
+fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
+    // Floor on both sides of a 160-unit pit with lava in it: the planner (over the real
+    // physics) finds a running jump; playing its commands one per tick from the same state
+    // goes the same way and lands on the far side; pushed off course, the run stops.
+    use botarena::bot::explore::PlannedRun;
+    let mut b = room();
+    b.solid(
+        Vec3::new(-512., -512., -16.),
+        Vec3::new(-80., 512., 0.),
+        "F",
+    );
+    b.solid(Vec3::new(80., -512., -16.), Vec3::new(512., 512., 0.), "F");
+    b.solid(
+        Vec3::new(-80., -512., -128.),
+        Vec3::new(80., 512., -64.),
+        "PIT",
+    );
+    b.solid(
+        Vec3::new(-80., -512., -64.),
+        Vec3::new(80., 512., -40.),
+        "*lava1",
+    );
+    let (level, cmap) = b.build();
+    let floor = botarena::bench::floor_points(&level, &cmap, 32.0);
+    let physics = PhysicsParams::default();
+    let start = botarena::planner::times::standing(&cmap, &physics, Vec3::new(-250., 0., 25.));
+    let goal = botarena::planner::Goal {
+        mins: Vec3::new(200., -16., 0.),
+        maxs: Vec3::new(232., 16., 56.),
+    };
+    let me = botarena::map::EntId(1);
+    let run = (0..4)
+        .find_map(|seed| PlannedRun::plan(&cmap, &floor, &start, me, &goal, seed, 0.05))
+        .expect("a running jump over the pit");
+    assert_eq!(run.path.len(), run.cmds.len() + 1);
+    // Played as the simulation would: a command per tick while on course.
+    let mut played = run.clone();
+    let mut s = start;
+    while let Some(c) = played.next_cmd(&s) {
+        s = pmove(&s, &c, &cmap, &physics, 0.05, Some(me)).0;
+    }
+    assert_eq!(played.next, run.cmds.len(), "played to the end");
+    assert!(goal.reached(&s), "ends in the goal: {}", s.origin);
+    assert!(
+        s.origin.x > 80.0 && s.origin.z > -1.0,
+        "on the far floor: {}",
+        s.origin
+    );
+    // Off course: the next command is refused.
+    let mut off = run.clone();
+    let pushed = PlayerState::at(start.origin + Vec3::new(0., 40., 0.), 0.0);
+    assert!(off.next_cmd(&pushed).is_none());
+    // A tick that is not the planner's step: no run.
+    assert!(PlannedRun::plan(&cmap, &floor, &start, me, &goal, 0, 0.1).is_none());
+}
+
 /// dm4, where each of these was found.
 fn dm4() -> Option<CollisionMap> {
     let dir = common::quake_maps()?;

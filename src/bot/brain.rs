@@ -510,6 +510,7 @@ pub fn brain_system(sim: &mut Sim) {
                     status,
                     &mut rng.0,
                     dt,
+                    None,
                 );
                 intent.0 = Some(req);
                 if still.seconds > STUCK_KILL {

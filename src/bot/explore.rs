@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 
 use crate::map::level::{ItemKind, Level};
-use crate::map::{CollisionMap, Contents};
+use crate::map::{CollisionMap, Contents, EntId};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
@@ -102,6 +102,9 @@ pub struct VisitMap {
     /// Floor points of the map under a ceiling, 128 units apart (set on first use): the
     /// places exploring bots are pulled toward while nobody has been there.
     pub frontier: Option<Vec<Vec3>>,
+    /// Floor points of the map 32 units apart (set with `frontier`): the free space a
+    /// planned run toward an item samples around.
+    pub floor: Option<Vec<Vec3>>,
 }
 
 impl VisitMap {
@@ -242,7 +245,96 @@ pub struct Explorer {
     pub still: f32,
     /// A secret door this bot shot (mover index) and the seconds left to go through it.
     pub door: Option<(usize, f32)>,
+    /// A run planned over the player physics toward an item the movement stage could not get
+    /// to (a running jump over lava), being played command by command.
+    pub run: Option<PlannedRun>,
+    /// Items a run was planned toward, with the number of tries.
+    pub planned: Vec<(usize, u32)>,
 }
+
+/// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
+/// through; the physics is deterministic, so played from the same state they go the same way.
+#[derive(Clone, Debug)]
+pub struct PlannedRun {
+    /// One command per tick.
+    pub cmds: Vec<crate::physics::UserCmd>,
+    /// The origin before each command (and after the last).
+    pub path: Vec<Vec3>,
+    /// The next command.
+    pub next: usize,
+}
+
+impl PlannedRun {
+    /// This tick's command while the bot is where the plan said it would be; `None` once the
+    /// run is over or off course.
+    pub fn next_cmd(&mut self, s: &PlayerState) -> Option<crate::physics::UserCmd> {
+        let on_course = self
+            .path
+            .get(self.next)
+            .is_some_and(|p| p.distance(s.origin) <= PLAN_TOLERANCE);
+        if self.next >= self.cmds.len() || !on_course {
+            return None;
+        }
+        self.next += 1;
+        Some(self.cmds[self.next - 1])
+    }
+
+    /// Plans a run from `s` into `goal` over the `floor` points around the straight line
+    /// between them ([`PLAN_TUBE`]), [`PLAN_EXPANSIONS`] expansions; `me` is the bot's body.
+    /// `None` where none is found, or where the tick `dt` is not the planner's step.
+    pub fn plan(
+        map: &CollisionMap,
+        floor: &[Vec3],
+        s: &PlayerState,
+        me: EntId,
+        goal: &crate::planner::Goal,
+        seed: u64,
+        dt: f32,
+    ) -> Option<PlannedRun> {
+        let cfg = crate::planner::PlanConfig {
+            expansions: PLAN_EXPANSIONS,
+            seed,
+            stop_at_first: true,
+            goal_bias: 0.3,
+            me: Some(me),
+            ..Default::default()
+        };
+        // One planner step per tick.
+        if (dt - cfg.step).abs() > 1e-4 {
+            return None;
+        }
+        let (a, ab) = (s.origin, goal.centre() - s.origin);
+        let free: Vec<Vec3> = floor
+            .iter()
+            .copied()
+            .filter(|p| {
+                // Around the segment, a little behind the bot (a run-up) and past the goal.
+                let t = ((*p - a).dot(ab) / ab.length_squared().max(1.0)).clamp(-0.3, 1.1);
+                p.distance(a + ab * t) < PLAN_TUBE
+            })
+            .collect();
+        let physics = crate::physics::PhysicsParams::default();
+        let plan = crate::planner::plan(map, &physics, &free, *s, Some(goal), &cfg);
+        let cmds = plan.controls();
+        (!cmds.is_empty()).then(|| PlannedRun {
+            cmds,
+            path: plan.path(),
+            next: 0,
+        })
+    }
+}
+
+/// Tries of a planned run per item and bot.
+pub const PLAN_TRIES: u32 = 3;
+/// Expansions of one planned run (at most about a tenth of a second on dm4).
+pub const PLAN_EXPANSIONS: usize = 10_000;
+/// Free space sampled by a planned run: floor points within this distance of the straight
+/// line from the bot to the item (measured on dm4's super nailgun ledge: found as often as
+/// with a disc around both, in less time).
+pub const PLAN_TUBE: f32 = 256.0;
+/// Off the planned path by more than this (pushed by another player, a mover): the run is
+/// dropped.
+pub const PLAN_TOLERANCE: f32 = 16.0;
 
 /// A shootable secret door as explorers see it this tick.
 #[derive(Clone, Copy, Debug)]
@@ -274,7 +366,55 @@ impl Explorer {
             anchor: origin,
             still: 0.0,
             door: None,
+            run: None,
+            planned: Vec::new(),
         }
+    }
+
+    /// This tick's command of a planned run, while the bot is where the plan said it would
+    /// be; `None` (and the run dropped) once it is over or off course.
+    pub fn planned_cmd(&mut self, s: &PlayerState) -> Option<crate::physics::UserCmd> {
+        let c = self.run.as_mut()?.next_cmd(s);
+        if c.is_none() {
+            self.run = None;
+        }
+        c
+    }
+
+    /// Plans a run from `s` to item `i`'s pickup box over the floor around the straight line
+    /// between them (at most [`PLAN_TRIES`] times per item). True when one was found.
+    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the plan needs
+    fn plan_run(
+        &mut self,
+        map: &CollisionMap,
+        level: &Level,
+        visits: &VisitMap,
+        s: &PlayerState,
+        me: EntId,
+        i: usize,
+        rng: &mut SimRng,
+        dt: f32,
+    ) -> bool {
+        let tries = match self.planned.iter_mut().find(|p| p.0 == i) {
+            Some(p) => &mut p.1,
+            None => {
+                self.planned.push((i, 0));
+                &mut self.planned.last_mut().expect("just pushed").1
+            }
+        };
+        if *tries >= PLAN_TRIES {
+            return false;
+        }
+        *tries += 1;
+        let item = &level.items[i];
+        let (mn, mx) = item.kind.bounds();
+        let goal = crate::planner::Goal {
+            mins: item.origin + mn,
+            maxs: item.origin + mx,
+        };
+        let floor = visits.floor.as_deref().unwrap_or(&[]);
+        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt);
+        self.run.is_some()
     }
 
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
@@ -338,6 +478,9 @@ impl Explorer {
 
     /// One tick of exploring: the movement request, and whether the bot has stayed within
     /// 64 units of one spot for [`STUCK_SECONDS`] (the caller decides what to do then).
+    /// `planner`: the bot's body id where the caller plays planned runs
+    /// ([`Explorer::planned_cmd`]) toward items the movement stage cannot get to; `None`, no
+    /// runs are planned.
     #[allow(clippy::too_many_arguments)] // each is a separate read-only view the choice needs
     pub fn step(
         &mut self,
@@ -350,6 +493,7 @@ impl Explorer {
         status: &MoveStatus,
         rng: &mut SimRng,
         dt: f32,
+        planner: Option<EntId>,
     ) -> (MoveRequest, bool) {
         self.timer -= dt;
         for k in self.skip.iter_mut() {
@@ -369,6 +513,20 @@ impl Explorer {
         }
         let blocked = matches!(status, MoveStatus::Blocked(_));
         if blocked && let Some(i) = self.item.take() {
+            // The movement stage cannot get there (lava, a gap it sees no jump over): a run
+            // planned over the physics may; else the item is left alone for a while.
+            if let Some(me) = planner
+                && self.plan_run(map, level, visits, s, me, i, rng, dt)
+            {
+                self.item = Some(i);
+                return (
+                    MoveRequest {
+                        target: MoveTarget::Point(s.origin),
+                        speed: 0.0,
+                    },
+                    false,
+                );
+            }
             self.skip.push((i, SKIP_SECONDS));
         }
         if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {

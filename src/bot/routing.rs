@@ -163,6 +163,11 @@ pub struct Roam {
     pub anchor: Vec3,
     /// Seconds near the anchor.
     pub still: f32,
+    /// A run planned over the player physics to a waypoint the movement stage could not get
+    /// to (a jump an explorer made), being played.
+    pub run: Option<super::explore::PlannedRun>,
+    /// Waypoints a run was planned to, with the number of tries.
+    pub planned: Vec<(u32, u32)>,
 }
 
 impl Roam {
@@ -173,6 +178,8 @@ impl Roam {
             seconds: 0.0,
             anchor: origin,
             still: 0.0,
+            run: None,
+            planned: Vec::new(),
         }
     }
 }

@@ -90,6 +90,9 @@ pub struct PlanConfig {
     pub stop_at_first: bool,
     /// Teleporters to take (see [`teleporters`]).
     pub teleporters: Vec<Teleporter>,
+    /// The body the planned player has in the map, if any (ignored by its own moves: a bot
+    /// planning in a running simulation).
+    pub me: Option<EntId>,
 }
 
 impl Default for PlanConfig {
@@ -105,6 +108,7 @@ impl Default for PlanConfig {
             goal_bias: 0.1,
             stop_at_first: false,
             teleporters: Vec::new(),
+            me: None,
         }
     }
 }
@@ -649,7 +653,7 @@ pub fn plan(
             },
             jump: rng.chance(0.25),
         };
-        let (mut next, _) = pmove(&from.state, &cmd, cmap, physics, cfg.step, None::<EntId>);
+        let (mut next, _) = pmove(&from.state, &cmd, cmap, physics, cfg.step, cfg.me);
         if let Some(t) = cfg.teleporters.iter().find(|t| {
             overlaps(
                 next.origin + PLAYER_MINS,

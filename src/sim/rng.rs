@@ -36,6 +36,11 @@ impl SimRng {
         ((self.rng.next_u64() % n.max(1) as u64) as usize).min(n.saturating_sub(1))
     }
 
+    /// 64 random bits (a seed for a sub-stream, e.g. a planner's).
+    pub fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f32) -> bool {
         self.unit() < p

@@ -34,8 +34,9 @@ pub fn control_system(sim: &mut Sim) {
     let doors = secret_doors(sim);
     if sim.visits.frontier.is_none() {
         sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
+        sim.visits.floor = Some(crate::bench::floor_points(&sim.level, &sim.cmap, 32.0));
     }
-    for (pi, &(_, e)) in sim.players.iter().enumerate() {
+    for (pi, &(me, e)) in sim.players.iter().enumerate() {
         let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
             sim.world.query_one_mut::<(
                 &mut Controller,
@@ -95,6 +96,11 @@ pub fn control_system(sim: &mut Sim) {
                 }
             }
             Controller::Explore(ex) => {
+                // A planned run toward an item plays its commands as they are.
+                if let Some(c) = ex.planned_cmd(s) {
+                    cmd.0 = c;
+                    continue;
+                }
                 let (req, is_stuck) = ex.step(
                     &sim.cmap,
                     &sim.waypoints,
@@ -105,6 +111,7 @@ pub fn control_system(sim: &mut Sim) {
                     mstatus,
                     &mut rng.0,
                     dt,
+                    Some(me),
                 );
                 if is_stuck {
                     stuck.push(pi);
@@ -140,6 +147,61 @@ pub fn control_system(sim: &mut Sim) {
                     };
                 }
                 route.hold = false;
+                // A jump link an explorer made (that the straight-line test and the jump
+                // prediction need not see), taken from where it starts, or a pick the movement
+                // stage could not get to: a run planned over the physics, played while the
+                // routing stage holds.
+                let jump_from_here = |n: u32| {
+                    route.previous.is_some_and(|p| {
+                        sim.waypoints.get(p).is_some_and(|pw| {
+                            pw.origin.distance(s.origin) <= crate::bot::routing::ARRIVE
+                        }) && sim.waypoints.get(n).is_some_and(|w| {
+                            w.links.iter().any(|l| {
+                                l.from == p && l.travel == crate::nav::waypoints::Travel::Jump
+                            })
+                        })
+                    })
+                };
+                if roam.run.is_none()
+                    && let Some(n) = route.next
+                    && jump_from_here(n)
+                    && let Some(w) = sim.waypoints.get(n)
+                {
+                    let tries = match roam.planned.iter_mut().find(|p| p.0 == n) {
+                        Some(p) => &mut p.1,
+                        None => {
+                            roam.planned.push((n, 0));
+                            &mut roam.planned.last_mut().expect("just pushed").1
+                        }
+                    };
+                    if *tries < crate::bot::explore::PLAN_TRIES {
+                        *tries += 1;
+                        let goal = crate::planner::Goal {
+                            mins: w.origin + Vec3::new(-16.0, -16.0, -24.0),
+                            maxs: w.origin + Vec3::new(16.0, 16.0, 32.0),
+                        };
+                        let floor = sim.visits.floor.as_deref().unwrap_or(&[]);
+                        roam.run = crate::bot::explore::PlannedRun::plan(
+                            &sim.cmap,
+                            floor,
+                            s,
+                            me,
+                            &goal,
+                            rng.0.next_u64(),
+                            dt,
+                        );
+                    }
+                }
+                if let Some(run) = &mut roam.run {
+                    match run.next_cmd(s) {
+                        Some(c) => {
+                            route.hold = true;
+                            cmd.0 = c;
+                            continue;
+                        }
+                        None => roam.run = None,
+                    }
+                }
                 // No waypoint around has a route (the routing stage said so last tick):
                 // explore until one has; give up after a while where the goal has a route
                 // from somewhere else.
@@ -154,6 +216,7 @@ pub fn control_system(sim: &mut Sim) {
                         mstatus,
                         &mut rng.0,
                         dt,
+                        None,
                     );
                     intent.0 = Some(req);
                     roam.seconds += dt;
