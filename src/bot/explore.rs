@@ -324,6 +324,23 @@ impl PlannedRun {
     }
 }
 
+/// Counts a try of a planned run toward `key` in `tries`; false (and nothing counted) once
+/// [`PLAN_TRIES`] are spent.
+pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool {
+    let k = match tries.iter().position(|t| t.0 == key) {
+        Some(k) => k,
+        None => {
+            tries.push((key, 0));
+            tries.len() - 1
+        }
+    };
+    if tries[k].1 >= PLAN_TRIES {
+        return false;
+    }
+    tries[k].1 += 1;
+    true
+}
+
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
@@ -395,17 +412,9 @@ impl Explorer {
         rng: &mut SimRng,
         dt: f32,
     ) -> bool {
-        let tries = match self.planned.iter_mut().find(|p| p.0 == i) {
-            Some(p) => &mut p.1,
-            None => {
-                self.planned.push((i, 0));
-                &mut self.planned.last_mut().expect("just pushed").1
-            }
-        };
-        if *tries >= PLAN_TRIES {
+        if !plan_try(&mut self.planned, i) {
             return false;
         }
-        *tries += 1;
         let item = &level.items[i];
         let (mn, mx) = item.kind.bounds();
         let goal = crate::planner::Goal {

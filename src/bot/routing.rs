@@ -171,6 +171,53 @@ pub struct Roam {
 }
 
 impl Roam {
+    /// This tick's command of a run planned over the physics along a jump link an explorer
+    /// made (the straight-line test and the movement stage's jump prediction need not see the
+    /// jump): planned when the bot stands at the link's start with the link's end picked (at
+    /// most [`super::explore::PLAN_TRIES`] times per waypoint), played while on course.
+    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the run needs
+    pub fn planned_cmd(
+        &mut self,
+        map: &CollisionMap,
+        g: &WaypointGraph,
+        floor: &[Vec3],
+        route: &RouteState,
+        s: &crate::physics::PlayerState,
+        me: crate::map::EntId,
+        rng: &mut crate::sim::rng::SimRng,
+        dt: f32,
+    ) -> Option<crate::physics::UserCmd> {
+        let jump_from_here = |n: u32| {
+            route.previous.is_some_and(|p| {
+                g.get(p)
+                    .is_some_and(|pw| pw.origin.distance(s.origin) <= ARRIVE)
+                    && g.get(n).is_some_and(|w| {
+                        w.links
+                            .iter()
+                            .any(|l| l.from == p && l.travel == crate::nav::waypoints::Travel::Jump)
+                    })
+            })
+        };
+        if self.run.is_none()
+            && let Some(n) = route.next
+            && jump_from_here(n)
+            && let Some(w) = g.get(n)
+            && super::explore::plan_try(&mut self.planned, n)
+        {
+            let goal = crate::planner::Goal {
+                mins: w.origin + crate::physics::pmove::PLAYER_MINS,
+                maxs: w.origin + crate::physics::pmove::PLAYER_MAXS,
+            };
+            self.run =
+                super::explore::PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt);
+        }
+        let c = self.run.as_mut()?.next_cmd(s);
+        if c.is_none() {
+            self.run = None;
+        }
+        c
+    }
+
     /// A fresh fallback for a bot at `origin`.
     pub fn new(origin: Vec3) -> Roam {
         Roam {

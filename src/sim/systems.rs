@@ -147,60 +147,22 @@ pub fn control_system(sim: &mut Sim) {
                     };
                 }
                 route.hold = false;
-                // A jump link an explorer made (that the straight-line test and the jump
-                // prediction need not see), taken from where it starts, or a pick the movement
-                // stage could not get to: a run planned over the physics, played while the
-                // routing stage holds.
-                let jump_from_here = |n: u32| {
-                    route.previous.is_some_and(|p| {
-                        sim.waypoints.get(p).is_some_and(|pw| {
-                            pw.origin.distance(s.origin) <= crate::bot::routing::ARRIVE
-                        }) && sim.waypoints.get(n).is_some_and(|w| {
-                            w.links.iter().any(|l| {
-                                l.from == p && l.travel == crate::nav::waypoints::Travel::Jump
-                            })
-                        })
-                    })
-                };
-                if roam.run.is_none()
-                    && let Some(n) = route.next
-                    && jump_from_here(n)
-                    && let Some(w) = sim.waypoints.get(n)
-                {
-                    let tries = match roam.planned.iter_mut().find(|p| p.0 == n) {
-                        Some(p) => &mut p.1,
-                        None => {
-                            roam.planned.push((n, 0));
-                            &mut roam.planned.last_mut().expect("just pushed").1
-                        }
-                    };
-                    if *tries < crate::bot::explore::PLAN_TRIES {
-                        *tries += 1;
-                        let goal = crate::planner::Goal {
-                            mins: w.origin + Vec3::new(-16.0, -16.0, -24.0),
-                            maxs: w.origin + Vec3::new(16.0, 16.0, 32.0),
-                        };
-                        let floor = sim.visits.floor.as_deref().unwrap_or(&[]);
-                        roam.run = crate::bot::explore::PlannedRun::plan(
-                            &sim.cmap,
-                            floor,
-                            s,
-                            me,
-                            &goal,
-                            rng.0.next_u64(),
-                            dt,
-                        );
-                    }
-                }
-                if let Some(run) = &mut roam.run {
-                    match run.next_cmd(s) {
-                        Some(c) => {
-                            route.hold = true;
-                            cmd.0 = c;
-                            continue;
-                        }
-                        None => roam.run = None,
-                    }
+                // Along a jump link an explorer made: a run planned over the physics, played
+                // while the routing stage holds.
+                let floor = sim.visits.floor.as_deref().unwrap_or(&[]);
+                if let Some(c) = roam.planned_cmd(
+                    &sim.cmap,
+                    &sim.waypoints,
+                    floor,
+                    route,
+                    s,
+                    me,
+                    &mut rng.0,
+                    dt,
+                ) {
+                    route.hold = true;
+                    cmd.0 = c;
+                    continue;
                 }
                 // No waypoint around has a route (the routing stage said so last tick):
                 // explore until one has; give up after a while where the goal has a route
