@@ -75,8 +75,6 @@ thread_local! {
 #[derive(Clone)]
 pub struct CollisionMap {
     brushes: Vec<Brush>,
-    /// The brushes' boxes, packed for the grid's overlap tests.
-    boxes: Vec<(Vec3, Vec3)>,
     bvh: Bvh,
     grid: BrushGrid,
     mins: Vec3,
@@ -143,7 +141,6 @@ impl CollisionMap {
             .collect();
         let grid = BrushGrid::new(&brushes, mins, maxs);
         CollisionMap {
-            boxes: brushes.iter().map(|b| (b.mins, b.maxs)).collect(),
             brushes,
             bvh,
             grid,
@@ -177,10 +174,9 @@ impl CollisionMap {
                     bits.resize(words, 0);
                 }
                 self.grid.for_cells(lo, hi, |cell| {
-                    for &i in &self.grid.cells[cell] {
-                        let (mn, mx) = self.boxes[i as usize];
-                        if overlaps(lo, hi, mn, mx) {
-                            bits[(i / 64) as usize] |= 1 << (i % 64);
+                    for b in &self.grid.cells[cell] {
+                        if overlaps(lo, hi, b.mins, b.maxs) {
+                            bits[(b.index / 64) as usize] |= 1 << (b.index % 64);
                         }
                     }
                 });
@@ -390,13 +386,12 @@ impl CollisionMap {
         let mut c = Contents::EMPTY;
         // A point lies in one grid cell, whose list holds every brush whose box contains it.
         self.grid.for_cells(p, p, |cell| {
-            for &i in &self.grid.cells[cell] {
-                let (mn, mx) = self.boxes[i as usize];
-                if p.cmpge(mn).all()
-                    && p.cmple(mx).all()
-                    && self.brushes[i as usize].contains_point(p)
+            for b in &self.grid.cells[cell] {
+                if p.cmpge(b.mins).all()
+                    && p.cmple(b.maxs).all()
+                    && self.brushes[b.index as usize].contains_point(p)
                 {
-                    c |= self.brushes[i as usize].contents;
+                    c |= self.brushes[b.index as usize].contents;
                 }
             }
         });
@@ -468,12 +463,25 @@ thread_local! {
 struct BrushGrid {
     lo: [i32; 3],
     dims: [i32; 3],
-    cells: Vec<Vec<u32>>,
+    cells: Vec<Vec<CellBrush>>,
+}
+
+/// A brush in a grid cell, with its box at hand for the overlap test (read in a row, not
+/// looked up in the brush list).
+#[derive(Clone, Copy)]
+struct CellBrush {
+    mins: Vec3,
+    maxs: Vec3,
+    index: u32,
 }
 
 impl BrushGrid {
+    /// The cell along one axis: `floor(v / GRID_CELL)` without the libm call (the cell side
+    /// is a power of two, so the product is exact).
     fn cell(v: f32) -> i32 {
-        (v / GRID_CELL).floor() as i32
+        let x = v * (1.0 / GRID_CELL);
+        let i = x as i32;
+        i - (x < i as f32) as i32
     }
 
     fn new(brushes: &[Brush], mins: Vec3, maxs: Vec3) -> BrushGrid {
@@ -490,7 +498,13 @@ impl BrushGrid {
             cells: Vec::new(),
         };
         for (i, b) in brushes.iter().enumerate() {
-            grid.for_cells(b.mins, b.maxs, |c| cells[c].push(i as u32));
+            grid.for_cells(b.mins, b.maxs, |c| {
+                cells[c].push(CellBrush {
+                    mins: b.mins,
+                    maxs: b.maxs,
+                    index: i as u32,
+                })
+            });
         }
         grid.cells = cells;
         grid
