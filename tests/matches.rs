@@ -243,3 +243,38 @@ fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
         assert_eq!(first, None, "{t} threads diverge at tick {first:?}");
     }
 }
+
+#[test]
+fn explorers_and_route_bots_give_the_same_hash_at_every_tick_for_any_thread_count() {
+    // The stages this covers beyond the brain match above: explorers dropping waypoints (the
+    // drop stage's searches on the pool, planned runs), route bots picking on the pool and
+    // roaming where they have no route, shared lines of sight and enemy paths.
+    let hashes = |threads: usize| {
+        let (level, cmap) = common::shipped("arena");
+        let goals: Vec<glam::Vec3> = level.spawns.iter().map(|s| s.origin).collect();
+        let mut players = common::players(12, ControllerConfig::Explore);
+        for (k, g) in goals.iter().take(4).enumerate() {
+            players.push(common::scripted(
+                &format!("router{k}"),
+                goals[(k + 2) % goals.len()],
+                0.0,
+                ControllerConfig::Route(*g),
+            ));
+        }
+        let mut sim = common::sim_of(level, cmap, 7, players);
+        sim.threads = threads;
+        let mut out = vec![sim.state_hash()];
+        for _ in 0..600 {
+            sim.step();
+            out.push(sim.state_hash());
+        }
+        (out, sim.waypoints.len())
+    };
+    let (one, wps) = hashes(1);
+    assert!(wps > 10, "the explorers dropped waypoints: {wps}");
+    for t in [2, 4] {
+        let (other, _) = hashes(t);
+        let first = one.iter().zip(&other).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{t} threads diverge at tick {first:?}");
+    }
+}
