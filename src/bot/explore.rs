@@ -3,9 +3,13 @@
 //! it feels along eight directions (starting at a seeded random angle) and picks the one that
 //! goes far on safe floor and ends where there are few waypoints. An item it could not reach
 //! is left alone for a while; a bot that stays put too long gives up where it is, as a Quake
-//! player stuck somewhere does with the `kill` command, and respawns.
+//! player stuck somewhere does with the `kill` command, and respawns. Where the movement
+//! stage cannot get to a seen item (a running jump over lava that its jump prediction does
+//! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
+//! its commands while it stays on the planned path.
 //!
-//! Entry points: [`Explorer::step`], [`choose_target`].
+//! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`PlannedRun`],
+//! [`choose_target`].
 
 use std::collections::BTreeMap;
 

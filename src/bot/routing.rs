@@ -6,6 +6,15 @@
 //! just left is not picked again while another will do, ties go to the lower number, and a
 //! pick is kept until arrival, a timeout, or the goal comes into straight reach.
 //!
+//! A route bot's fallbacks ([`Roam`], driven by the control stage): along a jump link an
+//! explorer made it plays a run planned over the player physics; with no waypoint in reach
+//! that has a route it explores until it has one, and gives up where it is (Quake's `kill`)
+//! after [`ROAM_SECONDS`] without one or when wedged.
+//!
+//! The stage runs in phases so that its searches (reachability marches) can use the worker
+//! pool: each bot's bookkeeping in id order, the goal-waypoint, straight-reach and pick
+//! searches over the frozen graph and caches, then the results in id order.
+//!
 //! Entry point: [`routing_system`].
 
 use glam::Vec3;
