@@ -75,6 +75,8 @@ thread_local! {
 #[derive(Clone)]
 pub struct CollisionMap {
     brushes: Vec<Brush>,
+    /// Every kind of contents some brush has (static or mover).
+    present: Contents,
     bvh: Bvh,
     grid: BrushGrid,
     mins: Vec3,
@@ -121,7 +123,7 @@ impl CollisionMap {
             mins = Vec3::ZERO;
             maxs = Vec3::ZERO;
         }
-        let movers = movers
+        let movers: Vec<Mover> = movers
             .into_iter()
             .map(|(id, brushes)| {
                 let mut mn = Vec3::splat(f32::INFINITY);
@@ -140,7 +142,12 @@ impl CollisionMap {
             })
             .collect();
         let grid = BrushGrid::new(&brushes, mins, maxs);
+        let present = brushes
+            .iter()
+            .chain(movers.iter().flat_map(|m| m.brushes.iter()))
+            .fold(Contents::EMPTY, |c, b| c | b.contents);
         CollisionMap {
+            present,
             brushes,
             bvh,
             grid,
@@ -202,6 +209,12 @@ impl CollisionMap {
                 }
             }
         }
+    }
+
+    /// Whether any brush has contents of a kind in `c` (a map without water has no swimming
+    /// to look for).
+    pub fn has(&self, c: Contents) -> bool {
+        self.present.intersects(c)
     }
 
     /// Traces answered on the calling thread so far (on any map): take differences.

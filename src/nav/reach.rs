@@ -143,8 +143,10 @@ impl Probe<'_> {
     }
 
     fn waist_in_water(&mut self, origin: Vec3) -> bool {
-        self.contents(origin + Vec3::new(0.0, 0.0, 4.0))
-            .intersects(Contents::WATER)
+        self.map.has(Contents::WATER)
+            && self
+                .contents(origin + Vec3::new(0.0, 0.0, 4.0))
+                .intersects(Contents::WATER)
     }
 }
 
@@ -175,16 +177,14 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
     if (to - from).length() > p.max_distance {
         return Unreachable(Blocked::TooFar);
     }
-    if pr.contents(to).intersects(HAZARD) {
+    let at_goal = pr.contents(to);
+    if at_goal.intersects(HAZARD) {
         return Unreachable(Blocked::Hazard);
     }
-    if pr
-        .contents(to)
-        .intersects(Contents::SOLID | Contents::PLAYER_CLIP)
-    {
+    if at_goal.intersects(Contents::SOLID | Contents::PLAYER_CLIP) {
         return Unreachable(Blocked::BadEndpoint);
     }
-    let goal_in_water = pr.contents(to).intersects(Contents::WATER);
+    let goal_in_water = at_goal.intersects(Contents::WATER);
     // Where the player stands now: on the floor, or swimming.
     let start_t = pr.trace(from, from);
     if start_t.start_solid {
