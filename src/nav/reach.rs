@@ -14,7 +14,7 @@
 //!   maximum jump distance, and while the floor there is higher than the maximum jump height
 //!   (or the way is blocked) halve the distance, giving up after `max_halvings` halvings;
 //! - a gap is crossed by **one running jump**, predicted with the real player physics
-//!   ([`crate::physics::pmove`]) from one tick before the edge, and accepted only when it lands
+//!   ([`crate::physics::pmove()`]) from one tick before the edge, and accepted only when it lands
 //!   on safe ground farther along;
 //! - a target under water is reached by **swimming** once the march has entered the water and
 //!   the box can move straight to it.

@@ -1,4 +1,4 @@
-//! Physics: player movement ([`pmove`], pure), its prediction ([`predict`]), mover state
+//! Physics: player movement ([`pmove()`], pure), its prediction ([`predict`]), mover state
 //! machines ([`movers`]) and the environment's damage rules ([`damage`]).
 
 pub mod damage;

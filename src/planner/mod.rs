@@ -1,5 +1,5 @@
 //! The travel-time planner (reference 004, Q3Plan): a kinodynamic RRT over the player's
-//! full state that uses the player physics ([`crate::physics::pmove`]) as a black box.
+//! full state that uses the player physics ([`crate::physics::pmove()`]) as a black box.
 //!
 //! One expansion: draw a point in the map's free space (floor points of the map, jittered
 //! sideways and up to 64 units above the floor — never the bounding box; with probability
