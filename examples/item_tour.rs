@@ -6,8 +6,6 @@ use std::sync::Arc;
 use botarena::map::{MapData, build_level};
 use botarena::nav::waypoints::WaypointKind;
 use botarena::scenario::explore::{ExploreConfig, explore};
-use botarena::sim::components::Controller;
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -60,122 +58,72 @@ fn main() {
             grid.len()
         );
     }
-    let players = vec![PlayerConfig {
-        name: "tourist".into(),
-        controller: ControllerConfig::Idle,
-        spawn: Some(0),
-        start: None,
-        senses: Default::default(),
-    }];
-    let mut sim = Sim::new(
+    let (mut core_items, mut core_reached) = (0, 0);
+    let report = botarena::scenario::tour::tour(
         Arc::new(level),
         cmap,
-        &SimConfig {
-            seed,
-            tick_rate: 20,
-            params: Default::default(),
-            rules: Default::default(),
-            players,
-        },
-    )
-    .unwrap();
-    sim.waypoints = graph;
-    let items: Vec<(u32, String, glam::Vec3)> = sim
-        .waypoints
-        .waypoints()
-        .iter()
-        .filter_map(|w| match &w.kind {
-            WaypointKind::Item { class, .. } => Some((w.number, class.clone(), w.origin)),
-            _ => None,
-        })
-        .collect();
-    let e = sim.players[0].1;
-    let mut reached = 0;
-    let (mut core_items, mut core_reached) = (0, 0);
-    for (n, class, at) in &items {
-        // An item in the graph's routable part (every waypoint there has a route to it).
-        let core = botarena::nav::routing::build_cache(
-            &sim.waypoints,
-            *n,
-            0.0,
-            botarena::nav::routing::TravelFlags::ALL,
-            &Default::default(),
-        )
-        .dist
-        .iter()
-        .filter(|d| d.is_finite())
-        .count()
-            * 10
-            >= sim.waypoints.len() * 9;
-        core_items += core as usize;
-        sim.world
-            .insert_one(e, Controller::Route { goal: *at })
-            .unwrap();
-        let mut ok = None;
-        for t in 0..1200 {
-            sim.step();
-            let s = sim.player_state(0).unwrap();
-            if (s.origin - *at).truncate().length() < 32.0 && (s.origin.z - at.z).abs() < 40.0 {
-                ok = Some(t);
-                break;
-            }
-        }
-        let s = sim.player_state(0).unwrap();
-        match ok {
-            Some(t) => {
-                reached += 1;
+        graph,
+        seed,
+        60.0,
+        |sim, stop| {
+            let (n, class, at) = (stop.waypoint, &stop.class, stop.at);
+            let core = stop.in_core(sim.waypoints.len());
+            core_items += core as usize;
+            if let Some(t) = stop.reached_after {
                 core_reached += core as usize;
-                println!(
-                    "item waypoint {n} ({class}): reached in {:.1} s",
-                    t as f32 / 20.0
-                );
+                println!("item waypoint {n} ({class}): reached in {t:.1} s");
+                return;
             }
-            None => {
-                let r = sim.player_route(0).unwrap_or_default();
-                let wp = |k: Option<u32>| k.and_then(|k| sim.waypoints.get(k)).map(|w| w.origin);
-                println!(
-                    "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, {:?}; next {:?} at {:?} (from {:?} at {:?}){}",
-                    s.origin,
-                    sim.player_move_status(0),
-                    r.next,
-                    wp(r.next),
-                    r.previous,
-                    wp(r.previous),
-                    if r.no_route { "; no route" } else { "" }
+            let s = sim.player_state(0).unwrap();
+            let r = sim.player_route(0).unwrap_or_default();
+            let wp = |k: Option<u32>| k.and_then(|k| sim.waypoints.get(k)).map(|w| w.origin);
+            println!(
+                "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, {:?}; next {:?} at {:?} (from {:?} at {:?}){}",
+                s.origin,
+                sim.player_move_status(0),
+                r.next,
+                wp(r.next),
+                r.previous,
+                wp(r.previous),
+                if r.no_route { "; no route" } else { "" }
+            );
+            if let (Some(a), Some(b)) = (r.previous, r.next)
+                && let Some(w) = sim.waypoints.get(b)
+            {
+                for l in w.links.iter().filter(|l| l.from == a) {
+                    println!("  link {a} -> {b}: {:?}", l);
+                }
+                let c = botarena::nav::routing::build_cache(
+                    &sim.waypoints,
+                    r.goal_waypoint.unwrap(),
+                    0.0,
+                    botarena::nav::routing::TravelFlags::ALL,
+                    &Default::default(),
                 );
-                if let (Some(a), Some(b)) = (r.previous, r.next)
-                    && let Some(w) = sim.waypoints.get(b)
-                {
-                    for l in w.links.iter().filter(|l| l.from == a) {
-                        println!("  link {a} -> {b}: {:?}", l);
-                    }
-                    for x in sim.waypoints.waypoints() {
-                        for l in x.links.iter().filter(|l| l.from == b || l.from == a) {
-                            let c = botarena::nav::routing::build_cache(
-                                &sim.waypoints,
-                                r.goal_waypoint.unwrap(),
-                                0.0,
-                                botarena::nav::routing::TravelFlags::ALL,
-                                &Default::default(),
-                            );
-                            println!(
-                                "  out {} -> {} at {}: {:?} {} (goal wp {:?}, to goal {} / from {} {})",
-                                l.from,
-                                x.number,
-                                x.origin,
-                                l.travel,
-                                l.distance,
-                                r.goal_waypoint,
-                                c.dist[x.number as usize],
-                                l.from,
-                                c.dist[l.from as usize]
-                            );
-                        }
+                for x in sim.waypoints.waypoints() {
+                    for l in x.links.iter().filter(|l| l.from == b || l.from == a) {
+                        println!(
+                            "  out {} -> {} at {}: {:?} {} (goal wp {:?}, to goal {} / from {} {})",
+                            l.from,
+                            x.number,
+                            x.origin,
+                            l.travel,
+                            l.distance,
+                            r.goal_waypoint,
+                            c.dist[x.number as usize],
+                            l.from,
+                            c.dist[l.from as usize]
+                        );
                     }
                 }
             }
-        }
-    }
-    println!("{reached} of {} item waypoints reached", items.len());
+        },
+    )
+    .unwrap();
+    println!(
+        "{} of {} item waypoints reached",
+        report.reached(),
+        report.stops.len()
+    );
     println!("core items reached: {core_reached} of {core_items}");
 }

@@ -54,6 +54,18 @@ fn room() -> MapBuilder {
     b
 }
 
+/// Steps `sim` until player 0 is within 24 units of `goal` across (at most `ticks` ticks);
+/// the tick it got there.
+fn steps_to_arrive(sim: &mut botarena::sim::Sim, goal: Vec3, ticks: usize) -> Option<usize> {
+    (0..ticks).find(|_| {
+        sim.step();
+        (sim.player_state(0).unwrap().origin - goal)
+            .truncate()
+            .length()
+            < 24.0
+    })
+}
+
 /// [`room`] with its floor.
 fn floored_room() -> MapBuilder {
     let mut b = room();
@@ -331,13 +343,7 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
         )],
     );
     sim.waypoints = g;
-    let arrived = (0..200).find(|_| {
-        sim.step();
-        (sim.player_state(0).unwrap().origin - goal)
-            .truncate()
-            .length()
-            < 24.0
-    });
+    let arrived = steps_to_arrive(&mut sim, goal, 200);
     assert!(
         arrived.is_some(),
         "stuck at {}",
@@ -560,13 +566,7 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
     );
     sim.waypoints = g;
     for round in 0..2 {
-        let arrived = (0..400).find(|_| {
-            sim.step();
-            (sim.player_state(0).unwrap().origin - goal)
-                .truncate()
-                .length()
-                < 24.0
-        });
+        let arrived = steps_to_arrive(&mut sim, goal, 400);
         assert!(
             arrived.is_some(),
             "round {round}: stuck at {}",

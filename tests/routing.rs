@@ -389,8 +389,6 @@ fn tour(map: &str, seed: u64) -> Toured {
     use std::sync::Arc;
 
     use botarena::scenario::explore::{ExploreConfig, explore};
-    use botarena::sim::components::Controller;
-    use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
 
     let dir = common::quake_maps().expect("checked by the caller");
     let (level, cmap) = common::quake_map(&dir, map);
@@ -407,76 +405,28 @@ fn tour(map: &str, seed: u64) -> Toured {
         .waypoints
         .clone();
     let (level, cmap) = common::quake_map(&dir, map);
-    let players = vec![PlayerConfig {
-        name: "tourist".into(),
-        controller: ControllerConfig::Idle,
-        spawn: Some(0),
-        start: None,
-        senses: Default::default(),
-    }];
-    let mut sim = Sim::new(
-        Arc::new(level),
-        cmap,
-        &SimConfig {
-            seed,
-            tick_rate: 20,
-            params: Default::default(),
-            rules: Default::default(),
-            players,
-        },
-    )
-    .unwrap();
-    sim.waypoints = graph;
-    let items: Vec<(u32, String, Vec3)> = sim
-        .waypoints
-        .waypoints()
-        .iter()
-        .filter_map(|w| match &w.kind {
-            WaypointKind::Item { class, .. } => Some((w.number, class.clone(), w.origin)),
-            _ => None,
+    let report =
+        botarena::scenario::tour::tour(Arc::new(level), cmap, graph, seed, 60.0, |_, stop| {
+            println!(
+                "{} (waypoint {}, routes from {}): {}",
+                stop.class,
+                stop.waypoint,
+                stop.routes_from,
+                stop.reached_after
+                    .map_or("not reached".to_string(), |t| format!(
+                        "reached in {t:.1} s"
+                    ))
+            );
         })
-        .collect();
-    let e = sim.players[0].1;
-    let (mut core, mut reached_core, mut reached) = (0, 0, 0);
-    for (n, class, at) in &items {
-        let routes = build_cache(
-            &sim.waypoints,
-            *n,
-            0.0,
-            TravelFlags::ALL,
-            &RouteParams::default(),
-        )
-        .dist
-        .iter()
-        .filter(|d| d.is_finite())
-        .count();
-        let in_core = routes * 10 >= sim.waypoints.len() * 9;
-        sim.world
-            .insert_one(e, Controller::Route { goal: *at })
-            .unwrap();
-        let got = (0..1200).find(|_| {
-            sim.step();
-            let s = sim.player_state(0).unwrap();
-            (s.origin - *at).truncate().length() < 32.0 && (s.origin.z - at.z).abs() < 40.0
-        });
-        println!(
-            "{class} (waypoint {n}, routes from {routes} of {}): {}",
-            sim.waypoints.len(),
-            got.map_or("not reached".to_string(), |t| format!(
-                "reached in {:.1} s",
-                t as f32 / 20.0
-            ))
-        );
-        core += in_core as usize;
-        reached += got.is_some() as usize;
-        reached_core += (in_core && got.is_some()) as usize;
-    }
+        .unwrap();
+    let (core, reached_core) = report.core();
     println!(
-        "{map} seed {seed}: reached {reached} of {} item waypoints; {reached_core} of {core} in the routable part",
-        items.len()
+        "{map} seed {seed}: reached {} of {} item waypoints; {reached_core} of {core} in the routable part",
+        report.reached(),
+        report.stops.len()
     );
     Toured {
-        items: items.len(),
-        reached,
+        items: report.stops.len(),
+        reached: report.reached(),
     }
 }

@@ -176,12 +176,7 @@ impl CollisionMap {
             // A brush spans several cells: the candidates that overlap are marked in a
             // bitset, which also yields them deduplicated and in index order (as the BVH
             // walk would, without sorting).
-            CANDIDATES.with(|c| {
-                let mut bits = c.borrow_mut();
-                let words = self.brushes.len().div_ceil(64);
-                if bits.len() < words {
-                    bits.resize(words, 0);
-                }
+            self.with_marks(|bits| {
                 self.grid.for_cells(lo, hi, |cell| {
                     for b in &self.grid.cells[cell] {
                         if overlaps(lo, hi, b.mins, b.maxs) {
@@ -190,7 +185,7 @@ impl CollisionMap {
                     }
                 });
                 let mut go = true;
-                for (k, word) in bits[..words].iter_mut().enumerate() {
+                for (k, word) in bits.iter_mut().enumerate() {
                     let mut m = std::mem::take(word);
                     while go && m != 0 {
                         let i = k * 64 + m.trailing_zeros() as usize;
@@ -217,6 +212,19 @@ impl CollisionMap {
     /// to look for).
     pub fn has(&self, c: Contents) -> bool {
         self.present.intersects(c)
+    }
+
+    /// Calls `f` with the thread's scratch bitset, one bit per static brush, all zero; `f`
+    /// leaves it all zero.
+    fn with_marks<R>(&self, f: impl FnOnce(&mut [u64]) -> R) -> R {
+        CANDIDATES.with(|c| {
+            let mut bits = c.borrow_mut();
+            let words = self.brushes.len().div_ceil(64);
+            if bits.len() < words {
+                bits.resize(words, 0);
+            }
+            f(&mut bits[..words])
+        })
     }
 
     /// Traces answered on the calling thread so far (on any map): take differences.
@@ -361,12 +369,7 @@ impl CollisionMap {
         // between players) stops at the first brush in the way, near `a`, where the BVH walk
         // visits the whole tree along the line in its own order. Each brush is tested once.
         let mut blocked = false;
-        CANDIDATES.with(|c| {
-            let mut tested = c.borrow_mut();
-            let words = self.brushes.len().div_ceil(64);
-            if tested.len() < words {
-                tested.resize(words, 0);
-            }
+        self.with_marks(|tested| {
             self.grid.walk(a, b, |cell| {
                 for cb in &self.grid.cells[cell] {
                     let (w, bit) = ((cb.index / 64) as usize, 1u64 << (cb.index % 64));
@@ -385,7 +388,7 @@ impl CollisionMap {
                 }
                 true
             });
-            tested[..words].fill(0);
+            tested.fill(0);
         });
         if blocked {
             return false;

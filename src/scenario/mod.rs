@@ -31,6 +31,7 @@
 
 pub mod explore;
 pub mod report;
+pub mod tour;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
