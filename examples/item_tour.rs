@@ -67,7 +67,7 @@ fn main() {
         60.0,
         |sim, stop| {
             let (n, class, at) = (stop.waypoint, &stop.class, stop.at);
-            let core = stop.in_core(sim.waypoints.len());
+            let core = stop.in_core();
             core_items += core as usize;
             if let Some(t) = stop.reached_after {
                 core_reached += core as usize;

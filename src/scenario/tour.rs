@@ -23,8 +23,10 @@ pub struct TourStop {
     pub class: String,
     /// Where it is.
     pub at: Vec3,
-    /// Waypoints with a route to it.
+    /// Waypoints with a route to it when the bot set off (the tourist drops waypoints too).
     pub routes_from: usize,
+    /// Waypoints in the graph then.
+    pub waypoints: usize,
     /// Seconds the bot took to get there; `None`: not in the time given.
     pub reached_after: Option<f32>,
 }
@@ -32,17 +34,17 @@ pub struct TourStop {
 /// What a tour reached.
 #[derive(Clone, Debug)]
 pub struct TourReport {
-    /// Waypoints in the graph.
+    /// Waypoints in the graph at the end (the tourist drops waypoints too).
     pub waypoints: usize,
     /// The item waypoints in waypoint order.
     pub stops: Vec<TourStop>,
 }
 
 impl TourStop {
-    /// Whether the item is in the graph's routable part: at least 90 % of the waypoints have
-    /// a route to it.
-    pub fn in_core(&self, waypoints: usize) -> bool {
-        self.routes_from * 10 >= waypoints * 9
+    /// Whether the item was in the graph's routable part: at least 90 % of the waypoints had
+    /// a route to it when the bot set off.
+    pub fn in_core(&self) -> bool {
+        self.routes_from * 10 >= self.waypoints * 9
     }
 }
 
@@ -57,7 +59,7 @@ impl TourReport {
 
     /// Item waypoints in the routable part, and how many of those were reached.
     pub fn core(&self) -> (usize, usize) {
-        let core = self.stops.iter().filter(|s| s.in_core(self.waypoints));
+        let core = self.stops.iter().filter(|s| s.in_core());
         (
             core.clone().count(),
             core.filter(|s| s.reached_after.is_some()).count(),
@@ -105,6 +107,7 @@ pub fn tour(
     let ticks = (seconds / sim.dt).round() as usize;
     let mut stops = Vec::new();
     for (n, class, at) in items {
+        let waypoints = sim.waypoints.len();
         let routes_from = build_cache(
             &sim.waypoints,
             n,
@@ -129,6 +132,7 @@ pub fn tour(
             class,
             at,
             routes_from,
+            waypoints,
             reached_after: got.map(|t| (t + 1) as f32 * sim.dt),
         };
         after(&sim, &stop);
