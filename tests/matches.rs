@@ -234,13 +234,16 @@ fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
             botarena::bench::bench_sim(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
         let mut out = vec![sim.state_hash()];
         run_match(&mut sim, 300, |sim| out.push(sim.state_hash()));
-        out
+        (out, sim.timings.traces)
     };
-    let one = hashes(1);
+    let (one, traces) = hashes(1);
+    assert!(traces.iter().sum::<u64>() > 0, "the run traced");
     for t in [2, 4] {
-        let other = hashes(t);
+        let (other, other_traces) = hashes(t);
         let first = one.iter().zip(&other).position(|(a, b)| a != b);
         assert_eq!(first, None, "{t} threads diverge at tick {first:?}");
+        // The statistics count the workers' traces too: the same work, the same count.
+        assert_eq!(traces, other_traces, "{t} threads: traces per stage");
     }
 }
 

@@ -256,21 +256,23 @@ pub fn brain_system(sim: &mut Sim) {
         }
     }
     let mut stuck = Vec::new();
+    // One view for the loop: asking the world per player prepares the query every time.
+    let mut view = sim.world.view_mut::<(
+        &mut Brain,
+        &Motion,
+        &Vitals,
+        &Inventory,
+        &Percepts,
+        &Tracking,
+        &mut RouteState,
+        &mut MoveIntent,
+        &MoveStatus,
+        &mut Aim,
+        &mut BotRng,
+        &Still,
+    )>();
     for (pi, &(id, e)) in sim.players.iter().enumerate() {
-        let Ok(q) = sim.world.query_one_mut::<(
-            &mut Brain,
-            &Motion,
-            &Vitals,
-            &Inventory,
-            &Percepts,
-            &Tracking,
-            &mut RouteState,
-            &mut MoveIntent,
-            &MoveStatus,
-            &mut Aim,
-            &mut BotRng,
-            &Still,
-        )>(e) else {
+        let Some(q) = view.get_mut(e) else {
             continue;
         };
         let (b, m, v, inv, p, trk, route, intent, status, aim, rng, still) = q;
@@ -536,11 +538,11 @@ fn set_route(route: &mut RouteState, at: Vec3, flags: TravelFlags) {
 /// The aim stage (after movement): a bot that looks somewhere else than where it runs keeps
 /// its run by turning its forward and side speeds into the view's frame.
 pub fn aim_system(sim: &mut Sim) {
+    let mut view = sim
+        .world
+        .view_mut::<(&Aim, &mut crate::sim::components::Command)>();
     for &(_, e) in &sim.players {
-        let Ok((aim, cmd)) = sim
-            .world
-            .query_one_mut::<(&Aim, &mut crate::sim::components::Command)>(e)
-        else {
+        let Some((aim, cmd)) = view.get_mut(e) else {
             continue;
         };
         let Some((yaw, pitch)) = aim.view else {

@@ -121,11 +121,11 @@ pub fn hearing_system(sim: &mut Sim) {
             .map(|i| counts[i].1)
             .unwrap_or_else(|_| count(s))
     };
+    let mut view = sim
+        .world
+        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut BotRng)>();
     for &(id, e) in &sim.players {
-        let Ok((motion, vitals, senses, percepts, rng)) =
-            sim.world
-                .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut BotRng)>(e)
-        else {
+        let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(e) else {
             continue;
         };
         if !vitals.alive {

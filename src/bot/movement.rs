@@ -530,11 +530,11 @@ pub fn movement_system(sim: &mut Sim) {
         out: Option<(UserCmd, MoveStatus)>,
     }
     let mut jobs = Vec::new();
+    let mut view = sim
+        .world
+        .view_mut::<(&MoveIntent, &Motion, &Vitals, &mut MoveStatus, &MoveMemory)>();
     for &(id, e) in &sim.players {
-        let Ok((intent, motion, vitals, status, mem)) =
-            sim.world
-                .query_one_mut::<(&MoveIntent, &Motion, &Vitals, &mut MoveStatus, &MoveMemory)>(e)
-        else {
+        let Some((intent, motion, vitals, status, mem)) = view.get_mut(e) else {
             continue;
         };
         match intent.0 {

@@ -156,11 +156,11 @@ pub fn perception_system(sim: &mut Sim) {
         percepts: Percepts,
     }
     let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
+    let mut view = sim
+        .world
+        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>();
     for (ix, &(id, e)) in sim.players.iter().enumerate() {
-        let Ok((motion, vitals, senses, percepts)) =
-            sim.world
-                .query_one_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>(e)
-        else {
+        let Some((motion, vitals, senses, percepts)) = view.get_mut(e) else {
             continue;
         };
         jobs.push(Job {

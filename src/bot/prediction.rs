@@ -127,14 +127,12 @@ pub fn prediction_system(sim: &mut Sim) {
         tracking: Tracking,
     }
     let mut jobs = Vec::new();
+    let mut view = sim.world.view_mut::<(&Percepts, &mut Tracking, &Vitals)>();
     for &(id, e) in &sim.players {
         if !(tick + id.0 as u64).is_multiple_of(interval) {
             continue;
         }
-        let Ok((percepts, tracking, vitals)) = sim
-            .world
-            .query_one_mut::<(&Percepts, &mut Tracking, &Vitals)>(e)
-        else {
+        let Some((percepts, tracking, vitals)) = view.get_mut(e) else {
             continue;
         };
         jobs.push(Job {

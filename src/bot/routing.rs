@@ -367,11 +367,11 @@ pub fn routing_system(sim: &mut Sim) {
         goal_wp: u32,
     }
     let mut bots: Vec<Bot> = Vec::new();
+    let mut view = sim
+        .world
+        .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent)>();
     for &(id, e) in &sim.players {
-        let Ok((motion, vitals, state, intent)) =
-            sim.world
-                .query_one_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent)>(e)
-        else {
+        let Some((motion, vitals, state, intent)) = view.get_mut(e) else {
             continue;
         };
         let Some(goal) = state.goal else { continue };

@@ -374,11 +374,11 @@ pub fn weapons_system(sim: &mut Sim) {
     let tick = sim.tick;
     let rate = sim.tick_rate();
     let mut shots = Vec::new();
+    let mut view = sim
+        .world
+        .view_mut::<(&Aim, &mut Inventory, &Vitals, &mut PlayerStats)>();
     for (pi, &(_, e)) in sim.players.iter().enumerate() {
-        let Ok((aim, inv, v, st)) = sim
-            .world
-            .query_one_mut::<(&Aim, &mut Inventory, &Vitals, &mut PlayerStats)>(e)
-        else {
+        let Some((aim, inv, v, st)) = view.get_mut(e) else {
             continue;
         };
         if !v.alive {

@@ -73,6 +73,17 @@ thread_local! {
     static TRACES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Traces answered on the calling thread so far (on any map): take differences.
+pub fn traces_on_this_thread() -> u64 {
+    TRACES.with(|t| t.get())
+}
+
+/// Adds `n` traces done elsewhere on this thread's behalf (a worker pool hands back what
+/// its workers traced, so a stage's count is the same for any number of threads).
+pub fn count_traces_here(n: u64) {
+    TRACES.with(|t| t.set(t.get() + n));
+}
+
 /// The collision world of one map.
 #[derive(Clone)]
 pub struct CollisionMap {
@@ -229,7 +240,7 @@ impl CollisionMap {
 
     /// Traces answered on the calling thread so far (on any map): take differences.
     pub fn trace_count(&self) -> u64 {
-        TRACES.with(|t| t.get())
+        traces_on_this_thread()
     }
 
     /// Bounds of all geometry.

@@ -181,11 +181,16 @@ pub enum Change {
     },
 }
 
+/// A fixed-seed hasher for the waypoint columns: the same on every run.
+type ColumnHasher = std::hash::BuildHasherDefault<twox_hash::XxHash3_64>;
+
 /// The graph of one map.
 #[derive(Clone, Debug, Default)]
 pub struct WaypointGraph {
     waypoints: Vec<Waypoint>,
-    grid: BTreeMap<(i32, i32, i32), Vec<u32>>,
+    /// Waypoint numbers by column of [`CELL`]-wide squares (x, y). Only looked up, never
+    /// walked, so a hash map's order cannot leak into results.
+    grid: std::collections::HashMap<(i32, i32), Vec<u32>, ColumnHasher>,
     /// Bumped on every change, so caches know when to look again.
     pub revision: u64,
     /// Every change, in order: change `i` took the graph to revision `i + 1`.
@@ -259,7 +264,8 @@ impl WaypointGraph {
             kind,
             links: Vec::new(),
         });
-        self.grid.entry(cell_of(origin)).or_default().push(n);
+        let c = cell_of(origin);
+        self.grid.entry((c.0, c.1)).or_default().push(n);
         self.record(Change::Waypoint(n));
         n
     }
@@ -462,15 +468,13 @@ impl WaypointGraph {
         let r = (radius / CELL).ceil() as i32;
         let c = cell_of(p);
         let mut out = Vec::new();
-        // One range query per column (x, y): most cells of the cube are empty.
+        // One lookup per column (x, y); the distance test drops the other floors.
         for x in c.0 - r..=c.0 + r {
             for y in c.1 - r..=c.1 + r {
-                for (_, ns) in self.grid.range((x, y, c.2 - r)..=(x, y, c.2 + r)) {
-                    for &n in ns {
-                        let d = self.waypoints[n as usize].origin.distance(p);
-                        if d <= radius {
-                            out.push((n, d));
-                        }
+                for &n in self.grid.get(&(x, y)).into_iter().flatten() {
+                    let d = self.waypoints[n as usize].origin.distance(p);
+                    if d <= radius {
+                        out.push((n, d));
                     }
                 }
             }

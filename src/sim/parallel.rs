@@ -118,7 +118,8 @@ impl Pool {
         drop(wtx);
         enum Msg<T> {
             Chunk(usize, Vec<T>),
-            Done,
+            /// A worker is through, having traced this many times.
+            Done(u64),
         }
         let f = Arc::new(f);
         let (rtx, rrx) = crossbeam::channel::unbounded::<Msg<T>>();
@@ -127,6 +128,7 @@ impl Pool {
         for _ in 0..helpers {
             let (ctx, f, rtx, wrx) = (ctx.clone(), f.clone(), rtx.clone(), wrx.clone());
             tx.send(Box::new(move || {
+                let traced = crate::map::collision::traces_on_this_thread();
                 while let Ok((i, mut c)) = wrx.try_recv() {
                     for j in &mut c {
                         f(&ctx, j);
@@ -136,7 +138,8 @@ impl Pool {
                 // Let go of the shared view before saying so: when the caller has every
                 // `Done`, it holds the only reference again.
                 drop(ctx);
-                let _ = rtx.send(Msg::Done);
+                let traced = crate::map::collision::traces_on_this_thread() - traced;
+                let _ = rtx.send(Msg::Done(traced));
             }))
             .expect("pool workers alive");
         }
@@ -151,7 +154,11 @@ impl Pool {
         while finished < helpers || done.len() < chunks {
             match spin_recv(&rrx).expect("a worker thread panicked") {
                 Msg::Chunk(i, c) => done.push((i, c)),
-                Msg::Done => finished += 1,
+                Msg::Done(traced) => {
+                    // The stage's statistics count the workers' traces with the caller's.
+                    crate::map::collision::count_traces_here(traced);
+                    finished += 1;
+                }
             }
         }
         done.sort_by_key(|d| d.0);

@@ -36,21 +36,23 @@ pub fn control_system(sim: &mut Sim) {
         sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
         sim.visits.floor = Some(crate::bench::floor_points(&sim.level, &sim.cmap, 32.0));
     }
+    // One view for the loop: asking the world per player prepares the query every time.
+    let mut view = sim.world.view_mut::<(
+        &mut Controller,
+        &mut Command,
+        &Motion,
+        &Vitals,
+        &mut BotRng,
+        &mut MoveIntent,
+        &Percepts,
+        &MoveStatus,
+        &mut RouteState,
+        &mut crate::game::Aim,
+        &mut crate::bot::routing::Roam,
+    )>();
     for (pi, &(me, e)) in sim.players.iter().enumerate() {
-        let Ok((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
-            sim.world.query_one_mut::<(
-                &mut Controller,
-                &mut Command,
-                &Motion,
-                &Vitals,
-                &mut BotRng,
-                &mut MoveIntent,
-                &Percepts,
-                &MoveStatus,
-                &mut RouteState,
-                &mut crate::game::Aim,
-                &mut crate::bot::routing::Roam,
-            )>(e)
+        let Some((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
+            view.get_mut(e)
         else {
             continue;
         };
@@ -489,15 +491,16 @@ pub fn physics_system(sim: &mut Sim) {
     // A running player makes a footstep every 0.4 s (staggered by id).
     let step_ticks = ((0.4 / dt).round() as u64).max(1);
     let mut sounds = Vec::new();
+    let mut view = sim.world.view_mut::<(
+        &mut Motion,
+        &Command,
+        &Vitals,
+        &mut PlayerStats,
+        &mut LastMove,
+        &mut Still,
+    )>();
     for &(id, e) in &sim.players {
-        let Ok((m, cmd, v, st, last, still)) = sim.world.query_one_mut::<(
-            &mut Motion,
-            &Command,
-            &Vitals,
-            &mut PlayerStats,
-            &mut LastMove,
-            &mut Still,
-        )>(e) else {
+        let Some((m, cmd, v, st, last, still)) = view.get_mut(e) else {
             continue;
         };
         if !v.alive {
@@ -690,6 +693,18 @@ pub fn items_system(sim: &mut Sim) {
     let dt = sim.dt;
     let respawn_scale = sim.rules.respawn_scale;
     let (tick, rate) = (sim.tick, sim.tick_rate());
+    // Living players' boxes, read once: nothing here moves or kills a player, and asking the
+    // world for every item and player pair cost more than the rest of the stage.
+    let boxes: Vec<(EntId, hecs::Entity, Vec3, Vec3)> = sim
+        .players
+        .iter()
+        .filter_map(|&(pid, pe)| {
+            let mut q = sim.world.query_one::<(&Motion, &Vitals)>(pe);
+            let (m, v) = q.get().ok()?;
+            let (mn, mx) = player_box(&m.0);
+            v.alive.then_some((pid, pe, mn, mx))
+        })
+        .collect();
     for ii in 0..sim.items.len() {
         let ie = sim.items[ii];
         let Ok(mut slot) = sim.world.get::<&mut ItemSlot>(ie).map(|s| *s) else {
@@ -708,22 +723,17 @@ pub fn items_system(sim: &mut Sim) {
             // Quake grows item boxes by a unit sideways when linking them.
             let grow = Vec3::new(1.0, 1.0, 0.0);
             let (imn, imx) = (slot.origin + imn - grow, slot.origin + imx + grow);
-            for &(pid, pe) in &sim.players {
-                let Ok((m, v, st, inv)) = sim.world.query_one_mut::<(
-                    &Motion,
+            for &(pid, pe, mn, mx) in &boxes {
+                if !overlaps(mn, mx, imn, imx) {
+                    continue;
+                }
+                let Ok((v, st, inv)) = sim.world.query_one_mut::<(
                     &mut Vitals,
                     &mut PlayerStats,
                     &mut crate::game::Inventory,
                 )>(pe) else {
                     continue;
                 };
-                if !v.alive {
-                    continue;
-                }
-                let (mn, mx) = player_box(&m.0);
-                if !overlaps(mn, mx, imn, imx) {
-                    continue;
-                }
                 use crate::map::level::ItemKind;
                 let taken = match def.kind {
                     ItemKind::Health => {
