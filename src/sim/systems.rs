@@ -705,9 +705,14 @@ pub fn items_system(sim: &mut Sim) {
             v.alive.then_some((pid, pe, mn, mx))
         })
         .collect();
-    for ii in 0..sim.items.len() {
-        let ie = sim.items[ii];
-        let Ok(mut slot) = sim.world.get::<&mut ItemSlot>(ie).map(|s| *s) else {
+    // The slots, read once and written back once (a world lookup per item cost as much as
+    // the stage's work on small matches).
+    let mut slots: Vec<Option<ItemSlot>> = {
+        let view = sim.world.view::<&ItemSlot>();
+        sim.items.iter().map(|&e| view.get(e).copied()).collect()
+    };
+    for slot in slots.iter_mut() {
+        let Some(slot) = slot else {
             continue;
         };
         let def = &level.items[slot.def];
@@ -786,7 +791,10 @@ pub fn items_system(sim: &mut Sim) {
                 }
             }
         }
-        if let Ok(mut s) = sim.world.get::<&mut ItemSlot>(ie) {
+    }
+    let mut view = sim.world.view_mut::<&mut ItemSlot>();
+    for (&e, slot) in sim.items.iter().zip(slots) {
+        if let (Some(s), Some(slot)) = (view.get_mut(e), slot) {
             *s = slot;
         }
     }
