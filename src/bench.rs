@@ -172,6 +172,11 @@ pub struct BenchResult {
     pub top_stages: Vec<(String, f64)>,
     /// The target for this case, if the issue sets one.
     pub target: Option<f64>,
+    /// Microseconds per tick the worker pool's threads spent running jobs, summed over the
+    /// threads (0 on one thread: no pool).
+    pub pool_busy_us: f64,
+    /// Microseconds per tick the calling thread waited for the workers' last jobs.
+    pub pool_waited_us: f64,
 }
 
 /// Runs a whole-tick case.
@@ -187,11 +192,15 @@ pub fn run_case(
         sim.step();
     }
     sim.timings = Default::default();
+    let pool_time = |sim: &crate::sim::Sim| sim.pool.as_ref().map(|p| p.time()).unwrap_or_default();
+    let before = pool_time(&sim);
     let start = Instant::now();
     for _ in 0..ticks {
         sim.step();
     }
     let secs = start.elapsed().as_secs_f64();
+    let after = pool_time(&sim);
+    let per_tick = |a: f64, b: f64| (a - b) * 1e6 / ticks.max(1) as f64;
     let total: f64 = sim.timings.breakdown().iter().map(|b| b.1).sum();
     let mut stages: Vec<(String, f64)> = sim
         .timings
@@ -209,6 +218,8 @@ pub fn run_case(
         ticks_per_second: ticks as f64 / secs.max(1e-12),
         top_stages: stages,
         target: target(&map.name, bots, threads),
+        pool_busy_us: per_tick(after.busy, before.busy),
+        pool_waited_us: per_tick(after.waited, before.waited),
     })
 }
 

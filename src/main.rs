@@ -495,25 +495,29 @@ fn bench(
             }
         }
     }
-    let mut results = Vec::new();
-    let mut progress = Progress::new(cases.len() as u64, json);
-    for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
-        // The same deterministic run five times, keeping the fastest: on a shared machine
-        // the slow runs measure the neighbours (slow spells last seconds here: three runs
-        // were not always enough to see past one).
-        let mut best: Option<BenchResult> = None;
-        for _ in 0..if quick { 1 } else { 5 } {
+    // The same deterministic run five times per case, keeping the fastest: on a shared
+    // machine the slow runs measure the neighbours. The rounds go over every case in turn, so
+    // a slow spell (they last seconds here) costs each case one round at most, and the one-
+    // and two-thread runs of a case are measured minutes apart as often as each other.
+    let rounds = if quick { 1 } else { 5 };
+    let mut best: Vec<Option<BenchResult>> = vec![None; cases.len()];
+    let mut progress = Progress::new((cases.len() * rounds) as u64, json);
+    for round in 0..rounds {
+        for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
             let r = run_case(m, *bots, *threads, 100 / scale, *ticks)?;
-            if best
+            if best[i]
                 .as_ref()
                 .is_none_or(|b| r.ticks_per_second > b.ticks_per_second)
             {
-                best = Some(r);
+                best[i] = Some(r);
             }
+            progress.tick_every((round * cases.len() + i) as u64 + 1, 1);
         }
-        results.push(best.expect("at least one run"));
-        progress.tick_every(i as u64 + 1, 1);
     }
+    let results: Vec<BenchResult> = best
+        .into_iter()
+        .map(|b| b.expect("at least one round"))
+        .collect();
     progress.done();
     let mut traces = Vec::new();
     for m in &maps {
@@ -577,6 +581,32 @@ fn bench(
         }
         let _ = writeln!(
             text,
+            "\nWhere two threads' time goes (µs per tick): the jobs on the pool, summed over both \
+             threads, and the main thread waiting for the worker's last jobs; the rest of a tick \
+             is the stages that run on one thread.\n\n\
+             | map | bots | one thread: tick | two threads: tick | jobs, both threads | main waited |\n\
+             |---|---:|---:|---:|---:|---:|"
+        );
+        for two in results.iter().filter(|r| r.threads == 2) {
+            let Some(one) = results
+                .iter()
+                .find(|r| r.map == two.map && r.bots == two.bots && r.threads == 1)
+            else {
+                continue;
+            };
+            let _ = writeln!(
+                text,
+                "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} |",
+                two.map,
+                two.bots,
+                1e6 / one.ticks_per_second,
+                1e6 / two.ticks_per_second,
+                two.pool_busy_us,
+                two.pool_waited_us
+            );
+        }
+        let _ = writeln!(
+            text,
             "\n| map | rays/s | player-box sweeps/s |\n|---|---:|---:|"
         );
         for (m, ray, sweep) in &traces {
@@ -604,7 +634,8 @@ fn bench(
              floor points spread over the map (a 48-unit grid; spawn points are too few for 128 bots), \
              runs {} ticks untimed (bots spread out and drop their first waypoints), then times \
              {}the whole schedule for 1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}. \
-             Each case runs five times (the same deterministic run) and the fastest counts: \
+             Each case runs five times (the same deterministic run; five rounds over all the \
+             cases, so a slow spell of a few seconds falls on one round) and the fastest counts: \
              this machine is shared and its timings vary by tens of percent from run to run. \
              Bots start knowing nothing of the map, so these are the first seconds of a match: \
              exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \

@@ -61,6 +61,36 @@ fn spin_recv<M>(rx: &crossbeam::channel::Receiver<M>) -> Option<M> {
 pub struct Pool {
     tx: Option<crossbeam::channel::Sender<Task>>,
     workers: Vec<std::thread::JoinHandle<()>>,
+    time: Arc<PoolTime>,
+}
+
+/// Where the pool's threads spent their time (statistics only: the clock never decides a
+/// result). Nanoseconds since the pool started.
+#[derive(Default)]
+struct PoolTime {
+    /// Running jobs, summed over every thread (the caller included).
+    busy: std::sync::atomic::AtomicU64,
+    /// The caller waiting for workers to finish their last jobs.
+    waited: std::sync::atomic::AtomicU64,
+}
+
+/// [`Pool::time`]: seconds the pool's threads spent running jobs (all threads together) and
+/// the calling thread spent waiting for the workers' last jobs. With two threads, busy time
+/// above the one-thread time of the same stages is what running side by side costs each
+/// job; waiting is the load left unbalanced at the end of each call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PoolSeconds {
+    /// Jobs running, summed over threads.
+    pub busy: f64,
+    /// The caller waiting for workers.
+    pub waited: f64,
+}
+
+fn add_time(counter: &std::sync::atomic::AtomicU64, since: std::time::Instant) {
+    counter.fetch_add(
+        since.elapsed().as_nanos() as u64,
+        std::sync::atomic::Ordering::Relaxed,
+    );
 }
 
 impl Pool {
@@ -80,6 +110,18 @@ impl Pool {
         Pool {
             tx: Some(tx),
             workers,
+            time: Arc::new(PoolTime::default()),
+        }
+    }
+
+    /// Time spent so far running jobs and waiting for workers (see [`PoolSeconds`]).
+    pub fn time(&self) -> PoolSeconds {
+        let s = |c: &std::sync::atomic::AtomicU64| {
+            c.load(std::sync::atomic::Ordering::Relaxed) as f64 * 1e-9
+        };
+        PoolSeconds {
+            busy: s(&self.time.busy),
+            waited: s(&self.time.waited),
         }
     }
 
@@ -127,8 +169,10 @@ impl Pool {
         let tx = self.tx.as_ref().expect("pool is running");
         for _ in 0..helpers {
             let (ctx, f, rtx, wrx) = (ctx.clone(), f.clone(), rtx.clone(), wrx.clone());
+            let time = self.time.clone();
             tx.send(Box::new(move || {
                 let traced = crate::map::collision::traces_on_this_thread();
+                let start = std::time::Instant::now();
                 while let Ok((i, mut c)) = wrx.try_recv() {
                     for j in &mut c {
                         f(&ctx, j);
@@ -138,18 +182,22 @@ impl Pool {
                 // Let go of the shared view before saying so: when the caller has every
                 // `Done`, it holds the only reference again.
                 drop(ctx);
+                add_time(&time.busy, start);
                 let traced = crate::map::collision::traces_on_this_thread() - traced;
                 let _ = rtx.send(Msg::Done(traced));
             }))
             .expect("pool workers alive");
         }
         let mut done: Vec<(usize, Vec<T>)> = Vec::with_capacity(chunks);
+        let start = std::time::Instant::now();
         while let Ok((i, mut c)) = wrx.try_recv() {
             for j in &mut c {
                 f(ctx, j);
             }
             done.push((i, c));
         }
+        add_time(&self.time.busy, start);
+        let start = std::time::Instant::now();
         let mut finished = 0;
         while finished < helpers || done.len() < chunks {
             match spin_recv(&rrx).expect("a worker thread panicked") {
@@ -161,6 +209,7 @@ impl Pool {
                 }
             }
         }
+        add_time(&self.time.waited, start);
         done.sort_by_key(|d| d.0);
         done.into_iter().flat_map(|d| d.1).collect()
     }
@@ -259,6 +308,9 @@ mod tests {
                 let out = pool.run(&ctx, jobs, |c, x| *x = *x * *c + 1);
                 assert_eq!(out, (0..len).map(|x| x * 10 + 1).collect::<Vec<_>>());
             }
+            // Only calls that use the workers are timed.
+            let t = pool.time();
+            assert_eq!(threads == 1, t.busy == 0.0, "{threads} threads: {t:?}");
         }
         assert_eq!(Arc::strong_count(&ctx), 1, "workers let go of the context");
     }
