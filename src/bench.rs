@@ -143,13 +143,7 @@ pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<S
             senses: Default::default(),
         })
         .collect();
-    let cfg = SimConfig {
-        seed,
-        tick_rate: 20,
-        params: Default::default(),
-        rules: Default::default(),
-        players,
-    };
+    let cfg = SimConfig::new(seed, players);
     let mut sim = Sim::new(Arc::new(level), cmap, &cfg).map_err(|e| e.to_string())?;
     sim.threads = threads;
     Ok(sim)

@@ -207,18 +207,7 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 senses: Default::default(),
             })
             .collect();
-        let mut sim = Sim::new(
-            Arc::new(level),
-            cmap,
-            &SimConfig {
-                seed: 5,
-                tick_rate: 20,
-                params: Default::default(),
-                rules: Default::default(),
-                players,
-            },
-        )
-        .unwrap();
+        let mut sim = Sim::new(Arc::new(level), cmap, &SimConfig::new(5, players)).unwrap();
         let mut teleports = 0;
         for _ in 0..1200 {
             sim.step();

@@ -458,18 +458,15 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
     let mut sim = Sim::new(
         std::sync::Arc::new(level),
         cmap,
-        &botarena::sim::SimConfig {
-            seed: 1,
-            tick_rate: 20,
-            params: Default::default(),
-            rules: Default::default(),
-            players: vec![scripted(
+        &botarena::sim::SimConfig::new(
+            1,
+            vec![scripted(
                 "presser",
                 v(spot.x, spot.y, spot.z),
                 0.,
                 ControllerConfig::Idle,
             )],
-        },
+        ),
     )
     .unwrap();
     assert_eq!(sim.mover_state(di).unwrap().phase, Phase::AtA);

@@ -34,13 +34,7 @@ pub fn arena_with(
             }
         })
         .collect();
-    let cfg = SimConfig {
-        seed: 1,
-        tick_rate: 20,
-        params: Default::default(),
-        rules: Default::default(),
-        players,
-    };
+    let cfg = SimConfig::new(1, players);
     let mut sim = Sim::new(Arc::new(level), cmap, &cfg).expect("sim builds");
     for _ in 0..warmup {
         sim.step();

@@ -36,18 +36,8 @@ pub struct ItemRef {
 /// Every item with its dropped position, standing point and pickup region.
 pub fn items(level: &Arc<Level>, cmap: &CollisionMap) -> Vec<ItemRef> {
     // A world without players drops the items to the floor as the simulation does.
-    let sim = Sim::new(
-        level.clone(),
-        cmap.clone(),
-        &SimConfig {
-            seed: 0,
-            tick_rate: 20,
-            params: PhysicsParams::default(),
-            rules: Default::default(),
-            players: Vec::new(),
-        },
-    )
-    .expect("a world without players builds");
+    let sim = Sim::new(level.clone(), cmap.clone(), &SimConfig::new(0, Vec::new()))
+        .expect("a world without players builds");
     let mut out: Vec<ItemRef> = Vec::new();
     for (i, def) in level.items.iter().enumerate() {
         let origin = sim
@@ -205,19 +195,16 @@ pub fn compare(
     let mut sim = match Sim::new(
         level.clone(),
         cmap.clone(),
-        &SimConfig {
-            seed: 1,
-            tick_rate: 20,
-            params: PhysicsParams::default(),
-            rules: Default::default(),
-            players: vec![PlayerConfig {
+        &SimConfig::new(
+            1,
+            vec![PlayerConfig {
                 name: "runner".into(),
                 controller: ControllerConfig::Route(to.stand),
                 spawn: None,
                 start: Some((from.stand, 0.0)),
                 senses: Default::default(),
             }],
-        },
+        ),
     ) {
         Ok(s) => s,
         Err(_) => return (route, None),

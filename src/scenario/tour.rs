@@ -85,13 +85,7 @@ pub fn tour(
         start: None,
         senses: Default::default(),
     }];
-    let cfg = SimConfig {
-        seed,
-        tick_rate: 20,
-        params: Default::default(),
-        rules: Default::default(),
-        players,
-    };
+    let cfg = SimConfig::new(seed, players);
     let mut sim = Sim::new(level, cmap, &cfg)?;
     sim.waypoints = graph;
     let items: Vec<(u32, String, Vec3)> = sim

@@ -84,6 +84,19 @@ pub struct SimConfig {
     pub rules: crate::game::MatchRules,
 }
 
+impl SimConfig {
+    /// `players` at 20 Hz ticks with Quake's physics and the default match rules.
+    pub fn new(seed: u64, players: Vec<PlayerConfig>) -> SimConfig {
+        SimConfig {
+            seed,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            players,
+            rules: Default::default(),
+        }
+    }
+}
+
 /// Something that happened during a tick.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SimEvent {

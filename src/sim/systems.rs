@@ -36,6 +36,26 @@ pub fn control_system(sim: &mut Sim) {
         sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
         sim.visits.floor = Some(crate::bench::floor_points(&sim.level, &sim.cmap, 32.0));
     }
+    // An explorer's step, for explorers and for route bots roaming where they have no route.
+    let explore = |ex: &mut crate::bot::explore::Explorer,
+                   s: &PlayerState,
+                   percepts: &Percepts,
+                   mstatus: &MoveStatus,
+                   rng: &mut crate::sim::rng::SimRng,
+                   planner: Option<EntId>| {
+        ex.step(
+            &sim.cmap,
+            &sim.waypoints,
+            &sim.visits,
+            &sim.level,
+            s,
+            percepts,
+            mstatus,
+            rng,
+            dt,
+            planner,
+        )
+    };
     // One view for the loop: asking the world per player prepares the query every time.
     let mut view = sim.world.view_mut::<(
         &mut Controller,
@@ -103,18 +123,7 @@ pub fn control_system(sim: &mut Sim) {
                     cmd.0 = c;
                     continue;
                 }
-                let (req, is_stuck) = ex.step(
-                    &sim.cmap,
-                    &sim.waypoints,
-                    &sim.visits,
-                    &sim.level,
-                    s,
-                    percepts,
-                    mstatus,
-                    &mut rng.0,
-                    dt,
-                    Some(me),
-                );
+                let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
                 if is_stuck {
                     stuck.push(pi);
                 }
@@ -170,18 +179,8 @@ pub fn control_system(sim: &mut Sim) {
                 // explore until one has; give up after a while where the goal has a route
                 // from somewhere else.
                 if route.no_route && route.next.is_none() {
-                    let (req, is_stuck) = roam.explorer.step(
-                        &sim.cmap,
-                        &sim.waypoints,
-                        &sim.visits,
-                        &sim.level,
-                        s,
-                        percepts,
-                        mstatus,
-                        &mut rng.0,
-                        dt,
-                        None,
-                    );
+                    let (req, is_stuck) =
+                        explore(&mut roam.explorer, s, percepts, mstatus, &mut rng.0, None);
                     intent.0 = Some(req);
                     roam.seconds += dt;
                     if is_stuck

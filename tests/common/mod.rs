@@ -110,16 +110,5 @@ pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
 
 /// A simulation on a built level (20 Hz, default physics and rules).
 pub fn sim_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<PlayerConfig>) -> Sim {
-    Sim::new(
-        Arc::new(level),
-        cmap,
-        &SimConfig {
-            seed,
-            tick_rate: 20,
-            params: PhysicsParams::default(),
-            rules: Default::default(),
-            players,
-        },
-    )
-    .expect("sim builds")
+    Sim::new(Arc::new(level), cmap, &SimConfig::new(seed, players)).expect("sim builds")
 }
