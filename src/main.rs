@@ -111,7 +111,8 @@ enum Command {
         threads: Option<u16>,
     },
     /// Measure ticks per second for 1, 8, 32 and 128 brain bots on the arena (and dm4 where
-    /// id's maps are present), with 1 and 2 threads, and trace rates; prints a table.
+    /// id's maps are present), with 1 and 2 threads (or those of --threads), and trace rates;
+    /// prints a table.
     Bench {
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -123,6 +124,10 @@ enum Command {
         /// (BENCHMARKS.md is made with `botarena bench --markdown BENCHMARKS.md`).
         #[arg(long)]
         markdown: Option<PathBuf>,
+        /// Thread counts to measure, comma-separated (1 is always measured: the speed-ups
+        /// are against it), e.g. `1,2,4,8,16` on a machine with more cores.
+        #[arg(long, value_name = "LIST", default_value = "1,2")]
+        threads: String,
     },
     /// Travel times between items for level designers (a kinodynamic RRT over the player
     /// physics): the directed table for the chosen items, or with --from/--to one pair and
@@ -311,7 +316,8 @@ fn main() -> ExitCode {
             json,
             quick,
             markdown,
-        } => bench(json, quick, markdown),
+            threads,
+        } => bench(json, quick, markdown, &threads),
         Command::Batch {
             scenario,
             seeds,
@@ -470,12 +476,33 @@ fn run(
     Ok(())
 }
 
+/// `--threads 1,2,4`: the thread counts, sorted, 1 included.
+fn thread_list(list: &str) -> Result<Vec<usize>, String> {
+    let mut out = vec![1];
+    for part in list.split(',') {
+        match part.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => out.push(n),
+            _ => {
+                return Err(format!(
+                    "--threads {list:?}: expected thread counts from 1 to 1024, comma-separated, \
+                     e.g. 1,2,4"
+                ));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
 fn bench(
     json: bool,
     quick: bool,
     markdown: Option<PathBuf>,
+    threads: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
     use botarena::bench::*;
+    let thread_counts = thread_list(threads)?;
     let root = std::env::current_dir()?;
     let root = if root.join("maps/arena.map").is_file() {
         root
@@ -487,7 +514,7 @@ fn bench(
     let mut cases = Vec::new();
     for m in &maps {
         for (bots, ticks) in [(1usize, 2000u64), (8, 1000), (32, 400), (128, 150)] {
-            for threads in [1usize, 2] {
+            for &threads in &thread_counts {
                 if bots == 1 && threads > 1 {
                     continue;
                 }
@@ -524,15 +551,16 @@ fn bench(
         let (ray, sweep) = trace_rates(&m.path, 200_000 / scale as usize)?;
         traces.push((m.name.clone(), ray, sweep));
     }
-    let speedup = |map: &str, bots: usize| {
+    let speedup_with = |map: &str, bots: usize, threads: usize| {
         let one = results
             .iter()
             .find(|r| r.map == map && r.bots == bots && r.threads == 1)?;
-        let two = results
+        let n = results
             .iter()
-            .find(|r| r.map == map && r.bots == bots && r.threads == 2)?;
-        Some(two.ticks_per_second / one.ticks_per_second)
+            .find(|r| r.map == map && r.bots == bots && r.threads == threads)?;
+        Some(n.ticks_per_second / one.ticks_per_second)
     };
+    let speedup = |map: &str, bots: usize| speedup_with(map, bots, 2);
     let mut text = String::new();
     {
         use std::fmt::Write as _;
@@ -564,6 +592,37 @@ fn bench(
                 },
                 stages.join(", ")
             );
+        }
+        if thread_counts.len() > 2 {
+            let _ = writeln!(
+                text,
+                "\nScaling with threads: ticks/s (and ÷ one thread).\n\n| map | bots | {} |\n|---|---:|{}",
+                thread_counts
+                    .iter()
+                    .map(|t| format!("{t} thr"))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "---:|".repeat(thread_counts.len())
+            );
+            for m in &maps {
+                for bots in [8, 32, 128] {
+                    let cells: Vec<String> = thread_counts
+                        .iter()
+                        .map(|&t| {
+                            let r = results
+                                .iter()
+                                .find(|r| r.map == m.name && r.bots == bots && r.threads == t);
+                            match (r, speedup_with(&m.name, bots, t)) {
+                                (Some(r), Some(x)) => {
+                                    format!("{:.0} ({x:.2}×)", r.ticks_per_second)
+                                }
+                                _ => String::new(),
+                            }
+                        })
+                        .collect();
+                    let _ = writeln!(text, "| {} | {bots} | {} |", m.name, cells.join(" | "));
+                }
+            }
         }
         let _ = writeln!(
             text,
@@ -1471,4 +1530,19 @@ fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_list;
+
+    #[test]
+    fn thread_lists_are_sorted_without_repeats_and_start_at_one() {
+        assert_eq!(thread_list("1,2").unwrap(), vec![1, 2]);
+        assert_eq!(thread_list("16, 4,8,4").unwrap(), vec![1, 4, 8, 16]);
+        assert_eq!(thread_list("2").unwrap(), vec![1, 2]);
+        for bad in ["0", "1,x", "", "-1", "1025"] {
+            assert!(thread_list(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -92,6 +92,20 @@ fn errors_go_to_stderr_with_a_nonzero_exit() {
 }
 
 #[test]
+fn bench_refuses_bad_thread_lists_before_measuring() {
+    for bad in ["0", "1,x", "", "2,,4", "5000"] {
+        let out = bin().args(["bench", "--threads", bad]).output().unwrap();
+        assert!(!out.status.success(), "--threads {bad:?} was taken");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("--threads") && err.contains("e.g. 1,2,4"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn explore_grid_info_merge_and_render() {
     let dir = std::env::temp_dir().join(format!("botarena-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -183,7 +183,9 @@ pub fn prediction_system(sim: &mut Sim) {
         states,
         physics,
     });
-    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
+    // Each is a search over the player physics (tens of microseconds), worth a worker even
+    // when only a few are due.
+    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_search_jobs(
         sim.threads,
         &mut sim.pool,
         &shared,

@@ -340,10 +340,14 @@ fn pick_with(
 /// For every living bot with a route goal: the movement request toward its next waypoint (or
 /// straight to the goal when it is in reach).
 pub fn routing_system(sim: &mut Sim) {
-    // Phases: the bookkeeping of each bot in id order (cheap), then its straight-line and
-    // pick searches (the reachability marches) on the worker pool over the frozen graph and
-    // caches, then the results in id order. The caches a pick needs are brought up to date in
-    // id order first, so that their use and eviction do not depend on the thread count.
+    // Phases: the bots are read in id order. Then, on the worker pool over the frozen graph
+    // and caches, the goal-waypoint searches (one per goal point) beside each other bot's
+    // whole decision (bookkeeping, straight-reach test, and its pick where the goal's cache
+    // is up to date), so that the few costly searches of a tick run side by side; then the
+    // decisions of the bots that waited for a search. Then, in id order, the memo, the links
+    // to block and the caches the picks need; then the picks whose cache had to be brought
+    // up to date; then the results in id order. Cache use and eviction happen in id order on
+    // this thread, so they do not depend on the thread count.
     let dt = sim.dt;
     let interval = ((1.0 / sim.dt) / super::perception::REFRESH_HZ)
         .round()
@@ -354,24 +358,34 @@ pub fn routing_system(sim: &mut Sim) {
     memo.retain(|m| m.1 == sim.waypoints.revision);
     let rev = sim.waypoints.revision;
     struct Bot {
+        /// Index in the players' (id) order.
+        pi: usize,
         e: hecs::Entity,
         origin: Vec3,
         goal: RouteGoal,
         my_turn: bool,
         state: RouteState,
         intent: Option<MoveRequest>,
+        status: MoveStatus,
+        /// Waits for this tick's search of its goal point (not in the memo).
+        waits: bool,
         /// Still deciding (no `continue` of the one-bot loop this was made from).
         open: bool,
-        want_direct: bool,
         want_pick: bool,
+        /// The pick was made in the job (the goal's cache was up to date).
+        picked: bool,
         goal_wp: u32,
+        /// Links that failed twice: (from, to), blocked afterwards in id order.
+        to_block: Vec<(u32, u32)>,
     }
     let mut bots: Vec<Bot> = Vec::new();
+    // The goal points to search, in the order first needed.
+    let mut points: Vec<Vec3> = Vec::new();
     let mut view = sim
         .world
-        .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent)>();
-    for &(id, e) in &sim.players {
-        let Some((motion, vitals, state, intent)) = view.get_mut(e) else {
+        .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent, &MoveStatus)>();
+    for (pi, &(id, e)) in sim.players.iter().enumerate() {
+        let Some((motion, vitals, state, intent, status)) = view.get_mut(e) else {
             continue;
         };
         let Some(goal) = state.goal else { continue };
@@ -380,66 +394,102 @@ pub fn routing_system(sim: &mut Sim) {
             state.previous = None;
             continue;
         }
+        // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
+        let my_turn = (tick + id.0 as u64).is_multiple_of(interval);
+        let mut state = *state;
+        let mut waits = false;
+        if state.goal_waypoint.is_none() && (my_turn || !state.no_route) {
+            // Bots going for the same item share the answer while the graph stands still.
+            match memo.iter().find(|m| m.0 == goal.point) {
+                Some(m) => state.goal_waypoint = m.2,
+                None => {
+                    waits = true;
+                    if !points.contains(&goal.point) {
+                        points.push(goal.point);
+                    }
+                }
+            }
+        }
         bots.push(Bot {
+            pi,
             e,
             origin: motion.0.origin,
             goal,
-            // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
-            my_turn: (tick + id.0 as u64).is_multiple_of(interval),
-            state: *state,
+            my_turn,
+            state,
             intent: intent.0,
+            status: *status,
+            waits,
             open: true,
-            want_direct: false,
             want_pick: false,
+            picked: false,
             goal_wp: 0,
+            to_block: Vec::new(),
         });
     }
-    // The goal waypoints to search: bots going for the same item share the answer while the
-    // graph stands still.
-    let mut points: Vec<Vec3> = Vec::new();
-    for b in &bots {
-        if b.state.goal_waypoint.is_none()
-            && (b.my_turn || !b.state.no_route)
-            && !memo.iter().any(|m| m.0 == b.goal.point)
-            && !points.contains(&b.goal.point)
-        {
-            points.push(b.goal.point);
-        }
-    }
     let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
+    let caches = std::sync::Arc::new(std::mem::replace(
+        &mut sim.routes,
+        RouteCaches::new(0, Default::default()),
+    ));
     struct Ctx {
         map: std::sync::Arc<CollisionMap>,
         graph: std::sync::Arc<WaypointGraph>,
+        caches: std::sync::Arc<RouteCaches>,
+        dt: f32,
     }
     let ctx = std::sync::Arc::new(Ctx {
         map: sim.cmap.clone(),
         graph: graph.clone(),
+        caches: caches.clone(),
+        dt,
     });
-    let found = crate::sim::parallel::run_search_jobs(
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        points.into_iter().map(|p| (p, None)).collect(),
-        |c, (p, w)| *w = nearest_reaching(&c.map, &c.graph, *p),
-    );
-    memo.extend(found.into_iter().map(|(p, w)| (p, rev, w)));
-    let g = &*graph;
-    for b in &mut bots {
-        let e = b.e;
-        let status = sim
-            .world
-            .get::<&MoveStatus>(e)
-            .map(|s| *s)
-            .unwrap_or_default();
+    // A tick has a few search jobs beside its bots: boxing every bot would cost more.
+    #[allow(clippy::large_enum_variant)]
+    enum Job {
+        Search(Vec3, Option<u32>),
+        Decide(Bot),
+    }
+    let (waiting, ready): (Vec<Bot>, Vec<Bot>) = bots.into_iter().partition(|b| b.waits);
+    let jobs: Vec<Job> = points
+        .into_iter()
+        .map(|p| Job::Search(p, None))
+        .chain(ready.into_iter().map(Job::Decide))
+        .collect();
+    let run = |c: &Ctx, j: &mut Job| match j {
+        Job::Search(p, w) => *w = nearest_reaching(&c.map, &c.graph, *p),
+        Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
+    };
+    let mut decided = Vec::new();
+    for j in crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, jobs, run) {
+        match j {
+            Job::Search(p, w) => memo.push((p, rev, w)),
+            Job::Decide(b) => decided.push(b),
+        }
+    }
+    let waiting: Vec<Job> = waiting
+        .into_iter()
+        .map(|mut b| {
+            b.state.goal_waypoint = memo.iter().find(|m| m.0 == b.goal.point).and_then(|m| m.2);
+            Job::Decide(b)
+        })
+        .collect();
+    for j in crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, waiting, run) {
+        if let Job::Decide(b) = j {
+            decided.push(b);
+        }
+    }
+    // Back in id order (the players' order).
+    let mut bots = decided;
+    bots.sort_unstable_by_key(|b| b.pi);
+    /// One bot's decision up to its pick (the one-bot loop the phases were made from).
+    fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, b: &mut Bot) {
         let state = &mut b.state;
         let goal = b.goal;
-        if state.goal_waypoint.is_none() && (b.my_turn || !state.no_route) {
-            state.goal_waypoint = memo.iter().find(|m| m.0 == goal.point).and_then(|m| m.2);
-        }
         let Some(goal_wp) = state.goal_waypoint else {
             state.no_route = true;
             b.open = false;
-            continue;
+            return;
         };
         b.goal_wp = goal_wp;
         // Arrived at the picked waypoint: remember it and pick again.
@@ -465,7 +515,7 @@ pub fn routing_system(sim: &mut Sim) {
             state.stalled = 0.0;
             state.held = 0.0;
             b.open = false;
-            continue;
+            return;
         }
         state.held += dt;
         if let Some((_, left)) = &mut state.avoid {
@@ -476,9 +526,9 @@ pub fn routing_system(sim: &mut Sim) {
         }
         // The movement stage could not get to the pick: leave it out for a while (and block
         // a link that fails twice: the caches then route around it).
-        if let (MoveStatus::Blocked(_), Some(n)) = (status, state.next) {
+        if let (MoveStatus::Blocked(_), Some(n)) = (b.status, state.next) {
             state.avoid = Some((n, PICK_SECONDS));
-            to_block.extend(link_failed(state, g, n).map(|(a, b)| (a, b, goal_wp, goal.flags)));
+            b.to_block.extend(link_failed(state, g, n));
             state.next = None;
         }
         // Not getting nearer (pushing into a corner the movement stage does not see as a
@@ -495,63 +545,60 @@ pub fn routing_system(sim: &mut Sim) {
             }
             if state.stalled > STALL_SECONDS || state.held > PICK_SECONDS {
                 state.avoid = Some((n, PICK_SECONDS));
-                to_block.extend(link_failed(state, g, n).map(|(a, b)| (a, b, goal_wp, goal.flags)));
+                b.to_block.extend(link_failed(state, g, n));
                 state.next = None;
             }
         }
         // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
         // (staggered) like the other reachability questions, kept in between.
         if b.my_turn || state.next.is_none() {
-            state.direct = false;
-            b.want_direct = (goal.point - b.origin).length() <= PICK_RADIUS;
+            state.direct = (goal.point - b.origin).length() <= PICK_RADIUS
+                && reachable(map, b.origin, goal.point, &ReachParams::default()).is_reachable();
         }
-    }
-    let params = ReachParams::default();
-    let direct: Vec<(usize, Vec3, Vec3, bool)> = bots
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.open && b.want_direct)
-        .map(|(i, b)| (i, b.origin, b.goal.point, false))
-        .collect();
-    let direct = crate::sim::parallel::run_search_jobs(
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        direct,
-        move |c, d| {
-            d.3 = reachable(&c.map, d.1, d.2, &params).is_reachable();
-        },
-    );
-    for (i, _, _, r) in direct {
-        bots[i].state.direct = r;
-    }
-    for b in bots.iter_mut().filter(|b| b.open) {
-        let state = &mut b.state;
         if state.direct {
             b.intent = Some(MoveRequest {
-                target: MoveTarget::Point(b.goal.point),
+                target: MoveTarget::Point(goal.point),
                 speed: 320.0,
             });
             state.no_route = false;
             b.open = false;
-            continue;
+            return;
         }
         if (state.next.is_none() && (b.my_turn || !state.no_route)) || state.held > PICK_SECONDS {
             b.want_pick = true;
-            sim.routes.get(g, b.goal_wp, b.goal.flags);
+            // The goal's cache as the caches stage below would hand it over (a hit): pick
+            // now. Otherwise the pick waits for the cache to be brought up to date.
+            if let Some(cache) = caches.peek(g, goal_wp, goal.flags) {
+                state.next = pick_with(
+                    map,
+                    g,
+                    cache,
+                    b.origin,
+                    state.previous,
+                    state.avoid.map(|a| a.0),
+                );
+                b.picked = true;
+            }
         }
     }
-    let caches = std::sync::Arc::new(std::mem::replace(
-        &mut sim.routes,
-        RouteCaches::new(0, Default::default()),
-    ));
-    struct PickCtx {
-        ctx: std::sync::Arc<Ctx>,
-        caches: std::sync::Arc<RouteCaches>,
+    drop(ctx);
+    let Ok(mut routes) = std::sync::Arc::try_unwrap(caches) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    let g = &*graph;
+    for b in &mut bots {
+        let (goal_wp, flags) = (b.goal_wp, b.goal.flags);
+        to_block.extend(b.to_block.drain(..).map(|(f, t)| (f, t, goal_wp, flags)));
+        if b.open && b.want_pick {
+            routes.get(g, goal_wp, flags);
+        }
     }
-    let pick_ctx = std::sync::Arc::new(PickCtx {
-        ctx: ctx.clone(),
+    let caches = std::sync::Arc::new(routes);
+    let ctx = std::sync::Arc::new(Ctx {
+        map: sim.cmap.clone(),
+        graph: graph.clone(),
         caches: caches.clone(),
+        dt,
     });
     // (bot index, origin, goal waypoint, flags, previous, avoided, the pick)
     type Pick = (
@@ -566,7 +613,7 @@ pub fn routing_system(sim: &mut Sim) {
     let picks: Vec<Pick> = bots
         .iter()
         .enumerate()
-        .filter(|(_, b)| b.open && b.want_pick)
+        .filter(|(_, b)| b.open && b.want_pick && !b.picked)
         .map(|(i, b)| {
             let st = &b.state;
             (
@@ -580,13 +627,9 @@ pub fn routing_system(sim: &mut Sim) {
             )
         })
         .collect();
-    let picks = crate::sim::parallel::run_search_jobs(
-        sim.threads,
-        &mut sim.pool,
-        &pick_ctx,
-        picks,
-        |c, p| {
-            let (map, g) = (&*c.ctx.map, &*c.ctx.graph);
+    let picks =
+        crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, picks, |c, p| {
+            let (map, g) = (&*c.map, &*c.graph);
             p.6 = match c.caches.peek(g, p.2, p.3) {
                 Some(cache) => pick_with(map, g, cache, p.1, p.4, p.5),
                 // Evicted by a later bot's cache this tick (over the memory cap): built again.
@@ -596,12 +639,10 @@ pub fn routing_system(sim: &mut Sim) {
                     pick_with(map, g, &cache, p.1, p.4, p.5)
                 }
             };
-        },
-    );
+        });
     for p in picks {
         bots[p.0].state.next = p.6;
     }
-    drop(pick_ctx);
     drop(ctx);
     let (Ok(caches), Ok(graph)) = (
         std::sync::Arc::try_unwrap(caches),

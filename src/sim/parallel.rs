@@ -132,9 +132,20 @@ impl Pool {
     }
 
     /// Runs `f(ctx, job)` on every job and returns the jobs in their order. The jobs are cut
-    /// into small chunks that every thread (the caller too) takes from one queue until it is
-    /// empty, so a slower thread simply does fewer.
+    /// into small chunks (about four per thread) that every thread (the caller too) takes from
+    /// one queue until it is empty, so a slower thread simply does fewer.
     pub fn run<C, T, F>(&self, ctx: &Arc<C>, jobs: Vec<T>, f: F) -> Vec<T>
+    where
+        C: Send + Sync + 'static,
+        T: Send + 'static,
+        F: Fn(&C, &mut T) + Send + Sync + 'static,
+    {
+        let size = jobs.len().div_ceil(self.threads() * 4).max(1);
+        self.run_in_chunks(ctx, jobs, size, f)
+    }
+
+    /// [`Pool::run`] with chunks of `size` jobs (at least one).
+    pub fn run_in_chunks<C, T, F>(&self, ctx: &Arc<C>, jobs: Vec<T>, size: usize, f: F) -> Vec<T>
     where
         C: Send + Sync + 'static,
         T: Send + 'static,
@@ -148,7 +159,7 @@ impl Pool {
             }
             return jobs;
         }
-        let size = jobs.len().div_ceil(threads * 4).max(1);
+        let size = size.max(1);
         let (wtx, wrx) = crossbeam::channel::unbounded::<(usize, Vec<T>)>();
         let mut chunks = 0;
         let mut jobs = jobs;
@@ -242,11 +253,13 @@ where
     T: Send + 'static,
     F: Fn(&C, &mut T) + Send + Sync + 'static,
 {
-    run_jobs_from(MIN_PARALLEL_JOBS, threads, pool, ctx, jobs, f)
+    run_jobs_from(MIN_PARALLEL_JOBS, None, threads, pool, ctx, jobs, f)
 }
 
 /// [`run_jobs`] for jobs that each cost a search (reachability marches, tens of
-/// microseconds): two are already worth a worker.
+/// microseconds): two are already worth a worker, and each is taken from the queue on its
+/// own, so that the threads end a call together (a tick has only a few such jobs each
+/// stage).
 pub fn run_search_jobs<C, T, F>(
     threads: usize,
     pool: &mut Option<Pool>,
@@ -259,11 +272,12 @@ where
     T: Send + 'static,
     F: Fn(&C, &mut T) + Send + Sync + 'static,
 {
-    run_jobs_from(2, threads, pool, ctx, jobs, f)
+    run_jobs_from(2, Some(1), threads, pool, ctx, jobs, f)
 }
 
 fn run_jobs_from<C, T, F>(
     min_jobs: usize,
+    chunk: Option<usize>,
     threads: usize,
     pool: &mut Option<Pool>,
     ctx: &Arc<C>,
@@ -285,7 +299,11 @@ where
     if pool.as_ref().is_none_or(|p| p.threads() != threads) {
         *pool = Some(Pool::new(threads));
     }
-    pool.as_ref().expect("just started").run(ctx, jobs, f)
+    let pool = pool.as_ref().expect("just started");
+    match chunk {
+        Some(size) => pool.run_in_chunks(ctx, jobs, size, f),
+        None => pool.run(ctx, jobs, f),
+    }
 }
 
 /// The number of threads to use when none is asked for: the machine's cores.
