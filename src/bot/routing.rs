@@ -12,8 +12,8 @@
 //! after [`ROAM_SECONDS`] without one or when wedged.
 //!
 //! The stage runs in phases so that its searches (reachability marches) can use the worker
-//! pool: each bot's bookkeeping in id order, the goal-waypoint, straight-reach and pick
-//! searches over the frozen graph and caches, then the results in id order.
+//! pool: the goal-waypoint searches beside each bot's decision (bookkeeping, straight-reach
+//! test, pick) over the frozen graph and caches, then the caches and results in id order.
 //!
 //! Entry point: [`routing_system`].
 

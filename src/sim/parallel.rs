@@ -326,6 +326,11 @@ mod tests {
                 let jobs: Vec<u64> = (0..len).collect();
                 let out = pool.run(&ctx, jobs, |c, x| *x = *x * *c + 1);
                 assert_eq!(out, (0..len).map(|x| x * 10 + 1).collect::<Vec<_>>());
+                for size in [0, 1, 3] {
+                    let jobs: Vec<u64> = (0..len).collect();
+                    let out = pool.run_in_chunks(&ctx, jobs, size, |c, x| *x = *x * *c + 2);
+                    assert_eq!(out, (0..len).map(|x| x * 10 + 2).collect::<Vec<_>>());
+                }
             }
             // Only calls that use the workers are timed.
             let t = pool.time();
