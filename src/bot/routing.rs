@@ -569,17 +569,15 @@ pub fn routing_system(sim: &mut Sim) {
             // The goal's cache as the caches stage below would hand it over (a hit): pick
             // now. Otherwise the pick waits for the cache to be brought up to date.
             if let Some(cache) = caches.peek(g, goal_wp, goal.flags) {
-                state.next = pick_with(
-                    map,
-                    g,
-                    cache,
-                    b.origin,
-                    state.previous,
-                    state.avoid.map(|a| a.0),
-                );
-                b.picked = true;
+                pick(map, g, cache, b);
             }
         }
+    }
+    /// The bot's next waypoint from the goal's cache.
+    fn pick(map: &CollisionMap, g: &WaypointGraph, cache: &RouteCache, b: &mut Bot) {
+        let st = &mut b.state;
+        st.next = pick_with(map, g, cache, b.origin, st.previous, st.avoid.map(|a| a.0));
+        b.picked = true;
     }
     drop(ctx);
     let Ok(mut routes) = std::sync::Arc::try_unwrap(caches) else {
@@ -600,49 +598,31 @@ pub fn routing_system(sim: &mut Sim) {
         caches: caches.clone(),
         dt,
     });
-    // (bot index, origin, goal waypoint, flags, previous, avoided, the pick)
-    type Pick = (
-        usize,
-        Vec3,
-        u32,
-        TravelFlags,
-        Option<u32>,
-        Option<u32>,
-        Option<u32>,
-    );
-    let picks: Vec<Pick> = bots
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.open && b.want_pick && !b.picked)
-        .map(|(i, b)| {
-            let st = &b.state;
-            (
-                i,
-                b.origin,
-                b.goal_wp,
-                b.goal.flags,
-                st.previous,
-                st.avoid.map(|a| a.0),
-                None,
-            )
-        })
-        .collect();
-    let picks =
-        crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, picks, |c, p| {
+    // The picks that waited for their cache (in id order, as the caches were brought up to
+    // date).
+    let (late, mut bots): (Vec<Bot>, Vec<Bot>) = bots
+        .into_iter()
+        .partition(|b| b.open && b.want_pick && !b.picked);
+    bots.extend(crate::sim::parallel::run_search_jobs(
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        late,
+        |c, b| {
             let (map, g) = (&*c.map, &*c.graph);
-            p.6 = match c.caches.peek(g, p.2, p.3) {
-                Some(cache) => pick_with(map, g, cache, p.1, p.4, p.5),
+            match c.caches.peek(g, b.goal_wp, b.goal.flags) {
+                Some(cache) => pick(map, g, cache, b),
                 // Evicted by a later bot's cache this tick (over the memory cap): built again.
                 None => {
+                    let params = &c.caches.params;
                     let cache =
-                        crate::nav::routing::build_cache(g, p.2, 0.0, p.3, &c.caches.params);
-                    pick_with(map, g, &cache, p.1, p.4, p.5)
+                        crate::nav::routing::build_cache(g, b.goal_wp, 0.0, b.goal.flags, params);
+                    pick(map, g, &cache, b)
                 }
-            };
-        });
-    for p in picks {
-        bots[p.0].state.next = p.6;
-    }
+            }
+        },
+    ));
+    bots.sort_unstable_by_key(|b| b.pi);
     drop(ctx);
     let (Ok(caches), Ok(graph)) = (
         std::sync::Arc::try_unwrap(caches),
