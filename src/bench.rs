@@ -171,6 +171,11 @@ pub struct BenchResult {
     pub pool_busy_us: f64,
     /// Microseconds per tick the calling thread waited for the workers' last jobs.
     pub pool_waited_us: f64,
+    /// Microseconds per tick the scheduling thread spent outside the worker pool: serial
+    /// work, which more threads cannot shorten (the whole tick on one thread).
+    pub serial_us: f64,
+    /// The stages with the most serial time, microseconds per tick (the four largest).
+    pub serial_stages: Vec<(String, f64)>,
 }
 
 /// Runs a whole-tick case.
@@ -204,6 +209,15 @@ pub fn run_case(
         .collect();
     stages.sort_by(|a, b| b.1.total_cmp(&a.1));
     stages.truncate(5);
+    let mut serial: Vec<(String, f64)> = sim
+        .timings
+        .serial_breakdown()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v * 1e6 / ticks.max(1) as f64))
+        .collect();
+    let serial_us = serial.iter().map(|s| s.1).sum();
+    serial.sort_by(|a, b| b.1.total_cmp(&a.1));
+    serial.truncate(4);
     Ok(BenchResult {
         map: map.name.clone(),
         bots,
@@ -214,6 +228,8 @@ pub fn run_case(
         target: target(&map.name, bots, threads),
         pool_busy_us: per_tick(after.busy, before.busy),
         pool_waited_us: per_tick(after.waited, before.waited),
+        serial_us,
+        serial_stages: serial,
     })
 }
 

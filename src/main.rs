@@ -641,10 +641,13 @@ fn bench(
         let _ = writeln!(
             text,
             "\nWhere two threads' time goes (µs per tick): the jobs on the pool, summed over both \
-             threads, and the main thread waiting for the worker's last jobs; the rest of a tick \
-             is the stages that run on one thread.\n\n\
-             | map | bots | one thread: tick | two threads: tick | jobs, both threads | main waited |\n\
-             |---|---:|---:|---:|---:|---:|"
+             threads; the main thread waiting for the worker's last jobs; and the serial work, \
+             the main thread's time outside the pool (gathering jobs and writing results back, \
+             the stages that run on one thread, calls with too few jobs to share). \"At best\" \
+             is what two threads would give if the jobs split evenly at no cost: one thread's \
+             tick ÷ (serial + the rest of one thread's tick ÷ 2).\n\n\
+             | map | bots | one thread: tick | two threads: tick | jobs, both threads | main waited | serial (largest stages) | at best |\n\
+             |---|---:|---:|---:|---:|---:|---|---:|"
         );
         for two in results.iter().filter(|r| r.threads == 2) {
             let Some(one) = results
@@ -653,15 +656,25 @@ fn bench(
             else {
                 continue;
             };
+            let t1 = 1e6 / one.ticks_per_second;
+            let serial = two.serial_us.min(t1);
+            let largest: Vec<String> = two
+                .serial_stages
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.0}"))
+                .collect();
             let _ = writeln!(
                 text,
-                "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} |",
+                "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} ({}) | {:.2}× |",
                 two.map,
                 two.bots,
-                1e6 / one.ticks_per_second,
+                t1,
                 1e6 / two.ticks_per_second,
                 two.pool_busy_us,
-                two.pool_waited_us
+                two.pool_waited_us,
+                two.serial_us,
+                largest.join(", "),
+                t1 / (serial + (t1 - serial) / 2.0).max(1e-9)
             );
         }
         let _ = writeln!(

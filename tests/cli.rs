@@ -52,6 +52,7 @@ fn run_prints_a_summary_and_json() {
     let run_json = || {
         let out = bin()
             .args(["run", "scenarios/default.toml", "--ticks", "100", "--json"])
+            .args(["--threads", "1"])
             .output()
             .unwrap();
         assert!(out.status.success());
@@ -65,6 +66,20 @@ fn run_prints_a_summary_and_json() {
         "same binary, scenario and seed: same hash"
     );
     assert!(a["stage_seconds"]["physics"].is_number());
+    // One thread: all of a stage's time is serial.
+    assert_eq!(a["threads"], 1);
+    assert_eq!(a["stage_serial_seconds"], a["stage_seconds"]);
+    let out = bin()
+        .args(["run", "scenarios/default.toml", "--ticks", "100"])
+        .args(["--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("serial") && text.contains("of 2 threads"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -234,16 +234,35 @@ fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
             botarena::bench::bench_sim(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
         let mut out = vec![sim.state_hash()];
         run_match(&mut sim, 300, |sim| out.push(sim.state_hash()));
-        (out, sim.timings.traces)
+        (out, sim.timings)
     };
-    let (one, traces) = hashes(1);
+    let (one, timings) = hashes(1);
+    let traces = timings.traces;
     assert!(traces.iter().sum::<u64>() > 0, "the run traced");
+    // One thread has no pool: every stage is serial.
+    assert_eq!(timings.serial_breakdown(), timings.breakdown());
     for t in [2, 4] {
-        let (other, other_traces) = hashes(t);
+        let (other, other_timings) = hashes(t);
         let first = one.iter().zip(&other).position(|(a, b)| a != b);
         assert_eq!(first, None, "{t} threads diverge at tick {first:?}");
         // The statistics count the workers' traces too: the same work, the same count.
-        assert_eq!(traces, other_traces, "{t} threads: traces per stage");
+        assert_eq!(
+            traces, other_timings.traces,
+            "{t} threads: traces per stage"
+        );
+        // The scheduling thread's time in the pool is part of its stage's time; perception
+        // (sixteen jobs a tick) spends some of it there, the one-thread stages none.
+        let all = other_timings.breakdown();
+        let serial = other_timings.serial_breakdown();
+        for ((name, total), (_, alone)) in all.iter().zip(&serial) {
+            assert!(alone <= total, "{t} threads, {name}: {alone} > {total}");
+            let pooled = total - alone;
+            match *name {
+                "sense" => assert!(pooled > 0.0, "{t} threads: perception used the pool"),
+                "physics" | "brain" | "hear" => assert_eq!(pooled, 0.0, "{t} threads, {name}"),
+                _ => {}
+            }
+        }
     }
 }
 

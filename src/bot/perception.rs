@@ -154,6 +154,8 @@ pub fn perception_system(sim: &mut Sim) {
         alive: bool,
         senses: Senses,
         percepts: Percepts,
+        /// Lines of sight this bot traced for everyone: (lower index, higher, clear).
+        sight: Vec<(usize, usize, bool)>,
     }
     let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
     let mut view = sim
@@ -171,44 +173,77 @@ pub fn perception_system(sim: &mut Sim) {
             alive: vitals.alive,
             senses: *senses,
             percepts: std::mem::take(percepts),
+            sight: Vec::new(),
         });
     }
     // Lines of sight between players that a refreshing bot needs and that were not traced
-    // in this refresh interval: traced now, each pair once, in pair order.
+    // in this refresh interval, each pair traced once: by the lower-indexed of the bots that
+    // need it, in that bot's job (who needs a pair is known from the frozen view alone).
     let tick = sim.tick;
     let mut pairs = std::mem::take(&mut sim.sight_pairs);
     pairs.resize(players.len());
-    let mut needed: Vec<(usize, usize, Vec3, Vec3, bool)> = Vec::new();
+    // Per player index: eye, view direction and senses of a living bot refreshing this tick.
+    let mut lookers: Vec<Option<(Vec3, Vec3, Senses)>> = vec![None; players.len()];
     for job in &jobs {
-        if !job.alive || !(tick + job.id.0 as u64).is_multiple_of(interval) {
-            continue;
-        }
-        let eye = job.s.eye();
-        let (forward, _) = angle_vectors(job.s.yaw, job.s.pitch);
-        for (k, p) in players.iter().enumerate() {
-            if k == job.ix
-                || !p.2
-                || !in_view(eye, forward, &job.senses, player_centre(p.1))
-                || pairs.get(job.ix, k, tick, interval).is_some()
-            {
-                continue;
-            }
-            let (a, b) = (job.ix.min(k), job.ix.max(k));
-            needed.push((a, b, players[a].3, players[b].3, false));
+        if job.alive && (tick + job.id.0 as u64).is_multiple_of(interval) {
+            let (forward, _) = angle_vectors(job.s.yaw, job.s.pitch);
+            lookers[job.ix] = Some((job.s.eye(), forward, job.senses));
         }
     }
-    needed.sort_unstable_by_key(|n| (n.0, n.1));
-    needed.dedup_by_key(|n| (n.0, n.1));
-    let pair_traces = needed.len() as u64;
-    let needed = crate::sim::parallel::run_jobs(
-        sim.threads,
-        &mut sim.pool,
-        &sim.cmap.clone(),
-        needed,
-        |cmap, n| n.4 = cmap.line_clear(n.2, n.3, Contents::MASK_SIGHT),
-    );
-    for n in needed {
-        pairs.set(n.0, n.1, tick, n.4);
+    struct Look {
+        cmap: std::sync::Arc<crate::map::CollisionMap>,
+        players: Vec<(EntId, Vec3, bool, Vec3)>,
+        lookers: Vec<Option<(Vec3, Vec3, Senses)>>,
+        pairs: SightPairs,
+        tick: u64,
+        interval: u64,
+    }
+    let look = std::sync::Arc::new(Look {
+        cmap: sim.cmap.clone(),
+        players,
+        lookers,
+        pairs,
+        tick,
+        interval,
+    });
+    let mut jobs =
+        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &look, jobs, |look, job| {
+            let Some((eye, forward, senses)) = look.lookers[job.ix] else {
+                return;
+            };
+            let players = &look.players;
+            // Whether the bot at index `i` (refreshing) needs its line of sight to `k`.
+            let wants = |i: usize, k: usize, eye: Vec3, forward: Vec3, senses: &Senses| {
+                k != i
+                    && players[k].2
+                    && in_view(eye, forward, senses, player_centre(players[k].1))
+                    && look.pairs.get(i, k, look.tick, look.interval).is_none()
+            };
+            for k in 0..players.len() {
+                if !wants(job.ix, k, eye, forward, &senses) {
+                    continue;
+                }
+                let lower_wants = k < job.ix
+                    && look.lookers[k].is_some_and(|(e, f, s)| wants(k, job.ix, e, f, &s));
+                if !lower_wants {
+                    let (a, b) = (job.ix.min(k), job.ix.max(k));
+                    let clear =
+                        look.cmap
+                            .line_clear(players[a].3, players[b].3, Contents::MASK_SIGHT);
+                    job.sight.push((a, b, clear));
+                }
+            }
+        });
+    let Ok(look) = std::sync::Arc::try_unwrap(look) else {
+        unreachable!("the pool let go of the shared view")
+    };
+    let (players, mut pairs) = (look.players, look.pairs);
+    let mut pair_traces = 0;
+    for job in &mut jobs {
+        pair_traces += job.sight.len() as u64;
+        for (a, b, clear) in job.sight.drain(..) {
+            pairs.set(a, b, tick, clear);
+        }
     }
     // The frozen view the jobs share.
     struct Ctx {

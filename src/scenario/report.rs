@@ -47,6 +47,12 @@ pub struct RunReport {
     pub ticks_per_second: f64,
     /// Seconds per stage.
     pub stage_seconds: BTreeMap<&'static str, f64>,
+    /// Threads the bot stages ran on.
+    pub threads: usize,
+    /// Seconds per stage the scheduling thread spent outside the worker pool (serial work:
+    /// gathering jobs, writing results back, the stages that run on one thread). Equal to
+    /// `stage_seconds` on one thread.
+    pub stage_serial_seconds: BTreeMap<&'static str, f64>,
     /// Stage order, for reading `stage_seconds`.
     pub stage_order: Vec<&'static str>,
     /// Traces (rays and box sweeps) per stage, per tick on average: all of them with one
@@ -130,6 +136,8 @@ impl RunReport {
             },
             stage_order: breakdown.iter().map(|b| b.0).collect(),
             stage_seconds: breakdown.into_iter().collect(),
+            threads: sim.threads,
+            stage_serial_seconds: sim.timings.serial_breakdown().into_iter().collect(),
             stage_traces_per_tick: sim
                 .timings
                 .traces_breakdown()
@@ -184,6 +192,33 @@ impl RunReport {
             })
             .collect();
         let _ = writeln!(s, "traces/tick {}", traces.join(", "));
+        if self.threads > 1 {
+            let serial: f64 = self.stage_serial_seconds.values().sum();
+            let mut largest: Vec<(&str, f64)> = self
+                .stage_serial_seconds
+                .iter()
+                .map(|(k, v)| (*k, *v))
+                .collect();
+            largest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+            let per_tick = |v: f64| v * 1e6 / self.ticks.max(1) as f64;
+            let top: Vec<String> = largest
+                .iter()
+                .take(4)
+                .map(|(k, v)| format!("{k} {:.0}", per_tick(*v)))
+                .collect();
+            let _ = writeln!(
+                s,
+                "serial      {:.0}% of stage time on one of {} threads, {:.0} µs/tick (largest: {})",
+                if total > 0.0 {
+                    100.0 * serial / total
+                } else {
+                    0.0
+                },
+                self.threads,
+                per_tick(serial),
+                top.join(", ")
+            );
+        }
         let _ = writeln!(
             s,
             "perception  {:.1} traces per tick; {} sounds made",

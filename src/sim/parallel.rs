@@ -72,6 +72,8 @@ struct PoolTime {
     busy: std::sync::atomic::AtomicU64,
     /// The caller waiting for workers to finish their last jobs.
     waited: std::sync::atomic::AtomicU64,
+    /// The caller running its share of the jobs (part of `busy`).
+    caller: std::sync::atomic::AtomicU64,
 }
 
 /// [`Pool::time`]: seconds the pool's threads spent running jobs (all threads together) and
@@ -85,6 +87,10 @@ pub struct PoolSeconds {
     pub busy: f64,
     /// The caller waiting for workers.
     pub waited: f64,
+    /// The caller running its share of the jobs (part of `busy`). With `waited`, the time the
+    /// calling thread spent inside the pool: the rest of its time is work no other thread
+    /// shares.
+    pub caller: f64,
 }
 
 fn add_time(counter: &std::sync::atomic::AtomicU64, since: std::time::Instant) {
@@ -123,6 +129,7 @@ impl Pool {
         PoolSeconds {
             busy: s(&self.time.busy),
             waited: s(&self.time.waited),
+            caller: s(&self.time.caller),
         }
     }
 
@@ -209,6 +216,7 @@ impl Pool {
             done.push((i, c));
         }
         add_time(&self.time.busy, start);
+        add_time(&self.time.caller, start);
         let start = std::time::Instant::now();
         let mut finished = 0;
         while finished < helpers || done.len() < chunks {
@@ -335,6 +343,10 @@ mod tests {
             // Only calls that use the workers are timed.
             let t = pool.time();
             assert_eq!(threads == 1, t.busy == 0.0, "{threads} threads: {t:?}");
+            assert!(
+                t.caller <= t.busy,
+                "the caller's share is part of all: {t:?}"
+            );
         }
         assert_eq!(Arc::strong_count(&ctx), 1, "workers let go of the context");
     }

@@ -112,6 +112,11 @@ pub struct StageTimings {
     pub total: [Duration; TICK_ORDER.len()],
     /// Traces per stage answered on the scheduling thread (all of them with one thread).
     pub traces: [u64; TICK_ORDER.len()],
+    /// Time per stage the scheduling thread spent inside the worker pool: running its share
+    /// of the stage's jobs or waiting for the workers' last ones. The rest of the stage's
+    /// time is serial: gathering the jobs, writing results back, and the work no job shares
+    /// (all of it with one thread, which has no pool).
+    pub in_pool: [Duration; TICK_ORDER.len()],
 }
 
 impl StageTimings {
@@ -121,6 +126,16 @@ impl StageTimings {
             .iter()
             .zip(self.total.iter())
             .map(|(s, d)| (s.name(), d.as_secs_f64()))
+            .collect()
+    }
+
+    /// Stage names with the seconds the scheduling thread spent outside the worker pool:
+    /// what a second thread cannot take off it.
+    pub fn serial_breakdown(&self) -> Vec<(&'static str, f64)> {
+        TICK_ORDER
+            .iter()
+            .zip(self.total.iter().zip(self.in_pool.iter()))
+            .map(|(s, (t, p))| (s.name(), t.saturating_sub(*p).as_secs_f64()))
             .collect()
     }
 
@@ -134,11 +149,23 @@ impl StageTimings {
     }
 }
 
+/// Seconds the scheduling thread has spent inside the worker pool so far (0 without one).
+fn pool_seconds(sim: &Sim) -> f64 {
+    sim.pool
+        .as_ref()
+        .map(|p| {
+            let t = p.time();
+            t.caller + t.waited
+        })
+        .unwrap_or(0.0)
+}
+
 /// Runs every stage of one tick in order.
 pub fn run_tick(sim: &mut Sim) {
     for (i, stage) in TICK_ORDER.iter().enumerate() {
         let t0 = Instant::now();
         let c0 = sim.cmap.trace_count();
+        let p0 = pool_seconds(sim);
         match stage {
             Stage::Sense => perception::perception_system(sim),
             Stage::Hear => hearing::hearing_system(sim),
@@ -161,5 +188,8 @@ pub fn run_tick(sim: &mut Sim) {
         }
         sim.timings.total[i] += t0.elapsed();
         sim.timings.traces[i] += sim.cmap.trace_count() - c0;
+        // A pool started by this stage counts from zero.
+        let p = (pool_seconds(sim) - p0).max(0.0);
+        sim.timings.in_pool[i] += Duration::from_secs_f64(p);
     }
 }
