@@ -904,6 +904,16 @@ fn clip_planes(
 mod tests {
     use super::*;
 
+    /// Seeded numbers in `lo..hi` (xorshift): random tests that are the same every run.
+    fn uniform(mut seed: u64) -> impl FnMut(f32, f32) -> f32 {
+        move |lo, hi| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
+        }
+    }
+
     fn room() -> CollisionMap {
         // Floor top at z=0, a wall whose face is at x=100, a box from (200,0,0) upwards.
         let floor = Brush::from_box(
@@ -974,13 +984,7 @@ mod tests {
     fn the_grid_walk_finds_every_brush_a_line_crosses() {
         // Random boxes and random segments (long ones, short ones, ones starting or ending
         // outside the geometry): line_clear against testing every brush.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |lo: f32, hi: f32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
-        };
+        let mut rnd = uniform(0x2545_f491_4f6c_dd1d);
         let mut brushes = Vec::new();
         for _ in 0..150 {
             let c = Vec3::new(rnd(-900., 900.), rnd(-900., 900.), rnd(-300., 300.));
@@ -1017,13 +1021,7 @@ mod tests {
         // Forty bodies that walk, jump across the map, die and come back; after each change,
         // random boxes (short sweeps and long ones) get from the x order exactly the bodies
         // that overlap them, in id order, as a scan of every body does.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |lo: f32, hi: f32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            lo + (hi - lo) * ((seed >> 40) as f32 / (1u64 << 24) as f32)
-        };
+        let mut rnd = uniform(0x9e37_79b9_7f4a_7c15);
         let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
         let mut m = room();
         let mut at: Vec<Option<Vec3>> = vec![None; 40];
