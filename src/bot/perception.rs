@@ -206,8 +206,13 @@ pub fn perception_system(sim: &mut Sim) {
         tick,
         interval,
     });
-    let mut jobs =
-        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &look, jobs, |look, job| {
+    let mut jobs = crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Bot,
+        sim.threads,
+        &mut sim.pool,
+        &look,
+        jobs,
+        |look, job| {
             let Some((eye, forward, senses)) = look.lookers[job.ix] else {
                 return;
             };
@@ -233,7 +238,8 @@ pub fn perception_system(sim: &mut Sim) {
                     job.sight.push((a, b, clear));
                 }
             }
-        });
+        },
+    );
     let Ok(look) = std::sync::Arc::try_unwrap(look) else {
         unreachable!("the pool let go of the shared view")
     };
@@ -264,8 +270,13 @@ pub fn perception_system(sim: &mut Sim) {
         interval,
         reach: reach_params,
     });
-    let jobs =
-        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+    let jobs = crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Bot,
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        jobs,
+        |ctx, job| {
             let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
             let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
             let (id, ix) = (job.id, job.ix);
@@ -361,7 +372,8 @@ pub fn perception_system(sim: &mut Sim) {
             }
             percepts.visible = seen;
             percepts.traces = traces;
-        });
+        },
+    );
     let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
         unreachable!("the pool let go of the shared view")
     };

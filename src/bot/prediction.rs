@@ -185,7 +185,8 @@ pub fn prediction_system(sim: &mut Sim) {
     });
     // Each is a search over the player physics (tens of microseconds), worth a worker even
     // when only a few are due.
-    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_search_jobs(
+    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Search,
         sim.threads,
         &mut sim.pool,
         &shared,
@@ -219,8 +220,13 @@ pub fn prediction_system(sim: &mut Sim) {
         tick,
         memory_ticks,
     });
-    let jobs =
-        crate::sim::parallel::run_jobs(sim.threads, &mut sim.pool, &ctx, jobs, |ctx, job| {
+    let jobs = crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Bot,
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        jobs,
+        |ctx, job| {
             let (cmap, states, physics, paths) = (&*ctx.cmap, &ctx.states, ctx.physics, &ctx.paths);
             let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
             let (percepts, tracking) = (&job.percepts, &mut job.tracking);
@@ -293,7 +299,8 @@ pub fn prediction_system(sim: &mut Sim) {
                 }
             }
             tracking.enemies = next;
-        });
+        },
+    );
     let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
         unreachable!("the pool let go of the shared view")
     };

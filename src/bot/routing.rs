@@ -461,7 +461,14 @@ pub fn routing_system(sim: &mut Sim) {
         Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
     };
     let mut decided = Vec::new();
-    for j in crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, jobs, run) {
+    for j in crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Search,
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        jobs,
+        run,
+    ) {
         match j {
             Job::Search(p, w) => memo.push((p, rev, w)),
             Job::Decide(b) => decided.push(b),
@@ -474,7 +481,14 @@ pub fn routing_system(sim: &mut Sim) {
             Job::Decide(b)
         })
         .collect();
-    for j in crate::sim::parallel::run_search_jobs(sim.threads, &mut sim.pool, &ctx, waiting, run) {
+    for j in crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Search,
+        sim.threads,
+        &mut sim.pool,
+        &ctx,
+        waiting,
+        run,
+    ) {
         if let Job::Decide(b) = j {
             decided.push(b);
         }
@@ -603,7 +617,8 @@ pub fn routing_system(sim: &mut Sim) {
     let (late, mut bots): (Vec<Bot>, Vec<Bot>) = bots
         .into_iter()
         .partition(|b| b.open && b.want_pick && !b.picked);
-    bots.extend(crate::sim::parallel::run_search_jobs(
+    bots.extend(crate::sim::parallel::run_jobs(
+        crate::sim::parallel::JobSize::Search,
         sim.threads,
         &mut sim.pool,
         &ctx,

@@ -248,8 +248,21 @@ impl Drop for Pool {
 /// (measured on 2 cores: 4 bots ran at 6,200 ticks/s on one thread, 4,500 on two).
 pub const MIN_PARALLEL_JOBS: usize = 12;
 
-/// Runs per-bot jobs with `threads` threads, starting the simulation's pool when needed.
+/// What a stage's jobs cost, which decides how they are handed out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobSize {
+    /// A bot's share of a stage (a few traces): from [`MIN_PARALLEL_JOBS`] jobs on, in
+    /// chunks of several (see [`Pool::run`]).
+    Bot,
+    /// A search each (reachability marches, tens of microseconds): two are already worth a
+    /// worker, and each is taken from the queue on its own, so that the threads end a call
+    /// together (a tick has only a few such jobs each stage).
+    Search,
+}
+
+/// Runs jobs with `threads` threads, starting the simulation's pool when needed.
 pub fn run_jobs<C, T, F>(
+    size: JobSize,
     threads: usize,
     pool: &mut Option<Pool>,
     ctx: &Arc<C>,
@@ -261,42 +274,10 @@ where
     T: Send + 'static,
     F: Fn(&C, &mut T) + Send + Sync + 'static,
 {
-    run_jobs_from(MIN_PARALLEL_JOBS, None, threads, pool, ctx, jobs, f)
-}
-
-/// [`run_jobs`] for jobs that each cost a search (reachability marches, tens of
-/// microseconds): two are already worth a worker, and each is taken from the queue on its
-/// own, so that the threads end a call together (a tick has only a few such jobs each
-/// stage).
-pub fn run_search_jobs<C, T, F>(
-    threads: usize,
-    pool: &mut Option<Pool>,
-    ctx: &Arc<C>,
-    jobs: Vec<T>,
-    f: F,
-) -> Vec<T>
-where
-    C: Send + Sync + 'static,
-    T: Send + 'static,
-    F: Fn(&C, &mut T) + Send + Sync + 'static,
-{
-    run_jobs_from(2, Some(1), threads, pool, ctx, jobs, f)
-}
-
-fn run_jobs_from<C, T, F>(
-    min_jobs: usize,
-    chunk: Option<usize>,
-    threads: usize,
-    pool: &mut Option<Pool>,
-    ctx: &Arc<C>,
-    jobs: Vec<T>,
-    f: F,
-) -> Vec<T>
-where
-    C: Send + Sync + 'static,
-    T: Send + 'static,
-    F: Fn(&C, &mut T) + Send + Sync + 'static,
-{
+    let min_jobs = match size {
+        JobSize::Bot => MIN_PARALLEL_JOBS,
+        JobSize::Search => 2,
+    };
     if threads <= 1 || jobs.len() < min_jobs {
         let mut jobs = jobs;
         for j in &mut jobs {
@@ -308,9 +289,9 @@ where
         *pool = Some(Pool::new(threads));
     }
     let pool = pool.as_ref().expect("just started");
-    match chunk {
-        Some(size) => pool.run_in_chunks(ctx, jobs, size, f),
-        None => pool.run(ctx, jobs, f),
+    match size {
+        JobSize::Search => pool.run_in_chunks(ctx, jobs, 1, f),
+        JobSize::Bot => pool.run(ctx, jobs, f),
     }
 }
 
