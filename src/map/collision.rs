@@ -199,6 +199,9 @@ impl CollisionMap {
             self.with_marks(|bits| {
                 self.grid.for_cells(lo, hi, |cell| {
                     for b in &self.grid.cells[cell] {
+                        if b.mins.z >= hi.z {
+                            break;
+                        }
                         if overlaps(lo, hi, b.mins, b.maxs) {
                             bits[(b.index / 64) as usize] |= 1 << (b.index % 64);
                         }
@@ -518,6 +521,9 @@ impl CollisionMap {
         // A point lies in one grid cell, whose list holds every brush whose box contains it.
         self.grid.for_cells(p, p, |cell| {
             for b in &self.grid.cells[cell] {
+                if b.mins.z > p.z {
+                    break;
+                }
                 if p.cmpge(b.mins).all()
                     && p.cmple(b.maxs).all()
                     && self.brushes[b.index as usize].contains_point(p)
@@ -641,6 +647,10 @@ impl BrushGrid {
                     index: i as u32,
                 })
             });
+        }
+        // Lowest first: a query stops at the first brush that starts above it.
+        for c in &mut cells {
+            c.sort_by(|a, b| a.mins.z.total_cmp(&b.mins.z).then(a.index.cmp(&b.index)));
         }
         grid.cells = cells;
         grid
@@ -1014,6 +1024,52 @@ mod tests {
             blocked > 300 && blocked < 2700,
             "both kinds tested: {blocked}"
         );
+    }
+
+    #[test]
+    fn short_box_sweeps_from_the_grid_clip_what_a_scan_of_every_brush_clips() {
+        // Random boxes and player-box sweeps short enough for the grid: the same fraction,
+        // normal and flags as clipping every overlapping brush in index order.
+        let mut rnd = uniform(0x5851_f42d_4c95_7f2d);
+        let mut brushes = Vec::new();
+        for _ in 0..200 {
+            let c = Vec3::new(rnd(-700., 700.), rnd(-700., 700.), rnd(-300., 300.));
+            let h = Vec3::new(rnd(4., 160.), rnd(4., 160.), rnd(2., 100.));
+            brushes.push(Brush::from_box(c - h, c + h, Contents::SOLID));
+        }
+        let map = CollisionMap::new(brushes, vec![]);
+        let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
+        let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        let mut hit = 0;
+        for _ in 0..3000 {
+            let a = Vec3::new(rnd(-750., 750.), rnd(-750., 750.), rnd(-350., 350.));
+            let b = a + Vec3::new(rnd(-60., 60.), rnd(-60., 60.), rnd(-60., 60.));
+            let t = map.trace(a, b, mins, maxs, Contents::MASK_PLAYER, None);
+            let (s, e) = (a + centre, b + centre);
+            let (lo, hi) = (s.min(e) - half - Vec3::ONE, s.max(e) + half + Vec3::ONE);
+            let mut w = Work::new();
+            for br in &map.brushes {
+                if overlaps(lo, hi, br.mins, br.maxs) && !w.all_solid {
+                    clip_planes(
+                        &br.clip_planes,
+                        s,
+                        e,
+                        half,
+                        br.contents,
+                        EntId::WORLD,
+                        &mut w,
+                    );
+                }
+            }
+            let want = (w.fraction, w.normal, w.start_solid, w.all_solid);
+            assert_eq!(
+                (t.fraction, t.normal, t.start_solid, t.all_solid),
+                want,
+                "{a} -> {b}"
+            );
+            hit += (t.fraction < 1.0) as usize;
+        }
+        assert!(hit > 300 && hit < 2700, "both kinds tested: {hit}");
     }
 
     #[test]
