@@ -518,8 +518,9 @@ impl CollisionMap {
     /// What the point is inside of: static brushes (solid, clip, liquids) and movers.
     pub fn point_contents(&self, p: Vec3) -> Contents {
         let mut c = Contents::EMPTY;
-        // A point lies in one grid cell, whose list holds every brush whose box contains it.
-        self.grid.for_cells(p, p, |cell| {
+        // A point lies in one grid cell, whose list holds every brush whose box contains it
+        // (outside the grid there are none).
+        if let Some(cell) = self.grid.cell_of(p) {
             for b in &self.grid.cells[cell] {
                 if b.mins.z > p.z {
                     break;
@@ -531,7 +532,7 @@ impl CollisionMap {
                     c |= self.brushes[b.index as usize].contents;
                 }
             }
-        });
+        }
         for m in &self.movers {
             if overlaps(p, p, m.mins + m.offset, m.maxs + m.offset) {
                 let lp = p - m.offset;
@@ -726,6 +727,18 @@ impl BrushGrid {
             }
             t_max[k] += t_delta[k];
         }
+    }
+
+    /// The cell holding the point `p`, if it is in the grid.
+    fn cell_of(&self, p: Vec3) -> Option<usize> {
+        let mut at = [0i32; 3];
+        for k in 0..3 {
+            at[k] = Self::cell(p[k]) - self.lo[k];
+            if at[k] < 0 || at[k] >= self.dims[k] {
+                return None;
+            }
+        }
+        Some(((at[2] * self.dims[1] + at[1]) * self.dims[0] + at[0]) as usize)
     }
 
     /// Calls `f` with the index of every cell `lo..hi` touches (clamped to the grid).
@@ -1134,5 +1147,14 @@ mod tests {
         let m = room();
         assert_eq!(m.point_contents(Vec3::new(0., 0., -1.)), Contents::SOLID);
         assert_eq!(m.point_contents(Vec3::new(0., 0., 1.)), Contents::EMPTY);
+        // Outside the grid (beyond every brush), on its faces and corners.
+        assert_eq!(m.point_contents(Vec3::new(5000., 0., -8.)), Contents::EMPTY);
+        assert_eq!(m.point_contents(Vec3::new(0., 0., -16.)), Contents::SOLID);
+        assert_eq!(m.point_contents(Vec3::new(512., 512., 0.)), Contents::SOLID);
+        assert_eq!(
+            m.point_contents(Vec3::new(-512., -512., -16.)),
+            Contents::SOLID
+        );
+        assert_eq!(m.point_contents(Vec3::NAN), Contents::EMPTY);
     }
 }
