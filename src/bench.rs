@@ -162,6 +162,9 @@ pub struct BenchResult {
     pub ticks: u64,
     /// Ticks per wall-clock second.
     pub ticks_per_second: f64,
+    /// Ticks per second of every round of this case, in the order measured (`botarena
+    /// bench` keeps the fastest round as `ticks_per_second`; these show the spread).
+    pub rounds: Vec<f64>,
     /// Share of the time per stage (the five largest), percent.
     pub top_stages: Vec<(String, f64)>,
     /// The target for this case, if the issue sets one.
@@ -224,6 +227,7 @@ pub fn run_case(
         threads,
         ticks,
         ticks_per_second: ticks as f64 / secs.max(1e-12),
+        rounds: Vec::new(),
         top_stages: stages,
         target: target(&map.name, bots, threads),
         pool_busy_us: per_tick(after.busy, before.busy),

@@ -495,6 +495,16 @@ fn thread_list(list: &str) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
+/// "slowest – median" of a case's rounds, "–" for a single round.
+fn spread(rounds: &[f64]) -> String {
+    let mut rounds = rounds.to_vec();
+    rounds.sort_by(f64::total_cmp);
+    match (rounds.first(), rounds.get(rounds.len() / 2)) {
+        (Some(lo), Some(mid)) if rounds.len() > 1 => format!("{lo:.0} – {mid:.0}"),
+        _ => "–".into(),
+    }
+}
+
 fn bench(
     json: bool,
     quick: bool,
@@ -532,11 +542,19 @@ fn bench(
     for round in 0..rounds {
         for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
             let r = run_case(m, *bots, *threads, 100 / scale, *ticks)?;
+            let mut rounds = best[i]
+                .as_ref()
+                .map(|b| b.rounds.clone())
+                .unwrap_or_default();
+            rounds.push(r.ticks_per_second);
             if best[i]
                 .as_ref()
                 .is_none_or(|b| r.ticks_per_second > b.ticks_per_second)
             {
                 best[i] = Some(r);
+            }
+            if let Some(b) = best[i].as_mut() {
+                b.rounds = rounds;
             }
             progress.tick_every((round * cases.len() + i) as u64 + 1, 1);
         }
@@ -567,7 +585,7 @@ fn bench(
         let _ = writeln!(text, "machine: {}", machine());
         let _ = writeln!(
             text,
-            "\n| map | bots | threads | ticks/s | target | met | largest stages |\n|---|---:|---:|---:|---:|---|---|"
+            "\n| map | bots | threads | ticks/s | rounds: slowest – median | target | met | largest stages |\n|---|---:|---:|---:|---:|---:|---|---|"
         );
         for r in &results {
             let stages: Vec<String> = r
@@ -575,9 +593,10 @@ fn bench(
                 .iter()
                 .map(|(k, v)| format!("{k} {v:.0}%"))
                 .collect();
+            let spread = spread(&r.rounds);
             let _ = writeln!(
                 text,
-                "| {} | {} | {} | {:.0} | {} | {} | {} |",
+                "| {} | {} | {} | {:.0} | {spread} | {} | {} | {} |",
                 r.map,
                 r.bots,
                 r.threads,
@@ -708,7 +727,10 @@ fn bench(
              {}the whole schedule for 1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}. \
              Each case runs five times (the same deterministic run; five rounds over all the \
              cases, so a slow spell of a few seconds falls on one round) and the fastest counts: \
-             this machine is shared and its timings vary by tens of percent from run to run. \
+             this machine is shared and its timings vary by tens of percent from run to run \
+             (the slowest and the median round are given beside it; a whole run of the bench \
+             can also fall in a slow spell, so a case near its target may pass in one run and \
+             not in the next). \
              Bots start knowing nothing of the map, so these are the first seconds of a match: \
              exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \
              between seeded floor points at most 512 units apart. Results are the same for any \
@@ -1547,7 +1569,15 @@ fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(test)]
 mod tests {
-    use super::thread_list;
+    use super::{spread, thread_list};
+
+    #[test]
+    fn a_spread_is_the_slowest_and_the_median_round() {
+        assert_eq!(spread(&[]), "–");
+        assert_eq!(spread(&[900.0]), "–");
+        assert_eq!(spread(&[1000.0, 800.0, 950.0, 1020.0, 990.0]), "800 – 990");
+        assert_eq!(spread(&[10.0, 5.0]), "5 – 10");
+    }
 
     #[test]
     fn thread_lists_are_sorted_without_repeats_and_start_at_one() {
