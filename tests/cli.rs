@@ -77,7 +77,7 @@ fn run_prints_a_summary_and_json() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("serial") && text.contains("of 2 threads"),
+        text.contains("serial") && text.contains("outside the 2-thread pool"),
         "{text}"
     );
 }

@@ -208,14 +208,14 @@ impl RunReport {
                 .collect();
             let _ = writeln!(
                 s,
-                "serial      {:.0}% of stage time on one of {} threads, {:.0} µs/tick (largest: {})",
+                "serial      {:.0} µs/tick ({:.0}% of stage time) outside the {}-thread pool (largest: {})",
+                per_tick(serial),
                 if total > 0.0 {
                     100.0 * serial / total
                 } else {
                     0.0
                 },
                 self.threads,
-                per_tick(serial),
                 top.join(", ")
             );
         }
