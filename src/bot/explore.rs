@@ -103,12 +103,13 @@ pub const VISIT_CELL: f32 = 128.0;
 #[derive(Clone, Debug, Default)]
 pub struct VisitMap {
     cells: BTreeMap<(i32, i32, i32), u32>,
-    /// Floor points of the map under a ceiling, 128 units apart (set on first use): the
-    /// places exploring bots are pulled toward while nobody has been there.
-    pub frontier: Option<Vec<Vec3>>,
-    /// Floor points of the map 32 units apart (set with `frontier`): the free space a
-    /// planned run toward an item samples around.
-    pub floor: Option<Vec<Vec3>>,
+    /// Floor points of the map under a ceiling, 128 units apart: the places exploring bots
+    /// are pulled toward while nobody has been there. Found on first use (a match without
+    /// explorers never needs them); a function of the map alone, so whenever.
+    frontier: std::sync::OnceLock<Vec<Vec3>>,
+    /// Floor points of the map 32 units apart (on first use, as `frontier`): the free
+    /// space a planned run toward an item samples around (tens of milliseconds on dm4).
+    floor: std::sync::OnceLock<Vec<Vec3>>,
 }
 
 impl VisitMap {
@@ -135,10 +136,21 @@ impl VisitMap {
         self.cells.len()
     }
 
+    /// The map's floor points under a ceiling (see [`frontier_points`]).
+    pub fn frontier(&self, level: &Level, map: &CollisionMap) -> &[Vec3] {
+        self.frontier.get_or_init(|| frontier_points(level, map))
+    }
+
+    /// The map's floor points 32 units apart (see [`crate::bench::floor_points`]).
+    pub fn floor(&self, level: &Level, map: &CollisionMap) -> &[Vec3] {
+        self.floor
+            .get_or_init(|| crate::bench::floor_points(level, map, 32.0))
+    }
+
     /// The nearest frontier point nobody has visited (height counting double).
-    pub fn nearest_unvisited(&self, p: Vec3) -> Option<Vec3> {
-        let f = self.frontier.as_ref()?;
-        f.iter()
+    pub fn nearest_unvisited(&self, level: &Level, map: &CollisionMap, p: Vec3) -> Option<Vec3> {
+        self.frontier(level, map)
+            .iter()
             .filter(|q| self.visits(**q) == 0)
             .map(|q| {
                 let d = *q - p;
@@ -203,7 +215,7 @@ pub fn choose_target(
     // Toward the nearest place nobody has been, wherever it is: local choices alone kept
     // bots in dm4's big rooms (most side rooms never had a waypoint).
     let pull = visits
-        .nearest_unvisited(s.origin)
+        .nearest_unvisited(level, map, s.origin)
         .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
@@ -425,7 +437,7 @@ impl Explorer {
             mins: item.origin + mn,
             maxs: item.origin + mx,
         };
-        let floor = visits.floor.as_deref().unwrap_or(&[]);
+        let floor = visits.floor(level, map);
         self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt);
         self.run.is_some()
     }
@@ -555,5 +567,28 @@ impl Explorer {
             },
             stuck,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn floor_points_are_found_on_first_use_only() {
+        // Brain bots explore (so they look for the frontier) but plan no run toward an item
+        // in their first second here: the match has not paid for the map's floor points.
+        let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+        let mut sim = crate::bench::bench_sim(&map, 4, 1, 1).expect("the shipped arena");
+        for _ in 0..20 {
+            sim.step();
+        }
+        assert!(sim.visits.floor.get().is_none());
+        let floor = sim.visits.floor(&sim.level, &sim.cmap).to_vec();
+        assert_eq!(
+            floor,
+            crate::bench::floor_points(&sim.level, &sim.cmap, 32.0)
+        );
+        let frontier = sim.visits.frontier(&sim.level, &sim.cmap).to_vec();
+        assert_eq!(frontier, super::frontier_points(&sim.level, &sim.cmap));
+        assert!(!floor.is_empty() && !frontier.is_empty());
     }
 }

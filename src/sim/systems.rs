@@ -32,10 +32,6 @@ pub fn control_system(sim: &mut Sim) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     let doors = secret_doors(sim);
-    if sim.visits.frontier.is_none() {
-        sim.visits.frontier = Some(crate::bot::explore::frontier_points(&sim.level, &sim.cmap));
-        sim.visits.floor = Some(crate::bench::floor_points(&sim.level, &sim.cmap, 32.0));
-    }
     // An explorer's step, for explorers and for route bots roaming where they have no route.
     let explore = |ex: &mut crate::bot::explore::Explorer,
                    s: &PlayerState,
@@ -160,7 +156,7 @@ pub fn control_system(sim: &mut Sim) {
                 route.hold = false;
                 // Along a jump link an explorer made: a run planned over the physics, played
                 // while the routing stage holds.
-                let floor = sim.visits.floor.as_deref().unwrap_or(&[]);
+                let floor = sim.visits.floor(&sim.level, &sim.cmap);
                 if let Some(c) = roam.planned_cmd(
                     &sim.cmap,
                     &sim.waypoints,
