@@ -559,23 +559,16 @@ pub fn movement_system(sim: &mut Sim) {
         physics: sim.params,
         dt: sim.dt,
     });
-    let jobs = crate::sim::parallel::run_jobs(
-        crate::sim::parallel::JobSize::Bot,
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        jobs,
-        |c, j| {
-            let ctx = SteerCtx {
-                map: &c.map,
-                physics: c.physics,
-                params: MoveParams::default(),
-                dt: c.dt,
-                me: Some(j.id),
-            };
-            j.out = Some(steer(&ctx, &j.state, &j.req, &mut j.mem));
-        },
-    );
+    let jobs = sim.run_jobs(crate::sim::parallel::JobSize::Bot, &ctx, jobs, |c, j| {
+        let ctx = SteerCtx {
+            map: &c.map,
+            physics: c.physics,
+            params: MoveParams::default(),
+            dt: c.dt,
+            me: Some(j.id),
+        };
+        j.out = Some(steer(&ctx, &j.state, &j.req, &mut j.mem));
+    });
     drop(ctx);
     for j in jobs {
         if let Ok((cmd, status, mem)) = sim

@@ -206,10 +206,8 @@ pub fn perception_system(sim: &mut Sim) {
         tick,
         interval,
     });
-    let mut jobs = crate::sim::parallel::run_jobs(
+    let mut jobs = sim.run_jobs(
         crate::sim::parallel::JobSize::Bot,
-        sim.threads,
-        &mut sim.pool,
         &look,
         jobs,
         |look, job| {
@@ -270,10 +268,8 @@ pub fn perception_system(sim: &mut Sim) {
         interval,
         reach: reach_params,
     });
-    let jobs = crate::sim::parallel::run_jobs(
+    let jobs = sim.run_jobs(
         crate::sim::parallel::JobSize::Bot,
-        sim.threads,
-        &mut sim.pool,
         &ctx,
         jobs,
         |ctx, job| {

@@ -185,10 +185,8 @@ pub fn prediction_system(sim: &mut Sim) {
     });
     // Each is a search over the player physics (tens of microseconds), worth a worker even
     // when only a few are due.
-    let fresh: Vec<(EntId, Vec<Vec3>)> = crate::sim::parallel::run_jobs(
+    let fresh: Vec<(EntId, Vec<Vec3>)> = sim.run_jobs(
         crate::sim::parallel::JobSize::Search,
-        sim.threads,
-        &mut sim.pool,
         &shared,
         seen.into_iter().map(|id| (id, Vec::new())).collect(),
         |sh, (pid, path)| {
@@ -220,10 +218,8 @@ pub fn prediction_system(sim: &mut Sim) {
         tick,
         memory_ticks,
     });
-    let jobs = crate::sim::parallel::run_jobs(
+    let jobs = sim.run_jobs(
         crate::sim::parallel::JobSize::Bot,
-        sim.threads,
-        &mut sim.pool,
         &ctx,
         jobs,
         |ctx, job| {

@@ -461,14 +461,7 @@ pub fn routing_system(sim: &mut Sim) {
         Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
     };
     let mut decided = Vec::new();
-    for j in crate::sim::parallel::run_jobs(
-        crate::sim::parallel::JobSize::Search,
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        jobs,
-        run,
-    ) {
+    for j in sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, jobs, run) {
         match j {
             Job::Search(p, w) => memo.push((p, rev, w)),
             Job::Decide(b) => decided.push(b),
@@ -481,14 +474,7 @@ pub fn routing_system(sim: &mut Sim) {
             Job::Decide(b)
         })
         .collect();
-    for j in crate::sim::parallel::run_jobs(
-        crate::sim::parallel::JobSize::Search,
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        waiting,
-        run,
-    ) {
+    for j in sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, waiting, run) {
         if let Job::Decide(b) = j {
             decided.push(b);
         }
@@ -617,13 +603,8 @@ pub fn routing_system(sim: &mut Sim) {
     let (late, mut bots): (Vec<Bot>, Vec<Bot>) = bots
         .into_iter()
         .partition(|b| b.open && b.want_pick && !b.picked);
-    bots.extend(crate::sim::parallel::run_jobs(
-        crate::sim::parallel::JobSize::Search,
-        sim.threads,
-        &mut sim.pool,
-        &ctx,
-        late,
-        |c, b| {
+    bots.extend(
+        sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, late, |c, b| {
             let (map, g) = (&*c.map, &*c.graph);
             match c.caches.peek(g, b.goal_wp, b.goal.flags) {
                 Some(cache) => pick(map, g, cache, b),
@@ -635,8 +616,8 @@ pub fn routing_system(sim: &mut Sim) {
                     pick(map, g, &cache, b)
                 }
             }
-        },
-    ));
+        }),
+    );
     bots.sort_unstable_by_key(|b| b.pi);
     drop(ctx);
     let (Ok(caches), Ok(graph)) = (

@@ -261,10 +261,8 @@ pub fn drop_system(sim: &mut Sim) {
     let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
     let ctx = std::sync::Arc::new((sim.cmap.clone(), graph.clone()));
     let mut searched: Vec<Option<Option<u32>>> = vec![None; sim.players.len()];
-    for (pi, _, found) in crate::sim::parallel::run_jobs(
+    for (pi, _, found) in sim.run_jobs(
         crate::sim::parallel::JobSize::Search,
-        sim.threads,
-        &mut sim.pool,
         &ctx,
         due,
         move |c, d| d.2 = closest_reaching(&c.0, &c.1, d.1, &params),

@@ -273,6 +273,23 @@ pub struct Sim {
 }
 
 impl Sim {
+    /// Runs a stage's jobs on this simulation's threads and worker pool (see
+    /// [`parallel::run_jobs`]): results in the jobs' order, the same for any thread count.
+    pub fn run_jobs<C, T, F>(
+        &mut self,
+        size: parallel::JobSize,
+        ctx: &std::sync::Arc<C>,
+        jobs: Vec<T>,
+        f: F,
+    ) -> Vec<T>
+    where
+        C: Send + Sync + 'static,
+        T: Send + 'static,
+        F: Fn(&C, &mut T) + Send + Sync + 'static,
+    {
+        parallel::run_jobs(size, self.threads, &mut self.pool, ctx, jobs, f)
+    }
+
     /// Builds the world: movers and items from the level, players at their spawn points.
     pub fn new(
         level: Arc<Level>,
