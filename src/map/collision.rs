@@ -937,6 +937,27 @@ mod tests {
         }
     }
 
+    /// `n` solid boxes centred within ±`span.0` across and ±`span.1` up, half sizes from 4 to
+    /// `half.0` across and from `half.1` to `half.2` up.
+    fn random_boxes(
+        rnd: &mut impl FnMut(f32, f32) -> f32,
+        n: usize,
+        span: (f32, f32),
+        half: (f32, f32, f32),
+    ) -> Vec<Brush> {
+        (0..n)
+            .map(|_| {
+                let c = Vec3::new(
+                    rnd(-span.0, span.0),
+                    rnd(-span.0, span.0),
+                    rnd(-span.1, span.1),
+                );
+                let h = Vec3::new(rnd(4., half.0), rnd(4., half.0), rnd(half.1, half.2));
+                Brush::from_box(c - h, c + h, Contents::SOLID)
+            })
+            .collect()
+    }
+
     fn room() -> CollisionMap {
         // Floor top at z=0, a wall whose face is at x=100, a box from (200,0,0) upwards.
         let floor = Brush::from_box(
@@ -1008,12 +1029,7 @@ mod tests {
         // Random boxes and random segments (long ones, short ones, ones starting or ending
         // outside the geometry): line_clear against testing every brush.
         let mut rnd = uniform(0x2545_f491_4f6c_dd1d);
-        let mut brushes = Vec::new();
-        for _ in 0..150 {
-            let c = Vec3::new(rnd(-900., 900.), rnd(-900., 900.), rnd(-300., 300.));
-            let h = Vec3::new(rnd(4., 200.), rnd(4., 200.), rnd(4., 120.));
-            brushes.push(Brush::from_box(c - h, c + h, Contents::SOLID));
-        }
+        let brushes = random_boxes(&mut rnd, 150, (900., 300.), (200., 4., 120.));
         let map = CollisionMap::new(brushes.clone(), vec![]);
         let mut blocked = 0;
         for k in 0..3000 {
@@ -1044,12 +1060,7 @@ mod tests {
         // Random boxes and player-box sweeps short enough for the grid: the same fraction,
         // normal and flags as clipping every overlapping brush in index order.
         let mut rnd = uniform(0x5851_f42d_4c95_7f2d);
-        let mut brushes = Vec::new();
-        for _ in 0..200 {
-            let c = Vec3::new(rnd(-700., 700.), rnd(-700., 700.), rnd(-300., 300.));
-            let h = Vec3::new(rnd(4., 160.), rnd(4., 160.), rnd(2., 100.));
-            brushes.push(Brush::from_box(c - h, c + h, Contents::SOLID));
-        }
+        let brushes = random_boxes(&mut rnd, 200, (700., 300.), (160., 2., 100.));
         let map = CollisionMap::new(brushes, vec![]);
         let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
         let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);

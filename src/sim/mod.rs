@@ -273,8 +273,9 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// Runs a stage's jobs on this simulation's threads and worker pool (see
-    /// [`parallel::run_jobs`]): results in the jobs' order, the same for any thread count.
+    /// Runs a stage's jobs on this simulation's threads, starting its worker pool when
+    /// needed: results in the jobs' order, the same for any thread count. Below
+    /// [`parallel::JobSize::min_parallel`] jobs (or on one thread) they run here.
     pub fn run_jobs<C, T, F>(
         &mut self,
         size: parallel::JobSize,
@@ -287,7 +288,25 @@ impl Sim {
         T: Send + 'static,
         F: Fn(&C, &mut T) + Send + Sync + 'static,
     {
-        parallel::run_jobs(size, self.threads, &mut self.pool, ctx, jobs, f)
+        if self.threads <= 1 || jobs.len() < size.min_parallel() {
+            let mut jobs = jobs;
+            for j in &mut jobs {
+                f(ctx, j);
+            }
+            return jobs;
+        }
+        if self
+            .pool
+            .as_ref()
+            .is_none_or(|p| p.threads() != self.threads)
+        {
+            self.pool = Some(parallel::Pool::new(self.threads));
+        }
+        let pool = self.pool.as_ref().expect("just started");
+        match size {
+            parallel::JobSize::Search => pool.run_in_chunks(ctx, jobs, 1, f),
+            parallel::JobSize::Bot => pool.run(ctx, jobs, f),
+        }
     }
 
     /// Builds the world: movers and items from the level, players at their spawn points.

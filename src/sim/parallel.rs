@@ -1,34 +1,11 @@
 //! Per-bot work on worker threads. A stage that can run in parallel first copies what each
 //! bot needs out of the world (a frozen view of the tick's start), then hands the per-bot
-//! jobs to [`each_mut`], which splits them into contiguous chunks over scoped crossbeam
-//! threads; each job reads only the shared frozen view and writes only its own result, and
-//! the stage writes the results back in entity order afterwards. So the outcome is the same
-//! for any thread count.
+//! jobs to [`crate::sim::Sim::run_jobs`], which runs them on a persistent [`Pool`]; each job
+//! reads only the shared frozen view and writes only its own result, and the stage writes
+//! the results back in entity order afterwards. So the outcome is the same for any thread
+//! count.
 
 use std::sync::Arc;
-
-/// Runs `f` on every item, on up to `threads` threads (the calling thread is one of them).
-/// Sequential for one thread or fewer than two items.
-pub fn each_mut<T: Send>(threads: usize, items: &mut [T], f: impl Fn(&mut T) + Sync) {
-    if threads <= 1 || items.len() < 2 {
-        items.iter_mut().for_each(f);
-        return;
-    }
-    let n = threads.min(items.len());
-    let chunk = items.len().div_ceil(n);
-    let f = &f;
-    crossbeam::thread::scope(|s| {
-        let mut chunks = items.chunks_mut(chunk);
-        let mine = chunks.next();
-        for c in chunks {
-            s.spawn(move |_| c.iter_mut().for_each(f));
-        }
-        if let Some(c) = mine {
-            c.iter_mut().for_each(f);
-        }
-    })
-    .expect("a worker thread panicked");
-}
 
 type Task = Box<dyn FnOnce() + Send + 'static>;
 
@@ -260,38 +237,13 @@ pub enum JobSize {
     Search,
 }
 
-/// Runs jobs with `threads` threads, starting the simulation's pool when needed.
-pub fn run_jobs<C, T, F>(
-    size: JobSize,
-    threads: usize,
-    pool: &mut Option<Pool>,
-    ctx: &Arc<C>,
-    jobs: Vec<T>,
-    f: F,
-) -> Vec<T>
-where
-    C: Send + Sync + 'static,
-    T: Send + 'static,
-    F: Fn(&C, &mut T) + Send + Sync + 'static,
-{
-    let min_jobs = match size {
-        JobSize::Bot => MIN_PARALLEL_JOBS,
-        JobSize::Search => 2,
-    };
-    if threads <= 1 || jobs.len() < min_jobs {
-        let mut jobs = jobs;
-        for j in &mut jobs {
-            f(ctx, j);
+impl JobSize {
+    /// Fewer jobs than this run on the calling thread.
+    pub fn min_parallel(self) -> usize {
+        match self {
+            JobSize::Bot => MIN_PARALLEL_JOBS,
+            JobSize::Search => 2,
         }
-        return jobs;
-    }
-    if pool.as_ref().is_none_or(|p| p.threads() != threads) {
-        *pool = Some(Pool::new(threads));
-    }
-    let pool = pool.as_ref().expect("just started");
-    match size {
-        JobSize::Search => pool.run_in_chunks(ctx, jobs, 1, f),
-        JobSize::Bot => pool.run(ctx, jobs, f),
     }
 }
 
@@ -330,14 +282,5 @@ mod tests {
             );
         }
         assert_eq!(Arc::strong_count(&ctx), 1, "workers let go of the context");
-    }
-
-    #[test]
-    fn every_item_once_for_any_thread_count() {
-        for threads in [1, 2, 3, 8, 64] {
-            let mut v: Vec<u64> = (0..37).collect();
-            each_mut(threads, &mut v, |x| *x = *x * *x + 1);
-            assert_eq!(v, (0..37).map(|x| x * x + 1).collect::<Vec<_>>());
-        }
     }
 }
