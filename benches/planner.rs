@@ -26,7 +26,7 @@ fn expansions(c: &mut Criterion) {
         let (level, cmap) = build_level(MapData::load(&path).expect("map loads"));
         let level = Arc::new(level);
         let all = items(&level, &cmap);
-        let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+        let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
         let (a, b) = (&all[0], &all[all.len() - 1]);
         let cfg = PlanConfig {
             expansions: N,

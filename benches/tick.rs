@@ -2,8 +2,9 @@
 //! `../shared/quake-maps` or `$BOTARENA_QUAKE_MAPS` has it), and trace throughput (a ray and
 //! a player-box sweep between seeded floor points). The same cases as `botarena bench`.
 
-use botarena::bench::{bench_maps, bench_sim, floor_points};
+use botarena::bench::{bench_maps, bench_sim};
 use botarena::map::{Contents, MapData, build_level};
+use botarena::nav::sample::floor_points;
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 

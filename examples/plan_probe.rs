@@ -20,7 +20,7 @@ fn main() {
         stand: p,
         goal: goal.goal,
     };
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let cfg = PlanConfig {
         expansions: a[3].parse().unwrap(),
         seed: 9,

@@ -15,73 +15,10 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::bot::brain::Skill;
-use crate::map::{CollisionMap, Contents, Level, MapData, build_level};
+use crate::map::{Contents, MapData, build_level};
+use crate::nav::sample::floor_points;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
-
-/// Points over the map's floor where a player stands clear of liquids and of each other:
-/// a grid of columns `spacing` apart, each traced down from the top of the map (every floor
-/// under a column counts), in a fixed order.
-pub fn floor_points(level: &Level, cmap: &CollisionMap, spacing: f32) -> Vec<Vec3> {
-    let (mn, mx) = cmap.bounds();
-    let mut out = Vec::new();
-    let mut y = mn.y + spacing * 0.5;
-    while y < mx.y {
-        let mut x = mn.x + spacing * 0.5;
-        while x < mx.x {
-            // Walk down the column in 32-unit steps: wherever the box is free, drop it to
-            // the floor below, keep that floor, and go on under it.
-            let mut z = mx.z - PLAYER_MAXS.z - 1.0;
-            while z > mn.z + 32.0 {
-                let start = Vec3::new(x, y, z);
-                let free = !cmap
-                    .trace(
-                        start,
-                        start,
-                        PLAYER_MINS,
-                        PLAYER_MAXS,
-                        Contents::MASK_PLAYER_NO_BODIES,
-                        None,
-                    )
-                    .start_solid;
-                if !free {
-                    z -= 32.0;
-                    continue;
-                }
-                let t = cmap.trace(
-                    start,
-                    Vec3::new(x, y, mn.z),
-                    PLAYER_MINS,
-                    PLAYER_MAXS,
-                    Contents::MASK_PLAYER_NO_BODIES | Contents::LIQUID,
-                    None,
-                );
-                if t.fraction >= 1.0 {
-                    break;
-                }
-                let p = t.end_pos;
-                if t.normal.z > 0.7
-                    && !t.contents.intersects(Contents::LIQUID)
-                    && !cmap.point_contents(p).intersects(Contents::LIQUID)
-                    && level.movers.iter().all(|m| {
-                        !crate::map::collision::overlaps(
-                            p + PLAYER_MINS,
-                            p + PLAYER_MAXS,
-                            m.mins,
-                            m.maxs,
-                        )
-                    })
-                {
-                    out.push(p + Vec3::new(0.0, 0.0, 1.0));
-                }
-                z = p.z - 64.0;
-            }
-            x += spacing;
-        }
-        y += spacing;
-    }
-    out
-}
 
 /// A map to measure on.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -787,7 +787,7 @@ fn times(args: TimesArgs) -> Result<(), Box<dyn std::error::Error>> {
         let to = select(&all, std::slice::from_ref(b))?;
         let (fa, fb) = (&all[from[0]], &all[to[0]]);
         let open = botarena::planner::planning_map(&level, &cmap);
-        let free = botarena::bench::floor_points(&level, &open, 64.0);
+        let free = botarena::nav::sample::floor_points(&level, &open, 64.0);
         cfg.teleporters = botarena::planner::teleporters(&level);
         let physics = Default::default();
         let plan = plan_pair(&open, &physics, &free, fa, fb, &cfg);
@@ -961,7 +961,7 @@ fn reach(
     let f = select(&all, &[from.to_string()])?;
     let fa = &all[f[0]];
     let open = botarena::planner::planning_map(&level, &cmap);
-    let free = botarena::bench::floor_points(&level, &open, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &open, 64.0);
     let physics = Default::default();
     let cfg = botarena::planner::PlanConfig {
         expansions: samples,
@@ -969,7 +969,7 @@ fn reach(
         teleporters: botarena::planner::teleporters(&level),
         ..Default::default()
     };
-    let start = standing(&open, &physics, fa.stand);
+    let start = botarena::nav::sample::stand_still(&open, &physics, fa.stand);
     let plan = botarena::planner::plan(&open, &physics, &free, start, None, &cfg);
     let within: Vec<_> = plan
         .nodes
@@ -1416,9 +1416,9 @@ fn parse_point(name: &str, s: &str) -> Result<glam::Vec3, String> {
 }
 
 fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
-    use botarena::bot::routing::nearest_reaching;
-    use botarena::nav::reach::{ReachParams, reachable};
+    use botarena::bot::routing::goal_waypoint;
     use botarena::nav::routing::{RouteParams, TravelFlags, build_cache};
+    use botarena::nav::sample::nearest_reached;
     let RouteArgs {
         map,
         waypoints: file,
@@ -1449,45 +1449,17 @@ fn route(args: RouteArgs) -> Result<(), Box<dyn std::error::Error>> {
     // Points are settled onto the floor under them (a user's z is rarely exact), then become
     // waypoints: the start's nearest waypoint it reaches, the goal's nearest that reaches it.
     let settle = |p: glam::Vec3| match &cmap {
-        Some(cm) => {
-            use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-            let top = p + glam::Vec3::Z * 18.0;
-            let t = cm.trace(
-                top,
-                p - glam::Vec3::Z * 64.0,
-                PLAYER_MINS,
-                PLAYER_MAXS,
-                botarena::Contents::MASK_PLAYER_NO_BODIES,
-                None,
-            );
-            if t.start_solid || t.fraction >= 1.0 {
-                p
-            } else {
-                t.end_pos
-            }
-        }
+        Some(cm) => botarena::nav::sample::settle(cm, p),
         None => p,
     };
     let (from_p, to_p) = (from_p.map(settle), to_p.map(settle));
     let (to, from) = match (&cmap, to_p, from_p) {
         (Some(cm), Some(tp), fp) => {
-            let goal = nearest_reaching(cm, &graph, tp)
+            let goal = goal_waypoint(cm, &graph, tp)
                 .ok_or_else(|| format!("no waypoint within reach of --to {tp}"))?;
             let start = match fp {
                 Some(f) => Some(
-                    graph
-                        .near(f, botarena::bot::routing::PICK_RADIUS)
-                        .into_iter()
-                        .find(|&(n, _)| {
-                            reachable(
-                                cm,
-                                f,
-                                graph.get(n).expect("waypoint").origin,
-                                &ReachParams::default(),
-                            )
-                            .is_reachable()
-                        })
-                        .map(|x| x.0)
+                    nearest_reached(cm, &graph, f, botarena::bot::routing::PICK_RADIUS)
                         .ok_or_else(|| format!("no waypoint within reach of --from {f}"))?,
                 ),
                 None => from_waypoint,

@@ -98,7 +98,7 @@ fn steer_run(
         speed: 320.0,
     };
     // Settled on the floor first, as a bot that has been standing there.
-    let mut s = botarena::planner::times::standing(cmap, &physics, start);
+    let mut s = botarena::nav::sample::stand_still(cmap, &physics, start);
     let mut mem = MoveMemory::default();
     let mut out = Vec::new();
     for _ in 0..ticks {
@@ -441,9 +441,9 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
         "*lava1",
     );
     let (level, cmap) = b.build();
-    let floor = botarena::bench::floor_points(&level, &cmap, 32.0);
+    let floor = botarena::nav::sample::floor_points(&level, &cmap, 32.0);
     let physics = PhysicsParams::default();
-    let start = botarena::planner::times::standing(&cmap, &physics, Vec3::new(-250., 0., 25.));
+    let start = botarena::nav::sample::stand_still(&cmap, &physics, Vec3::new(-250., 0., 25.));
     let goal = botarena::planner::Goal {
         mins: Vec3::new(200., -16., 0.),
         maxs: Vec3::new(232., 16., 56.),

@@ -6,8 +6,9 @@ mod common;
 
 use std::sync::Arc;
 
+use botarena::nav::sample::stand_still;
 use botarena::physics::pmove::{PhysicsParams, UserCmd, pmove};
-use botarena::planner::times::{ItemRef, items, plan_pair, standing, table};
+use botarena::planner::times::{ItemRef, items, plan_pair, table};
 use botarena::planner::{Metric, PlanConfig, replay_controls};
 use glam::Vec3;
 
@@ -46,14 +47,14 @@ fn cfg(expansions: usize) -> PlanConfig {
 #[test]
 fn a_straight_corridor_takes_distance_over_320_plus_acceleration() {
     let (level, cmap, all) = proving();
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "item_shells"); // the end of lane 1, past an 18-unit step
     let from = lane_start(1);
     let plan = plan_pair(&cmap, &physics, &free, &from, goal, &cfg(6000));
     let t = plan.time().expect("found");
     // The ideal: run straight at the goal from rest, step by step through the same physics.
-    let mut s = standing(&cmap, &physics, from.stand);
+    let mut s = stand_still(&cmap, &physics, from.stand);
     let mut ideal = 0;
     while !goal.goal.reached(&s) {
         let d = goal.goal.centre() - s.origin;
@@ -88,7 +89,7 @@ const GAP_EXPANSIONS: usize = 20_000;
 #[test]
 fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
     let (level, cmap, all) = proving();
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "item_health"); // past the 200-unit gap of lane 3
     let from = lane_start(3);
@@ -98,7 +99,7 @@ fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
     assert!(controls.iter().any(|c| c.jump), "it jumps");
     assert_eq!(controls.len() as f32 * 0.05, t);
     // Replaying the controls from the start reaches the goal at the reported time.
-    let start = standing(&cmap, &physics, from.stand);
+    let start = stand_still(&cmap, &physics, from.stand);
     let states = replay_controls(&cmap, &physics, start, &controls, 0.05);
     assert!(goal.goal.reached(states.last().unwrap()));
     assert!(
@@ -115,7 +116,7 @@ fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
 #[test]
 fn an_item_on_a_ledge_above_jump_height_is_not_found() {
     let (level, cmap, all) = proving();
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "item_armor2");
     let plan = plan_pair(&cmap, &physics, &free, &lane_start(2), goal, &cfg(4000));
@@ -127,7 +128,7 @@ fn an_item_on_a_ledge_above_jump_height_is_not_found() {
 #[test]
 fn the_same_seed_and_budget_give_the_same_tree_and_tables_for_any_threads() {
     let (level, cmap, all) = proving();
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "weapon_nailgun"); // past the lava pit
     let a = plan_pair(&cmap, &physics, &free, &lane_start(6), goal, &cfg(3000));
@@ -165,7 +166,7 @@ fn the_same_seed_and_budget_give_the_same_tree_and_tables_for_any_threads() {
 fn both_metrics_find_the_way_down_a_ledge_and_their_costs_are_measured() {
     // Lane 0: stairs up to a walkway, then a ledge down to the shotgun.
     let (level, cmap, all) = proving();
-    let free = botarena::bench::floor_points(&level, &cmap, 64.0);
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
     let physics = PhysicsParams::default();
     let goal = by_class(&all, "weapon_supershotgun");
     let mut firsts = Vec::new();

@@ -256,7 +256,7 @@ fn line_of_sight_agrees_with_a_ray_trace() {
         maps.push(common::quake_map(&dir, "dm4"));
     }
     for (level, cmap) in maps {
-        let pts = botarena::bench::floor_points(&level, &cmap, 96.0);
+        let pts = botarena::nav::sample::floor_points(&level, &cmap, 96.0);
         assert!(pts.len() > 10);
         let mut rng = botarena::sim::rng::SimRng::new(3, 0);
         let (mut same, mut n) = (0, 0);

@@ -244,7 +244,10 @@ pub fn brain_system(sim: &mut Sim) {
                 .get::<&crate::sim::components::ItemSlot>(e)
                 .map(|s| s.origin)
                 .unwrap_or(level.items[i].origin);
-            (level.items[i].kind.stand_point(o), None)
+            (
+                crate::nav::sample::item_stand_point(level.items[i].kind, o),
+                None,
+            )
         })
         .collect();
     let mut items = items;

@@ -141,10 +141,10 @@ impl VisitMap {
         self.frontier.get_or_init(|| frontier_points(level, map))
     }
 
-    /// The map's floor points 32 units apart (see [`crate::bench::floor_points`]).
+    /// The map's floor points 32 units apart (see [`crate::nav::sample::floor_points`]).
     pub fn floor(&self, level: &Level, map: &CollisionMap) -> &[Vec3] {
         self.floor
-            .get_or_init(|| crate::bench::floor_points(level, map, 32.0))
+            .get_or_init(|| crate::nav::sample::floor_points(level, map, 32.0))
     }
 
     /// The nearest frontier point nobody has visited (height counting double).
@@ -165,7 +165,7 @@ impl VisitMap {
 /// out), for [`VisitMap::frontier`].
 pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
     let (_, top) = map.bounds();
-    crate::bench::floor_points(level, map, VISIT_CELL)
+    crate::nav::sample::floor_points(level, map, VISIT_CELL)
         .into_iter()
         .filter(|p| {
             map.trace_ray(*p, Vec3::new(p.x, p.y, top.z + 1.0), Contents::SOLID, None)
@@ -585,7 +585,7 @@ mod tests {
         let floor = sim.visits.floor(&sim.level, &sim.cmap).to_vec();
         assert_eq!(
             floor,
-            crate::bench::floor_points(&sim.level, &sim.cmap, 32.0)
+            crate::nav::sample::floor_points(&sim.level, &sim.cmap, 32.0)
         );
         let frontier = sim.visits.frontier(&sim.level, &sim.cmap).to_vec();
         assert_eq!(frontier, super::frontier_points(&sim.level, &sim.cmap));

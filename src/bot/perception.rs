@@ -100,15 +100,6 @@ fn player_centre(origin: Vec3) -> Vec3 {
     origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5
 }
 
-/// Where a player's origin would be standing to touch an item at `origin` with box `mins`.
-fn item_stand(origin: Vec3, mins: Vec3) -> Vec3 {
-    Vec3::new(
-        origin.x,
-        origin.y,
-        origin.z + mins.z - PLAYER_MINS.z + 0.03125,
-    )
-}
-
 /// Fills every living bot's visible list (each tick) and reachable list (10 Hz, staggered).
 pub fn perception_system(sim: &mut Sim) {
     let level = sim.level.clone();
@@ -139,7 +130,11 @@ pub fn perception_system(sim: &mut Sim) {
                 return None;
             }
             let (mn, mx) = level.items[s.def].kind.bounds();
-            Some((s.def, s.origin + (mn + mx) * 0.5, item_stand(s.origin, mn)))
+            Some((
+                s.def,
+                s.origin + (mn + mx) * 0.5,
+                crate::nav::sample::item_touch_point(s.origin, mn),
+            ))
         })
         .collect();
     let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;

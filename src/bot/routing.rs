@@ -142,16 +142,10 @@ fn link_failed(state: &mut RouteState, g: &WaypointGraph, next: u32) -> Option<(
     }
 }
 
-/// The waypoint nearest `p` from which `p` is reachable.
-pub fn nearest_reaching(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Option<u32> {
-    let params = ReachParams::default();
-    g.near(p, PICK_RADIUS)
-        .into_iter()
-        .take(PICK_CANDIDATES)
-        .find(|&(n, _)| {
-            reachable(map, g.get(n).expect("waypoint").origin, p, &params).is_reachable()
-        })
-        .map(|(n, _)| n)
+/// The waypoint a route to `p` ends at: the nearest from which `p` is reachable (of the
+/// [`PICK_CANDIDATES`] nearest within [`PICK_RADIUS`]).
+pub fn goal_waypoint(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Option<u32> {
+    crate::nav::sample::nearest_reaching(map, g, p, PICK_RADIUS, PICK_CANDIDATES)
 }
 
 /// Seconds a routing bot roams without a route before it gives up where it is (Quake's
@@ -457,7 +451,7 @@ pub fn routing_system(sim: &mut Sim) {
         .chain(ready.into_iter().map(Job::Decide))
         .collect();
     let run = |c: &Ctx, j: &mut Job| match j {
-        Job::Search(p, w) => *w = nearest_reaching(&c.map, &c.graph, *p),
+        Job::Search(p, w) => *w = goal_waypoint(&c.map, &c.graph, *p),
         Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
     };
     let mut decided = Vec::new();

@@ -19,6 +19,7 @@ use glam::Vec3;
 use crate::map::level::{ItemKind, MoverKind};
 use crate::map::{Contents, EntId};
 use crate::nav::reach::{ReachParams, reachable};
+use crate::nav::sample::{STAND, free_spot, nearest_reaching, teleporter_stand};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
@@ -33,8 +34,6 @@ pub const SEARCH_RADIUS: f32 = 320.0;
 pub const SEARCH_CANDIDATES: usize = 4;
 /// Seconds a teleport is taken to last (the reference: "a few tenths of a second").
 pub const TELEPORT_SECONDS: f32 = 0.2;
-/// Above the floor to a standing player's origin.
-const STAND: f32 = -PLAYER_MINS.z + 0.03125;
 
 /// A place the bot was at a 10 Hz sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,76 +96,6 @@ fn droppable(s: &PlayerState) -> bool {
     !hazard && (s.on_ground == Some(EntId::WORLD) || swimming)
 }
 
-/// Whether a standing player's box fits at `p`.
-fn fits(map: &crate::map::CollisionMap, p: Vec3) -> bool {
-    !map.trace(
-        p,
-        p,
-        PLAYER_MINS,
-        PLAYER_MAXS,
-        Contents::MASK_PLAYER_NO_BODIES,
-        None,
-    )
-    .start_solid
-}
-
-/// `want` when a standing player box fits there; else the nearest fit a few units up or
-/// toward `fallback` (a place the bot stood); else `fallback`.
-fn free_spot(map: &crate::map::CollisionMap, want: Vec3, fallback: Vec3) -> Vec3 {
-    for k in 0..=8 {
-        let p = want + (fallback - want) * (k as f32 / 8.0);
-        if fits(map, p) {
-            return p;
-        }
-    }
-    fallback
-}
-
-/// The floor spot nearest (across) the centre of a teleporter's trigger where a standing
-/// player touches it. The trigger's bottom centre is not always one: dm4's are thin slabs
-/// under a low lintel, their bottom in mid-air and their centre inside the frame, touched by
-/// a player standing in the doorway. Candidates every 8 units out from the centre over the
-/// trigger's footprint widened by a player's half-width, each swept down to the floor from
-/// the first height where the box fits; the nearest to the centre wins (the first on ties).
-fn teleporter_stand(map: &crate::map::CollisionMap, mins: Vec3, maxs: Vec3) -> Option<Vec3> {
-    let centre = (mins + maxs) * 0.5;
-    let reach = (maxs - mins) * 0.5 + PLAYER_MAXS;
-    let (kx, ky) = ((reach.x / 8.0) as i32, (reach.y / 8.0) as i32);
-    let mut best: Option<(f32, Vec3)> = None;
-    for i in -kx..=kx {
-        for j in -ky..=ky {
-            let (x, y) = (centre.x + 8.0 * i as f32, centre.y + 8.0 * j as f32);
-            let heights = [maxs.z + STAND, mins.z + STAND, mins.z];
-            let Some(start) = heights
-                .iter()
-                .map(|&z| Vec3::new(x, y, z))
-                .find(|&p| fits(map, p))
-            else {
-                continue;
-            };
-            let tr = map.trace(
-                start,
-                start - Vec3::new(0.0, 0.0, 256.0),
-                PLAYER_MINS,
-                PLAYER_MAXS,
-                Contents::MASK_PLAYER_NO_BODIES,
-                None,
-            );
-            let p = tr.end_pos;
-            let touches =
-                (p + PLAYER_MINS).cmple(maxs).all() && (p + PLAYER_MAXS).cmpge(mins).all();
-            if tr.fraction == 1.0 || tr.normal.z < 0.7 || !touches {
-                continue;
-            }
-            let d = (p - centre).truncate().length();
-            if best.is_none_or(|b| d < b.0) {
-                best = Some((d, p));
-            }
-        }
-    }
-    best.map(|b| b.1)
-}
-
 /// Links waypoint `n` with the few nearest others (besides `skip`) wherever reachability holds.
 fn tie_in(
     map: &crate::map::CollisionMap,
@@ -188,21 +117,10 @@ fn tie_in(
     }
 }
 
-/// The waypoint nearest `at` (of the [`SEARCH_CANDIDATES`] nearest) from which `at` is
-/// reachable.
-fn closest_reaching(
-    map: &crate::map::CollisionMap,
-    g: &WaypointGraph,
-    at: Vec3,
-    params: &ReachParams,
-) -> Option<u32> {
-    g.near(at, SEARCH_RADIUS)
-        .into_iter()
-        .take(SEARCH_CANDIDATES)
-        .find(|&(n, _)| {
-            reachable(map, g.get(n).expect("waypoint").origin, at, params).is_reachable()
-        })
-        .map(|(n, _)| n)
+/// The waypoint nearest `at` (of the [`SEARCH_CANDIDATES`] nearest within
+/// [`SEARCH_RADIUS`]) from which `at` is reachable.
+fn closest_reaching(map: &crate::map::CollisionMap, g: &WaypointGraph, at: Vec3) -> Option<u32> {
+    nearest_reaching(map, g, at, SEARCH_RADIUS, SEARCH_CANDIDATES)
 }
 
 /// The dropping stage: special waypoints every tick, the closest-waypoint search and drops at
@@ -265,7 +183,7 @@ pub fn drop_system(sim: &mut Sim) {
         crate::sim::parallel::JobSize::Search,
         &ctx,
         due,
-        move |c, d| d.2 = closest_reaching(&c.0, &c.1, d.1, &params),
+        move |c, d| d.2 = closest_reaching(&c.0, &c.1, d.1),
     ) {
         searched[pi] = Some(found);
     }
@@ -445,7 +363,7 @@ pub fn drop_system(sim: &mut Sim) {
                 .any(|w| w.origin.distance(s.origin) <= SEARCH_RADIUS);
             let closest = match searched {
                 Some(found) if !added_near => found,
-                _ => closest_reaching(map, g, s.origin, &params),
+                _ => closest_reaching(map, g, s.origin),
             };
             let mut new_wp = None;
             match closest {

@@ -61,18 +61,6 @@ impl ItemKind {
         }
     }
 
-    /// Where a player stands to take an item lying at `origin`: the pickup box's centre
-    /// sideways, the player's feet a unit above the box's bottom.
-    pub fn stand_point(self, origin: Vec3) -> Vec3 {
-        let (mn, mx) = self.bounds();
-        let c = (mn + mx) * 0.5;
-        Vec3::new(
-            origin.x + c.x,
-            origin.y + c.y,
-            origin.z + mn.z - crate::physics::pmove::PLAYER_MINS.z + 1.0,
-        )
-    }
-
     /// The pickup box relative to the item origin (items.qc `setsize`).
     pub fn bounds(self) -> (Vec3, Vec3) {
         match self {

@@ -6,6 +6,7 @@ pub mod grid;
 pub mod hierarchy;
 pub mod reach;
 pub mod routing;
+pub mod sample;
 pub mod waypoint_file;
 pub mod waypoints;
 

@@ -10,6 +10,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::map::level::{MoverDef, MoverKind, PathCorner};
+use crate::map::{CollisionMap, Level};
 
 /// Where a mover is in its cycle. "A" is the rest position (plat low, door closed, button
 /// out), "B" the other end.
@@ -314,5 +315,14 @@ impl MoverState {
             (MoverKind::Door { .. }, Phase::ToB) if def.wait >= 0.0 => self.phase = Phase::ToA,
             _ => {}
         }
+    }
+}
+
+/// Puts every mover of `level` in `cmap` where it starts ([`MoverState::spawn`]): plats
+/// lowered, trains at their first corner. Items dropped to the floor and players placed
+/// before the first tick see the world this way.
+pub fn place_at_spawn(level: &Level, cmap: &mut CollisionMap) {
+    for def in &level.movers {
+        cmap.set_mover_offset(def.id, MoverState::spawn(def, &level.path_corners).offset);
     }
 }

@@ -662,7 +662,7 @@ pub fn plan(
                 t.maxs,
             )
         }) {
-            next = crate::sim::systems::teleported(&next, t.origin, t.yaw);
+            next = crate::physics::teleport::teleported(&next, t.origin, t.yaw);
         }
         if next.water_type.intersects(Contents::LAVA | Contents::SLIME)
             || next.origin.z < map_lo.z + 8.0

@@ -10,12 +10,12 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::{Goal, Plan, PlanConfig, plan};
-use crate::bench::floor_points;
 use crate::map::level::ItemKind;
 use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
+use crate::nav::sample::{drop_to_floor, floor_points, item_stand_point, stand_still};
 use crate::nav::waypoints::WaypointGraph;
-use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::pmove::PhysicsParams;
 use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
 
 /// An item as the table names it.
@@ -35,19 +35,15 @@ pub struct ItemRef {
 
 /// Every item with its dropped position, standing point and pickup region.
 pub fn items(level: &Arc<Level>, cmap: &CollisionMap) -> Vec<ItemRef> {
-    // A world without players drops the items to the floor as the simulation does.
-    let sim = Sim::new(level.clone(), cmap.clone(), &SimConfig::new(0, Vec::new()))
-        .expect("a world without players builds");
+    // Where the simulation puts them: dropped to the floor with the movers where they start.
+    let mut placed = cmap.clone();
+    crate::physics::movers::place_at_spawn(level, &mut placed);
     let mut out: Vec<ItemRef> = Vec::new();
     for (i, def) in level.items.iter().enumerate() {
-        let origin = sim
-            .world
-            .get::<&crate::sim::components::ItemSlot>(sim.items[i])
-            .map(|s| s.origin)
-            .unwrap_or(def.origin);
+        let origin = drop_to_floor(&placed, def.origin, def.kind.bounds());
         let (mn, mx) = def.kind.bounds();
         let grow = Vec3::new(1.0, 1.0, 0.0);
-        let stand = def.kind.stand_point(origin);
+        let stand = item_stand_point(def.kind, origin);
         let same = level
             .items
             .iter()
@@ -120,16 +116,6 @@ pub fn select(all: &[ItemRef], words: &[String]) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-/// A player standing still at `stand` (settled onto the floor by a few idle steps).
-pub fn standing(cmap: &CollisionMap, physics: &PhysicsParams, stand: Vec3) -> PlayerState {
-    let mut s = PlayerState::at(stand, 0.0);
-    for _ in 0..10 {
-        s = pmove(&s, &UserCmd::default(), cmap, physics, 0.05, None).0;
-    }
-    s.velocity = Vec3::ZERO;
-    s
-}
-
 /// One directed pair's figures.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairTime {
@@ -165,7 +151,7 @@ pub fn plan_pair(
     to: &ItemRef,
     cfg: &PlanConfig,
 ) -> Plan {
-    let start = standing(cmap, physics, from.stand);
+    let start = stand_still(cmap, physics, from.stand);
     let mut c = cfg.clone();
     c.seed = pair_seed(cfg.seed, from.index, to.index);
     plan(cmap, physics, free, start, Some(&to.goal), &c)
@@ -179,8 +165,8 @@ pub fn compare(
     from: &ItemRef,
     to: &ItemRef,
 ) -> (Option<f32>, Option<f32>) {
-    let a = crate::bot::routing::nearest_reaching(cmap, graph, from.stand);
-    let b = crate::bot::routing::nearest_reaching(cmap, graph, to.stand);
+    let a = crate::bot::routing::goal_waypoint(cmap, graph, from.stand);
+    let b = crate::bot::routing::goal_waypoint(cmap, graph, to.stand);
     let route = match (a, b) {
         (Some(a), Some(b)) => {
             let mut caches = RouteCaches::new(64 << 20, RouteParams::default());

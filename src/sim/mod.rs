@@ -327,7 +327,7 @@ impl Sim {
         }
         let mut items = Vec::new();
         for (i, def) in level.items.iter().enumerate() {
-            let origin = drop_to_floor(&cmap, def.origin, def.kind.bounds());
+            let origin = crate::nav::sample::drop_to_floor(&cmap, def.origin, def.kind.bounds());
             items.push(world.spawn((ItemSlot {
                 def: i,
                 origin,
@@ -408,7 +408,11 @@ impl Sim {
                     let sp = sim.level.spawns[ix];
                     // More players than spawn points: stand beside a taken one rather
                     // than inside another player (stuck for good) or telefragging at start.
-                    (sim.free_spot_near(sp.origin), sp.yaw, Some(ix))
+                    (
+                        crate::nav::sample::free_spot_near(&sim.cmap, sp.origin),
+                        sp.yaw,
+                        Some(ix),
+                    )
                 }
             };
             let controller = match &pc.controller {
@@ -501,47 +505,6 @@ impl Sim {
         } else {
             free[self.rng.below(free.len())]
         })
-    }
-
-    /// `origin` when a player fits there, else the nearest spot on a ring of 8 directions
-    /// at 40, 80 or 120 units that a player fits in, can walk to and stands on floor.
-    pub fn free_spot_near(&self, origin: Vec3) -> Vec3 {
-        use crate::map::Contents;
-        let fits = |p: Vec3| {
-            !self
-                .cmap
-                .trace(p, p, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None)
-                .start_solid
-        };
-        if fits(origin) {
-            return origin;
-        }
-        for r in [40.0f32, 80.0, 120.0] {
-            for k in 0..8 {
-                let a = (45.0 * k as f32).to_radians();
-                let p = origin + Vec3::new(a.cos(), a.sin(), 0.0) * r;
-                let way = self.cmap.trace(
-                    origin,
-                    p,
-                    PLAYER_MINS,
-                    PLAYER_MAXS,
-                    Contents::MASK_PLAYER_NO_BODIES,
-                    None,
-                );
-                let floor = self.cmap.trace(
-                    p,
-                    p - Vec3::new(0.0, 0.0, 32.0),
-                    PLAYER_MINS,
-                    PLAYER_MAXS,
-                    Contents::MASK_PLAYER_NO_BODIES,
-                    None,
-                );
-                if way.fraction >= 1.0 && floor.fraction < 1.0 && fits(p) {
-                    return p;
-                }
-            }
-        }
-        origin
     }
 
     /// The geometry for changing (bodies, mover offsets). Worker threads hold no reference
@@ -839,22 +802,3 @@ fn hash_thing(h: &mut StateHasher, t: crate::bot::Thing) {
 /// What the last physics step reported for a player.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LastMove(pub crate::physics::pmove::MoveEvents);
-
-/// Quake's droptofloor: lift 6 units, then sweep the item box down until it lands (256 units
-/// at most); an item stuck in solid stays where the map put it.
-fn drop_to_floor(cmap: &CollisionMap, origin: Vec3, (mins, maxs): (Vec3, Vec3)) -> Vec3 {
-    let start = origin + Vec3::new(0.0, 0.0, 6.0);
-    let tr = cmap.trace(
-        start,
-        start - Vec3::new(0.0, 0.0, 256.0),
-        mins,
-        maxs,
-        crate::map::Contents::MASK_PLAYER_NO_BODIES,
-        None,
-    );
-    if tr.start_solid || tr.fraction == 1.0 {
-        origin
-    } else {
-        tr.end_pos
-    }
-}

@@ -9,7 +9,7 @@ use crate::map::level::{MoverKind, TriggerKind};
 use crate::map::{Contents, EntId};
 use crate::physics::damage::environment_damage;
 use crate::physics::movers::MoverEvent;
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, angle_vectors, pmove};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, pmove};
 
 use super::components::*;
 use super::sound::SoundKind;
@@ -21,11 +21,6 @@ use crate::nav::routing::TravelFlags;
 
 /// Seconds a dead player waits before respawning.
 pub const RESPAWN_DELAY: f32 = 1.0;
-/// Forward speed given by a teleporter (Quake: 300).
-pub const TELEPORT_SPEED: f32 = 300.0;
-/// Seconds after a teleport during which backward movement is ignored (Quake: 0.7).
-pub const TELEPORT_LOCK: f32 = 0.7;
-
 /// Controllers turn their state into this tick's user command, or (goto) into a movement
 /// request for the movement stage.
 pub fn control_system(sim: &mut Sim) {
@@ -635,22 +630,6 @@ pub fn triggers_system(sim: &mut Sim) {
     }
 }
 
-/// A player's state after a teleporter sends it to `origin` facing `yaw`: pushed forward at
-/// [`TELEPORT_SPEED`], backward control locked for [`TELEPORT_LOCK`] (Quake's teleport_touch).
-/// The one teleport rule: the simulation and the travel-time planner both use it.
-pub fn teleported(s: &PlayerState, origin: Vec3, yaw: f32) -> PlayerState {
-    let (fwd, _) = angle_vectors(yaw, 0.0);
-    PlayerState {
-        origin,
-        yaw,
-        pitch: 0.0,
-        velocity: fwd * TELEPORT_SPEED,
-        on_ground: None,
-        teleport_time: TELEPORT_LOCK,
-        ..*s
-    }
-}
-
 /// Moves player `index` to `origin` facing `yaw` with Quake's teleport push, killing anyone
 /// standing there (telefrag).
 pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
@@ -661,7 +640,7 @@ pub fn teleport(sim: &mut Sim, index: usize, origin: Vec3, yaw: f32) {
         .query_one_mut::<(&mut Motion, &mut PlayerStats)>(pe)
     {
         from = Some(m.0.origin);
-        m.0 = teleported(&m.0, origin, yaw);
+        m.0 = crate::physics::teleport::teleported(&m.0, origin, yaw);
         st.0.teleports += 1;
     }
     if let Some(f) = from {
