@@ -4,8 +4,8 @@
 
 mod common;
 
+use botarena::bot::control::ControllerConfig;
 use botarena::bot::movement::movement_system;
-use botarena::sim::ControllerConfig;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 

@@ -19,7 +19,7 @@ fn main() {
             for i in 0..sim.players.len() {
                 let s = sim.player_state(i).unwrap();
                 let v = sim.player_vitals(i).unwrap();
-                let (_, e) = sim.players[i];
+                let e = sim.players[i].entity;
                 let goal = sim
                     .world
                     .get::<&botarena::bot::brain::Brain>(e)

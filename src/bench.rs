@@ -15,10 +15,11 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::bot::brain::Skill;
+use crate::bot::control::ControllerConfig;
 use crate::map::{Contents, MapData, build_level};
 use crate::nav::sample::floor_points;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use crate::sim::{PlayerConfig, Sim, SimConfig};
 
 /// A map to measure on.
 #[derive(Clone, Debug, PartialEq, Serialize)]

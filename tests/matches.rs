@@ -9,9 +9,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use botarena::bot::brain::Skill;
+use botarena::bot::control::ControllerConfig;
 use botarena::replay::{Recorder, Replay, ReplayError};
 use botarena::scenario::{Scenario, run_match};
-use botarena::sim::{ControllerConfig, Sim, SimConfig};
+use botarena::sim::{Sim, SimConfig};
 use common::root;
 
 fn scenario(rel: &str) -> Scenario {

@@ -3,13 +3,14 @@
 
 mod common;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::bot::movement::{BlockReason, MoveStatus};
 use botarena::map::Contents;
 use botarena::physics::PhysicsParams;
 use botarena::physics::pmove::{PlayerState, UserCmd};
 use botarena::physics::predict::{PredictParams, StopEvent, predict, run_toward};
-use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, Sim};
+use botarena::sim::Sim;
 use common::{scripted, shipped, sim_on};
 use glam::Vec3;
 

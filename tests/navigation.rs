@@ -9,6 +9,8 @@ mod common;
 
 use glam::Vec3;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::bot::movement::{MoveMemory, MoveParams, MoveRequest, MoveStatus, MoveTarget};
 use botarena::bot::movement::{SteerCtx, steer};
 use botarena::map::builder::MapBuilder;
@@ -17,8 +19,6 @@ use botarena::nav::routing::{RouteCaches, TravelFlags};
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use botarena::physics::PhysicsParams;
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, pmove};
-use botarena::sim::ControllerConfig;
-use botarena::sim::components::ScriptStep;
 use common::scripted;
 
 /// A closed room 1024 × 1024, floor top at z 0, ceiling at 256.
@@ -582,17 +582,17 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
             .unwrap()
             .blocked;
         assert!(b > 0, "round {round}: the link through the wall is blocked");
-        let e = sim.players[0].1;
+        let e = sim.players[0].entity;
         sim.world
             .get::<&mut botarena::sim::components::Motion>(e)
             .unwrap()
             .0 = PlayerState::at(start + Vec3::Z, 0.0);
         sim.world
-            .insert_one(e, botarena::sim::components::Controller::Idle)
+            .insert_one(e, botarena::bot::control::Controller::Idle)
             .unwrap();
         sim.step();
         sim.world
-            .insert_one(e, botarena::sim::components::Controller::Route { goal })
+            .insert_one(e, botarena::bot::control::Controller::Route { goal })
             .unwrap();
     }
 }

@@ -2,11 +2,12 @@
 
 mod common;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::bot::{Senses, Thing};
 use botarena::nav::Reachability;
-use botarena::sim::components::ScriptStep;
 use botarena::sim::sound::SoundKind;
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim};
+use botarena::sim::{PlayerConfig, Sim};
 use common::{scripted, sim_on};
 use glam::Vec3;
 
@@ -23,7 +24,7 @@ fn sees(sim: &Sim, who: usize, thing: Thing) -> bool {
 }
 
 fn pid(sim: &Sim, i: usize) -> Thing {
-    Thing::Player(sim.players[i].0)
+    Thing::Player(sim.players[i].id)
 }
 
 #[test]
@@ -195,7 +196,7 @@ fn a_jump_is_heard_and_located_nearby_and_not_far_away() {
         .iter()
         .find(|h| h.kind == SoundKind::Jump)
         .expect("heard the jump");
-    assert_eq!(h.source, Some(sim.players[2].0));
+    assert_eq!(h.source, Some(sim.players[2].id));
     assert!((h.distance - 200.0).abs() < 30.0);
     // Only the jumper is within 256 units of the sound: located for sure.
     assert!(h.position.is_some());

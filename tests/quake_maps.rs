@@ -6,10 +6,11 @@ mod common;
 
 use std::sync::Arc;
 
+use botarena::bot::control::ControllerConfig;
 use botarena::map::info::MapInfo;
 use botarena::map::{Contents, Level};
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use botarena::sim::{PlayerConfig, Sim, SimConfig};
 
 struct Expect {
     name: &'static str,

@@ -116,7 +116,7 @@ fn an_explored_arena_graph_routes_everywhere_it_connects() {
     let mut sim = common::sim_on(
         "arena",
         5,
-        common::players(3, botarena::sim::ControllerConfig::Explore),
+        common::players(3, botarena::bot::control::ControllerConfig::Explore),
     );
     for _ in 0..2400 {
         sim.step();
@@ -164,7 +164,7 @@ fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
             "router",
             Vec3::new(150., 60., 25.),
             90.,
-            botarena::sim::ControllerConfig::Route(goal),
+            botarena::bot::control::ControllerConfig::Route(goal),
         )],
     );
     sim.waypoints = graph;
@@ -307,7 +307,7 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
     let mut sim = common::sim_on(
         "arena",
         5,
-        common::players(3, botarena::sim::ControllerConfig::Explore),
+        common::players(3, botarena::bot::control::ControllerConfig::Explore),
     );
     for _ in 0..1200 {
         sim.step();

@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::game::rules::MatchRules;
 use botarena::game::{Inventory, Weapon};
 use botarena::map::builder::MapBuilder;
 use botarena::physics::PhysicsParams;
-use botarena::sim::components::{PlayerStats, ScriptStep, Vitals};
-use botarena::sim::{ControllerConfig, Sim, SimConfig, SimEvent};
+use botarena::sim::components::{PlayerStats, Vitals};
+use botarena::sim::{Sim, SimConfig, SimEvent};
 use common::scripted;
 
 /// A closed 1024² room, floor at z 0, with two spawn points and a rocket launcher.
@@ -70,17 +72,20 @@ fn sim_with(players: Vec<botarena::sim::PlayerConfig>, rules: MatchRules) -> Sim
 }
 
 fn give(sim: &mut Sim, i: usize, f: impl FnOnce(&mut Inventory)) {
-    let e = sim.players[i].1;
+    let e = sim.players[i].entity;
     f(&mut sim.world.get::<&mut Inventory>(e).unwrap());
 }
 
 fn vitals(sim: &mut Sim, i: usize, f: impl FnOnce(&mut Vitals)) {
-    let e = sim.players[i].1;
+    let e = sim.players[i].entity;
     f(&mut sim.world.get::<&mut Vitals>(e).unwrap());
 }
 
 fn stats(sim: &Sim, i: usize) -> botarena::sim::components::Stats {
-    sim.world.get::<&PlayerStats>(sim.players[i].1).unwrap().0
+    sim.world
+        .get::<&PlayerStats>(sim.players[i].entity)
+        .unwrap()
+        .0
 }
 
 fn damage_events(sim: &Sim) -> Vec<(u32, Option<u32>, f32, &'static str)> {
@@ -127,7 +132,7 @@ fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
     let (victim, attacker, amount, cause) = hits[0];
     assert_eq!(
         (victim, attacker, cause),
-        (sim.players[1].0.0, Some(sim.players[0].0.0), "shotgun")
+        (sim.players[1].id.0, Some(sim.players[0].id.0), "shotgun")
     );
     // Pellets of 4: green armour takes ceil(0.3 × damage), health the rest.
     let dmg = amount;
@@ -138,7 +143,7 @@ fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
     assert_eq!(v.health, 100.0 - (dmg - save));
     assert_eq!(stats(&sim, 0).damage_dealt, dmg);
     assert_eq!(stats(&sim, 0).shots, 1);
-    let inv = *sim.world.get::<&Inventory>(sim.players[0].1).unwrap();
+    let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
     assert_eq!(inv.ammo[0], 24, "one shell spent");
     // The refire time holds the next shot back half a second.
     assert_eq!(inv.attack_ready, 10);
@@ -185,15 +190,15 @@ fn rocket_splash_is_quakes_halved_for_the_shooter_and_pushes() {
     let centre = |o: Vec3| o + Vec3::new(0.0, 0.0, 4.0);
     let own = (120.0 - 0.5 * (blast - centre(at_blast[0])).length()) * 0.5;
     let other = 120.0 - 0.5 * (blast - centre(at_blast[1])).length();
-    let shooter = sim.players[0].0.0;
-    let near = sim.players[1].0.0;
+    let shooter = sim.players[0].id.0;
+    let near = sim.players[1].id.0;
     let got = |p: u32| hits.iter().find(|h| h.0 == p).map(|h| h.2).unwrap();
     assert_eq!(got(shooter), own.ceil(), "self splash halved");
     assert_eq!(got(near), other.ceil());
     assert_eq!(sim.player_vitals(0).unwrap().health, 100.0 - own.ceil());
     let v = sim.player_state(1).unwrap().velocity;
     assert!(v.x > 100.0, "knocked away from the blast: {v}");
-    let inv = *sim.world.get::<&Inventory>(sim.players[0].1).unwrap();
+    let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
     assert_eq!(inv.ammo[2], 4);
 }
 
@@ -234,7 +239,7 @@ fn quad_damage_multiplies_by_four_and_a_kill_scores_a_frag() {
             died = Some((*killer, *cause));
         }
     }
-    assert_eq!(died, Some((Some(sim.players[0].0.0), "axe")));
+    assert_eq!(died, Some((Some(sim.players[0].id.0), "axe")));
     assert_eq!(stats(&sim, 0).frags, 1);
     assert_eq!(stats(&sim, 0).kills, 1);
     assert_eq!(stats(&sim, 1).deaths, 1);
@@ -328,7 +333,7 @@ fn items_respawn_after_quake_times_scaled_by_the_rules() {
         }
         let (t, b) = (taken_at.expect("taken"), back_at.expect("back"));
         assert_eq!(b - t, (secs * 20.0) as u64, "scale {scale}");
-        let inv = *sim.world.get::<&Inventory>(sim.players[0].1).unwrap();
+        let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
         assert!(inv.has(Weapon::RocketLauncher));
         assert_eq!(inv.ammo[2], 5);
     }

@@ -337,7 +337,7 @@ fn match_keys_reach_the_simulation() {
     assert_eq!(s.rules.respawn_scale, 2.0);
     assert_eq!(s.rules.removed_items, vec!["item_artifact_super_damage"]);
     match &s.players[0].config.controller {
-        botarena::sim::ControllerConfig::Brain(k) => {
+        botarena::bot::control::ControllerConfig::Brain(k) => {
             assert_eq!((k.reaction, k.aim_error), (0.5, 10.0));
             use botarena::nav::waypoints::Travel;
             assert!(k.travel.allows(Travel::Walk) && k.travel.allows(Travel::Fall));

@@ -3,12 +3,13 @@
 
 mod common;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::map::builder::MapBuilder;
 use botarena::map::level::MoverKind;
 use botarena::map::{CollisionMap, Level};
 use botarena::physics::movers::Phase;
-use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, Sim};
+use botarena::sim::Sim;
 use common::{quake_map, quake_maps, scripted};
 use glam::Vec3;
 
@@ -188,7 +189,7 @@ fn a_rocket_blast_nearby_opens_it() {
     let (level, cmap) = hatch_map(&[]);
     let mut sim = sim_with(level, cmap, vec![shooter(0)]);
     // Splash only: a blast 112 units from the hatch's centre, in sight of it.
-    let shooter_id = sim.players[0].0;
+    let shooter_id = sim.players[0].id;
     botarena::game::combat::radius_damage(
         &mut sim,
         v(164., 64., 40.),
@@ -202,7 +203,7 @@ fn a_rocket_blast_nearby_opens_it() {
     // Out of reach (over 240 units away) it stays shut.
     let (level, cmap) = hatch_map(&[]);
     let mut sim = sim_with(level, cmap, vec![shooter(0)]);
-    let shooter_id = sim.players[0].0;
+    let shooter_id = sim.players[0].id;
     botarena::game::combat::radius_damage(
         &mut sim,
         v(400., 64., 1.),

@@ -3,11 +3,12 @@
 
 mod common;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::physics::movers::Phase;
 use botarena::scenario::Scenario;
+use botarena::sim::Sim;
 use botarena::sim::SimEvent;
-use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, Sim};
 use common::{root, scripted, sim_on};
 use glam::Vec3;
 
@@ -283,8 +284,8 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
     // Walk away so that it is not taken again the moment it is back.
     sim.world
         .insert_one(
-            sim.players[0].1,
-            botarena::sim::components::Controller::Script {
+            sim.players[0].entity,
+            botarena::bot::control::Controller::Script {
                 steps: vec![hold(100, 320.0, 180.0)],
                 index: 0,
                 done: 0,

@@ -6,14 +6,15 @@ mod common;
 
 use std::sync::Arc;
 
+use botarena::bot::control::ControllerConfig;
+use botarena::bot::control::ScriptStep;
 use botarena::map::Contents;
 use botarena::nav::grid::{GridParams, seed_grid};
 use botarena::nav::waypoint_file::{WaypointFileError, geometry_hash, load, parse, save};
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use botarena::scenario::explore::{ExploreConfig, coverage, explore};
-use botarena::sim::components::ScriptStep;
-use botarena::sim::{ControllerConfig, Sim};
+use botarena::sim::Sim;
 use common::{scripted, sim_on};
 use glam::Vec3;
 
@@ -293,11 +294,11 @@ fn one_item_waypoint_per_weapon_and_none_for_health() {
     for _ in 0..40 {
         sim.step();
     }
-    let e = sim.players[0].1;
+    let e = sim.players[0].entity;
     sim.world
         .insert_one(
             e,
-            botarena::sim::components::Controller::Goto {
+            botarena::bot::control::Controller::Goto {
                 target: Vec3::new(1700., lane(0), 24.03),
             },
         )
@@ -308,7 +309,7 @@ fn one_item_waypoint_per_weapon_and_none_for_health() {
     sim.world
         .insert_one(
             e,
-            botarena::sim::components::Controller::Goto { target: there },
+            botarena::bot::control::Controller::Goto { target: there },
         )
         .unwrap();
     for _ in 0..40 {

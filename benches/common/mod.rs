@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use botarena::bot::control::ControllerConfig;
 use botarena::map::{MapData, build_level};
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use botarena::sim::{PlayerConfig, Sim, SimConfig};
 use glam::Vec3;
 
 /// The arena with `bots` players, the i-th starting at the i-th grid point with the

@@ -202,11 +202,7 @@ pub fn item_value(kind: ItemKind, class: &str, inv: &Inventory, v: &Vitals) -> f
         ItemKind::Health => (100.0 - v.health).max(0.0) * 0.8,
         ItemKind::MegaHealth => (250.0 - v.health).max(0.0) * 0.4,
         ItemKind::Armor => {
-            let (ty, val) = match class {
-                "item_armor1" => (0.3, 100.0),
-                "item_armor2" => (0.6, 150.0),
-                _ => (0.8, 200.0),
-            };
+            let (ty, val) = crate::game::items::armor_of(class);
             (ty * val - v.armor_type * v.armor).max(0.0) * 0.6
         }
         ItemKind::Powerup => match class {
@@ -274,8 +270,9 @@ pub fn brain_system(sim: &mut Sim) {
         &mut BotRng,
         &Still,
     )>();
-    for (pi, &(id, e)) in sim.players.iter().enumerate() {
-        let Some(q) = view.get_mut(e) else {
+    for &player in &sim.players {
+        let id = player.id;
+        let Some(q) = view.get_mut(player.entity) else {
             continue;
         };
         let (b, m, v, inv, p, trk, route, intent, status, aim, rng, still) = q;
@@ -368,7 +365,7 @@ pub fn brain_system(sim: &mut Sim) {
             });
             route.goal = None;
             if still.seconds > STUCK_KILL {
-                stuck.push(pi);
+                stuck.push(player);
             }
             continue;
         }
@@ -500,7 +497,7 @@ pub fn brain_system(sim: &mut Sim) {
             Goal::Item(_, at) => {
                 set_route(route, at, b.skill.travel);
                 if still.seconds > STUCK_KILL {
-                    stuck.push(pi);
+                    stuck.push(player);
                 }
             }
             _ => {
@@ -519,13 +516,13 @@ pub fn brain_system(sim: &mut Sim) {
                 );
                 intent.0 = Some(req);
                 if still.seconds > STUCK_KILL {
-                    stuck.push(pi);
+                    stuck.push(player);
                 }
             }
         }
     }
-    for pi in stuck {
-        crate::sim::systems::kill(sim, pi, "stuck", None);
+    for p in stuck {
+        crate::game::life::kill(sim, p, "stuck", None);
     }
 }
 
@@ -535,29 +532,5 @@ fn set_route(route: &mut RouteState, at: Vec3, flags: TravelFlags) {
             goal: Some(RouteGoal { point: at, flags }),
             ..Default::default()
         };
-    }
-}
-
-/// The aim stage (after movement): a bot that looks somewhere else than where it runs keeps
-/// its run by turning its forward and side speeds into the view's frame.
-pub fn aim_system(sim: &mut Sim) {
-    let mut view = sim
-        .world
-        .view_mut::<(&Aim, &mut crate::sim::components::Command)>();
-    for &(_, e) in &sim.players {
-        let Some((aim, cmd)) = view.get_mut(e) else {
-            continue;
-        };
-        let Some((yaw, pitch)) = aim.view else {
-            continue;
-        };
-        let c = &mut cmd.0;
-        let (f, r) = crate::physics::pmove::angle_vectors(c.yaw, 0.0);
-        let wish = f * c.forward_move + r * c.side_move;
-        let (f2, r2) = crate::physics::pmove::angle_vectors(yaw, 0.0);
-        c.forward_move = wish.dot(f2);
-        c.side_move = wish.dot(r2);
-        c.yaw = yaw;
-        c.pitch = pitch;
     }
 }

@@ -69,13 +69,13 @@ pub fn hearing_system(sim: &mut Sim) {
     let players: Vec<Vec3> = sim
         .players
         .iter()
-        .filter_map(|&(_, e)| {
+        .filter_map(|p| {
             let alive = sim
                 .world
-                .get::<&Vitals>(e)
+                .get::<&Vitals>(p.entity)
                 .map(|v| v.alive)
                 .unwrap_or(false);
-            let m = sim.world.get::<&Motion>(e).ok()?;
+            let m = sim.world.get::<&Motion>(p.entity).ok()?;
             alive.then_some(m.0.origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5)
         })
         .collect();
@@ -124,8 +124,9 @@ pub fn hearing_system(sim: &mut Sim) {
     let mut view = sim
         .world
         .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut BotRng)>();
-    for &(id, e) in &sim.players {
-        let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(e) else {
+    for p in &sim.players {
+        let id = p.id;
+        let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(p.entity) else {
             continue;
         };
         if !vitals.alive {

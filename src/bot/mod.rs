@@ -5,7 +5,9 @@
 //! ([`waypoints`]), how it follows routes over them ([`routing`]) and where it goes when it
 //! has nothing better to do ([`explore`]).
 
+pub mod aim;
 pub mod brain;
+pub mod control;
 pub mod explore;
 pub mod hearing;
 pub mod movement;

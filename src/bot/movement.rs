@@ -533,7 +533,8 @@ pub fn movement_system(sim: &mut Sim) {
     let mut view = sim
         .world
         .view_mut::<(&MoveIntent, &Motion, &Vitals, &mut MoveStatus, &MoveMemory)>();
-    for &(id, e) in &sim.players {
+    for p in &sim.players {
+        let (id, e) = (p.id, p.entity);
         let Some((intent, motion, vitals, status, mem)) = view.get_mut(e) else {
             continue;
         };

@@ -107,7 +107,8 @@ pub fn perception_system(sim: &mut Sim) {
     let players: Vec<(EntId, Vec3, bool, Vec3)> = sim
         .players
         .iter()
-        .map(|&(id, e)| {
+        .map(|p| {
+            let (id, e) = (p.id, p.entity);
             let (m, eye) = sim
                 .world
                 .get::<&Motion>(e)
@@ -156,7 +157,8 @@ pub fn perception_system(sim: &mut Sim) {
     let mut view = sim
         .world
         .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>();
-    for (ix, &(id, e)) in sim.players.iter().enumerate() {
+    for (ix, p) in sim.players.iter().enumerate() {
+        let (id, e) = (p.id, p.entity);
         let Some((motion, vitals, senses, percepts)) = view.get_mut(e) else {
             continue;
         };

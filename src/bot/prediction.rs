@@ -103,7 +103,8 @@ pub fn prediction_system(sim: &mut Sim) {
     let states: Vec<(EntId, PlayerState, bool)> = sim
         .players
         .iter()
-        .map(|&(id, e)| {
+        .map(|p| {
+            let (id, e) = (p.id, p.entity);
             let s = sim
                 .world
                 .get::<&Motion>(e)
@@ -128,7 +129,8 @@ pub fn prediction_system(sim: &mut Sim) {
     }
     let mut jobs = Vec::new();
     let mut view = sim.world.view_mut::<(&Percepts, &mut Tracking, &Vitals)>();
-    for &(id, e) in &sim.players {
+    for p in &sim.players {
+        let (id, e) = (p.id, p.entity);
         if !(tick + id.0 as u64).is_multiple_of(interval) {
             continue;
         }

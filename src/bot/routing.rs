@@ -378,7 +378,8 @@ pub fn routing_system(sim: &mut Sim) {
     let mut view = sim
         .world
         .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent, &MoveStatus)>();
-    for (pi, &(id, e)) in sim.players.iter().enumerate() {
+    for (pi, p) in sim.players.iter().enumerate() {
+        let (id, e) = (p.id, p.entity);
         let Some((motion, vitals, state, intent, status)) = view.get_mut(e) else {
             continue;
         };

@@ -168,7 +168,8 @@ pub fn drop_system(sim: &mut Sim) {
         .players
         .iter()
         .enumerate()
-        .filter_map(|(pi, &(id, e))| {
+        .filter_map(|(pi, p)| {
+            let (id, e) = (p.id, p.entity);
             let m = sim.world.get::<&Motion>(e).ok()?;
             let alive = sim.world.get::<&Vitals>(e).ok()?.alive;
             let on_mover = m.0.on_ground.is_some_and(|g| g != EntId::WORLD);
@@ -195,7 +196,7 @@ pub fn drop_system(sim: &mut Sim) {
     for (pi, searched) in searched.into_iter().enumerate() {
         let before = sim.waypoints.len() as u32;
         'one: {
-            let (id, e) = sim.players[pi];
+            let (id, e) = (sim.players[pi].id, sim.players[pi].entity);
             let (s, alive, mut dr) =
                 match sim.world.query_one_mut::<(&Motion, &Vitals, &Dropper)>(e) {
                     Ok((m, v, d)) => (m.0, v.alive, *d),
@@ -431,7 +432,7 @@ pub fn drop_system(sim: &mut Sim) {
             }
         }
         // Credit the player with what it dropped this tick.
-        let (id, e) = sim.players[pi];
+        let (id, e) = (sim.players[pi].id, sim.players[pi].entity);
         let after = sim.waypoints.len() as u32;
         if after > before {
             if let Ok(mut st) = sim.world.get::<&mut PlayerStats>(e) {

@@ -1,14 +1,17 @@
-//! Shooting and being shot: the weapons stage (fire, fly nails and rockets, bounce grenades,
-//! explode), damage with an attacker (quad, pentagram, armour, knockback, frags) and Quake's
-//! radius damage. Every geometry question goes through the one collision module; grenades
-//! alone fly in rapier3d ([`super::grenades`]).
+//! Shooting: the weapons stage (players pull triggers, nails and rockets fly and hit,
+//! grenades bounce and explode) and Quake's radius damage. What a hit does to a player
+//! (quad, pentagram, armour, knockback, death and frags) is [`super::life`]'s; every
+//! geometry question goes through the one collision module; grenades alone fly in rapier3d
+//! ([`super::grenades`]).
 //!
 //! Quake 1 rules kept here (weapons.qc, combat.qc): pellets of one shot add up before they
 //! hurt (multi-damage); splash does `damage − distance / 2` to a player's centre, halved for
 //! the shooter, only where a line from the blast reaches the player's centre or a corner;
-//! a rocket's direct hit does 100–120 and its splash spares the player it hit; knockback adds
-//! `8 × damage` u/s away from the inflictor; quad multiplies damage by 4 at the moment it
-//! lands; the pentagram blocks all damage.
+//! a rocket's direct hit does 100–120 and its splash spares the player it hit.
+//!
+//! The stage reads [`Aim`], [`Motion`] and [`Vitals`]; writes [`Inventory`] (weapon, ammo,
+//! refire), [`PlayerStats`] (shots), the missiles and grenades in flight ([`Combat`]), the
+//! players' random streams (spread), sounds, and damage.
 
 use glam::Vec3;
 
@@ -17,7 +20,10 @@ use crate::map::{Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
 use crate::sim::components::*;
 use crate::sim::sound::SoundKind;
-use crate::sim::{Sim, SimEvent};
+use crate::sim::{Player, Sim};
+
+use super::life::{self, Damage};
+use super::movers::damage_mover;
 
 /// Nail and rocket speed, u/s.
 pub const MISSILE_SPEED: f32 = 1000.0;
@@ -83,72 +89,6 @@ pub struct Aim {
     pub weapon: Option<Weapon>,
 }
 
-fn index_of(sim: &Sim, id: EntId) -> Option<usize> {
-    sim.players.binary_search_by_key(&id, |p| p.0).ok()
-}
-
-/// Damages player `victim` on behalf of `attacker` (`None`: the world), pushing it away from
-/// `from` when given. Returns whether it died.
-pub fn deal_damage(
-    sim: &mut Sim,
-    victim: usize,
-    dmg: f32,
-    cause: &'static str,
-    attacker: Option<EntId>,
-    from: Option<Vec3>,
-) -> bool {
-    let tick = sim.tick;
-    let (vid, ve) = sim.players[victim];
-    let mut dmg = dmg;
-    if let Some(a) = attacker
-        && let Some(ai) = index_of(sim, a)
-        && sim
-            .world
-            .get::<&Inventory>(sim.players[ai].1)
-            .is_ok_and(|inv| inv.quad(tick))
-    {
-        dmg *= 4.0;
-    }
-    let (dealt, dead, at) = match sim
-        .world
-        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion, &Inventory)>(ve)
-    {
-        Ok((v, st, m, inv)) if v.alive => {
-            if tick < inv.pent_until {
-                return false;
-            }
-            if let Some(f) = from {
-                let dir = (m.0.origin - f).normalize_or_zero();
-                m.0.velocity += dir * dmg * 8.0;
-            }
-            let before = v.health + v.armor;
-            st.0.damage_taken += crate::sim::systems::apply_damage(v, dmg);
-            let dealt = before - (v.health.max(0.0) + v.armor);
-            (dealt, v.health <= 0.0, m.0.origin)
-        }
-        _ => return false,
-    };
-    if let Some(a) = attacker
-        && a != vid
-        && let Some(ai) = index_of(sim, a)
-        && let Ok(mut st) = sim.world.get::<&mut PlayerStats>(sim.players[ai].1)
-    {
-        st.0.damage_dealt += dealt;
-    }
-    sim.events.push(SimEvent::Damage {
-        player: vid.0,
-        attacker: attacker.map(|a| a.0),
-        amount: dealt,
-        cause,
-    });
-    if dead {
-        crate::sim::systems::kill(sim, victim, cause, attacker);
-    } else {
-        sim.sound(SoundKind::Pain, at, Some(vid));
-    }
-    dead
-}
-
 /// Quake's CanDamage: a line from the blast reaches the player's centre or one of four
 /// corners of its box's middle.
 fn can_damage(sim: &Sim, from: Vec3, centre: Vec3) -> bool {
@@ -180,11 +120,15 @@ pub fn radius_damage(
 ) {
     let centre_off = (PLAYER_MINS + PLAYER_MAXS) * 0.5;
     let mut hits = Vec::new();
-    for (pi, &(id, e)) in sim.players.iter().enumerate() {
+    for &p in &sim.players {
+        let id = p.id;
         if Some(id) == spare {
             continue;
         }
-        let (Ok(m), Ok(v)) = (sim.world.get::<&Motion>(e), sim.world.get::<&Vitals>(e)) else {
+        let (Ok(m), Ok(v)) = (
+            sim.world.get::<&Motion>(p.entity),
+            sim.world.get::<&Vitals>(p.entity),
+        ) else {
             continue;
         };
         if !v.alive {
@@ -197,11 +141,17 @@ pub fn radius_damage(
             points *= 0.5;
         }
         if points > 0.0 && can_damage(sim, at, c) {
-            hits.push((pi, points));
+            hits.push((p, points));
         }
     }
-    for (pi, points) in hits {
-        deal_damage(sim, pi, points, cause, Some(attacker), Some(at));
+    for (p, points) in hits {
+        let d = Damage {
+            amount: points,
+            cause,
+            attacker: Some(attacker),
+            from: Some(at),
+        };
+        life::damage(sim, p, d);
     }
     // Shootable movers: Quake measures to the centre of the mover's box and lets the blast
     // through when the line reaches that centre or ends on the mover itself.
@@ -222,8 +172,18 @@ pub fn radius_damage(
         }
         let t = sim.cmap.trace_ray(at, c, Contents::SOLID, None);
         if t.fraction >= 1.0 || t.ent == Some(id) {
-            crate::sim::systems::damage_mover(sim, id);
+            damage_mover(sim, id);
         }
+    }
+}
+
+/// A shot of `w` by `shooter` from `src` doing `amount`.
+fn shot(amount: f32, w: Weapon, shooter: EntId, src: Vec3) -> Damage {
+    Damage {
+        amount,
+        cause: w.name(),
+        attacker: Some(shooter),
+        from: Some(src),
     }
 }
 
@@ -232,28 +192,28 @@ fn explode(sim: &mut Sim, at: Vec3, owner: EntId, spare: Option<EntId>, cause: &
     radius_damage(sim, at, SPLASH, owner, spare, cause);
 }
 
-/// A shot that ended on a mover damages it (see [`crate::sim::systems::damage_mover`]).
+/// A shot that ended on a mover damages it (see [`damage_mover`]).
 fn hit_mover(sim: &mut Sim, t: &crate::map::Trace) {
     if let Some(id) = t.ent
         && t.contents != Contents::BODY
         && t.fraction < 1.0
     {
-        crate::sim::systems::damage_mover(sim, id);
+        damage_mover(sim, id);
     }
 }
 
 /// The player a trace hit, if it hit one.
-fn hit_player(sim: &Sim, t: &crate::map::Trace) -> Option<usize> {
+fn hit_player(sim: &Sim, t: &crate::map::Trace) -> Option<Player> {
     let id = t.ent?;
     if t.contents != Contents::BODY {
         return None;
     }
-    index_of(sim, id)
+    sim.player_by_id(id)
 }
 
-/// Fires `w` from player `pi` along its view. Ammunition is already spent.
-fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
-    let (id, e) = sim.players[pi];
+/// Fires `w` from `shooter` along its view. Ammunition is already spent.
+fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
+    let (id, e) = (shooter.id, shooter.entity);
     let Ok(s) = sim.world.get::<&Motion>(e).map(|m| m.0) else {
         return;
     };
@@ -285,23 +245,23 @@ fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
                     .collect()
             };
             // Multi-damage: every pellet first, then each player hurt once.
-            let mut acc: Vec<(usize, f32)> = Vec::new();
+            let mut acc: Vec<(Player, f32)> = Vec::new();
             for d in dirs {
                 let t = sim
                     .cmap
                     .trace_ray(src, src + d * 2048.0, Contents::MASK_SHOT, Some(id));
-                if let Some(vi) = hit_player(sim, &t) {
-                    match acc.iter_mut().find(|a| a.0 == vi) {
+                if let Some(victim) = hit_player(sim, &t) {
+                    match acc.iter_mut().find(|a| a.0 == victim) {
                         Some(a) => a.1 += 4.0,
-                        None => acc.push((vi, 4.0)),
+                        None => acc.push((victim, 4.0)),
                     }
                 } else {
                     hit_mover(sim, &t);
                 }
             }
-            acc.sort_by_key(|a| a.0);
-            for (vi, dmg) in acc {
-                deal_damage(sim, vi, dmg, w.name(), Some(id), Some(src));
+            acc.sort_by_key(|a| a.0.id);
+            for (victim, amount) in acc {
+                life::damage(sim, victim, shot(amount, w, id, src));
             }
         }
         Weapon::Axe | Weapon::Lightning => {
@@ -313,8 +273,8 @@ fn fire(sim: &mut Sim, pi: usize, w: Weapon) {
             let t = sim
                 .cmap
                 .trace_ray(src, src + forward * range, Contents::MASK_SHOT, Some(id));
-            if let Some(vi) = hit_player(sim, &t) {
-                deal_damage(sim, vi, dmg, w.name(), Some(id), Some(src));
+            if let Some(victim) = hit_player(sim, &t) {
+                life::damage(sim, victim, shot(dmg, w, id, src));
             } else {
                 hit_mover(sim, &t);
             }
@@ -377,8 +337,8 @@ pub fn weapons_system(sim: &mut Sim) {
     let mut view = sim
         .world
         .view_mut::<(&Aim, &mut Inventory, &Vitals, &mut PlayerStats)>();
-    for (pi, &(_, e)) in sim.players.iter().enumerate() {
-        let Some((aim, inv, v, st)) = view.get_mut(e) else {
+    for &p in &sim.players {
+        let Some((aim, inv, v, st)) = view.get_mut(p.entity) else {
             continue;
         };
         if !v.alive {
@@ -401,10 +361,10 @@ pub fn weapons_system(sim: &mut Sim) {
         }
         inv.attack_ready = tick + ((w.refire() * rate).round() as u64).max(1);
         st.0.shots += 1;
-        shots.push((pi, w));
+        shots.push((p, w));
     }
-    for (pi, w) in shots {
-        fire(sim, pi, w);
+    for (p, w) in shots {
+        fire(sim, p, w);
     }
     fly_missiles(sim);
     fly_grenades(sim);
@@ -433,26 +393,31 @@ fn fly_missiles(sim: &mut Sim) {
             hit_mover(sim, &t);
         }
         match m.kind {
-            MissileKind::Nail(dmg) => {
-                if let Some(vi) = victim {
-                    deal_damage(sim, vi, dmg, "nail", Some(m.owner), Some(m.pos));
+            MissileKind::Nail(amount) => {
+                if let Some(v) = victim {
+                    let d = Damage {
+                        amount,
+                        cause: "nail",
+                        attacker: Some(m.owner),
+                        from: Some(m.pos),
+                    };
+                    life::damage(sim, v, d);
                 }
             }
             MissileKind::Rocket => {
-                let spare = victim.map(|vi| sim.players[vi].0);
-                if let Some(vi) = victim {
-                    let bonus = match sim.world.get::<&mut BotRng>(sim.players[vi].1) {
+                let spare = victim.map(|v| v.id);
+                if let Some(v) = victim {
+                    let bonus = match sim.world.get::<&mut BotRng>(v.entity) {
                         Ok(mut r) => r.0.range(0.0, 20.0),
                         Err(_) => 0.0,
                     };
-                    deal_damage(
-                        sim,
-                        vi,
-                        100.0 + bonus,
-                        "rocket",
-                        Some(m.owner),
-                        Some(t.end_pos),
-                    );
+                    let d = Damage {
+                        amount: 100.0 + bonus,
+                        cause: "rocket",
+                        attacker: Some(m.owner),
+                        from: Some(t.end_pos),
+                    };
+                    life::damage(sim, v, d);
                 }
                 // Quake pulls the blast 8 units back out of the wall.
                 let at = t.end_pos - m.vel.normalize_or_zero() * 8.0;

@@ -3,7 +3,11 @@
 
 pub mod combat;
 pub mod grenades;
+pub mod items;
+pub mod life;
+pub mod movers;
 pub mod rules;
+pub mod triggers;
 pub mod weapons;
 
 pub use combat::{Aim, Combat};

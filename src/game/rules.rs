@@ -47,9 +47,9 @@ pub fn rules_system(sim: &mut Sim) {
     } else if let Some(limit) = sim.rules.frag_limit {
         sim.players
             .iter()
-            .any(|&(_, e)| {
+            .any(|p| {
                 sim.world
-                    .get::<&PlayerStats>(e)
+                    .get::<&PlayerStats>(p.entity)
                     .is_ok_and(|s| s.0.frags >= limit)
             })
             .then_some("frag limit")

@@ -6,6 +6,7 @@ pub mod damage;
 pub mod movers;
 pub mod pmove;
 pub mod predict;
+pub mod stage;
 pub mod teleport;
 
 pub use pmove::{PhysicsParams, PlayerState, UserCmd, pmove};

@@ -1,6 +1,6 @@
 //! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc): where a plat, door,
 //! secret door, button or train wants to be after `dt`, and what happens when it is used or blocked.
-//! Pushing riders is the simulation's job (`sim::systems::movers_system`), because it needs
+//! Pushing riders is the movers stage's job (`game::movers::movers_system`), because it needs
 //! the players; this module only decides the mover's own motion.
 //!
 //! Entry points: [`MoverState::spawn`], [`MoverState::step`], [`MoverState::use_mover`],

@@ -10,13 +10,14 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::{Goal, Plan, PlanConfig, plan};
+use crate::bot::control::ControllerConfig;
 use crate::map::level::ItemKind;
 use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
 use crate::nav::sample::{drop_to_floor, floor_points, item_stand_point, stand_still};
 use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::PhysicsParams;
-use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use crate::sim::{PlayerConfig, Sim, SimConfig};
 
 /// An item as the table names it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::bot::control::ControllerConfig;
 use crate::bot::explore::wants_item_waypoint;
 use crate::map::{CollisionMap, Contents, EntId, Level};
 use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
+use crate::sim::{PlayerConfig, Sim, SimConfig, SimError};
 
 /// Coverage after (part of) an exploration.
 #[derive(Clone, Debug, Serialize)]

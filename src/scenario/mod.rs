@@ -41,13 +41,14 @@ use toml::Spanned;
 
 use crate::bot::Senses;
 use crate::bot::brain::Skill;
+use crate::bot::control::ControllerConfig;
+use crate::bot::control::ScriptStep;
 use crate::game::MatchRules;
 use crate::map::{MapData, MapError, build_level};
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
 use crate::physics::PhysicsParams;
-use crate::sim::components::ScriptStep;
-use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
+use crate::sim::{PlayerConfig, Sim, SimConfig, SimError};
 
 /// A scenario that could not be used.
 #[derive(Debug, thiserror::Error)]

@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
+use crate::bot::control::Controller;
+use crate::bot::control::ControllerConfig;
 use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{TravelFlags, build_cache};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
-use crate::sim::components::Controller;
-use crate::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig, SimError};
+use crate::sim::{PlayerConfig, Sim, SimConfig, SimError};
 
 /// One item waypoint of a tour.
 #[derive(Clone, Debug)]
@@ -97,7 +98,7 @@ pub fn tour(
             _ => None,
         })
         .collect();
-    let e = sim.players[0].1;
+    let e = sim.players[0].entity;
     let ticks = (seconds / sim.dt).round() as usize;
     let mut stops = Vec::new();
     for (n, class, at) in items {

@@ -1,6 +1,6 @@
-//! ECS components. Players carry [`Id`], [`Name`], [`Motion`], [`Command`], [`Vitals`],
-//! [`Stats`] and a [`Controller`] with its [`BotRng`]; movers a [`MoverSlot`]; items an
-//! [`ItemSlot`]. Systems never trust hecs iteration order: they walk the sorted entity lists
+//! ECS components the engine needs. Players carry [`Id`], [`Name`], [`Motion`], [`Command`],
+//! [`Vitals`], [`PlayerStats`], [`Still`] and their [`BotRng`]; movers a [`MoverSlot`]; items
+//! an [`ItemSlot`]. Systems never trust hecs iteration order: they walk the sorted entity lists
 //! the [`super::Sim`] keeps.
 
 use glam::Vec3;
@@ -109,76 +109,9 @@ pub struct Still {
 #[derive(Clone, Copy, Debug)]
 pub struct PlayerStats(pub Stats);
 
-/// One step of a scripted controller: hold this command for `ticks` ticks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScriptStep {
-    /// How many ticks.
-    pub ticks: u32,
-    /// Forward speed.
-    #[serde(default)]
-    pub forward: f32,
-    /// Side speed (+ right).
-    #[serde(default)]
-    pub side: f32,
-    /// Up speed (swimming).
-    #[serde(default)]
-    pub up: f32,
-    /// View yaw, degrees.
-    #[serde(default)]
-    pub yaw: f32,
-    /// View pitch, degrees.
-    #[serde(default)]
-    pub pitch: f32,
-    /// Jump held.
-    #[serde(default)]
-    pub jump: bool,
-    /// Trigger held.
-    #[serde(default)]
-    pub fire: bool,
-    /// Weapon to switch to.
-    #[serde(default)]
-    pub weapon: Option<crate::game::Weapon>,
-}
-
-/// What produces a player's commands until the bot brain exists.
-#[derive(Clone, Debug)]
-pub enum Controller {
-    /// Stands still.
-    Idle,
-    /// Runs in seeded random directions, turns when stuck, jumps now and then, swims up.
-    Wander {
-        /// Heading held now.
-        yaw: f32,
-        /// Seconds until a new heading.
-        timer: f32,
-        /// Seconds spent nearly still on the ground.
-        stuck: f32,
-    },
-    /// Explores: heads for unmarked items and for directions with few waypoints.
-    Explore(crate::bot::explore::Explorer),
-    /// Goes to a far point by routing over the waypoint graph.
-    Route {
-        /// The goal point (a player origin there).
-        goal: Vec3,
-    },
-    /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
-    Goto {
-        /// The target origin.
-        target: Vec3,
-    },
-    /// Plays deathmatch: the brain stage ([`crate::bot::brain`]) decides.
-    Brain,
-    /// Plays a fixed list of commands, then stands still.
-    Script {
-        /// The steps.
-        steps: Vec<ScriptStep>,
-        /// Current step.
-        index: usize,
-        /// Ticks done in the current step.
-        done: u32,
-    },
-}
+/// What the last physics step reported for a player.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LastMove(pub crate::physics::pmove::MoveEvents);
 
 /// The player's own random stream.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! The deterministic tick loop: a hecs [`World`] of players, movers and items, the
 //! [`CollisionMap`], one seeded RNG per stream, and a schedule ([`schedule`]) that runs
-//! the systems ([`systems`]) in a fixed order every tick and times each stage.
+//! the stages in a fixed order every tick and times each stage.
 //!
 //! Entry points: [`Sim::new`], [`Sim::step`], [`Sim::state_hash`].
 
@@ -10,7 +10,6 @@ pub mod parallel;
 pub mod rng;
 pub mod schedule;
 pub mod sound;
-pub mod systems;
 
 use std::sync::Arc;
 
@@ -29,30 +28,12 @@ use crate::nav::waypoints::WaypointGraph;
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
 
+use crate::bot::control::Controller;
 use components::*;
 use hash::StateHasher;
 use rng::{SimRng, WORLD_STREAM};
 pub use schedule::{Stage, StageTimings, TICK_ORDER};
 use sound::SoundList;
-
-/// How a player is controlled (until the bot brain exists).
-#[derive(Clone, Debug, PartialEq)]
-pub enum ControllerConfig {
-    /// Stands still.
-    Idle,
-    /// Seeded random running.
-    Wander,
-    /// Fixed commands.
-    Script(Vec<ScriptStep>),
-    /// Go to a point with the movement stage.
-    Goto(Vec3),
-    /// Explore the map (spread out, mark items), through the movement stage.
-    Explore,
-    /// Route to a far point over the waypoint graph.
-    Route(Vec3),
-    /// Play deathmatch with the bot brain at this skill.
-    Brain(crate::bot::brain::Skill),
-}
 
 /// One player to put in the world.
 #[derive(Clone, Debug)]
@@ -60,7 +41,7 @@ pub struct PlayerConfig {
     /// Name for reports.
     pub name: String,
     /// Its controller.
-    pub controller: ControllerConfig,
+    pub controller: crate::bot::control::ControllerConfig,
     /// Spawn point index; `None` lets the world choose (seeded).
     pub spawn: Option<usize>,
     /// Exact start origin and yaw, overriding `spawn` (tests use it).
@@ -188,6 +169,15 @@ pub enum SimError {
     BadTickRate(u32),
 }
 
+/// A player of the world: its stable id (also its body in the collision map) and its entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Stable id.
+    pub id: EntId,
+    /// Its entity in the ECS world.
+    pub entity: Entity,
+}
+
 /// Per-trigger run-time state.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TriggerRt {
@@ -229,7 +219,7 @@ pub struct Sim {
     /// The seed.
     pub seed: u64,
     /// Players sorted by id.
-    pub players: Vec<(EntId, Entity)>,
+    pub players: Vec<Player>,
     /// Movers in definition order.
     pub movers: Vec<Entity>,
     /// Items in definition order.
@@ -415,25 +405,7 @@ impl Sim {
                     )
                 }
             };
-            let controller = match &pc.controller {
-                ControllerConfig::Idle => Controller::Idle,
-                ControllerConfig::Wander => Controller::Wander {
-                    yaw,
-                    timer: 0.0,
-                    stuck: 0.0,
-                },
-                ControllerConfig::Goto(target) => Controller::Goto { target: *target },
-                ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
-                ControllerConfig::Explore => {
-                    Controller::Explore(crate::bot::explore::Explorer::new(origin))
-                }
-                ControllerConfig::Brain(_) => Controller::Brain,
-                ControllerConfig::Script(steps) => Controller::Script {
-                    steps: steps.clone(),
-                    index: 0,
-                    done: 0,
-                },
-            };
+            let controller = Controller::new(&pc.controller, origin, yaw);
             let state = PlayerState::at(origin, yaw);
             sim.cmap_mut()
                 .set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
@@ -470,13 +442,13 @@ impl Sim {
                     ),
                 )
                 .expect("player entity just spawned");
-            if let ControllerConfig::Brain(skill) = &pc.controller {
+            if let crate::bot::control::ControllerConfig::Brain(skill) = &pc.controller {
                 let n = sim.level.items.len();
                 sim.world
                     .insert_one(e, crate::bot::brain::Brain::new(*skill, origin, n))
                     .expect("player entity just spawned");
             }
-            sim.players.push((id, e));
+            sim.players.push(Player { id, entity: e });
             if let Some(spot) = spot {
                 sim.events.push(SimEvent::Spawn { player: id.0, spot });
             }
@@ -505,6 +477,14 @@ impl Sim {
         } else {
             free[self.rng.below(free.len())]
         })
+    }
+
+    /// The player with id `id`.
+    pub fn player_by_id(&self, id: EntId) -> Option<Player> {
+        self.players
+            .binary_search_by_key(&id, |p| p.id)
+            .ok()
+            .map(|i| self.players[i])
     }
 
     /// The geometry for changing (bodies, mover offsets). Worker threads hold no reference
@@ -543,7 +523,7 @@ impl Sim {
         let mut out: Vec<u64> = self
             .players
             .iter()
-            .map(|&(id, e)| self.player_hash(id, e))
+            .map(|p| self.player_hash(p.id, p.entity))
             .collect();
         out.push(self.world_hash());
         out
@@ -556,7 +536,7 @@ impl Sim {
                 format!(
                     "player {:?} (id {})",
                     self.player_name(i).unwrap_or_default(),
-                    self.players[i].0.0
+                    self.players[i].id.0
                 )
             })
             .collect();
@@ -712,49 +692,49 @@ impl Sim {
 
     /// A copy of a player's routing state.
     pub fn player_route(&self, index: usize) -> Option<RouteState> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&RouteState>(e).ok().map(|r| *r)
     }
 
     /// A player's movement status.
     pub fn player_move_status(&self, index: usize) -> Option<MoveStatus> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&MoveStatus>(e).ok().map(|s| *s)
     }
 
     /// A copy of a player's tracked enemies.
     pub fn player_tracking(&self, index: usize) -> Option<Tracking> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&Tracking>(e).ok().map(|t| (*t).clone())
     }
 
     /// A copy of a player's percepts.
     pub fn player_percepts(&self, index: usize) -> Option<Percepts> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&Percepts>(e).ok().map(|p| (*p).clone())
     }
 
     /// A copy of a player's movement state.
     pub fn player_state(&self, index: usize) -> Option<PlayerState> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&Motion>(e).ok().map(|m| m.0)
     }
 
     /// A copy of a player's vitals.
     pub fn player_vitals(&self, index: usize) -> Option<Vitals> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&Vitals>(e).ok().map(|v| *v)
     }
 
     /// A copy of a player's statistics.
     pub fn player_stats(&self, index: usize) -> Option<Stats> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&PlayerStats>(e).ok().map(|s| s.0)
     }
 
     /// A player's name.
     pub fn player_name(&self, index: usize) -> Option<String> {
-        let (_, e) = *self.players.get(index)?;
+        let e = self.players.get(index)?.entity;
         self.world.get::<&Name>(e).ok().map(|n| n.0.clone())
     }
 
@@ -798,7 +778,3 @@ fn hash_thing(h: &mut StateHasher, t: crate::bot::Thing) {
         crate::bot::Thing::Item(i) => h.u64(i as u64 | 1 << 40),
     }
 }
-
-/// What the last physics step reported for a player.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LastMove(pub crate::physics::pmove::MoveEvents);

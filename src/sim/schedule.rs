@@ -12,9 +12,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::{Sim, systems};
-use crate::bot::{brain, hearing, movement, perception, prediction, routing, waypoints};
-use crate::game::{combat, rules};
+use super::Sim;
+use crate::bot::{
+    aim, brain, control, hearing, movement, perception, prediction, routing, waypoints,
+};
+use crate::game::{combat, items, life, movers, rules, triggers};
+use crate::physics::stage as physics;
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -170,18 +173,21 @@ pub fn run_tick(sim: &mut Sim) {
             Stage::Sense => perception::perception_system(sim),
             Stage::Hear => hearing::hearing_system(sim),
             Stage::Predict => prediction::prediction_system(sim),
-            Stage::Control => systems::control_system(sim),
+            Stage::Control => control::control_system(sim),
             Stage::Brain => brain::brain_system(sim),
             Stage::Route => routing::routing_system(sim),
             Stage::Move => movement::movement_system(sim),
-            Stage::Aim => brain::aim_system(sim),
-            Stage::Movers => systems::movers_system(sim),
-            Stage::Physics => systems::physics_system(sim),
+            Stage::Aim => aim::aim_system(sim),
+            Stage::Movers => movers::movers_system(sim),
+            Stage::Physics => physics::physics_system(sim),
             Stage::Weapons => combat::weapons_system(sim),
-            Stage::Triggers => systems::triggers_system(sim),
-            Stage::Items => systems::items_system(sim),
-            Stage::Damage => systems::damage_system(sim),
-            Stage::Respawn => systems::respawn_system(sim),
+            Stage::Triggers => triggers::triggers_system(sim),
+            Stage::Items => {
+                let rules = sim.rules.clone();
+                items::items_system(sim, &rules)
+            }
+            Stage::Damage => life::damage_system(sim),
+            Stage::Respawn => life::respawn_system(sim),
             Stage::Rules => rules::rules_system(sim),
             Stage::Drop => waypoints::drop_system(sim),
             Stage::Cleanup => sim.sounds.expire(sim.tick + 1),

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use botarena::bot::control::ControllerConfig;
 use botarena::map::{CollisionMap, Level, MapData, build_level};
 use botarena::physics::pmove::{MoveEvents, PhysicsParams, PlayerState, UserCmd, pmove};
-use botarena::sim::{ControllerConfig, PlayerConfig, Sim, SimConfig};
+use botarena::sim::{PlayerConfig, Sim, SimConfig};
 use glam::Vec3;
 
 /// The repository root.

@@ -1,0 +1,402 @@
+//! The control stage: each player's controller turns its state into this tick's user command
+//! (idle, wander, script), a movement request for the movement stage (goto, explore, a route
+//! bot roaming where it has no route) or a route goal for the routing stage (route); brain
+//! bots are left to the brain stage that follows. Explorers shoot secret doors open, route
+//! bots play runs planned over the physics along jump links, and a bot stuck somewhere gives
+//! up as a Quake player does (the `kill` command).
+//!
+//! Reads [`Motion`], [`Vitals`], [`Percepts`], [`MoveStatus`], mover states and the learned
+//! map; writes [`Controller`], [`Command`], [`MoveIntent`], [`RouteState`], [`Aim`], [`Roam`],
+//! the player's random stream, and deaths (stuck bots).
+//!
+//! Entry points: [`ControllerConfig`] (what a scenario asks for), [`Controller`] (the
+//! component), [`control_system`].
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::game::life::kill;
+use crate::game::{Aim, Weapon};
+use crate::map::EntId;
+use crate::nav::routing::TravelFlags;
+use crate::physics::movers::Phase;
+use crate::physics::pmove::{PlayerState, UserCmd};
+use crate::sim::Sim;
+use crate::sim::components::{BotRng, Command, Motion, MoverSlot, Vitals};
+use crate::sim::rng::SimRng;
+
+use super::Percepts;
+use super::explore::{Explorer, SecretDoorView};
+use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
+use super::routing::{Roam, RouteGoal, RouteState};
+
+/// How a scenario asks for a player to be controlled (see [`Controller`] for the state each
+/// keeps).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControllerConfig {
+    /// Stands still.
+    Idle,
+    /// Seeded random running.
+    Wander,
+    /// Fixed commands.
+    Script(Vec<ScriptStep>),
+    /// Go to a point with the movement stage.
+    Goto(Vec3),
+    /// Explore the map (spread out, mark items), through the movement stage.
+    Explore,
+    /// Route to a far point over the waypoint graph.
+    Route(Vec3),
+    /// Play deathmatch with the bot brain at this skill.
+    Brain(super::brain::Skill),
+}
+
+/// One step of a scripted controller: hold this command for `ticks` ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptStep {
+    /// How many ticks.
+    pub ticks: u32,
+    /// Forward speed.
+    #[serde(default)]
+    pub forward: f32,
+    /// Side speed (+ right).
+    #[serde(default)]
+    pub side: f32,
+    /// Up speed (swimming).
+    #[serde(default)]
+    pub up: f32,
+    /// View yaw, degrees.
+    #[serde(default)]
+    pub yaw: f32,
+    /// View pitch, degrees.
+    #[serde(default)]
+    pub pitch: f32,
+    /// Jump held.
+    #[serde(default)]
+    pub jump: bool,
+    /// Trigger held.
+    #[serde(default)]
+    pub fire: bool,
+    /// Weapon to switch to.
+    #[serde(default)]
+    pub weapon: Option<Weapon>,
+}
+
+/// What produces a player's commands until the bot brain exists.
+#[derive(Clone, Debug)]
+pub enum Controller {
+    /// Stands still.
+    Idle,
+    /// Runs in seeded random directions, turns when stuck, jumps now and then, swims up.
+    Wander {
+        /// Heading held now.
+        yaw: f32,
+        /// Seconds until a new heading.
+        timer: f32,
+        /// Seconds spent nearly still on the ground.
+        stuck: f32,
+    },
+    /// Explores: heads for unmarked items and for directions with few waypoints.
+    Explore(Explorer),
+    /// Goes to a far point by routing over the waypoint graph.
+    Route {
+        /// The goal point (a player origin there).
+        goal: Vec3,
+    },
+    /// Goes to a point through the movement stage (walking, jumping, swimming, avoiding).
+    Goto {
+        /// The target origin.
+        target: Vec3,
+    },
+    /// Plays deathmatch: the brain stage ([`super::brain`]) decides.
+    Brain,
+    /// Plays a fixed list of commands, then stands still.
+    Script {
+        /// The steps.
+        steps: Vec<ScriptStep>,
+        /// Current step.
+        index: usize,
+        /// Ticks done in the current step.
+        done: u32,
+    },
+}
+
+impl Controller {
+    /// The controller a player configured as `cfg` starts with at `origin` facing `yaw`.
+    pub fn new(cfg: &ControllerConfig, origin: Vec3, yaw: f32) -> Controller {
+        match cfg {
+            ControllerConfig::Idle => Controller::Idle,
+            ControllerConfig::Wander => Controller::Wander {
+                yaw,
+                timer: 0.0,
+                stuck: 0.0,
+            },
+            ControllerConfig::Goto(target) => Controller::Goto { target: *target },
+            ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
+            ControllerConfig::Explore => Controller::Explore(Explorer::new(origin)),
+            ControllerConfig::Brain(_) => Controller::Brain,
+            ControllerConfig::Script(steps) => Controller::Script {
+                steps: steps.clone(),
+                index: 0,
+                done: 0,
+            },
+        }
+    }
+}
+
+/// Controllers turn their state into this tick's user command, or (goto) into a movement
+/// request for the movement stage.
+pub fn control_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let mut stuck = Vec::new();
+    let doors = secret_doors(sim);
+    // An explorer's step, for explorers and for route bots roaming where they have no route.
+    let explore = |ex: &mut Explorer,
+                   s: &PlayerState,
+                   percepts: &Percepts,
+                   mstatus: &MoveStatus,
+                   rng: &mut SimRng,
+                   planner: Option<EntId>| {
+        ex.step(
+            &sim.cmap,
+            &sim.waypoints,
+            &sim.visits,
+            &sim.level,
+            s,
+            percepts,
+            mstatus,
+            rng,
+            dt,
+            planner,
+        )
+    };
+    // One view for the loop: asking the world per player prepares the query every time.
+    let mut view = sim.world.view_mut::<(
+        &mut Controller,
+        &mut Command,
+        &Motion,
+        &Vitals,
+        &mut BotRng,
+        &mut MoveIntent,
+        &Percepts,
+        &MoveStatus,
+        &mut RouteState,
+        &mut Aim,
+        &mut Roam,
+    )>();
+    for p in &sim.players {
+        let me = p.id;
+        let Some((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
+            view.get_mut(p.entity)
+        else {
+            continue;
+        };
+        if !matches!(ctrl, Controller::Brain) {
+            *aim = Default::default();
+        }
+        let s = &motion.0;
+        intent.0 = None;
+        if !matches!(ctrl, Controller::Route { .. } | Controller::Brain) {
+            route.goal = None;
+        }
+        if !vitals.alive {
+            cmd.0 = UserCmd::default();
+            continue;
+        }
+        cmd.0 = match ctrl {
+            Controller::Idle => UserCmd {
+                yaw: s.yaw,
+                ..Default::default()
+            },
+            Controller::Wander { yaw, timer, stuck } => {
+                let rng = &mut rng.0;
+                *timer -= dt;
+                let speed = s.velocity.truncate().length();
+                if s.on_ground.is_some() && speed < 40.0 {
+                    *stuck += dt;
+                } else {
+                    *stuck = 0.0;
+                }
+                if *timer <= 0.0 || *stuck > 0.5 {
+                    *yaw = rng.range(0.0, 360.0);
+                    *timer = rng.range(1.0, 3.0);
+                    *stuck = 0.0;
+                }
+                let jump = s.on_ground.is_some() && rng.chance(0.03);
+                UserCmd {
+                    forward_move: 320.0,
+                    yaw: *yaw,
+                    // Swim up to breathe: wanderers keep their heads above the surface.
+                    up_move: if s.water_level >= 2 { 200.0 } else { 0.0 },
+                    jump: jump || s.water_level >= 2,
+                    ..Default::default()
+                }
+            }
+            Controller::Explore(ex) => {
+                // A planned run toward an item plays its commands as they are.
+                if let Some(c) = ex.planned_cmd(s) {
+                    cmd.0 = c;
+                    continue;
+                }
+                let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
+                if is_stuck {
+                    stuck.push(*p);
+                }
+                intent.0 = Some(req);
+                if !doors.is_empty() {
+                    let (go, view) = ex.secret_door(&sim.cmap, &doors, s, dt);
+                    if let Some(go) = go {
+                        intent.0 = go;
+                    }
+                    if view.is_some() {
+                        aim.view = view;
+                        aim.fire = true;
+                    }
+                }
+                UserCmd {
+                    yaw: s.yaw,
+                    ..Default::default()
+                }
+            }
+            Controller::Brain => UserCmd {
+                yaw: s.yaw,
+                ..Default::default()
+            },
+            Controller::Route { goal } => {
+                if route.goal.map(|g| g.point) != Some(*goal) {
+                    *route = RouteState {
+                        goal: Some(RouteGoal {
+                            point: *goal,
+                            flags: TravelFlags::ALL,
+                        }),
+                        ..Default::default()
+                    };
+                }
+                route.hold = false;
+                // Along a jump link an explorer made: a run planned over the physics, played
+                // while the routing stage holds.
+                let floor = sim.visits.floor(&sim.level, &sim.cmap);
+                if let Some(c) = roam.planned_cmd(
+                    &sim.cmap,
+                    &sim.waypoints,
+                    floor,
+                    route,
+                    s,
+                    me,
+                    &mut rng.0,
+                    dt,
+                ) {
+                    route.hold = true;
+                    cmd.0 = c;
+                    continue;
+                }
+                // No waypoint around has a route (the routing stage said so last tick):
+                // explore until one has; give up after a while where the goal has a route
+                // from somewhere else.
+                if route.no_route && route.next.is_none() {
+                    let (req, is_stuck) =
+                        explore(&mut roam.explorer, s, percepts, mstatus, &mut rng.0, None);
+                    intent.0 = Some(req);
+                    roam.seconds += dt;
+                    if is_stuck
+                        || (roam.seconds > super::routing::ROAM_SECONDS
+                            && route.goal_waypoint.is_some())
+                    {
+                        roam.seconds = 0.0;
+                        stuck.push(*p);
+                    }
+                } else {
+                    roam.seconds = 0.0;
+                }
+                // Wedged (on a ledge's corner, in a pit the links do not leave): the same.
+                if (s.origin - roam.anchor).length() > 64.0 || route.hold {
+                    roam.anchor = s.origin;
+                    roam.still = 0.0;
+                } else {
+                    roam.still += dt;
+                    if roam.still > super::explore::STUCK_SECONDS {
+                        roam.still = 0.0;
+                        stuck.push(*p);
+                    }
+                }
+                if !doors.is_empty()
+                    && let Some(next) = route.next.and_then(|n| sim.waypoints.get(n))
+                {
+                    let (hold, view) =
+                        super::routing::secret_door_on_the_way(&sim.cmap, &doors, s, next.origin);
+                    route.hold = hold;
+                    if view.is_some() {
+                        aim.view = view;
+                        aim.fire = true;
+                    }
+                }
+                UserCmd {
+                    yaw: s.yaw,
+                    ..Default::default()
+                }
+            }
+            Controller::Goto { target } => {
+                intent.0 = Some(MoveRequest {
+                    target: MoveTarget::Point(*target),
+                    speed: 320.0,
+                });
+                UserCmd {
+                    yaw: s.yaw,
+                    ..Default::default()
+                }
+            }
+            Controller::Script { steps, index, done } => {
+                while *index < steps.len() && *done >= steps[*index].ticks {
+                    *index += 1;
+                    *done = 0;
+                }
+                match steps.get(*index) {
+                    Some(st) => {
+                        *done += 1;
+                        aim.fire = st.fire;
+                        aim.weapon = st.weapon;
+                        UserCmd {
+                            forward_move: st.forward,
+                            side_move: st.side,
+                            up_move: st.up,
+                            yaw: st.yaw,
+                            pitch: st.pitch,
+                            jump: st.jump,
+                        }
+                    }
+                    None => UserCmd {
+                        yaw: s.yaw,
+                        ..Default::default()
+                    },
+                }
+            }
+        };
+    }
+    // A bot stuck somewhere gives up as a Quake player does (the `kill` command).
+    for p in stuck {
+        kill(sim, p, "stuck", None);
+    }
+}
+
+/// The shootable secret doors and where they stand (for explorers, who open them).
+fn secret_doors(sim: &Sim) -> Vec<SecretDoorView> {
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.kind.is_shootable())
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let home_centre = (m.mins + m.maxs) * 0.5;
+            Some(SecretDoorView {
+                index,
+                id: m.id,
+                centre: home_centre + st.offset,
+                home_centre,
+                home: (m.mins, m.maxs),
+                closed: st.phase == Phase::AtA,
+                open: st.phase == Phase::AtB,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,263 @@
+//! Life and death, the one home of every rule about health: damage through armour (Quake's
+//! T_Damage), with quad, pentagram and knockback ([`damage`], [`hurt`]); death and frags
+//! (Quake's ClientObituary: [`kill`]); telefrags ([`telefrag`]); the environment's damage
+//! stage (lava, slime, drowning, hard landings: [`damage_system`]) and respawning
+//! ([`respawn_system`]).
+//!
+//! Stages here read [`Motion`], [`LastMove`] and [`Inventory`] and write [`Vitals`],
+//! [`PlayerStats`] and [`Still`], player bodies in the collision map, sounds and events.
+
+use glam::Vec3;
+
+use crate::game::Inventory;
+use crate::map::{Contents, EntId};
+use crate::physics::damage::environment_damage;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
+use crate::sim::components::{LastMove, Motion, PlayerStats, Still, Vitals};
+use crate::sim::sound::SoundKind;
+use crate::sim::{Player, Sim, SimEvent};
+
+/// Seconds a dead player waits before respawning.
+pub const RESPAWN_DELAY: f32 = 1.0;
+
+/// Damage about to land on a player.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Damage {
+    /// Points before quad and armour.
+    pub amount: f32,
+    /// The weapon or hazard, for events and the kill feed.
+    pub cause: &'static str,
+    /// Who did it (`None`: the world).
+    pub attacker: Option<EntId>,
+    /// Where it came from: the victim is pushed away from there (`None`: no knockback).
+    pub from: Option<Vec3>,
+}
+
+impl Damage {
+    /// Damage from the world (hazards, crushing, `trigger_hurt`): no attacker, no push.
+    pub fn world(amount: f32, cause: &'static str) -> Damage {
+        Damage {
+            amount,
+            cause,
+            attacker: None,
+            from: None,
+        }
+    }
+}
+
+/// Takes `dmg` through armour (Quake's T_Damage: armour takes its type's share, rounded up,
+/// while it lasts). Returns the health taken.
+pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
+    if !v.alive || dmg <= 0.0 {
+        return 0.0;
+    }
+    let mut save = (v.armor_type * dmg).ceil();
+    if save >= v.armor {
+        save = v.armor;
+        v.armor_type = 0.0;
+    }
+    v.armor -= save;
+    let take = (dmg - save).ceil();
+    v.health -= take;
+    take
+}
+
+/// Damages `victim`: quadrupled by the attacker's quad, blocked by the victim's pentagram,
+/// knockback of 8 u/s per point away from `d.from`, then through armour; a pain sound, or
+/// death. Returns whether it died.
+pub fn damage(sim: &mut Sim, victim: Player, d: Damage) -> bool {
+    let tick = sim.tick;
+    let Damage {
+        mut amount,
+        cause,
+        attacker,
+        from,
+    } = d;
+    if let Some(a) = attacker.and_then(|a| sim.player_by_id(a))
+        && sim
+            .world
+            .get::<&Inventory>(a.entity)
+            .is_ok_and(|inv| inv.quad(tick))
+    {
+        amount *= 4.0;
+    }
+    let (dealt, dead, at) = match sim
+        .world
+        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion, &Inventory)>(victim.entity)
+    {
+        Ok((v, st, m, inv)) if v.alive => {
+            if tick < inv.pent_until {
+                return false;
+            }
+            if let Some(f) = from {
+                let dir = (m.0.origin - f).normalize_or_zero();
+                m.0.velocity += dir * amount * 8.0;
+            }
+            let before = v.health + v.armor;
+            st.0.damage_taken += apply_damage(v, amount);
+            let dealt = before - (v.health.max(0.0) + v.armor);
+            (dealt, v.health <= 0.0, m.0.origin)
+        }
+        _ => return false,
+    };
+    if let Some(a) = attacker.filter(|&a| a != victim.id)
+        && let Some(a) = sim.player_by_id(a)
+        && let Ok(mut st) = sim.world.get::<&mut PlayerStats>(a.entity)
+    {
+        st.0.damage_dealt += dealt;
+    }
+    sim.events.push(SimEvent::Damage {
+        player: victim.id.0,
+        attacker: attacker.map(|a| a.0),
+        amount: dealt,
+        cause,
+    });
+    if dead {
+        kill(sim, victim, cause, attacker);
+    } else {
+        sim.sound(SoundKind::Pain, at, Some(victim.id));
+    }
+    dead
+}
+
+/// Damages `victim` from the world (through armour): a pain sound, or death with `cause`.
+/// Returns whether it died.
+pub fn hurt(sim: &mut Sim, victim: Player, amount: f32, cause: &'static str) -> bool {
+    damage(sim, victim, Damage::world(amount, cause))
+}
+
+/// Kills `victim`. Frags follow Quake: +1 to a killer other than the victim, −1 to the victim
+/// for its own weapon, the world or the `kill` command.
+pub fn kill(sim: &mut Sim, victim: Player, cause: &'static str, attacker: Option<EntId>) {
+    let id = victim.id;
+    let killer = attacker.filter(|&a| a != id);
+    let Ok((v, st, m)) = sim
+        .world
+        .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion)>(victim.entity)
+    else {
+        return;
+    };
+    if !v.alive {
+        return;
+    }
+    v.alive = false;
+    v.health = v.health.min(0.0);
+    v.respawn_in = RESPAWN_DELAY;
+    st.0.deaths += 1;
+    if killer.is_none() {
+        st.0.frags -= 1;
+        st.0.suicides += 1;
+    }
+    m.0.velocity = Vec3::ZERO;
+    let at = m.0.origin;
+    if let Some(k) = killer.and_then(|k| sim.player_by_id(k))
+        && let Ok(mut st) = sim.world.get::<&mut PlayerStats>(k.entity)
+    {
+        st.0.frags += 1;
+        st.0.kills += 1;
+    }
+    sim.sound(SoundKind::Death, at, Some(id));
+    sim.cmap_mut().remove_body(id);
+    sim.events.push(SimEvent::Death {
+        player: id.0,
+        cause,
+        killer: killer.map(|k| k.0),
+    });
+}
+
+/// Kills whoever stands where `arriving` is put down at `origin` (a teleport or a respawn:
+/// Quake's telefrag), lowest id first.
+pub fn telefrag(sim: &mut Sim, arriving: EntId, origin: Vec3) {
+    let victims: Vec<EntId> = sim
+        .cmap
+        .bodies_in_box(origin + PLAYER_MINS, origin + PLAYER_MAXS)
+        .filter(|&b| b != arriving)
+        .collect();
+    for v in victims {
+        if let Some(p) = sim.player_by_id(v) {
+            kill(sim, p, "telefrag", Some(arriving));
+        }
+    }
+}
+
+/// The environment's damage stage: lava, slime, drowning and hard landings hurt living
+/// players (the biosuit spares slime and drowning and cuts lava to a fifth), in id order.
+/// Reads [`Motion`], [`LastMove`], [`Inventory`]; writes [`Vitals`] (and deaths).
+pub fn damage_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    let tick = sim.tick;
+    for pi in 0..sim.players.len() {
+        let p = sim.players[pi];
+        let Ok((m, v, last, inv)) = sim
+            .world
+            .query_one_mut::<(&Motion, &mut Vitals, &LastMove, &Inventory)>(p.entity)
+        else {
+            continue;
+        };
+        if !v.alive {
+            continue;
+        }
+        let mut dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
+        // The biosuit: no slime or drowning, a fifth of lava's damage (Quake hurts once a
+        // second instead of five times).
+        if tick < inv.suit_until {
+            match m.0.water_type {
+                Contents::LAVA => dmg *= 0.2,
+                Contents::SLIME | Contents::WATER if last.0.landed.is_none() => dmg = 0.0,
+                _ => {}
+            }
+        }
+        let cause = match m.0.water_type {
+            Contents::LAVA => "lava",
+            Contents::SLIME => "slime",
+            Contents::WATER => "drowned",
+            _ => "fall",
+        };
+        if dmg > 0.0 {
+            hurt(sim, p, dmg, cause);
+        }
+    }
+}
+
+/// The respawn stage: dead players wait [`RESPAWN_DELAY`] and come back at a free spawn
+/// point (chosen with the world's stream) with full health and the spawn kit, telefragging
+/// whoever stands there. Writes [`Motion`], [`Vitals`], [`Inventory`], [`Still`] and bodies.
+pub fn respawn_system(sim: &mut Sim) {
+    let dt = sim.dt;
+    for pi in 0..sim.players.len() {
+        let p = sim.players[pi];
+        let ready = match sim.world.get::<&mut Vitals>(p.entity) {
+            Ok(mut v) if !v.alive => {
+                v.respawn_in -= dt;
+                v.respawn_in <= 1e-4
+            }
+            _ => false,
+        };
+        if !ready {
+            continue;
+        }
+        let Some(spot) = sim.choose_spawn() else {
+            continue;
+        };
+        let sp = sim.level.spawns[spot];
+        if let Ok((m, v, inv, still)) =
+            sim.world
+                .query_one_mut::<(&mut Motion, &mut Vitals, &mut Inventory, &mut Still)>(p.entity)
+        {
+            m.0 = PlayerState::at(sp.origin, sp.yaw);
+            *v = Vitals::spawned();
+            *inv = Inventory::spawned();
+            *still = Still {
+                anchor: sp.origin,
+                seconds: 0.0,
+            };
+        }
+        telefrag(sim, p.id, sp.origin);
+        sim.cmap_mut()
+            .set_body(p.id, sp.origin, PLAYER_MINS, PLAYER_MAXS);
+        sim.events.push(SimEvent::Spawn {
+            player: p.id.0,
+            spot,
+        });
+    }
+}

@@ -1,0 +1,151 @@
+//! The movers stage and the ways movers are set off: plats, doors, buttons, trains and secret
+//! doors advance by their state machines ([`crate::physics::movers`]) and carry or push the
+//! players in their way ([`movers_system`]); touches and triggers use them ([`use_mover`]),
+//! targets fire in chains ([`fire_targets`], Quake's SUB_UseTargets), and damage opens
+//! shootable secret doors ([`damage_mover`]).
+//!
+//! The stage reads [`Vitals`]; writes [`MoverSlot`], [`Motion`] (riders), mover offsets and
+//! player bodies in the collision map, trigger activation, events, sounds, and crushes.
+
+use glam::Vec3;
+
+use crate::map::level::MoverKind;
+use crate::map::{Contents, EntId};
+use crate::physics::movers::MoverEvent;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+use crate::sim::components::{Motion, MoverSlot, Vitals};
+use crate::sim::sound::SoundKind;
+use crate::sim::{Sim, SimEvent};
+
+use super::life::hurt;
+
+/// Uses mover `index` (a touch or a trigger), recording when that starts it moving.
+pub fn use_mover(sim: &mut Sim, index: usize) {
+    let level = sim.level.clone();
+    let def = &level.movers[index];
+    if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[index])
+        && slot.state.use_mover(def) == Some(MoverEvent::Started)
+    {
+        sim.events.push(SimEvent::MoverStart { mover: def.id.0 });
+        let (mn, mx) = sim
+            .cmap
+            .mover_bounds(def.id)
+            .unwrap_or((def.mins, def.maxs));
+        sim.sound(SoundKind::Mover, (mn + mx) * 0.5, Some(def.id));
+        // A secret door fires its targets as it starts to open (a door that targets itself
+        // is away from home by then, so this ends).
+        if let (MoverKind::SecretDoor { .. }, Some(t)) = (&def.kind, &def.target) {
+            fire_targets(sim, t);
+        }
+    }
+}
+
+/// Damage reached the mover with trace id `id`: a shootable secret door opens (Quake gives
+/// it 10,000 health and opens it from its pain function, so any hit does).
+pub fn damage_mover(sim: &mut Sim, id: EntId) {
+    let Some(index) = sim.level.movers.iter().position(|m| m.id == id) else {
+        return;
+    };
+    if sim.level.movers[index].kind.is_shootable() {
+        use_mover(sim, index);
+    }
+}
+
+/// Fires every mover and trigger named `target` (Quake's SUB_UseTargets).
+pub fn fire_targets(sim: &mut Sim, target: &str) {
+    let level = sim.level.clone();
+    for (i, def) in level.movers.iter().enumerate() {
+        if def.targetname.as_deref() == Some(target) {
+            use_mover(sim, i);
+        }
+    }
+    for (i, t) in level.triggers.iter().enumerate() {
+        if t.targetname.as_deref() == Some(target) {
+            sim.triggers[i].active = true;
+        }
+    }
+}
+
+/// Movers advance; players standing on one, or in its way, are carried with it. When a
+/// carried player would end inside something the mover is blocked: it stays put, takes its
+/// blocked action (plats and doors turn back) and hurts the player.
+pub fn movers_system(sim: &mut Sim) {
+    let level = sim.level.clone();
+    let dt = sim.dt;
+    for mi in 0..sim.movers.len() {
+        let def = &level.movers[mi];
+        let me = sim.movers[mi];
+        let Ok(old) = sim.world.get::<&MoverSlot>(me).map(|m| m.state) else {
+            continue;
+        };
+        let (new, event) = old.step(def, &level.path_corners, dt);
+        let delta = new.offset - old.offset;
+        let mut blocker = None;
+        if delta != Vec3::ZERO {
+            sim.cmap_mut().set_mover_offset(def.id, new.offset);
+            // Players moved so far, with where they were.
+            let mut moved: Vec<(EntId, hecs::Entity, Vec3)> = Vec::new();
+            for &p in &sim.players {
+                let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &Vitals)>(p.entity) else {
+                    continue;
+                };
+                if !v.alive {
+                    continue;
+                }
+                let riding = m.0.on_ground == Some(def.id);
+                if !riding
+                    && !sim
+                        .cmap
+                        .box_in_mover(def.id, m.0.origin, PLAYER_MINS, PLAYER_MAXS)
+                {
+                    continue;
+                }
+                let to = m.0.origin + delta;
+                let tr = sim.cmap.trace(
+                    to,
+                    to,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    Contents::MASK_PLAYER_NO_BODIES,
+                    Some(p.id),
+                );
+                if tr.start_solid {
+                    blocker = Some(p);
+                    break;
+                }
+                moved.push((p.id, p.entity, m.0.origin));
+                m.0.origin = to;
+                std::sync::Arc::make_mut(&mut sim.cmap).set_body(
+                    p.id,
+                    to,
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                );
+            }
+            if let Some(b) = blocker {
+                // Undo: the mover and everyone it pushed go back.
+                sim.cmap_mut().set_mover_offset(def.id, old.offset);
+                for (id, e, origin) in moved {
+                    if let Ok(mut m) = sim.world.get::<&mut Motion>(e) {
+                        m.0.origin = origin;
+                    }
+                    sim.cmap_mut()
+                        .set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
+                }
+                if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
+                    slot.state.blocked(def);
+                }
+                hurt(sim, b, def.dmg, "crushed");
+                continue;
+            }
+        }
+        if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
+            slot.state = new;
+        }
+        if event == Some(MoverEvent::ReachedB)
+            && let (MoverKind::Button { .. }, Some(t)) = (&def.kind, def.target.as_deref())
+        {
+            fire_targets(sim, t);
+        }
+    }
+}
