@@ -14,11 +14,11 @@ fn movement(c: &mut Criterion) {
     for bots in [8usize, 32] {
         // Each bot heads for the mirror point across the hall: past the lava pit, the stairs
         // and each other.
-        let mut sim = common::arena_with(bots, 10, |_, s| {
+        let mut m = common::arena_with(bots, 10, |_, s| {
             ControllerConfig::Goto(Vec3::new(-s.x, -s.y + 100.0, 24.03125))
         });
         g.bench_with_input(BenchmarkId::new("arena", bots), &bots, |b, _| {
-            b.iter(|| movement_system(&mut sim))
+            b.iter(|| movement_system(&mut m.sim))
         });
     }
     g.finish();

@@ -5,18 +5,19 @@
 mod common;
 
 use botarena::bot::control::ControllerConfig;
-use botarena::bot::perception::perception_system;
+use botarena::bot::perception::PerceptionStage;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 fn perception(c: &mut Criterion) {
     let mut g = c.benchmark_group("perception_stage");
     for bots in [8usize, 32] {
-        let mut sim = common::arena_with(bots, 40, |_, _| ControllerConfig::Wander);
+        let mut m = common::arena_with(bots, 40, |_, _| ControllerConfig::Wander);
+        let mut stage = PerceptionStage::default();
         g.bench_with_input(BenchmarkId::new("arena", bots), &bots, |b, _| {
             b.iter(|| {
                 // Advance the stagger so every bot takes its turn at the 10 Hz refresh.
-                sim.tick += 1;
-                perception_system(&mut sim);
+                m.sim.tick += 1;
+                stage.run(&mut m.sim);
             })
         });
     }

@@ -12,14 +12,14 @@ fn ticks(c: &mut Criterion) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut g = c.benchmark_group("tick");
     g.sample_size(10);
-    for m in bench_maps(root) {
+    for map in bench_maps(root) {
         for bots in [1usize, 8, 32, 128] {
-            let mut sim = bench_sim(&m.path, bots, 1, 1).expect("bench world");
+            let mut m = bench_sim(&map.path, bots, 1, 1).expect("bench world");
             for _ in 0..50 {
-                sim.step();
+                m.step();
             }
-            g.bench_with_input(BenchmarkId::new(&m.name, bots), &bots, |b, _| {
-                b.iter(|| sim.step())
+            g.bench_with_input(BenchmarkId::new(&map.name, bots), &bots, |b, _| {
+                b.iter(|| m.step())
             });
         }
     }

@@ -24,7 +24,7 @@ fn main() {
         connect: true,
     };
     let explored = explore(Arc::new(level), cmap, &cfg, |_| {}).unwrap();
-    let mut graph = explored.waypoints.clone();
+    let mut graph = (*explored.learned.waypoints).clone();
     {
         // How many waypoints reach each item waypoint (a strongly connected graph: all).
         let n = graph.len();
@@ -65,7 +65,7 @@ fn main() {
         graph,
         seed,
         60.0,
-        |sim, stop| {
+        |m, stop| {
             let (n, class, at) = (stop.waypoint, &stop.class, stop.at);
             let core = stop.in_core();
             core_items += core as usize;
@@ -74,13 +74,13 @@ fn main() {
                 println!("item waypoint {n} ({class}): reached in {t:.1} s");
                 return;
             }
-            let s = sim.player_state(0).unwrap();
-            let r = sim.player_route(0).unwrap_or_default();
-            let wp = |k: Option<u32>| k.and_then(|k| sim.waypoints.get(k)).map(|w| w.origin);
+            let s = m.sim.player_state(0).unwrap();
+            let r = m.player_route(0).unwrap_or_default();
+            let wp = |k: Option<u32>| k.and_then(|k| m.learned.waypoints.get(k)).map(|w| w.origin);
             println!(
                 "item waypoint {n} ({class}) at {at}: NOT reached; bot at {}, {:?}; next {:?} at {:?} (from {:?} at {:?}){}",
                 s.origin,
-                sim.player_move_status(0),
+                m.player_move_status(0),
                 r.next,
                 wp(r.next),
                 r.previous,
@@ -88,19 +88,19 @@ fn main() {
                 if r.no_route { "; no route" } else { "" }
             );
             if let (Some(a), Some(b)) = (r.previous, r.next)
-                && let Some(w) = sim.waypoints.get(b)
+                && let Some(w) = m.learned.waypoints.get(b)
             {
                 for l in w.links.iter().filter(|l| l.from == a) {
                     println!("  link {a} -> {b}: {:?}", l);
                 }
                 let c = botarena::nav::routing::build_cache(
-                    &sim.waypoints,
+                    &m.learned.waypoints,
                     r.goal_waypoint.unwrap(),
                     0.0,
                     botarena::nav::routing::TravelFlags::ALL,
                     &Default::default(),
                 );
-                for x in sim.waypoints.waypoints() {
+                for x in m.learned.waypoints.waypoints() {
                     for l in x.links.iter().filter(|l| l.from == b || l.from == a) {
                         println!(
                             "  out {} -> {} at {}: {:?} {} (goal wp {:?}, to goal {} / from {} {})",

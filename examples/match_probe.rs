@@ -6,41 +6,43 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let sc = Scenario::load(std::path::Path::new(&args[1])).expect("scenario");
     let every: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
-    let mut sim = sc.build().expect("build");
+    let mut m = sc.build().expect("build");
     for _ in 0..sc.ticks {
-        sim.step();
-        for e in &sim.events {
+        m.step();
+        for e in &m.sim.events {
             if matches!(e, botarena::sim::SimEvent::Death { .. }) && std::env::var("DEATHS").is_ok()
             {
-                println!("t{} {:?}", sim.tick, e);
+                println!("t{} {:?}", m.sim.tick, e);
             }
         }
-        if sim.tick.is_multiple_of(every) {
-            for i in 0..sim.players.len() {
-                let s = sim.player_state(i).unwrap();
-                let v = sim.player_vitals(i).unwrap();
-                let e = sim.players[i].entity;
-                let goal = sim
+        if m.sim.tick.is_multiple_of(every) {
+            for i in 0..m.sim.players.len() {
+                let s = m.sim.player_state(i).unwrap();
+                let v = m.sim.player_vitals(i).unwrap();
+                let e = m.sim.players[i].entity;
+                let goal = m
+                    .sim
                     .world
                     .get::<&botarena::bot::brain::Brain>(e)
                     .map(|b| format!("{:?}", b.goal))
                     .unwrap_or_default();
-                let st = sim
+                let st = m
+                    .sim
                     .world
                     .get::<&botarena::sim::components::Still>(e)
                     .map(|s| s.seconds)
                     .unwrap_or(0.0);
                 println!(
                     "t{} {} ({:.0} {:.0} {:.0}) h{} still {:.1} {} {:?}",
-                    sim.tick,
-                    sim.player_name(i).unwrap(),
+                    m.sim.tick,
+                    m.sim.player_name(i).unwrap(),
                     s.origin.x,
                     s.origin.y,
                     s.origin.z,
                     v.health,
                     st,
                     goal,
-                    sim.player_move_status(i)
+                    m.player_move_status(i)
                 );
             }
         }

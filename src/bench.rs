@@ -19,7 +19,7 @@ use crate::bot::control::ControllerConfig;
 use crate::map::{Contents, MapData, build_level};
 use crate::nav::sample::floor_points;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::{PlayerConfig, Sim, SimConfig};
+use crate::tick::{Match, MatchConfig, PlayerConfig};
 
 /// A map to measure on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -52,7 +52,7 @@ pub fn bench_maps(root: &Path) -> Vec<BenchMap> {
 
 /// A simulation of `bots` brain bots on `map`, spread over its floor, with `threads` worker
 /// threads.
-pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Sim, String> {
+pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (level, cmap) = build_level(data);
     // Points 48 units apart: two players (32 wide) never overlap.
@@ -81,10 +81,10 @@ pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<S
             senses: Default::default(),
         })
         .collect();
-    let cfg = SimConfig::new(seed, players);
-    let mut sim = Sim::new(Arc::new(level), cmap, &cfg).map_err(|e| e.to_string())?;
-    sim.threads = threads;
-    Ok(sim)
+    let cfg = MatchConfig::new(seed, players);
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).map_err(|e| e.to_string())?;
+    m.sim.threads = threads;
+    Ok(m)
 }
 
 /// One measured case.
@@ -132,7 +132,7 @@ pub fn run_case(
         sim.step();
     }
     sim.timings = Default::default();
-    let pool_time = |sim: &crate::sim::Sim| sim.pool.as_ref().map(|p| p.time()).unwrap_or_default();
+    let pool_time = |m: &Match| m.sim.pool.as_ref().map(|p| p.time()).unwrap_or_default();
     let before = pool_time(&sim);
     let start = Instant::now();
     for _ in 0..ticks {

@@ -16,7 +16,9 @@ pub mod render;
 pub mod replay;
 pub mod scenario;
 pub mod sim;
+pub mod tick;
 
 pub use map::{CollisionMap, Contents, EntId, Level, MapData, MapError, Trace};
 pub use physics::{PhysicsParams, PlayerState, UserCmd, pmove};
-pub use sim::{Sim, SimConfig};
+pub use sim::Sim;
+pub use tick::{Match, MatchConfig};

@@ -432,11 +432,11 @@ fn run(
     let scenario = Scenario::load(&path)?;
     let mut sim = scenario.build()?;
     if let Some(t) = threads {
-        sim.threads = t;
+        sim.sim.threads = t;
     }
     let ticks = ticks.unwrap_or(scenario.ticks);
     let mut events = EventCounter::default();
-    events.add(&sim.events);
+    events.add(&sim.sim.events);
     let mut recorder = match &record {
         Some(_) => {
             let text = std::fs::read_to_string(&path)?;
@@ -447,11 +447,11 @@ fn run(
     let mut progress = Progress::new(ticks, json);
     let start = Instant::now();
     botarena::scenario::run_match(&mut sim, ticks, |sim| {
-        events.add(&sim.events);
+        events.add(&sim.sim.events);
         if let Some(r) = recorder.as_mut() {
             r.record(sim);
         }
-        progress.tick(sim.tick);
+        progress.tick(sim.tick());
     });
     progress.done();
     let wall = start.elapsed().as_secs_f64();
@@ -470,7 +470,7 @@ fn run(
     } else {
         print!("{}", report.to_text());
         if let Some(file) = &record {
-            println!("replay      {} ({} ticks)", file.display(), sim.tick);
+            println!("replay      {} ({} ticks)", file.display(), sim.tick());
         }
     }
     Ok(())
@@ -792,7 +792,7 @@ fn times(args: TimesArgs) -> Result<(), Box<dyn std::error::Error>> {
         let physics = Default::default();
         let plan = plan_pair(&open, &physics, &free, fa, fb, &cfg);
         let (route, bot) = match &graph {
-            Some(g) => compare(&level, &cmap, g, fa, fb),
+            Some(g) => botarena::scenario::tour::compare(&level, &cmap, g, fa, fb),
             None => (None, None),
         };
         let fmt = |t: Option<f32>| {
@@ -883,7 +883,18 @@ fn times(args: TimesArgs) -> Result<(), Box<dyn std::error::Error>> {
         &all,
         &selection,
         &cfg,
-        graph.as_ref(),
+        graph
+            .as_ref()
+            .map(|g| {
+                let level = &level;
+                move |map: &botarena::CollisionMap,
+                      a: &botarena::planner::times::ItemRef,
+                      b: &botarena::planner::times::ItemRef| {
+                    botarena::scenario::tour::compare(level, map, g, a, b)
+                }
+            })
+            .as_ref()
+            .map(|c| c as &botarena::planner::times::Compare),
         threads,
         |n, _| progress.tick_every(n as u64, 1),
     );
@@ -1082,12 +1093,12 @@ fn batch(
                     sc.seed = seed;
                     let line = (|| -> Result<String, String> {
                         let mut sim = sc.build().map_err(|e| e.to_string())?;
-                        sim.threads = per_match;
+                        sim.sim.threads = per_match;
                         let mut events = EventCounter::default();
-                        events.add(&sim.events);
+                        events.add(&sim.sim.events);
                         let start = Instant::now();
                         botarena::scenario::run_match(&mut sim, ticks, |sim| {
-                            events.add(&sim.events)
+                            events.add(&sim.sim.events)
                         });
                         let report = RunReport::new(
                             &sim,
@@ -1205,7 +1216,7 @@ fn explore(
     let show = std::io::stderr().is_terminal();
     let sim = botarena::scenario::explore::explore(level.clone(), cmap, &cfg, |sim| {
         if show {
-            let st = sim.waypoints.stats();
+            let st = sim.learned.waypoints.stats();
             let pct = 100.0 * sim.time() / seconds;
             eprint!(
                 "\r[{:<30}] {pct:5.1}% {:>5.0} s  {} waypoints, {} links, {} components   ",
@@ -1221,9 +1232,16 @@ fn explore(
     if show {
         eprintln!();
     }
-    save(&sim.waypoints, &level.map.name, &hash, &out)?;
-    let mut report = coverage(&level, &sim.cmap, &sim.waypoints, bots, sim.time(), seed);
-    report.links_connected = sim.stats.links_connected as usize;
+    save(&sim.learned.waypoints, &level.map.name, &hash, &out)?;
+    let mut report = coverage(
+        &level,
+        &sim.sim.cmap,
+        &sim.learned.waypoints,
+        bots,
+        sim.time(),
+        seed,
+    );
+    report.links_connected = sim.sim.stats.links_connected as usize;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

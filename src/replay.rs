@@ -21,7 +21,7 @@ use twox_hash::XxHash3_64;
 
 use crate::nav::waypoint_file::geometry_hash;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::sim::Sim;
+use crate::tick::Match;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 4] = b"BARP";
@@ -136,8 +136,8 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts a recording of `sim`, just built from `scenario` whose file text is `text`.
-    pub fn new(scenario: &Scenario, text: &str, sim: &Sim) -> Recorder {
+    /// Starts a recording of `m`, just built from `scenario` whose file text is `text`.
+    pub fn new(scenario: &Scenario, text: &str, m: &Match) -> Recorder {
         let mut r = Recorder {
             header: ReplayHeader {
                 botarena: env!("CARGO_PKG_VERSION").to_string(),
@@ -146,31 +146,31 @@ impl Recorder {
                 seed: scenario.seed,
                 tick_rate: scenario.tick_rate,
                 ticks: 0,
-                map_geometry: geometry_hash(&sim.level),
-                parts: sim.part_names(),
+                map_geometry: geometry_hash(&m.sim.level),
+                parts: m.part_names(),
             },
             hashes: Vec::new(),
             part_hashes: Vec::new(),
             events: Vec::new(),
         };
-        r.push(sim);
+        r.push(m);
         r
     }
 
-    fn push(&mut self, sim: &Sim) {
-        self.hashes.push(sim.state_hash());
+    fn push(&mut self, m: &Match) {
+        self.hashes.push(m.state_hash());
         self.part_hashes
-            .extend(sim.part_hashes().into_iter().map(|h| h as u32));
-        for e in &sim.events {
+            .extend(m.part_hashes().into_iter().map(|h| h as u32));
+        for e in &m.sim.events {
             self.events
-                .push(serde_json::json!({ "tick": sim.tick, "event": e }));
+                .push(serde_json::json!({ "tick": m.sim.tick, "event": e }));
         }
     }
 
     /// Adds the tick just run.
-    pub fn record(&mut self, sim: &Sim) {
+    pub fn record(&mut self, m: &Match) {
         self.header.ticks += 1;
-        self.push(sim);
+        self.push(m);
     }
 
     /// The finished replay.
@@ -342,8 +342,8 @@ impl Replay {
     /// done. The first difference is returned as a [`Divergence`].
     pub fn verify(&self, mut progress: impl FnMut(u64)) -> Result<Verified, ReplayError> {
         let scenario = self.scenario()?;
-        let mut sim = scenario.build()?;
-        let now = geometry_hash(&sim.level);
+        let mut m = scenario.build()?;
+        let now = geometry_hash(&m.sim.level);
         if now != self.header.map_geometry {
             return Err(ReplayError::MapChanged {
                 map: scenario.map.display().to_string(),
@@ -354,14 +354,14 @@ impl Replay {
         let parts = self.header.parts.len();
         for t in 0..=self.header.ticks {
             if t > 0 {
-                sim.step();
+                m.step();
                 progress(t);
             }
             let i = t as usize;
-            if sim.state_hash() != self.hashes[i] {
-                let mine = sim.part_hashes();
+            if m.state_hash() != self.hashes[i] {
+                let mine = m.part_hashes();
                 let recorded = &self.part_hashes[i * parts..(i + 1) * parts];
-                let names = sim.part_names();
+                let names = m.part_names();
                 let differing: Vec<String> = (0..parts.max(mine.len()))
                     .filter(|&k| mine.get(k).map(|h| *h as u32) != recorded.get(k).copied())
                     .map(|k| {

@@ -12,7 +12,7 @@ use botarena::bot::brain::Skill;
 use botarena::bot::control::ControllerConfig;
 use botarena::replay::{Recorder, Replay, ReplayError};
 use botarena::scenario::{Scenario, run_match};
-use botarena::sim::{Sim, SimConfig};
+use botarena::tick::{Match, MatchConfig};
 use common::root;
 
 fn scenario(rel: &str) -> Scenario {
@@ -21,11 +21,11 @@ fn scenario(rel: &str) -> Scenario {
 
 /// Checks a finished match: someone scored, every bot picked something up, none stood
 /// still for more than 10 s.
-fn check_match(sim: &Sim, what: &str) {
+fn check_match(m: &Match, what: &str) {
     let mut frags = 0;
-    for i in 0..sim.players.len() {
-        let st = sim.player_stats(i).unwrap();
-        let name = sim.player_name(i).unwrap();
+    for i in 0..m.sim.players.len() {
+        let st = m.sim.player_stats(i).unwrap();
+        let name = m.sim.player_name(i).unwrap();
         println!(
             "{what}: {name:<8} frags {:>3} kills {:>3} deaths {:>3} items {:>3} still {:>4.1} s",
             st.frags, st.kills, st.deaths, st.pickups, st.longest_still
@@ -46,9 +46,9 @@ fn a_duel_and_an_eight_bot_match_on_the_arena() {
     for (file, bots) in [("scenarios/duel.toml", 2), ("scenarios/arena8.toml", 8)] {
         let s = scenario(file);
         assert_eq!(s.players.len(), bots);
-        let mut sim = s.build().unwrap();
-        run_match(&mut sim, s.ticks, |_| {});
-        check_match(&sim, file);
+        let mut m = s.build().unwrap();
+        run_match(&mut m, s.ticks, |_| {});
+        check_match(&m, file);
     }
 }
 
@@ -56,9 +56,9 @@ fn a_duel_and_an_eight_bot_match_on_the_arena() {
 fn the_same_scenario_gives_the_same_hash_at_every_tick() {
     let s = scenario("scenarios/default.toml");
     let hashes = |ticks| {
-        let mut sim = s.build().unwrap();
-        let mut out = vec![sim.state_hash()];
-        run_match(&mut sim, ticks, |sim| out.push(sim.state_hash()));
+        let mut m = s.build().unwrap();
+        let mut out = vec![m.state_hash()];
+        run_match(&mut m, ticks, |m| out.push(m.state_hash()));
         out
     };
     let a = hashes(600);
@@ -66,17 +66,17 @@ fn the_same_scenario_gives_the_same_hash_at_every_tick() {
     assert_eq!(a, hashes(600));
     let mut other = s.clone();
     other.seed += 1;
-    let mut sim = other.build().unwrap();
-    run_match(&mut sim, 600, |_| {});
-    assert_ne!(sim.state_hash(), a[600], "another seed plays another match");
+    let mut m = other.build().unwrap();
+    run_match(&mut m, 600, |_| {});
+    assert_ne!(m.state_hash(), a[600], "another seed plays another match");
 }
 
 fn record(rel: &str, ticks: u64) -> Replay {
     let s = Scenario::load(Path::new(rel)).unwrap();
     let text = std::fs::read_to_string(rel).unwrap();
-    let mut sim = s.build().unwrap();
-    let mut rec = Recorder::new(&s, &text, &sim);
-    run_match(&mut sim, ticks, |sim| rec.record(sim));
+    let mut m = s.build().unwrap();
+    let mut rec = Recorder::new(&s, &text, &m);
+    run_match(&mut m, ticks, |m| rec.record(m));
     rec.finish()
 }
 
@@ -197,7 +197,7 @@ fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
     };
     for name in ["dm4", "dm6"] {
         let (level, cmap) = common::quake_map(&dir, name);
-        let cfg = SimConfig {
+        let cfg = MatchConfig {
             seed: 11,
             tick_rate: 20,
             params: Default::default(),
@@ -207,14 +207,14 @@ fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
             },
             players: common::players(8, ControllerConfig::Brain(Skill::default())),
         };
-        let mut sim = Sim::new(Arc::new(level), cmap, &cfg).unwrap();
-        let ran = run_match(&mut sim, 100_000, |_| {});
+        let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+        let ran = run_match(&mut m, 100_000, |_| {});
         assert_eq!(ran, 6000, "{name}: ends on the time limit");
-        assert_eq!(sim.over, Some("time limit"));
+        assert_eq!(m.game.over, Some("time limit"));
         let mut frags = 0;
         let mut pickups = 0;
         for i in 0..8 {
-            let st = sim.player_stats(i).unwrap();
+            let st = m.sim.player_stats(i).unwrap();
             println!(
                 "{name}: p{i} frags {:>3} deaths {:>3} items {:>3} still {:>4.1} wps {}",
                 st.frags, st.deaths, st.pickups, st.longest_still, st.waypoints_dropped
@@ -231,11 +231,11 @@ fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
 fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
     // Sixteen bots: enough for the per-bot stages to use the worker pool.
     let hashes = |threads: usize| {
-        let mut sim =
+        let mut m =
             botarena::bench::bench_sim(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
-        let mut out = vec![sim.state_hash()];
-        run_match(&mut sim, 300, |sim| out.push(sim.state_hash()));
-        (out, sim.timings)
+        let mut out = vec![m.state_hash()];
+        run_match(&mut m, 300, |m| out.push(m.state_hash()));
+        (out, m.timings)
     };
     let (one, timings) = hashes(1);
     let traces = timings.traces;
@@ -284,14 +284,14 @@ fn explorers_and_route_bots_give_the_same_hash_at_every_tick_for_any_thread_coun
                 ControllerConfig::Route(*g),
             ));
         }
-        let mut sim = common::sim_of(level, cmap, 7, players);
-        sim.threads = threads;
-        let mut out = vec![sim.state_hash()];
+        let mut m = common::match_of(level, cmap, 7, players);
+        m.sim.threads = threads;
+        let mut out = vec![m.state_hash()];
         for _ in 0..600 {
-            sim.step();
-            out.push(sim.state_hash());
+            m.step();
+            out.push(m.state_hash());
         }
-        (out, sim.waypoints.len())
+        (out, m.learned.waypoints.len())
     };
     let (one, wps) = hashes(1);
     assert!(wps > 10, "the explorers dropped waypoints: {wps}");

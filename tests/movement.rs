@@ -10,8 +10,8 @@ use botarena::map::Contents;
 use botarena::physics::PhysicsParams;
 use botarena::physics::pmove::{PlayerState, UserCmd};
 use botarena::physics::predict::{PredictParams, StopEvent, predict, run_toward};
-use botarena::sim::Sim;
-use common::{scripted, shipped, sim_on};
+use botarena::tick::Match;
+use common::{match_on, scripted, shipped};
 use glam::Vec3;
 
 fn lane(i: usize) -> f32 {
@@ -29,7 +29,7 @@ struct Run {
 /// A goto bot from x = 64 on lane `i` to `(x, lane, z + 24)`, for at most `ticks`.
 fn goto(i: usize, x: f32, z: f32, ticks: usize) -> Run {
     let target = Vec3::new(x, lane(i), z + 24.03125);
-    let mut sim = sim_on(
+    let mut m = match_on(
         "proving",
         7,
         vec![scripted(
@@ -39,18 +39,18 @@ fn goto(i: usize, x: f32, z: f32, ticks: usize) -> Run {
             ControllerConfig::Goto(target),
         )],
     );
-    drive(&mut sim, ticks)
+    drive(&mut m, ticks)
 }
 
-fn drive(sim: &mut Sim, ticks: usize) -> Run {
+fn drive(m: &mut Match, ticks: usize) -> Run {
     let mut statuses = Vec::new();
     let mut touched_hazard = false;
     let mut min_z = f32::MAX;
     let mut arrived_tick = None;
     for t in 0..ticks {
-        sim.step();
-        let s = sim.player_state(0).unwrap();
-        let st = sim.player_move_status(0).unwrap();
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        let st = m.player_move_status(0).unwrap();
         touched_hazard |= s.water_type.intersects(Contents::LAVA | Contents::SLIME);
         min_z = min_z.min(s.origin.z);
         if st == MoveStatus::Arrived && arrived_tick.is_none() {
@@ -59,7 +59,7 @@ fn drive(sim: &mut Sim, ticks: usize) -> Run {
         statuses.push(st);
     }
     Run {
-        end: sim.player_state(0).unwrap(),
+        end: m.sim.player_state(0).unwrap(),
         statuses,
         touched_hazard,
         min_z,
@@ -274,7 +274,7 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
         fire: false,
         weapon: None,
     }];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         3,
         vec![
@@ -296,9 +296,9 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
     let mut tracked = None;
     let mut history: Vec<Vec3> = Vec::new();
     for _ in 0..40 {
-        sim.step();
-        history.push(sim.player_state(1).unwrap().origin);
-        if let Some(t) = sim.player_tracking(0).unwrap().enemies.first()
+        m.step();
+        history.push(m.sim.player_state(1).unwrap().origin);
+        if let Some(t) = m.player_tracking(0).unwrap().enemies.first()
             && t.seen_tick >= 6
             && tracked.is_none()
         {

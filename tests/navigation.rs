@@ -54,12 +54,12 @@ fn room() -> MapBuilder {
     b
 }
 
-/// Steps `sim` until player 0 is within 24 units of `goal` across (at most `ticks` ticks);
+/// Steps `m` until player 0 is within 24 units of `goal` across (at most `ticks` ticks);
 /// the tick it got there.
-fn steps_to_arrive(sim: &mut botarena::sim::Sim, goal: Vec3, ticks: usize) -> Option<usize> {
+fn steps_to_arrive(m: &mut botarena::Match, goal: Vec3, ticks: usize) -> Option<usize> {
     (0..ticks).find(|_| {
-        sim.step();
-        (sim.player_state(0).unwrap().origin - goal)
+        m.step();
+        (m.sim.player_state(0).unwrap().origin - goal)
             .truncate()
             .length()
             < 24.0
@@ -149,7 +149,7 @@ fn a_teleporter_slab_under_a_lintel_gets_its_waypoint_on_the_floor_with_ways_in(
         forward: 320.,
         ..Default::default()
     }];
-    let mut sim = common::sim_of(
+    let mut m = common::match_of(
         level,
         cmap,
         3,
@@ -161,13 +161,13 @@ fn a_teleporter_slab_under_a_lintel_gets_its_waypoint_on_the_floor_with_ways_in(
         )],
     );
     for _ in 0..60 {
-        sim.step();
+        m.step();
     }
     assert!(
-        sim.player_state(0).unwrap().origin.y > 250.0,
+        m.sim.player_state(0).unwrap().origin.y > 250.0,
         "the walker went through the teleporter"
     );
-    let g = &sim.waypoints;
+    let g = &m.learned.waypoints;
     let t = g
         .find_kind(|k| matches!(k, WaypointKind::Teleporter { .. }))
         .expect("a teleporter waypoint");
@@ -331,7 +331,7 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
     );
     assert_eq!(pick, Some(chain[0]), "the next hop out of the crowd");
     // And a routing bot started in the crowd's middle gets to the goal.
-    let mut sim = common::sim_of(
+    let mut m = common::match_of(
         level,
         cmap,
         3,
@@ -342,12 +342,12 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
             ControllerConfig::Route(goal),
         )],
     );
-    sim.waypoints = g;
-    let arrived = steps_to_arrive(&mut sim, goal, 200);
+    m.learned.set_waypoints(g);
+    let arrived = steps_to_arrive(&mut m, goal, 200);
     assert!(
         arrived.is_some(),
         "stuck at {}",
-        sim.player_state(0).unwrap().origin
+        m.sim.player_state(0).unwrap().origin
     );
 }
 
@@ -553,7 +553,7 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
     // there; sent again from A, it goes round again.
     let goal = g.get(goal_wp).unwrap().origin;
     let start = g.get(a).unwrap().origin;
-    let mut sim = common::sim_of(
+    let mut m = common::match_of(
         level,
         cmap,
         3,
@@ -564,15 +564,16 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
             ControllerConfig::Route(goal),
         )],
     );
-    sim.waypoints = g;
+    m.learned.set_waypoints(g);
     for round in 0..2 {
-        let arrived = steps_to_arrive(&mut sim, goal, 400);
+        let arrived = steps_to_arrive(&mut m, goal, 400);
         assert!(
             arrived.is_some(),
             "round {round}: stuck at {}",
-            sim.player_state(0).unwrap().origin
+            m.sim.player_state(0).unwrap().origin
         );
-        let b = sim
+        let b = m
+            .learned
             .waypoints
             .get(goal_wp)
             .unwrap()
@@ -582,16 +583,19 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
             .unwrap()
             .blocked;
         assert!(b > 0, "round {round}: the link through the wall is blocked");
-        let e = sim.players[0].entity;
-        sim.world
+        let e = m.sim.players[0].entity;
+        m.sim
+            .world
             .get::<&mut botarena::sim::components::Motion>(e)
             .unwrap()
             .0 = PlayerState::at(start + Vec3::Z, 0.0);
-        sim.world
+        m.sim
+            .world
             .insert_one(e, botarena::bot::control::Controller::Idle)
             .unwrap();
-        sim.step();
-        sim.world
+        m.step();
+        m.sim
+            .world
             .insert_one(e, botarena::bot::control::Controller::Route { goal })
             .unwrap();
     }

@@ -7,30 +7,30 @@ use botarena::bot::control::ScriptStep;
 use botarena::bot::{Senses, Thing};
 use botarena::nav::Reachability;
 use botarena::sim::sound::SoundKind;
-use botarena::sim::{PlayerConfig, Sim};
-use common::{scripted, sim_on};
+use botarena::tick::{Match, PlayerConfig};
+use common::{match_on, scripted};
 use glam::Vec3;
 
 fn v(x: f32, y: f32, z: f32) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
-fn sees(sim: &Sim, who: usize, thing: Thing) -> bool {
-    sim.player_percepts(who)
+fn sees(m: &Match, who: usize, thing: Thing) -> bool {
+    m.player_percepts(who)
         .unwrap()
         .visible
         .iter()
         .any(|s| s.thing == thing)
 }
 
-fn pid(sim: &Sim, i: usize) -> Thing {
-    Thing::Player(sim.players[i].id)
+fn pid(m: &Match, i: usize) -> Thing {
+    Thing::Player(m.sim.players[i].id)
 }
 
 #[test]
 fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
     // A stands in the door's field (the door opens); B waits in the south room.
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -38,19 +38,19 @@ fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
             scripted("b", v(0., -800., 25.), 90., ControllerConfig::Idle),
         ],
     );
-    sim.step();
-    assert!(!sees(&sim, 0, pid(&sim, 1)), "door closed");
+    m.step();
+    assert!(!sees(&m, 0, pid(&m, 1)), "door closed");
     for _ in 0..20 {
-        sim.step();
+        m.step();
     }
-    assert!(sees(&sim, 0, pid(&sim, 1)), "door open");
-    assert!(sees(&sim, 1, pid(&sim, 0)));
+    assert!(sees(&m, 0, pid(&m, 1)), "door open");
+    assert!(sees(&m, 1, pid(&m, 0)));
 }
 
 #[test]
 fn water_is_seen_through() {
     // B is under water in the south room's pool; A looks from the floor above.
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -58,12 +58,12 @@ fn water_is_seen_through() {
             scripted("b", v(-256., -768., -60.), 90., ControllerConfig::Idle),
         ],
     );
-    sim.step();
+    m.step();
     assert!(
-        sim.player_state(1).unwrap().water_level == 3,
+        m.sim.player_state(1).unwrap().water_level == 3,
         "b is under water"
     );
-    assert!(sees(&sim, 0, pid(&sim, 1)));
+    assert!(sees(&m, 0, pid(&m, 1)));
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn field_of_view_and_sight_distance_limit_what_is_seen() {
         senses,
         ..scripted(name, o, yaw, ControllerConfig::Idle)
     };
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -89,12 +89,12 @@ fn field_of_view_and_sight_distance_limit_what_is_seen() {
             cfg("target", v(-150., -150., 25.), 0., Senses::default()),
         ],
     );
-    sim.step();
+    m.step();
     // The target is behind "narrow" (it looks along +X) and 212 from "short".
-    assert!(!sees(&sim, 0, pid(&sim, 2)));
-    assert!(!sees(&sim, 1, pid(&sim, 2)));
-    assert!(sees(&sim, 2, pid(&sim, 0)) && sees(&sim, 2, pid(&sim, 1)));
-    let p = sim.player_percepts(0).unwrap();
+    assert!(!sees(&m, 0, pid(&m, 2)));
+    assert!(!sees(&m, 1, pid(&m, 2)));
+    assert!(sees(&m, 2, pid(&m, 0)) && sees(&m, 2, pid(&m, 1)));
+    let p = m.player_percepts(0).unwrap();
     assert!(
         p.visible.windows(2).all(|w| w[0].distance <= w[1].distance),
         "nearest first"
@@ -103,7 +103,7 @@ fn field_of_view_and_sight_distance_limit_what_is_seen() {
 
 #[test]
 fn nearby_items_are_visible_and_reachable() {
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -113,16 +113,17 @@ fn nearby_items_are_visible_and_reachable() {
             ControllerConfig::Idle,
         )],
     );
-    let health = sim
+    let health = m
+        .sim
         .level
         .items
         .iter()
         .position(|i| i.classname == "item_health" && (i.origin.x - 300.).abs() < 1.0)
         .unwrap();
     for _ in 0..4 {
-        sim.step();
+        m.step();
     }
-    let p = sim.player_percepts(0).unwrap();
+    let p = m.player_percepts(0).unwrap();
     assert!(p.visible.iter().any(|s| s.thing == Thing::Item(health)));
     let how = p
         .reachable
@@ -130,24 +131,25 @@ fn nearby_items_are_visible_and_reachable() {
         .find(|r| r.thing == Thing::Item(health))
         .map(|r| r.how);
     assert_eq!(how, Some(Reachability::Walk));
-    assert!(sim.stats.perception_traces > 0);
+    assert!(m.sim.stats.perception_traces > 0);
     // The super shotgun is on the north balcony, 128 up: seen from below, not reachable in
     // a straight line.
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted("a", v(-300., 0., 25.), 0., ControllerConfig::Idle)],
     );
-    let ssg = sim
+    let ssg = m
+        .sim
         .level
         .items
         .iter()
         .position(|i| i.classname == "weapon_supershotgun")
         .unwrap();
     for _ in 0..4 {
-        sim.step();
+        m.step();
     }
-    let p = sim.player_percepts(0).unwrap();
+    let p = m.player_percepts(0).unwrap();
     let seen = p.visible.iter().position(|s| s.thing == Thing::Item(ssg));
     assert!(
         seen.is_some_and(|i| i < 4),
@@ -174,7 +176,7 @@ fn a_jump_is_heard_and_located_nearby_and_not_far_away() {
         fire: false,
         weapon: None,
     }];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -188,29 +190,29 @@ fn a_jump_is_heard_and_located_nearby_and_not_far_away() {
             ),
         ],
     );
-    sim.step(); // the jump happens and makes its sound
-    sim.step(); // heard
-    let near = sim.player_percepts(0).unwrap();
+    m.step(); // the jump happens and makes its sound
+    m.step(); // heard
+    let near = m.player_percepts(0).unwrap();
     let h = near
         .heard
         .iter()
         .find(|h| h.kind == SoundKind::Jump)
         .expect("heard the jump");
-    assert_eq!(h.source, Some(sim.players[2].id));
+    assert_eq!(h.source, Some(m.sim.players[2].id));
     assert!((h.distance - 200.0).abs() < 30.0);
     // Only the jumper is within 256 units of the sound: located for sure.
     assert!(h.position.is_some());
-    let far = sim.player_percepts(1).unwrap();
+    let far = m.player_percepts(1).unwrap();
     assert!(
         !far.heard.iter().any(|h| h.kind == SoundKind::Jump),
         "beyond 500 units"
     );
     // A jump sound lasts 0.4 s.
     for _ in 0..8 {
-        sim.step();
+        m.step();
     }
     assert!(
-        !sim.player_percepts(0)
+        !m.player_percepts(0)
             .unwrap()
             .heard
             .iter()
@@ -231,7 +233,7 @@ fn teleports_movers_and_pickups_make_sounds() {
         fire: false,
         weapon: None,
     }];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -246,12 +248,13 @@ fn teleports_movers_and_pickups_make_sounds() {
     );
     let mut kinds = Vec::new();
     for _ in 0..40 {
-        sim.step();
+        m.step();
         kinds.extend(
-            sim.sounds
+            m.sim
+                .sounds
                 .sounds()
                 .iter()
-                .filter(|s| s.tick + 1 == sim.tick)
+                .filter(|s| s.tick + 1 == m.sim.tick)
                 .map(|s| s.kind),
         );
     }
@@ -282,11 +285,11 @@ fn perception_is_part_of_the_deterministic_state() {
                 },
             })
             .collect();
-        let mut sim = sim_on("arena", 11, players);
+        let mut m = match_on("arena", 11, players);
         (0..600)
             .map(|_| {
-                sim.step();
-                sim.state_hash()
+                m.step();
+                m.state_hash()
             })
             .collect::<Vec<_>>()
     };

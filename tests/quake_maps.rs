@@ -10,7 +10,7 @@ use botarena::bot::control::ControllerConfig;
 use botarena::map::info::MapInfo;
 use botarena::map::{Contents, Level};
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
-use botarena::sim::{PlayerConfig, Sim, SimConfig};
+use botarena::tick::{Match, MatchConfig, PlayerConfig};
 
 struct Expect {
     name: &'static str,
@@ -208,18 +208,19 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 senses: Default::default(),
             })
             .collect();
-        let mut sim = Sim::new(Arc::new(level), cmap, &SimConfig::new(5, players)).unwrap();
+        let mut m = Match::new(Arc::new(level), cmap, &MatchConfig::new(5, players)).unwrap();
         let mut teleports = 0;
         for _ in 0..1200 {
-            sim.step();
-            teleports += sim
+            m.step();
+            teleports += m
+                .sim
                 .events
                 .iter()
                 .filter(|e| matches!(e, botarena::sim::SimEvent::Teleport { .. }))
                 .count();
             for i in 0..4 {
-                let s = sim.player_state(i).unwrap();
-                if !sim.player_vitals(i).unwrap().alive {
+                let s = m.sim.player_state(i).unwrap();
+                if !m.sim.player_vitals(i).unwrap().alive {
                     continue;
                 }
                 assert!(
@@ -228,7 +229,7 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                     e.name,
                     s.origin
                 );
-                let t = sim.cmap.trace(
+                let t = m.sim.cmap.trace(
                     s.origin,
                     s.origin,
                     PLAYER_MINS,
@@ -239,11 +240,13 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 assert!(
                     !t.start_solid,
                     "{}: player {i} inside solid at {:?} tick {}",
-                    e.name, s.origin, sim.tick
+                    e.name, s.origin, m.sim.tick
                 );
             }
         }
-        let dist: f32 = (0..4).map(|i| sim.player_stats(i).unwrap().distance).sum();
+        let dist: f32 = (0..4)
+            .map(|i| m.sim.player_stats(i).unwrap().distance)
+            .sum();
         println!(
             "{}: 4 wanderers, 60 s: {dist:.0} units run, {teleports} teleports",
             e.name

@@ -113,15 +113,15 @@ proptest! {
 
 #[test]
 fn an_explored_arena_graph_routes_everywhere_it_connects() {
-    let mut sim = common::sim_on(
+    let mut m = common::match_on(
         "arena",
         5,
         common::players(3, botarena::bot::control::ControllerConfig::Explore),
     );
     for _ in 0..2400 {
-        sim.step();
+        m.step();
     }
-    let g = &sim.waypoints;
+    let g = &m.learned.waypoints;
     assert!(g.len() > 10);
     let p = RouteParams::default();
     for goal in [0, g.len() as u32 / 2, g.len() as u32 - 1] {
@@ -157,7 +157,7 @@ fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
         },
     );
     let goal = Vec3::new(-300., 440., 152.03125);
-    let mut sim = common::sim_on(
+    let mut m = common::match_on(
         "arena",
         1,
         vec![common::scripted(
@@ -167,25 +167,25 @@ fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
             botarena::bot::control::ControllerConfig::Route(goal),
         )],
     );
-    sim.waypoints = graph;
+    m.learned.set_waypoints(graph);
     let mut arrived = None;
     for t in 0..400 {
-        sim.step();
-        let s = sim.player_state(0).unwrap();
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
         if (s.origin - goal).truncate().length() < 24.0 && (s.origin.z - goal.z).abs() < 2.0 {
             arrived = Some(t);
             break;
         }
     }
-    let s = sim.player_state(0).unwrap();
+    let s = m.sim.player_state(0).unwrap();
     assert!(
         arrived.is_some(),
         "ended at {:?}, route {:?}",
         s.origin,
-        sim.player_route(0)
+        m.player_route(0)
     );
     println!("arrived after {:.1} s", arrived.unwrap() as f32 / 20.0);
-    assert!(sim.routes.stats.builds >= 1);
+    assert!(m.learned.routes.stats.builds >= 1);
 }
 
 /// A 5 × 5 grid of waypoints 64 apart, linked to their 4 neighbours both ways.
@@ -304,15 +304,15 @@ proptest! {
 
 #[test]
 fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
-    let mut sim = common::sim_on(
+    let mut m = common::match_on(
         "arena",
         5,
         common::players(3, botarena::bot::control::ControllerConfig::Explore),
     );
     for _ in 0..1200 {
-        sim.step();
+        m.step();
     }
-    let mut g = sim.waypoints.clone();
+    let mut g = (*m.learned.waypoints).clone();
     let n = g.len() as u32;
     let p = RouteParams::default();
     let routes = |g: &WaypointGraph, goal: u32| {
@@ -322,9 +322,9 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
             .count()
     };
     let before: usize = (0..n).step_by(5).map(|goal| routes(&g, goal)).sum();
-    let grid = botarena::nav::grid::seed_grid(&sim.cmap, &Default::default());
+    let grid = botarena::nav::grid::seed_grid(&m.sim.cmap, &Default::default());
     g.merge(&grid);
-    let added = botarena::nav::grid::stitch(&sim.cmap, &mut g, 0..n, 96.0, 6);
+    let added = botarena::nav::grid::stitch(&m.sim.cmap, &mut g, 0..n, 96.0, 6);
     assert!(
         added > n as usize,
         "{added} stitching links for {n} waypoints"
@@ -402,7 +402,9 @@ fn tour(map: &str, seed: u64) -> Toured {
     };
     let graph = explore(Arc::new(level), cmap, &cfg, |_| {})
         .unwrap()
+        .learned
         .waypoints
+        .as_ref()
         .clone();
     let (level, cmap) = common::quake_map(&dir, map);
     let report =

@@ -13,8 +13,9 @@ use botarena::game::rules::MatchRules;
 use botarena::game::{Inventory, Weapon};
 use botarena::map::builder::MapBuilder;
 use botarena::physics::PhysicsParams;
+use botarena::sim::SimEvent;
 use botarena::sim::components::{PlayerStats, Vitals};
-use botarena::sim::{Sim, SimConfig, SimEvent};
+use botarena::tick::{Match, MatchConfig};
 use common::scripted;
 
 /// A closed 1024² room, floor at z 0, with two spawn points and a rocket launcher.
@@ -55,12 +56,12 @@ fn fire(ticks: u32, yaw: f32, pitch: f32, weapon: Weapon) -> ScriptStep {
     }
 }
 
-fn sim_with(players: Vec<botarena::sim::PlayerConfig>, rules: MatchRules) -> Sim {
+fn match_with(players: Vec<botarena::tick::PlayerConfig>, rules: MatchRules) -> Match {
     let (level, cmap) = room().build();
-    Sim::new(
+    Match::new(
         Arc::new(level),
         cmap,
-        &SimConfig {
+        &MatchConfig {
             seed: 5,
             tick_rate: 20,
             params: PhysicsParams::default(),
@@ -68,28 +69,30 @@ fn sim_with(players: Vec<botarena::sim::PlayerConfig>, rules: MatchRules) -> Sim
             rules,
         },
     )
-    .expect("sim builds")
+    .expect("the match builds")
 }
 
-fn give(sim: &mut Sim, i: usize, f: impl FnOnce(&mut Inventory)) {
-    let e = sim.players[i].entity;
-    f(&mut sim.world.get::<&mut Inventory>(e).unwrap());
+fn give(m: &mut Match, i: usize, f: impl FnOnce(&mut Inventory)) {
+    let e = m.sim.players[i].entity;
+    f(&mut m.sim.world.get::<&mut Inventory>(e).unwrap());
 }
 
-fn vitals(sim: &mut Sim, i: usize, f: impl FnOnce(&mut Vitals)) {
-    let e = sim.players[i].entity;
-    f(&mut sim.world.get::<&mut Vitals>(e).unwrap());
+fn vitals(m: &mut Match, i: usize, f: impl FnOnce(&mut Vitals)) {
+    let e = m.sim.players[i].entity;
+    f(&mut m.sim.world.get::<&mut Vitals>(e).unwrap());
 }
 
-fn stats(sim: &Sim, i: usize) -> botarena::sim::components::Stats {
-    sim.world
-        .get::<&PlayerStats>(sim.players[i].entity)
+fn stats(m: &Match, i: usize) -> botarena::sim::components::Stats {
+    m.sim
+        .world
+        .get::<&PlayerStats>(m.sim.players[i].entity)
         .unwrap()
         .0
 }
 
-fn damage_events(sim: &Sim) -> Vec<(u32, Option<u32>, f32, &'static str)> {
-    sim.events
+fn damage_events(m: &Match) -> Vec<(u32, Option<u32>, f32, &'static str)> {
+    m.sim
+        .events
         .iter()
         .filter_map(|e| match e {
             SimEvent::Damage {
@@ -105,7 +108,7 @@ fn damage_events(sim: &Sim) -> Vec<(u32, Option<u32>, f32, &'static str)> {
 
 #[test]
 fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![
             scripted(
                 "shooter",
@@ -122,28 +125,36 @@ fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
         ],
         MatchRules::default(),
     );
-    vitals(&mut sim, 1, |v| {
+    vitals(&mut m, 1, |v| {
         v.armor = 100.0;
         v.armor_type = 0.3;
     });
-    sim.step();
-    let hits = damage_events(&sim);
+    m.step();
+    let hits = damage_events(&m);
     assert_eq!(hits.len(), 1, "all pellets add up to one hurt: {hits:?}");
     let (victim, attacker, amount, cause) = hits[0];
     assert_eq!(
         (victim, attacker, cause),
-        (sim.players[1].id.0, Some(sim.players[0].id.0), "shotgun")
+        (
+            m.sim.players[1].id.0,
+            Some(m.sim.players[0].id.0),
+            "shotgun"
+        )
     );
     // Pellets of 4: green armour takes ceil(0.3 × damage), health the rest.
     let dmg = amount;
     assert!(dmg > 0.0 && dmg <= 24.0 && dmg % 4.0 == 0.0, "{dmg}");
     let save = (0.3 * dmg).ceil();
-    let v = sim.player_vitals(1).unwrap();
+    let v = m.sim.player_vitals(1).unwrap();
     assert_eq!(v.armor, 100.0 - save);
     assert_eq!(v.health, 100.0 - (dmg - save));
-    assert_eq!(stats(&sim, 0).damage_dealt, dmg);
-    assert_eq!(stats(&sim, 0).shots, 1);
-    let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
+    assert_eq!(stats(&m, 0).damage_dealt, dmg);
+    assert_eq!(stats(&m, 0).shots, 1);
+    let inv = *m
+        .sim
+        .world
+        .get::<&Inventory>(m.sim.players[0].entity)
+        .unwrap();
     assert_eq!(inv.ammo[0], 24, "one shell spent");
     // The refire time holds the next shot back half a second.
     assert_eq!(inv.attack_ready, 10);
@@ -152,7 +163,7 @@ fn a_shotgun_blast_goes_through_armour_and_is_credited_to_the_shooter() {
 #[test]
 fn rocket_splash_is_quakes_halved_for_the_shooter_and_pushes() {
     // The shooter fires straight down; the blast is 8 units above the floor under it.
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![
             scripted(
                 "shooter",
@@ -169,20 +180,20 @@ fn rocket_splash_is_quakes_halved_for_the_shooter_and_pushes() {
         ],
         MatchRules::default(),
     );
-    give(&mut sim, 0, |inv| {
+    give(&mut m, 0, |inv| {
         inv.weapons |= Weapon::RocketLauncher.bit();
         inv.ammo[2] = 5;
     });
     // The rocket lands within the first tick: positions after it are those at the blast.
-    sim.step();
-    let mut hits = damage_events(&sim);
+    m.step();
+    let mut hits = damage_events(&m);
     let at_blast = [
-        sim.player_state(0).unwrap().origin,
-        sim.player_state(1).unwrap().origin,
+        m.sim.player_state(0).unwrap().origin,
+        m.sim.player_state(1).unwrap().origin,
     ];
     for _ in 0..2 {
-        sim.step();
-        hits.extend(damage_events(&sim));
+        m.step();
+        hits.extend(damage_events(&m));
     }
     assert_eq!(hits.len(), 2, "{hits:?}");
     // The trace stops 1/32 unit off the floor; the blast is pulled 8 units back up.
@@ -190,21 +201,25 @@ fn rocket_splash_is_quakes_halved_for_the_shooter_and_pushes() {
     let centre = |o: Vec3| o + Vec3::new(0.0, 0.0, 4.0);
     let own = (120.0 - 0.5 * (blast - centre(at_blast[0])).length()) * 0.5;
     let other = 120.0 - 0.5 * (blast - centre(at_blast[1])).length();
-    let shooter = sim.players[0].id.0;
-    let near = sim.players[1].id.0;
+    let shooter = m.sim.players[0].id.0;
+    let near = m.sim.players[1].id.0;
     let got = |p: u32| hits.iter().find(|h| h.0 == p).map(|h| h.2).unwrap();
     assert_eq!(got(shooter), own.ceil(), "self splash halved");
     assert_eq!(got(near), other.ceil());
-    assert_eq!(sim.player_vitals(0).unwrap().health, 100.0 - own.ceil());
-    let v = sim.player_state(1).unwrap().velocity;
+    assert_eq!(m.sim.player_vitals(0).unwrap().health, 100.0 - own.ceil());
+    let v = m.sim.player_state(1).unwrap().velocity;
     assert!(v.x > 100.0, "knocked away from the blast: {v}");
-    let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
+    let inv = *m
+        .sim
+        .world
+        .get::<&Inventory>(m.sim.players[0].entity)
+        .unwrap();
     assert_eq!(inv.ammo[2], 4);
 }
 
 #[test]
 fn quad_damage_multiplies_by_four_and_a_kill_scores_a_frag() {
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![
             scripted(
                 "axeman",
@@ -222,16 +237,17 @@ fn quad_damage_multiplies_by_four_and_a_kill_scores_a_frag() {
         ],
         MatchRules::default(),
     );
-    give(&mut sim, 0, |inv| inv.quad_until = 1000);
-    sim.step();
-    let hits = damage_events(&sim);
+    give(&mut m, 0, |inv| inv.quad_until = 1000);
+    m.step();
+    let hits = damage_events(&m);
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].2, 80.0, "20 × 4");
     // Two more swings (0.5 s apart) kill.
     let mut died = None;
     for _ in 0..30 {
-        sim.step();
-        if let Some(SimEvent::Death { killer, cause, .. }) = sim
+        m.step();
+        if let Some(SimEvent::Death { killer, cause, .. }) = m
+            .sim
             .events
             .iter()
             .find(|e| matches!(e, SimEvent::Death { .. }))
@@ -239,16 +255,16 @@ fn quad_damage_multiplies_by_four_and_a_kill_scores_a_frag() {
             died = Some((*killer, *cause));
         }
     }
-    assert_eq!(died, Some((Some(sim.players[0].id.0), "axe")));
-    assert_eq!(stats(&sim, 0).frags, 1);
-    assert_eq!(stats(&sim, 0).kills, 1);
-    assert_eq!(stats(&sim, 1).deaths, 1);
-    assert_eq!(stats(&sim, 1).frags, 0);
+    assert_eq!(died, Some((Some(m.sim.players[0].id.0), "axe")));
+    assert_eq!(stats(&m, 0).frags, 1);
+    assert_eq!(stats(&m, 0).kills, 1);
+    assert_eq!(stats(&m, 1).deaths, 1);
+    assert_eq!(stats(&m, 1).frags, 0);
 }
 
 #[test]
 fn the_pentagram_blocks_damage_and_own_rockets_count_as_suicide() {
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![scripted(
             "rocketeer",
             Vec3::new(0.0, 0.0, 25.0),
@@ -257,23 +273,24 @@ fn the_pentagram_blocks_damage_and_own_rockets_count_as_suicide() {
         )],
         MatchRules::default(),
     );
-    give(&mut sim, 0, |inv| {
+    give(&mut m, 0, |inv| {
         inv.weapons |= Weapon::RocketLauncher.bit();
         inv.ammo[2] = 50;
         inv.pent_until = 10;
     });
     for _ in 0..5 {
-        sim.step();
+        m.step();
     }
     assert_eq!(
-        sim.player_vitals(0).unwrap().health,
+        m.sim.player_vitals(0).unwrap().health,
         100.0,
         "no damage under the pentagram"
     );
     let mut death = None;
     for _ in 0..100 {
-        sim.step();
-        if let Some(SimEvent::Death { killer, cause, .. }) = sim
+        m.step();
+        if let Some(SimEvent::Death { killer, cause, .. }) = m
+            .sim
             .events
             .iter()
             .find(|e| matches!(e, SimEvent::Death { .. }))
@@ -283,7 +300,7 @@ fn the_pentagram_blocks_damage_and_own_rockets_count_as_suicide() {
         }
     }
     assert_eq!(death, Some((None, "rocket")), "its own rocket: no killer");
-    let st = stats(&sim, 0);
+    let st = stats(&m, 0);
     assert_eq!((st.frags, st.suicides, st.deaths), (-1, 1, 1));
 }
 
@@ -301,7 +318,7 @@ fn items_respawn_after_quake_times_scaled_by_the_rules() {
             fire: false,
             weapon: None,
         };
-        let mut sim = sim_with(
+        let mut m = match_with(
             vec![scripted(
                 "runner",
                 Vec3::new(200.0, 200.0, 25.0),
@@ -316,24 +333,28 @@ fn items_respawn_after_quake_times_scaled_by_the_rules() {
         let mut taken_at = None;
         let mut back_at = None;
         for _ in 0..1200 {
-            sim.step();
+            m.step();
 
             if taken_at.is_none()
-                && sim
+                && m.sim
                     .events
                     .iter()
                     .any(|e| matches!(e, SimEvent::Pickup { .. }))
             {
-                taken_at = Some(sim.tick);
-                assert_eq!(sim.item_available(0), Some(false));
+                taken_at = Some(m.sim.tick);
+                assert_eq!(m.sim.item_available(0), Some(false));
             }
-            if taken_at.is_some() && back_at.is_none() && sim.item_available(0) == Some(true) {
-                back_at = Some(sim.tick);
+            if taken_at.is_some() && back_at.is_none() && m.sim.item_available(0) == Some(true) {
+                back_at = Some(m.sim.tick);
             }
         }
         let (t, b) = (taken_at.expect("taken"), back_at.expect("back"));
         assert_eq!(b - t, (secs * 20.0) as u64, "scale {scale}");
-        let inv = *sim.world.get::<&Inventory>(sim.players[0].entity).unwrap();
+        let inv = *m
+            .sim
+            .world
+            .get::<&Inventory>(m.sim.players[0].entity)
+            .unwrap();
         assert!(inv.has(Weapon::RocketLauncher));
         assert_eq!(inv.ammo[2], 5);
     }
@@ -341,7 +362,7 @@ fn items_respawn_after_quake_times_scaled_by_the_rules() {
 
 #[test]
 fn removed_items_never_appear_and_limits_end_the_match() {
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![scripted(
             "idle",
             Vec3::new(0.0, 0.0, 25.0),
@@ -354,15 +375,15 @@ fn removed_items_never_appear_and_limits_end_the_match() {
             ..Default::default()
         },
     );
-    assert_eq!(sim.item_available(0), Some(false));
-    let ran = botarena::scenario::run_match(&mut sim, 1000, |_| {});
+    assert_eq!(m.sim.item_available(0), Some(false));
+    let ran = botarena::scenario::run_match(&mut m, 1000, |_| {});
     assert_eq!(ran, 40, "2 s at 20 Hz");
-    assert_eq!(sim.over, Some("time limit"));
+    assert_eq!(m.game.over, Some("time limit"));
 }
 
 #[test]
 fn a_grenade_bounces_and_explodes_when_its_fuse_runs_out() {
-    let mut sim = sim_with(
+    let mut m = match_with(
         vec![
             scripted(
                 "thrower",
@@ -379,28 +400,28 @@ fn a_grenade_bounces_and_explodes_when_its_fuse_runs_out() {
         ],
         MatchRules::default(),
     );
-    give(&mut sim, 0, |inv| {
+    give(&mut m, 0, |inv| {
         inv.weapons |= Weapon::GrenadeLauncher.bit();
         inv.ammo[2] = 5;
     });
-    sim.step();
-    assert_eq!(sim.combat.grenades.grenades().len(), 1);
+    m.step();
+    assert_eq!(m.game.combat.grenades.grenades().len(), 1);
     let mut lowest = f32::MAX;
     let mut rose_again = false;
     let mut last_z = f32::MAX;
     let mut explosion = None;
     for _ in 0..60 {
-        if let Some(g) = sim.combat.grenades.grenades().first() {
-            let (p, _) = sim.combat.grenades.motion(g);
+        if let Some(g) = m.game.combat.grenades.grenades().first() {
+            let (p, _) = m.game.combat.grenades.motion(g);
             if p.z > last_z && last_z < 20.0 {
                 rose_again = true;
             }
             last_z = p.z;
             lowest = lowest.min(p.z);
         }
-        sim.step();
-        if explosion.is_none() && sim.combat.grenades.grenades().is_empty() {
-            explosion = Some(sim.tick);
+        m.step();
+        if explosion.is_none() && m.game.combat.grenades.grenades().is_empty() {
+            explosion = Some(m.sim.tick);
         }
     }
     assert!(lowest > -2.0, "stays above the floor: {lowest}");

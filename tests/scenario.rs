@@ -36,8 +36,8 @@ const GOOD: &str = "map = \"../maps/arena.map\"\nseed = 3\n[[players]]\nname = \
 fn shipped_scenarios_load_and_build() {
     for f in ["scenarios/default.toml", "scenarios/proving.toml"] {
         let s = Scenario::load(&root().join(f)).unwrap();
-        let sim = s.build().unwrap();
-        assert!(!sim.players.is_empty());
+        let m = s.build().unwrap();
+        assert!(!m.sim.players.is_empty());
     }
 }
 
@@ -214,15 +214,15 @@ fn a_scenario_can_start_from_a_waypoint_file_and_route() {
     botarena::nav::waypoint_file::save(&g, "proving", "0", &dir.join("s/other.json")).unwrap();
     let text = "map = \"../maps/arena.map\"\nwaypoints = \"arena.json\"\n[[players]]\nname = \"r\"\ncontroller = \"route\"\nstart = [150, 60, 25]\ntarget = [-300, 440, 152.03125]\n";
     std::fs::write(dir.join("s/ok.toml"), text).unwrap();
-    let mut sim = Scenario::load(&dir.join("s/ok.toml"))
+    let mut m = Scenario::load(&dir.join("s/ok.toml"))
         .unwrap()
         .build()
         .unwrap();
-    assert!(sim.waypoints.len() >= g.len());
+    assert!(m.learned.waypoints.len() >= g.len());
     let mut best = f32::MAX;
     for _ in 0..300 {
-        sim.step();
-        let s = sim.player_state(0).unwrap();
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
         best = best.min((s.origin - glam::Vec3::new(-300., 440., 152.03)).length());
     }
     assert!(
@@ -345,12 +345,13 @@ fn match_keys_reach_the_simulation() {
         }
         c => panic!("the default controller is the brain, got {c:?}"),
     }
-    let sim = s.build().unwrap();
-    let quad = sim
+    let m = s.build().unwrap();
+    let quad = m
+        .sim
         .level
         .items
         .iter()
         .position(|i| i.classname == "item_artifact_super_damage")
         .unwrap();
-    assert_eq!(sim.item_available(quad), Some(false));
+    assert_eq!(m.sim.item_available(quad), Some(false));
 }

@@ -9,7 +9,7 @@ use botarena::map::builder::MapBuilder;
 use botarena::map::level::MoverKind;
 use botarena::map::{CollisionMap, Level};
 use botarena::physics::movers::Phase;
-use botarena::sim::Sim;
+use botarena::tick::Match;
 use common::{quake_map, quake_maps, scripted};
 use glam::Vec3;
 
@@ -48,12 +48,16 @@ fn hatch_map_flags(spawnflags: &str, extra_keys: &[(&str, &str)]) -> (Level, Col
     b.build()
 }
 
-fn sim_with(level: Level, cmap: CollisionMap, players: Vec<botarena::sim::PlayerConfig>) -> Sim {
-    common::sim_of(level, cmap, 3, players)
+fn match_with(
+    level: Level,
+    cmap: CollisionMap,
+    players: Vec<botarena::tick::PlayerConfig>,
+) -> Match {
+    common::match_of(level, cmap, 3, players)
 }
 
 /// A player 192 units east of the hatch shooting down at it for `fire_ticks`.
-fn shooter(fire_ticks: u32) -> botarena::sim::PlayerConfig {
+fn shooter(fire_ticks: u32) -> botarena::tick::PlayerConfig {
     let aim = ScriptStep {
         ticks: fire_ticks,
         yaw: 180.0,
@@ -141,12 +145,12 @@ fn parsed_offsets_follow_doors_qc() {
 #[test]
 fn a_shot_opens_it_in_two_moves_and_it_comes_back() {
     let (level, cmap) = hatch_map(&[]);
-    let mut sim = sim_with(level, cmap, vec![shooter(2)]);
-    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+    let mut m = match_with(level, cmap, vec![shooter(2)]);
+    assert_eq!(m.sim.mover_state(0).unwrap().phase, Phase::AtA);
     let mut seen = vec![(Phase::AtA, Vec3::ZERO)];
     for _ in 0..400 {
-        sim.step();
-        let m = sim.mover_state(0).unwrap();
+        m.step();
+        let m = m.sim.mover_state(0).unwrap();
         if seen.last().map(|l: &(Phase, Vec3)| l.0) != Some(m.phase) {
             seen.push((m.phase, m.offset));
         }
@@ -170,62 +174,62 @@ fn a_shot_opens_it_in_two_moves_and_it_comes_back() {
     // The pause comes after the drop, AtB after the slide.
     assert!(seen[2].1.abs_diff_eq(v(0., 0., -24.), 1e-3), "{seen:?}");
     assert!(seen[4].1.abs_diff_eq(v(-128., 0., -24.), 1e-2), "{seen:?}");
-    assert_eq!(sim.mover_state(0).unwrap().offset, Vec3::ZERO);
+    assert_eq!(m.sim.mover_state(0).unwrap().offset, Vec3::ZERO);
 }
 
 #[test]
 fn a_door_with_a_targetname_ignores_shots() {
     let (level, cmap) = hatch_map(&[("targetname", "t1")]);
-    let mut sim = sim_with(level, cmap, vec![shooter(20)]);
+    let mut m = match_with(level, cmap, vec![shooter(20)]);
     for _ in 0..60 {
-        sim.step();
+        m.step();
     }
-    let m = sim.mover_state(0).unwrap();
+    let m = m.sim.mover_state(0).unwrap();
     assert_eq!((m.phase, m.offset), (Phase::AtA, Vec3::ZERO));
 }
 
 #[test]
 fn a_rocket_blast_nearby_opens_it() {
     let (level, cmap) = hatch_map(&[]);
-    let mut sim = sim_with(level, cmap, vec![shooter(0)]);
+    let mut m = match_with(level, cmap, vec![shooter(0)]);
     // Splash only: a blast 112 units from the hatch's centre, in sight of it.
-    let shooter_id = sim.players[0].id;
+    let shooter_id = m.sim.players[0].id;
     botarena::game::combat::radius_damage(
-        &mut sim,
+        &mut m.sim,
         v(164., 64., 40.),
         120.0,
         shooter_id,
         None,
         "rocket",
     );
-    sim.step();
-    assert_ne!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+    m.step();
+    assert_ne!(m.sim.mover_state(0).unwrap().phase, Phase::AtA);
     // Out of reach (over 240 units away) it stays shut.
     let (level, cmap) = hatch_map(&[]);
-    let mut sim = sim_with(level, cmap, vec![shooter(0)]);
-    let shooter_id = sim.players[0].id;
+    let mut m = match_with(level, cmap, vec![shooter(0)]);
+    let shooter_id = m.sim.players[0].id;
     botarena::game::combat::radius_damage(
-        &mut sim,
+        &mut m.sim,
         v(400., 64., 1.),
         120.0,
         shooter_id,
         None,
         "rocket",
     );
-    sim.step();
-    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
+    m.step();
+    assert_eq!(m.sim.mover_state(0).unwrap().phase, Phase::AtA);
 }
 
 /// Runs 20 s: the tick the hatch first left its closed place and the tick player 0 first
 /// got below the upper floor.
-fn through_the_hatch(sim: &mut Sim) -> (Option<u32>, Option<u32>) {
+fn through_the_hatch(m: &mut Match) -> (Option<u32>, Option<u32>) {
     let (mut opened, mut below) = (None, None);
     for t in 0..20 * 20 {
-        sim.step();
-        if opened.is_none() && sim.mover_state(0).unwrap().phase != Phase::AtA {
+        m.step();
+        if opened.is_none() && m.sim.mover_state(0).unwrap().phase != Phase::AtA {
             opened = Some(t);
         }
-        if below.is_none() && sim.player_state(0).unwrap().origin.z < -200.0 {
+        if below.is_none() && m.sim.player_state(0).unwrap().origin.z < -200.0 {
             below = Some(t);
         }
     }
@@ -235,7 +239,7 @@ fn through_the_hatch(sim: &mut Sim) -> (Option<u32>, Option<u32>) {
 #[test]
 fn an_explorer_shoots_the_hatch_and_drops_through() {
     let (level, cmap) = hatch_map(&[]);
-    let mut sim = sim_with(
+    let mut m = match_with(
         level,
         cmap,
         vec![scripted(
@@ -245,7 +249,7 @@ fn an_explorer_shoots_the_hatch_and_drops_through() {
             ControllerConfig::Explore,
         )],
     );
-    let (opened, below) = through_the_hatch(&mut sim);
+    let (opened, below) = through_the_hatch(&mut m);
     println!("hatch opened at tick {opened:?}, explorer below at tick {below:?}");
     assert!(opened.is_some(), "the explorer never shot the hatch");
     // Through while the door it opened stands open (it starts closing at 9.4 s, tick 188).
@@ -287,7 +291,7 @@ fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
     );
     g.link(up, down, 290.0, botarena::nav::waypoints::Travel::Fall, 1.0);
     let goal = v(-200., 64., -231.96875);
-    let mut sim = sim_with(
+    let mut m = match_with(
         level,
         cmap,
         vec![scripted(
@@ -297,8 +301,8 @@ fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
             ControllerConfig::Route(goal),
         )],
     );
-    sim.waypoints = g;
-    let (opened, below) = through_the_hatch(&mut sim);
+    m.learned.set_waypoints(g);
+    let (opened, below) = through_the_hatch(&mut m);
     println!("hatch opened at tick {opened:?}, router below at tick {below:?}");
     assert!(opened.is_some(), "the router never shot the hatch");
     assert!(

@@ -7,9 +7,9 @@ use botarena::bot::control::ControllerConfig;
 use botarena::bot::control::ScriptStep;
 use botarena::physics::movers::Phase;
 use botarena::scenario::Scenario;
-use botarena::sim::Sim;
 use botarena::sim::SimEvent;
-use common::{root, scripted, sim_on};
+use botarena::tick::Match;
+use common::{match_on, root, scripted};
 use glam::Vec3;
 
 fn v(x: f32, y: f32, z: f32) -> Vec3 {
@@ -30,22 +30,22 @@ fn hold(ticks: u32, forward: f32, yaw: f32) -> ScriptStep {
     }
 }
 
-fn run(sim: &mut Sim, ticks: usize) -> Vec<SimEvent> {
+fn run(m: &mut Match, ticks: usize) -> Vec<SimEvent> {
     let mut all = Vec::new();
     for _ in 0..ticks {
-        sim.step();
-        all.extend(sim.events.iter().cloned());
+        m.step();
+        all.extend(m.sim.events.iter().cloned());
     }
     all
 }
 
 fn hashes(path: &str, ticks: usize) -> Vec<u64> {
     let sc = Scenario::load(&root().join(path)).unwrap();
-    let mut sim = sc.build().unwrap();
+    let mut m = sc.build().unwrap();
     (0..ticks)
         .map(|_| {
-            sim.step();
-            sim.state_hash()
+            m.step();
+            m.state_hash()
         })
         .collect()
 }
@@ -62,11 +62,11 @@ fn same_scenario_same_hash_at_every_tick() {
 #[test]
 fn another_seed_gives_another_run() {
     let sc = Scenario::load(&root().join("scenarios/default.toml")).unwrap();
-    let mut cfg = sc.sim_config();
+    let mut cfg = sc.match_config();
     let mut build = |seed| {
         cfg.seed = seed;
         let (level, cmap) = common::shipped("arena");
-        Sim::new(std::sync::Arc::new(level), cmap, &cfg).unwrap()
+        Match::new(std::sync::Arc::new(level), cmap, &cfg).unwrap()
     };
     let (mut a, mut b) = (build(1), build(2));
     run(&mut a, 200);
@@ -79,7 +79,7 @@ fn plat_carries_a_player_up_and_returns_when_left() {
     // Stand on the lowered plat (top at z = 8), wait for the ride, then walk east onto the
     // balcony (z = 128).
     let steps = vec![hold(50, 0.0, 0.0), hold(30, 320.0, 0.0)];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -89,32 +89,32 @@ fn plat_carries_a_player_up_and_returns_when_left() {
             ControllerConfig::Script(steps),
         )],
     );
-    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtA);
-    let ev = run(&mut sim, 2);
+    assert_eq!(m.sim.mover_state(0).unwrap().phase, Phase::AtA);
+    let ev = run(&mut m, 2);
     assert!(
         ev.iter().any(|e| matches!(e, SimEvent::MoverStart { .. })),
         "standing on it starts it"
     );
-    run(&mut sim, 30);
+    run(&mut m, 30);
     // 120 units at 150 u/s: at the top after 0.8 s.
-    let s = sim.player_state(0).unwrap();
+    let s = m.sim.player_state(0).unwrap();
     assert!(
         (s.origin.z - (128.0 + 24.0)).abs() < 0.2,
         "rode up: {:?}",
         s.origin
     );
-    assert_eq!(sim.mover_state(0).unwrap().phase, Phase::AtB);
-    assert!(sim.player_stats(0).unwrap().ticks_on_mover > 5);
-    run(&mut sim, 48);
-    let s = sim.player_state(0).unwrap();
+    assert_eq!(m.sim.mover_state(0).unwrap().phase, Phase::AtB);
+    assert!(m.sim.player_stats(0).unwrap().ticks_on_mover > 5);
+    run(&mut m, 48);
+    let s = m.sim.player_state(0).unwrap();
     assert!(
         s.origin.x > 380.0 && (s.origin.z - 152.0).abs() < 0.2,
         "on the balcony: {:?}",
         s.origin
     );
     // Three seconds at the top, then 0.8 s down.
-    run(&mut sim, 100);
-    let m = sim.mover_state(0).unwrap();
+    run(&mut m, 100);
+    let m = m.sim.mover_state(0).unwrap();
     assert_eq!(m.phase, Phase::AtA);
     assert!((m.offset.z - -120.0).abs() < 1e-3);
 }
@@ -123,7 +123,7 @@ fn plat_carries_a_player_up_and_returns_when_left() {
 fn door_opens_for_a_player_and_closes_after() {
     // The door (x -64..64, y -524..-516) rises 120 units; walk south through it.
     let steps = vec![hold(60, 320.0, 270.0)];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -133,35 +133,36 @@ fn door_opens_for_a_player_and_closes_after() {
             ControllerConfig::Script(steps),
         )],
     );
-    let door = sim
+    let door = m
+        .sim
         .level
         .movers
         .iter()
         .position(|m| m.classname == "func_door")
         .unwrap();
-    run(&mut sim, 5);
+    run(&mut m, 5);
     assert_eq!(
-        sim.mover_state(door).unwrap().phase,
+        m.sim.mover_state(door).unwrap().phase,
         Phase::AtA,
         "closed while nobody is near"
     );
-    run(&mut sim, 55);
-    let s = sim.player_state(0).unwrap();
+    run(&mut m, 55);
+    let s = m.sim.player_state(0).unwrap();
     assert!(
         s.origin.y < -560.0,
         "walked through the doorway: {:?}",
         s.origin
     );
     // wait 2 s after opening, then it closes again.
-    run(&mut sim, 120);
-    let m = sim.mover_state(door).unwrap();
+    run(&mut m, 120);
+    let m = m.sim.mover_state(door).unwrap();
     assert_eq!(m.phase, Phase::AtA);
     assert_eq!(m.offset, Vec3::ZERO);
 }
 
 #[test]
 fn closed_door_blocks() {
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -171,21 +172,21 @@ fn closed_door_blocks() {
             ControllerConfig::Idle,
         )],
     );
-    run(&mut sim, 1);
-    let t = sim.cmap.trace_ray(
+    run(&mut m, 1);
+    let t = m.sim.cmap.trace_ray(
         v(0., -400., 64.),
         v(0., -700., 64.),
         botarena::Contents::MASK_SIGHT,
         None,
     );
     assert!((t.end_pos.y - -516.0).abs() < 0.1, "{:?}", t.end_pos);
-    assert_eq!(t.ent, Some(sim.level.movers[1].id));
+    assert_eq!(t.ent, Some(m.sim.level.movers[1].id));
 }
 
 #[test]
 fn teleporter_moves_turns_and_pushes() {
     let steps = vec![hold(40, 320.0, 180.0)];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -197,8 +198,8 @@ fn teleporter_moves_turns_and_pushes() {
     );
     let mut tele_tick = None;
     for t in 0..40 {
-        sim.step();
-        if sim
+        m.step();
+        if m.sim
             .events
             .iter()
             .any(|e| matches!(e, SimEvent::Teleport { .. }))
@@ -208,7 +209,7 @@ fn teleporter_moves_turns_and_pushes() {
         }
     }
     assert!(tele_tick.is_some(), "reached the teleporter");
-    let s = sim.player_state(0).unwrap();
+    let s = m.sim.player_state(0).unwrap();
     assert_eq!(s.origin, v(400., -800., 27.));
     assert_eq!(s.yaw, 180.0);
     assert!(
@@ -217,13 +218,13 @@ fn teleporter_moves_turns_and_pushes() {
         s.velocity
     );
     assert!(s.teleport_time > 0.0);
-    assert_eq!(sim.player_stats(0).unwrap().teleports, 1);
+    assert_eq!(m.sim.player_stats(0).unwrap().teleports, 1);
 }
 
 #[test]
 fn teleport_destination_telefrags() {
     let steps = vec![hold(40, 320.0, 180.0)];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![
@@ -236,7 +237,7 @@ fn teleport_destination_telefrags() {
             scripted("victim", v(400., -800., 25.), 0., ControllerConfig::Idle),
         ],
     );
-    let ev = run(&mut sim, 40);
+    let ev = run(&mut m, 40);
     assert!(ev.iter().any(|e| matches!(
         e,
         SimEvent::Death {
@@ -244,14 +245,14 @@ fn teleport_destination_telefrags() {
             ..
         }
     )));
-    assert_eq!(sim.player_stats(1).unwrap().deaths, 1);
+    assert_eq!(m.sim.player_stats(1).unwrap().deaths, 1);
 }
 
 #[test]
 fn items_are_picked_up_and_respawn_on_quake_times() {
     // Proving lane 1 ends with shells (ammo: 30 s) on the 18-unit step.
     let steps = vec![hold(120, 320.0, 0.0)];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "proving",
         1,
         vec![scripted(
@@ -261,7 +262,8 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
             ControllerConfig::Script(steps),
         )],
     );
-    let shells = sim
+    let shells = m
+        .sim
         .level
         .items
         .iter()
@@ -269,8 +271,8 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
         .unwrap();
     let mut picked_at = None;
     for t in 0..200 {
-        sim.step();
-        if sim
+        m.step();
+        if m.sim
             .events
             .iter()
             .any(|e| matches!(e, SimEvent::Pickup { item, .. } if item == "item_shells"))
@@ -280,11 +282,12 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
         }
     }
     assert!(picked_at.is_some(), "picked up the shells");
-    assert_eq!(sim.item_available(shells), Some(false));
+    assert_eq!(m.sim.item_available(shells), Some(false));
     // Walk away so that it is not taken again the moment it is back.
-    sim.world
+    m.sim
+        .world
         .insert_one(
-            sim.players[0].entity,
+            m.sim.players[0].entity,
             botarena::bot::control::Controller::Script {
                 steps: vec![hold(100, 320.0, 180.0)],
                 index: 0,
@@ -292,14 +295,14 @@ fn items_are_picked_up_and_respawn_on_quake_times() {
             },
         )
         .unwrap();
-    run(&mut sim, 30 * 20 - 2);
+    run(&mut m, 30 * 20 - 2);
     assert_eq!(
-        sim.item_available(shells),
+        m.sim.item_available(shells),
         Some(false),
         "still away before 30 s"
     );
-    run(&mut sim, 2);
-    assert_eq!(sim.item_available(shells), Some(true), "back after 30 s");
+    run(&mut m, 2);
+    assert_eq!(m.sim.item_available(shells), Some(true), "back after 30 s");
 }
 
 #[test]
@@ -315,7 +318,7 @@ fn health_is_left_for_the_wounded() {
         },
         hold(120, 320.0, 0.0),
     ];
-    let mut sim = sim_on(
+    let mut m = match_on(
         "proving",
         1,
         vec![scripted(
@@ -325,15 +328,15 @@ fn health_is_left_for_the_wounded() {
             ControllerConfig::Script(steps),
         )],
     );
-    let ev = run(&mut sim, 150);
-    assert!(sim.player_state(0).unwrap().origin.x > 1850.0);
+    let ev = run(&mut m, 150);
+    assert!(m.sim.player_state(0).unwrap().origin.x > 1850.0);
     assert!(!ev.iter().any(|e| matches!(e, SimEvent::Pickup { .. })));
 }
 
 #[test]
 fn lava_kills_and_the_player_respawns() {
     // Drop into the arena's lava pit (x -256..-128, y 128..320).
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         3,
         vec![scripted(
@@ -343,7 +346,7 @@ fn lava_kills_and_the_player_respawns() {
             ControllerConfig::Idle,
         )],
     );
-    let ev = run(&mut sim, 100);
+    let ev = run(&mut m, 100);
     let death = ev
         .iter()
         .position(|e| matches!(e, SimEvent::Death { cause: "lava", .. }));
@@ -353,14 +356,15 @@ fn lava_kills_and_the_player_respawns() {
         .skip(death.unwrap())
         .any(|e| matches!(e, SimEvent::Spawn { .. }));
     assert!(spawn, "respawned");
-    let v = sim.player_vitals(0).unwrap();
+    let v = m.sim.player_vitals(0).unwrap();
     assert!(v.alive && v.health == 100.0);
-    let st = sim.player_stats(0).unwrap();
+    let st = m.sim.player_stats(0).unwrap();
     assert_eq!(st.deaths, 1);
     assert!(st.damage_taken >= 100.0);
-    let s = sim.player_state(0).unwrap();
+    let s = m.sim.player_state(0).unwrap();
     assert!(
-        sim.level
+        m.sim
+            .level
             .spawns
             .iter()
             .any(|sp| (sp.origin.truncate() - s.origin.truncate()).length() < 1.0),
@@ -371,7 +375,7 @@ fn lava_kills_and_the_player_respawns() {
 #[test]
 fn players_spawn_on_distinct_free_points() {
     let players = (0..4)
-        .map(|i| botarena::sim::PlayerConfig {
+        .map(|i| botarena::tick::PlayerConfig {
             name: format!("p{i}"),
             controller: ControllerConfig::Idle,
             spawn: None,
@@ -379,9 +383,9 @@ fn players_spawn_on_distinct_free_points() {
             senses: Default::default(),
         })
         .collect();
-    let sim = sim_on("arena", 9, players);
+    let m = match_on("arena", 9, players);
     let mut spots: Vec<[i32; 3]> = (0..4)
-        .map(|i| sim.player_state(i).unwrap().origin.as_ivec3().to_array())
+        .map(|i| m.sim.player_state(i).unwrap().origin.as_ivec3().to_array())
         .collect();
     spots.sort();
     spots.dedup();
@@ -390,7 +394,7 @@ fn players_spawn_on_distinct_free_points() {
 
 #[test]
 fn train_follows_its_corners_and_carries_a_rider() {
-    let mut sim = sim_on(
+    let mut m = match_on(
         "arena",
         1,
         vec![scripted(
@@ -400,32 +404,33 @@ fn train_follows_its_corners_and_carries_a_rider() {
             ControllerConfig::Idle,
         )],
     );
-    let train = sim
+    let train = m
+        .sim
         .level
         .movers
         .iter()
         .position(|m| m.classname == "func_train")
         .unwrap();
     assert_eq!(
-        sim.mover_state(train).unwrap().offset,
+        m.sim.mover_state(train).unwrap().offset,
         v(96., -700., 0.),
         "starts at its first corner"
     );
     // 0.1 s start delay, then 200 units at 100 u/s.
-    run(&mut sim, 2 + 40);
-    let m = sim.mover_state(train).unwrap();
-    assert_eq!(m.offset, v(296., -700., 0.));
-    assert_eq!(m.phase, Phase::TrainWaiting);
-    let s = sim.player_state(0).unwrap();
+    run(&mut m, 2 + 40);
+    let train_state = m.sim.mover_state(train).unwrap();
+    assert_eq!(train_state.offset, v(296., -700., 0.));
+    assert_eq!(train_state.phase, Phase::TrainWaiting);
+    let s = m.sim.player_state(0).unwrap();
     assert!(
         (s.origin.x - 328.0).abs() < 0.5 && (s.origin.z - 40.03).abs() < 0.1,
         "carried: {:?}",
         s.origin
     );
     // Waits 1 s, then goes back.
-    run(&mut sim, 20 + 41);
-    assert_eq!(sim.mover_state(train).unwrap().offset, v(96., -700., 0.));
-    assert!((sim.player_state(0).unwrap().origin.x - 128.0).abs() < 0.5);
+    run(&mut m, 20 + 41);
+    assert_eq!(m.sim.mover_state(train).unwrap().offset, v(96., -700., 0.));
+    assert!((m.sim.player_state(0).unwrap().origin.x - 128.0).abs() < 0.5);
 }
 
 #[test]
@@ -456,10 +461,10 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
     let centre = (button.mins + button.maxs) * 0.5;
     let half = ((button.maxs - button.mins) * 0.5).dot(dir3.abs());
     let spot = centre - dir3 * (half + 16.5);
-    let mut sim = Sim::new(
+    let mut m = Match::new(
         std::sync::Arc::new(level),
         cmap,
-        &botarena::sim::SimConfig::new(
+        &botarena::MatchConfig::new(
             1,
             vec![scripted(
                 "presser",
@@ -470,19 +475,19 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
         ),
     )
     .unwrap();
-    assert_eq!(sim.mover_state(di).unwrap().phase, Phase::AtA);
-    let ev = run(&mut sim, 40);
+    assert_eq!(m.sim.mover_state(di).unwrap().phase, Phase::AtA);
+    let ev = run(&mut m, 40);
     assert!(
         ev.contains(&SimEvent::MoverStart {
-            mover: sim.level.movers[bi].id.0
+            mover: m.sim.level.movers[bi].id.0
         }),
         "button pressed: {ev:?}"
     );
     assert!(
         ev.contains(&SimEvent::MoverStart {
-            mover: sim.level.movers[di].id.0
+            mover: m.sim.level.movers[di].id.0
         }),
         "door opened: {ev:?}"
     );
-    assert_ne!(sim.mover_state(di).unwrap().offset, Vec3::ZERO);
+    assert_ne!(m.sim.mover_state(di).unwrap().offset, Vec3::ZERO);
 }

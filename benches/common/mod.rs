@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use botarena::bot::control::ControllerConfig;
 use botarena::map::{MapData, build_level};
-use botarena::sim::{PlayerConfig, Sim, SimConfig};
+use botarena::tick::{Match, MatchConfig, PlayerConfig};
 use glam::Vec3;
 
 /// The arena with `bots` players, the i-th starting at the i-th grid point with the
@@ -14,7 +14,7 @@ pub fn arena_with(
     bots: usize,
     warmup: usize,
     ctrl: impl Fn(usize, Vec3) -> ControllerConfig,
-) -> Sim {
+) -> Match {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
     let (level, cmap) = build_level(MapData::load(&path).expect("arena loads"));
     let mut starts = Vec::new();
@@ -35,10 +35,10 @@ pub fn arena_with(
             }
         })
         .collect();
-    let cfg = SimConfig::new(1, players);
-    let mut sim = Sim::new(Arc::new(level), cmap, &cfg).expect("sim builds");
+    let cfg = MatchConfig::new(1, players);
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).expect("the match builds");
     for _ in 0..warmup {
-        sim.step();
+        m.step();
     }
-    sim
+    m
 }

@@ -22,19 +22,20 @@
 use glam::Vec3;
 
 use super::explore::Explorer;
+use super::learned::LearnedMap;
 use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 use super::prediction::Tracking;
 use super::routing::{RouteGoal, RouteState};
 use super::{Percepts, Thing};
 use crate::game::combat::MISSILE_SPEED;
-use crate::game::{Aim, Inventory, Weapon};
+use crate::game::{Aim, Inventory, MatchRules, Weapon};
 use crate::map::EntId;
 use crate::map::level::ItemKind;
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoints::WaypointKind;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
 use crate::sim::Sim;
-use crate::sim::components::{BotRng, Motion, Still, Vitals};
+use crate::sim::components::{Motion, PlayerRng, Still, Vitals};
 use crate::sim::sound::SoundKind;
 
 /// Seconds within 64 units of one spot after which a bot (not fighting) gives up.
@@ -223,8 +224,12 @@ pub fn look_at(from: Vec3, to: Vec3) -> (f32, f32) {
     (yaw, pitch)
 }
 
-/// The brain stage.
-pub fn brain_system(sim: &mut Sim) {
+/// The brain stage: each living brain bot's goal, and what it hands on (see the module
+/// docs). Reads [`Motion`], [`Vitals`], [`Inventory`], [`Percepts`], [`Tracking`],
+/// [`MoveStatus`], [`Still`], item slots, the learned map and the rules' respawn scale;
+/// writes [`Brain`], [`RouteState`] (goal), [`MoveIntent`], [`Aim`], the bot's random
+/// stream, the routing caches (distances asked for), and deaths (stuck bots).
+pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules) {
     let dt = sim.dt;
     let tick = sim.tick;
     let rate = sim.tick_rate();
@@ -247,13 +252,16 @@ pub fn brain_system(sim: &mut Sim) {
         })
         .collect();
     let mut items = items;
-    for w in sim.waypoints.waypoints() {
+    for w in learned.waypoints.waypoints() {
         if let WaypointKind::Item { item, .. } = w.kind
             && let Some(slot) = items.get_mut(item)
         {
             slot.1 = Some(w.number);
         }
     }
+    // The caches answer route distances (building them as needed) while the rest of the
+    // learned map is read.
+    let routes = std::sync::Arc::make_mut(&mut learned.routes);
     let mut stuck = Vec::new();
     // One view for the loop: asking the world per player prepares the query every time.
     let mut view = sim.world.view_mut::<(
@@ -267,7 +275,7 @@ pub fn brain_system(sim: &mut Sim) {
         &mut MoveIntent,
         &MoveStatus,
         &mut Aim,
-        &mut BotRng,
+        &mut PlayerRng,
         &Still,
     )>();
     for &player in &sim.players {
@@ -299,7 +307,7 @@ pub fn brain_system(sim: &mut Sim) {
                 && stand.distance(s.origin) < 96.0
                 && !p.visible.iter().any(|sn| sn.thing == Thing::Item(i))
             {
-                let secs = level.items[i].respawn.unwrap_or(1.0e6) * sim.rules.respawn_scale;
+                let secs = level.items[i].respawn.unwrap_or(1.0e6) * rules.respawn_scale;
                 b.gone_until[i] = tick + (secs * rate).round() as u64;
             }
         }
@@ -450,7 +458,7 @@ pub fn brain_system(sim: &mut Sim) {
             )
         {
             b.choose_in = CHOOSE_SECONDS;
-            let g = &sim.waypoints;
+            let g = &learned.waypoints;
             let here = route
                 .previous
                 .or(route.next)
@@ -475,7 +483,7 @@ pub fn brain_system(sim: &mut Sim) {
                 // The graph's distance where it knows a way; straight when the item is in
                 // sight; otherwise it is not a candidate (exploring will find a way).
                 let known = match (here, goal_wp) {
-                    (Some(h), Some(gw)) => sim.routes.get(g, gw, b.skill.travel).distance(h),
+                    (Some(h), Some(gw)) => routes.get(g, gw, b.skill.travel).distance(h),
                     _ => None,
                 };
                 let cost = match (known, seen) {
@@ -504,8 +512,8 @@ pub fn brain_system(sim: &mut Sim) {
                 route.goal = None;
                 let (req, _) = b.explore.step(
                     &sim.cmap,
-                    &sim.waypoints,
-                    &sim.visits,
+                    &learned.waypoints,
+                    &learned.visits,
                     &level,
                     &s,
                     p,

@@ -22,11 +22,12 @@ use crate::nav::routing::TravelFlags;
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PlayerState, UserCmd};
 use crate::sim::Sim;
-use crate::sim::components::{BotRng, Command, Motion, MoverSlot, Vitals};
+use crate::sim::components::{Command, Motion, MoverSlot, PlayerRng, Vitals};
 use crate::sim::rng::SimRng;
 
 use super::Percepts;
 use super::explore::{Explorer, SecretDoorView};
+use super::learned::LearnedMap;
 use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 use super::routing::{Roam, RouteGoal, RouteState};
 
@@ -146,7 +147,7 @@ impl Controller {
 
 /// Controllers turn their state into this tick's user command, or (goto) into a movement
 /// request for the movement stage.
-pub fn control_system(sim: &mut Sim) {
+pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     let doors = secret_doors(sim);
@@ -159,8 +160,8 @@ pub fn control_system(sim: &mut Sim) {
                    planner: Option<EntId>| {
         ex.step(
             &sim.cmap,
-            &sim.waypoints,
-            &sim.visits,
+            &learned.waypoints,
+            &learned.visits,
             &sim.level,
             s,
             percepts,
@@ -176,7 +177,7 @@ pub fn control_system(sim: &mut Sim) {
         &mut Command,
         &Motion,
         &Vitals,
-        &mut BotRng,
+        &mut PlayerRng,
         &mut MoveIntent,
         &Percepts,
         &MoveStatus,
@@ -275,10 +276,10 @@ pub fn control_system(sim: &mut Sim) {
                 route.hold = false;
                 // Along a jump link an explorer made: a run planned over the physics, played
                 // while the routing stage holds.
-                let floor = sim.visits.floor(&sim.level, &sim.cmap);
+                let floor = learned.visits.floor(&sim.level, &sim.cmap);
                 if let Some(c) = roam.planned_cmd(
                     &sim.cmap,
-                    &sim.waypoints,
+                    &learned.waypoints,
                     floor,
                     route,
                     s,
@@ -320,7 +321,7 @@ pub fn control_system(sim: &mut Sim) {
                     }
                 }
                 if !doors.is_empty()
-                    && let Some(next) = route.next.and_then(|n| sim.waypoints.get(n))
+                    && let Some(next) = route.next.and_then(|n| learned.waypoints.get(n))
                 {
                     let (hold, view) =
                         super::routing::secret_door_on_the_way(&sim.cmap, &doors, s, next.origin);

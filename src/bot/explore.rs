@@ -577,17 +577,18 @@ mod tests {
         // Brain bots explore (so they look for the frontier) but plan no run toward an item
         // in their first second here: the match has not paid for the map's floor points.
         let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
-        let mut sim = crate::bench::bench_sim(&map, 4, 1, 1).expect("the shipped arena");
+        let mut m = crate::bench::bench_sim(&map, 4, 1, 1).expect("the shipped arena");
         for _ in 0..20 {
-            sim.step();
+            m.step();
         }
-        assert!(sim.visits.floor.get().is_none());
-        let floor = sim.visits.floor(&sim.level, &sim.cmap).to_vec();
+        let (visits, sim) = (&m.learned.visits, &m.sim);
+        assert!(visits.floor.get().is_none());
+        let floor = visits.floor(&sim.level, &sim.cmap).to_vec();
         assert_eq!(
             floor,
             crate::nav::sample::floor_points(&sim.level, &sim.cmap, 32.0)
         );
-        let frontier = sim.visits.frontier(&sim.level, &sim.cmap).to_vec();
+        let frontier = visits.frontier(&sim.level, &sim.cmap).to_vec();
         assert_eq!(frontier, super::frontier_points(&sim.level, &sim.cmap));
         assert!(!floor.is_empty() && !frontier.is_empty());
     }

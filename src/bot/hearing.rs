@@ -13,7 +13,7 @@ use crate::map::EntId;
 use crate::map::level::TriggerKind;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::Sim;
-use crate::sim::components::{BotRng, ItemSlot, Motion, Vitals};
+use crate::sim::components::{ItemSlot, Motion, PlayerRng, Vitals};
 use crate::sim::rng::SimRng;
 use crate::sim::sound::{Producers, Sound};
 
@@ -123,7 +123,7 @@ pub fn hearing_system(sim: &mut Sim) {
     };
     let mut view = sim
         .world
-        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut BotRng)>();
+        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut PlayerRng)>();
     for p in &sim.players {
         let id = p.id;
         let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(p.entity) else {

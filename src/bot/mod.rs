@@ -1,19 +1,26 @@
-//! Bot systems, one file each: what a bot sees and can reach ([`perception`]) and what it
-//! hears ([`hearing`]) — both fill the bot's [`Percepts`], the one place later brain and
-//! navigation systems read — where its enemies are going ([`prediction`]) and how it moves
-//! toward a nearby target ([`movement`]); how it learns the map by dropping waypoints
-//! ([`waypoints`]), how it follows routes over them ([`routing`]) and where it goes when it
-//! has nothing better to do ([`explore`]).
+//! Bots, one stage per file, each a plain function (or a stage object owning its scratch)
+//! whose doc says what it reads and writes: what a bot sees and can reach ([`perception`])
+//! and hears ([`hearing`]) — both fill its [`Percepts`], the one place later stages read —
+//! where its enemies are going ([`prediction`]), what its controller asks ([`control`]), what
+//! the deathmatch brain wants ([`brain`]), which waypoint it heads for ([`routing`]), how it
+//! moves there ([`movement`]) and looks ([`aim`]), how it learns the map by dropping waypoints
+//! ([`waypoints`]) and where it goes with nothing better to do ([`explore`]).
+//!
+//! What the bots have learned of the map together — the waypoint graph, its routing caches
+//! and where they have been — is the [`learned::LearnedMap`]; the components a bot
+//! carries are inserted by [`spawn::insert_components`].
 
 pub mod aim;
 pub mod brain;
 pub mod control;
 pub mod explore;
 pub mod hearing;
+pub mod learned;
 pub mod movement;
 pub mod perception;
 pub mod prediction;
 pub mod routing;
+pub mod spawn;
 pub mod waypoints;
 
 use glam::Vec3;
@@ -21,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::map::EntId;
 use crate::nav::Reachability;
+use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::sound::SoundKind;
 
 /// A bot's senses.
@@ -99,4 +107,33 @@ pub struct Percepts {
     pub heard: Vec<Heard>,
     /// Traces spent on this bot this tick.
     pub traces: u32,
+}
+
+impl StateHash for Thing {
+    fn hash_state(&self, h: &mut StateHasher) {
+        match *self {
+            Thing::Player(id) => h.u64(id.0 as u64),
+            Thing::Item(i) => h.u64(i as u64 | 1 << 40),
+        }
+    }
+}
+
+/// What is seen and reached, and which heard sounds were located: the rest (positions,
+/// distances, trace counts) follows from the world.
+impl StateHash for Percepts {
+    fn hash_state(&self, h: &mut StateHasher) {
+        for v in &self.visible {
+            v.thing.hash_state(h);
+        }
+        h.u64(u64::MAX);
+        for r in &self.reachable {
+            r.thing.hash_state(h);
+            r.how.hash_state(h);
+        }
+        h.u64(u64::MAX);
+        for s in &self.heard {
+            h.u64(s.sound);
+            h.u64(s.position.is_some() as u64);
+        }
+    }
 }

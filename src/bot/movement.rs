@@ -24,6 +24,8 @@ use crate::physics::pmove::{
 use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
 use crate::sim::Sim;
 use crate::sim::components::{Command, Motion, Vitals};
+use crate::sim::hash::{StateHash, StateHasher};
+use crate::sim::parallel::JobSize;
 
 /// Where a bot wants to go.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -86,6 +88,12 @@ pub struct MoveMemory {
     pub avoid_ticks: u32,
     /// Ticks left of backing away from an edge to take a run-up.
     pub runup_ticks: u32,
+}
+
+impl StateHash for MoveMemory {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.avoid_side as u64 | (self.avoid_ticks as u64) << 8);
+    }
 }
 
 /// How far a bot backs away from an edge to get to full speed before jumping it.
@@ -517,7 +525,9 @@ fn swim(
     (cmd, MoveStatus::Swimming)
 }
 
-/// For every living bot with a movement request: this tick's command and movement status.
+/// The movement stage: for every living bot with a movement request, this tick's command
+/// and movement status. Reads [`MoveIntent`], [`Motion`] and [`Vitals`]; writes [`Command`],
+/// [`MoveStatus`] and [`MoveMemory`].
 pub fn movement_system(sim: &mut Sim) {
     // One job per living bot with a request: its state and memory out of the world, steered
     // on the worker pool against the frozen geometry, results back in entity order.
@@ -555,12 +565,12 @@ pub fn movement_system(sim: &mut Sim) {
         physics: PhysicsParams,
         dt: f32,
     }
-    let ctx = std::sync::Arc::new(Ctx {
+    let ctx = Ctx {
         map: sim.cmap.clone(),
         physics: sim.params,
         dt: sim.dt,
-    });
-    let jobs = sim.run_jobs(crate::sim::parallel::JobSize::Bot, &ctx, jobs, |c, j| {
+    };
+    let (_, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |c, j| {
         let ctx = SteerCtx {
             map: &c.map,
             physics: c.physics,
@@ -570,7 +580,6 @@ pub fn movement_system(sim: &mut Sim) {
         };
         j.out = Some(steer(&ctx, &j.state, &j.req, &mut j.mem));
     });
-    drop(ctx);
     for j in jobs {
         if let Ok((cmd, status, mem)) = sim
             .world

@@ -6,15 +6,17 @@
 //! visible things are refreshed at 10 Hz, staggered across bots; in between, what was seen
 //! is followed to where it is now (a player moves at most 32 units in a tenth of a second).
 //!
-//! Entry points: [`perception_system`], [`visible`].
+//! Entry points: [`PerceptionStage`], [`visible`].
 
 use glam::Vec3;
 
 use crate::map::{CollisionMap, Contents, EntId};
+use crate::nav::sample::item_touch_point;
 use crate::nav::{ReachParams, reach::reachable_counted};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
 use crate::sim::Sim;
 use crate::sim::components::{ItemSlot, Motion, Vitals};
+use crate::sim::parallel::JobSize;
 
 use super::{Percepts, Reached, Seen, Senses, Thing};
 
@@ -100,176 +102,217 @@ fn player_centre(origin: Vec3) -> Vec3 {
     origin + (PLAYER_MINS + PLAYER_MAXS) * 0.5
 }
 
-/// Fills every living bot's visible list (each tick) and reachable list (10 Hz, staggered).
-pub fn perception_system(sim: &mut Sim) {
-    let level = sim.level.clone();
-    // A frozen view: where everyone and everything is at the start of the tick.
-    let players: Vec<(EntId, Vec3, bool, Vec3)> = sim
-        .players
-        .iter()
-        .map(|p| {
-            let (id, e) = (p.id, p.entity);
-            let (m, eye) = sim
-                .world
-                .get::<&Motion>(e)
-                .map(|m| (m.0.origin, m.0.eye()))
-                .unwrap_or((Vec3::ZERO, Vec3::ZERO));
-            let alive = sim
-                .world
-                .get::<&Vitals>(e)
-                .map(|v| v.alive)
-                .unwrap_or(false);
-            (id, m, alive, eye)
-        })
-        .collect();
-    let items: Vec<(usize, Vec3, Vec3)> = sim
-        .items
-        .iter()
-        .filter_map(|&e| {
-            let s = sim.world.get::<&ItemSlot>(e).ok()?;
-            if !s.available {
-                return None;
-            }
-            let (mn, mx) = level.items[s.def].kind.bounds();
-            Some((
-                s.def,
-                s.origin + (mn + mx) * 0.5,
-                crate::nav::sample::item_touch_point(s.origin, mn),
-            ))
-        })
-        .collect();
-    let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
-    let reach_params = ReachParams::default();
-    // One job per bot: its state and its percepts, taken out of the world.
-    struct Job {
-        id: EntId,
-        /// Index in `sim.players`.
-        ix: usize,
-        e: hecs::Entity,
-        s: crate::physics::PlayerState,
-        alive: bool,
-        senses: Senses,
-        percepts: Percepts,
-        /// Lines of sight this bot traced for everyone: (lower index, higher, clear).
-        sight: Vec<(usize, usize, bool)>,
-    }
-    let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
-    let mut view = sim
-        .world
-        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>();
-    for (ix, p) in sim.players.iter().enumerate() {
-        let (id, e) = (p.id, p.entity);
-        let Some((motion, vitals, senses, percepts)) = view.get_mut(e) else {
-            continue;
-        };
-        jobs.push(Job {
-            id,
-            ix,
-            e,
-            s: motion.0,
-            alive: vitals.alive,
-            senses: *senses,
-            percepts: std::mem::take(percepts),
-            sight: Vec::new(),
-        });
-    }
-    // Lines of sight between players that a refreshing bot needs and that were not traced
-    // in this refresh interval, each pair traced once: by the lower-indexed of the bots that
-    // need it, in that bot's job (who needs a pair is known from the frozen view alone).
-    let tick = sim.tick;
-    let mut pairs = std::mem::take(&mut sim.sight_pairs);
-    pairs.resize(players.len());
-    // Per player index: eye, view direction and senses of a living bot refreshing this tick.
-    let mut lookers: Vec<Option<(Vec3, Vec3, Senses)>> = vec![None; players.len()];
-    for job in &jobs {
-        if job.alive && (tick + job.id.0 as u64).is_multiple_of(interval) {
-            let (forward, _) = angle_vectors(job.s.yaw, job.s.pitch);
-            lookers[job.ix] = Some((job.s.eye(), forward, job.senses));
+/// A player as the frozen view of the tick's start has it.
+#[derive(Clone, Copy, Debug)]
+struct PlayerView {
+    id: EntId,
+    origin: Vec3,
+    alive: bool,
+    eye: Vec3,
+}
+
+/// An available item as perception sees it.
+#[derive(Clone, Copy, Debug)]
+struct ItemView {
+    /// Index in the level's items.
+    index: usize,
+    /// The centre of its pickup box (what a bot looks at).
+    centre: Vec3,
+    /// Where a standing player touches it (what reachability is tested to).
+    touch: Vec3,
+}
+
+/// A living bot refreshing its lines of sight this tick: where it looks from, along which
+/// direction, with which senses.
+#[derive(Clone, Copy, Debug)]
+struct Looker {
+    eye: Vec3,
+    forward: Vec3,
+    senses: Senses,
+}
+
+/// The perception stage. It owns the lines of sight between players traced in the current
+/// refresh interval ([`SightPairs`]), its scratch between ticks.
+///
+/// Reads [`Motion`], [`Vitals`], [`Senses`] and [`ItemSlot`]s; writes [`Percepts`]
+/// (visible, reachable, traces) and the run's perception trace count.
+#[derive(Clone, Debug, Default)]
+pub struct PerceptionStage {
+    pairs: SightPairs,
+}
+
+impl PerceptionStage {
+    /// Fills every living bot's visible list (each tick) and reachable list (10 Hz,
+    /// staggered).
+    pub fn run(&mut self, sim: &mut Sim) {
+        let level = sim.level.clone();
+        // A frozen view: where everyone and everything is at the start of the tick.
+        let players: Vec<PlayerView> = sim
+            .players
+            .iter()
+            .map(|p| {
+                let (origin, eye) = sim
+                    .world
+                    .get::<&Motion>(p.entity)
+                    .map(|m| (m.0.origin, m.0.eye()))
+                    .unwrap_or((Vec3::ZERO, Vec3::ZERO));
+                let alive = sim
+                    .world
+                    .get::<&Vitals>(p.entity)
+                    .map(|v| v.alive)
+                    .unwrap_or(false);
+                PlayerView {
+                    id: p.id,
+                    origin,
+                    alive,
+                    eye,
+                }
+            })
+            .collect();
+        let items: Vec<ItemView> = sim
+            .items
+            .iter()
+            .filter_map(|&e| {
+                let s = sim.world.get::<&ItemSlot>(e).ok()?;
+                if !s.available {
+                    return None;
+                }
+                let (mn, mx) = level.items[s.def].kind.bounds();
+                Some(ItemView {
+                    index: s.def,
+                    centre: s.origin + (mn + mx) * 0.5,
+                    touch: item_touch_point(s.origin, mn),
+                })
+            })
+            .collect();
+        let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
+        let tick = sim.tick;
+        // One job per bot: its state and its percepts, taken out of the world.
+        struct Job {
+            id: EntId,
+            /// Index in `sim.players`.
+            ix: usize,
+            e: hecs::Entity,
+            s: crate::physics::PlayerState,
+            alive: bool,
+            senses: Senses,
+            percepts: Percepts,
+            /// Lines of sight this bot traced for everyone: (lower index, higher, clear).
+            sight: Vec<(usize, usize, bool)>,
         }
-    }
-    struct Look {
-        cmap: std::sync::Arc<crate::map::CollisionMap>,
-        players: Vec<(EntId, Vec3, bool, Vec3)>,
-        lookers: Vec<Option<(Vec3, Vec3, Senses)>>,
-        pairs: SightPairs,
-        tick: u64,
-        interval: u64,
-    }
-    let look = std::sync::Arc::new(Look {
-        cmap: sim.cmap.clone(),
-        players,
-        lookers,
-        pairs,
-        tick,
-        interval,
-    });
-    let mut jobs = sim.run_jobs(
-        crate::sim::parallel::JobSize::Bot,
-        &look,
-        jobs,
-        |look, job| {
-            let Some((eye, forward, senses)) = look.lookers[job.ix] else {
+        let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
+        let mut view = sim
+            .world
+            .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts)>();
+        for (ix, p) in sim.players.iter().enumerate() {
+            let Some((motion, vitals, senses, percepts)) = view.get_mut(p.entity) else {
+                continue;
+            };
+            jobs.push(Job {
+                id: p.id,
+                ix,
+                e: p.entity,
+                s: motion.0,
+                alive: vitals.alive,
+                senses: *senses,
+                percepts: std::mem::take(percepts),
+                sight: Vec::new(),
+            });
+        }
+        // Lines of sight between players that a refreshing bot needs and that were not traced
+        // in this refresh interval, each pair traced once: by the lower-indexed of the bots
+        // that need it, in that bot's job (who needs a pair is known from the frozen view
+        // alone).
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.resize(players.len());
+        // Per player index: the living bots refreshing this tick.
+        let mut lookers: Vec<Option<Looker>> = vec![None; players.len()];
+        for job in &jobs {
+            if job.alive && (tick + job.id.0 as u64).is_multiple_of(interval) {
+                let (forward, _) = angle_vectors(job.s.yaw, job.s.pitch);
+                lookers[job.ix] = Some(Looker {
+                    eye: job.s.eye(),
+                    forward,
+                    senses: job.senses,
+                });
+            }
+        }
+        struct Look {
+            cmap: std::sync::Arc<crate::map::CollisionMap>,
+            players: Vec<PlayerView>,
+            lookers: Vec<Option<Looker>>,
+            pairs: SightPairs,
+            tick: u64,
+            interval: u64,
+        }
+        let look = Look {
+            cmap: sim.cmap.clone(),
+            players,
+            lookers,
+            pairs,
+            tick,
+            interval,
+        };
+        let (look, mut jobs) = sim.run_jobs(JobSize::Bot, look, jobs, |look, job| {
+            let Some(me) = look.lookers[job.ix] else {
                 return;
             };
             let players = &look.players;
             // Whether the bot at index `i` (refreshing) needs its line of sight to `k`.
-            let wants = |i: usize, k: usize, eye: Vec3, forward: Vec3, senses: &Senses| {
+            let wants = |i: usize, k: usize, l: &Looker| {
                 k != i
-                    && players[k].2
-                    && in_view(eye, forward, senses, player_centre(players[k].1))
+                    && players[k].alive
+                    && in_view(
+                        l.eye,
+                        l.forward,
+                        &l.senses,
+                        player_centre(players[k].origin),
+                    )
                     && look.pairs.get(i, k, look.tick, look.interval).is_none()
             };
             for k in 0..players.len() {
-                if !wants(job.ix, k, eye, forward, &senses) {
+                if !wants(job.ix, k, &me) {
                     continue;
                 }
-                let lower_wants = k < job.ix
-                    && look.lookers[k].is_some_and(|(e, f, s)| wants(k, job.ix, e, f, &s));
+                let lower_wants =
+                    k < job.ix && look.lookers[k].is_some_and(|l| wants(k, job.ix, &l));
                 if !lower_wants {
                     let (a, b) = (job.ix.min(k), job.ix.max(k));
                     let clear =
                         look.cmap
-                            .line_clear(players[a].3, players[b].3, Contents::MASK_SIGHT);
+                            .line_clear(players[a].eye, players[b].eye, Contents::MASK_SIGHT);
                     job.sight.push((a, b, clear));
                 }
             }
-        },
-    );
-    let Ok(look) = std::sync::Arc::try_unwrap(look) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    let (players, mut pairs) = (look.players, look.pairs);
-    let mut pair_traces = 0;
-    for job in &mut jobs {
-        pair_traces += job.sight.len() as u64;
-        for (a, b, clear) in job.sight.drain(..) {
-            pairs.set(a, b, tick, clear);
+        });
+        let (players, mut pairs) = (look.players, look.pairs);
+        let mut pair_traces = 0;
+        for job in &mut jobs {
+            pair_traces += job.sight.len() as u64;
+            for (a, b, clear) in job.sight.drain(..) {
+                pairs.set(a, b, tick, clear);
+            }
         }
-    }
-    // The frozen view the jobs share.
-    struct Ctx {
-        cmap: std::sync::Arc<crate::map::CollisionMap>,
-        players: Vec<(EntId, Vec3, bool, Vec3)>,
-        pairs: SightPairs,
-        items: Vec<(usize, Vec3, Vec3)>,
-        tick: u64,
-        interval: u64,
-        reach: ReachParams,
-    }
-    let ctx = std::sync::Arc::new(Ctx {
-        cmap: sim.cmap.clone(),
-        players,
-        items,
-        pairs,
-        tick: sim.tick,
-        interval,
-        reach: reach_params,
-    });
-    let jobs = sim.run_jobs(
-        crate::sim::parallel::JobSize::Bot,
-        &ctx,
-        jobs,
-        |ctx, job| {
+        // The frozen view the jobs share.
+        struct Ctx {
+            cmap: std::sync::Arc<crate::map::CollisionMap>,
+            players: Vec<PlayerView>,
+            pairs: SightPairs,
+            items: Vec<ItemView>,
+            tick: u64,
+            interval: u64,
+            reach: ReachParams,
+        }
+        let ctx = Ctx {
+            cmap: sim.cmap.clone(),
+            players,
+            items,
+            pairs,
+            tick,
+            interval,
+            reach: ReachParams::default(),
+        };
+        let (ctx, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |ctx, job| {
             let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
             let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
             let (id, ix) = (job.id, job.ix);
@@ -291,40 +334,41 @@ pub fn perception_system(sim: &mut Sim) {
                 // Every living other player (lines of sight traced above) and every
                 // available item, in id order.
                 for (k, p) in players.iter().enumerate() {
-                    let centre = player_centre(p.1);
+                    let centre = player_centre(p.origin);
                     if k != ix
-                        && p.2
+                        && p.alive
                         && in_view(eye, forward, senses, centre)
                         && ctx.pairs.get(ix, k, tick, interval) == Some(true)
                     {
                         seen.push(Seen {
-                            thing: Thing::Player(p.0),
+                            thing: Thing::Player(p.id),
                             pos: centre,
                             distance: (centre - eye).length(),
                         });
                     }
                 }
                 for i in items {
-                    let (vis, t) = visible(cmap, eye, forward, senses, i.1);
+                    let (vis, t) = visible(cmap, eye, forward, senses, i.centre);
                     traces += t;
                     if vis {
                         seen.push(Seen {
-                            thing: Thing::Item(i.0),
-                            pos: i.1,
-                            distance: (i.1 - eye).length(),
+                            thing: Thing::Item(i.index),
+                            pos: i.centre,
+                            distance: (i.centre - eye).length(),
                         });
                     }
                 }
             } else {
                 // Between refreshes: what was seen last time and is still there, followed to
-                // where it is now (players keep moving; taken items and dead players drop out).
+                // where it is now (players keep moving; taken items and dead players drop
+                // out).
                 for v in &percepts.visible {
                     let now = match v.thing {
                         Thing::Player(pid) => players
                             .iter()
-                            .find(|p| p.0 == pid && p.2)
-                            .map(|p| player_centre(p.1)),
-                        Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.1),
+                            .find(|p| p.id == pid && p.alive)
+                            .map(|p| player_centre(p.origin)),
+                        Thing::Item(def) => items.iter().find(|i| i.index == def).map(|i| i.centre),
                     };
                     if let Some(pos) = now {
                         seen.push(Seen {
@@ -348,8 +392,10 @@ pub fn perception_system(sim: &mut Sim) {
                     .take(REACH_PER_REFRESH)
                 {
                     let to = match v.thing {
-                        Thing::Player(pid) => players.iter().find(|p| p.0 == pid).map(|p| p.1),
-                        Thing::Item(def) => items.iter().find(|i| i.0 == def).map(|i| i.2),
+                        Thing::Player(pid) => {
+                            players.iter().find(|p| p.id == pid).map(|p| p.origin)
+                        }
+                        Thing::Item(def) => items.iter().find(|i| i.index == def).map(|i| i.touch),
                     };
                     let Some(to) = to else { continue };
                     let (how, t) = reachable_counted(cmap, s.origin, to, &reach_params);
@@ -365,21 +411,18 @@ pub fn perception_system(sim: &mut Sim) {
             }
             percepts.visible = seen;
             percepts.traces = traces;
-        },
-    );
-    let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    sim.sight_pairs = ctx.pairs;
-    // Results back in entity order.
-    let mut total_traces = pair_traces;
-    for job in jobs {
-        total_traces += job.percepts.traces as u64;
-        if let Ok(mut p) = sim.world.get::<&mut Percepts>(job.e) {
-            *p = job.percepts;
+        });
+        self.pairs = ctx.pairs;
+        // Results back in entity order.
+        let mut total_traces = pair_traces;
+        for job in jobs {
+            total_traces += job.percepts.traces as u64;
+            if let Ok(mut p) = sim.world.get::<&mut Percepts>(job.e) {
+                *p = job.percepts;
+            }
         }
+        sim.stats.perception_traces += total_traces;
     }
-    sim.stats.perception_traces += total_traces;
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! most [`TRACK_MAX`] enemies, a [`HORIZON`] of 1 s in 0.1 s steps, refreshed at 10 Hz
 //! staggered across bots.
 //!
-//! Entry point: [`prediction_system`].
+//! Entry point: [`PredictionStage`].
 
 use glam::Vec3;
 use serde::Serialize;
@@ -15,6 +15,8 @@ use crate::physics::pmove::PlayerState;
 use crate::physics::predict::{PredictParams, predict, run_toward};
 use crate::sim::Sim;
 use crate::sim::components::{Motion, Vitals};
+use crate::sim::hash::{StateHash, StateHasher};
+use crate::sim::parallel::JobSize;
 
 use super::perception::REFRESH_HZ;
 use super::{Percepts, Thing};
@@ -30,9 +32,27 @@ pub const MEMORY: f32 = 2.0;
 /// A player this far from where its shared path starts has jumped (teleport, respawn).
 const TELEPORTED: f32 = 64.0;
 
-/// Predicted paths shared by every bot refreshing within one interval: (enemy, tick, its
-/// state then, path), by enemy id.
-pub type EnemyPaths = Vec<(EntId, u64, PlayerState, Vec<Vec3>)>;
+/// An enemy's path predicted in the current refresh interval, shared by every bot that
+/// refreshes in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedPath {
+    /// Whose.
+    pub enemy: EntId,
+    /// The tick it was predicted at.
+    pub tick: u64,
+    /// The enemy's state then (the path starts from it).
+    pub state: PlayerState,
+    /// Predicted origins every [`STEP`] seconds after `tick`.
+    pub path: Vec<Vec3>,
+}
+
+/// A player as the frozen view of the tick's start has it.
+#[derive(Clone, Copy, Debug)]
+struct Body {
+    id: EntId,
+    state: PlayerState,
+    alive: bool,
+}
 
 /// One tracked enemy.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -52,6 +72,18 @@ pub struct TrackedEnemy {
 pub struct Tracking {
     /// Nearest first when refreshed.
     pub enemies: Vec<TrackedEnemy>,
+}
+
+/// Who is tracked, since when, and from which state (paths follow from these).
+impl StateHash for Tracking {
+    fn hash_state(&self, h: &mut StateHasher) {
+        for en in &self.enemies {
+            h.u64(en.id.0 as u64);
+            h.u64(en.seen_tick);
+            h.vec3(en.state.origin);
+            h.vec3(en.state.velocity);
+        }
+    }
 }
 
 impl TrackedEnemy {
@@ -96,136 +128,155 @@ pub fn predict_enemy(
         .collect()
 }
 
-/// Updates every living bot's tracked enemies and their predicted paths.
-pub fn prediction_system(sim: &mut Sim) {
-    let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
-    let memory_ticks = (MEMORY / sim.dt).round() as u64;
-    let states: Vec<(EntId, PlayerState, bool)> = sim
-        .players
-        .iter()
-        .map(|p| {
-            let (id, e) = (p.id, p.entity);
-            let s = sim
-                .world
-                .get::<&Motion>(e)
-                .map(|m| m.0)
-                .unwrap_or(PlayerState::at(Vec3::ZERO, 0.0));
-            let alive = sim
-                .world
-                .get::<&Vitals>(e)
-                .map(|v| v.alive)
-                .unwrap_or(false);
-            (id, s, alive)
-        })
-        .collect();
-    let physics = sim.params;
-    let tick = sim.tick;
-    // One job per bot due a refresh: its percepts (read) and tracking (taken out).
-    struct Job {
-        e: hecs::Entity,
-        alive: bool,
-        percepts: Percepts,
-        tracking: Tracking,
-    }
-    let mut jobs = Vec::new();
-    let mut view = sim.world.view_mut::<(&Percepts, &mut Tracking, &Vitals)>();
-    for p in &sim.players {
-        let (id, e) = (p.id, p.entity);
-        if !(tick + id.0 as u64).is_multiple_of(interval) {
-            continue;
+/// The prediction stage. It owns the paths predicted in the current refresh interval
+/// ([`SharedPath`], by enemy id), its scratch between ticks.
+///
+/// Reads [`Motion`], [`Vitals`] and [`Percepts`]; writes [`Tracking`].
+#[derive(Clone, Debug, Default)]
+pub struct PredictionStage {
+    paths: Vec<SharedPath>,
+}
+
+impl PredictionStage {
+    /// Updates every living bot's tracked enemies and their predicted paths (10 Hz per bot,
+    /// staggered).
+    pub fn run(&mut self, sim: &mut Sim) {
+        let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
+        let memory_ticks = (MEMORY / sim.dt).round() as u64;
+        let bodies: Vec<Body> = sim
+            .players
+            .iter()
+            .map(|p| {
+                let state = sim
+                    .world
+                    .get::<&Motion>(p.entity)
+                    .map(|m| m.0)
+                    .unwrap_or(PlayerState::at(Vec3::ZERO, 0.0));
+                let alive = sim
+                    .world
+                    .get::<&Vitals>(p.entity)
+                    .map(|v| v.alive)
+                    .unwrap_or(false);
+                Body {
+                    id: p.id,
+                    state,
+                    alive,
+                }
+            })
+            .collect();
+        let physics = sim.params;
+        let tick = sim.tick;
+        // One job per bot due a refresh: its percepts (read) and tracking (taken out).
+        struct Job {
+            e: hecs::Entity,
+            alive: bool,
+            percepts: Percepts,
+            tracking: Tracking,
         }
-        let Some((percepts, tracking, vitals)) = view.get_mut(e) else {
-            continue;
-        };
-        jobs.push(Job {
-            e,
-            alive: vitals.alive,
-            percepts: percepts.clone(),
-            tracking: std::mem::take(tracking),
-        });
-    }
-    // A seen enemy's path depends only on its state at the tick's start: predict each
-    // once, however many bots see it (the jobs then share the paths).
-    let mut seen: Vec<EntId> = jobs
-        .iter()
-        .filter(|j| j.alive)
-        .flat_map(|j| {
-            j.percepts
-                .visible
-                .iter()
-                .filter_map(|v| match v.thing {
-                    Thing::Player(pid) => Some(pid),
-                    Thing::Item(_) => None,
+        let mut jobs = Vec::new();
+        let mut view = sim.world.view_mut::<(&Percepts, &mut Tracking, &Vitals)>();
+        for p in &sim.players {
+            if !(tick + p.id.0 as u64).is_multiple_of(interval) {
+                continue;
+            }
+            let Some((percepts, tracking, vitals)) = view.get_mut(p.entity) else {
+                continue;
+            };
+            jobs.push(Job {
+                e: p.entity,
+                alive: vitals.alive,
+                percepts: percepts.clone(),
+                tracking: std::mem::take(tracking),
+            });
+        }
+        let living = |id: EntId| bodies.iter().any(|b| b.id == id && b.alive);
+        // A seen enemy's path depends only on its state at the tick's start: predict each
+        // once, however many bots see it (the jobs then share the paths).
+        let mut seen: Vec<EntId> = jobs
+            .iter()
+            .filter(|j| j.alive)
+            .flat_map(|j| {
+                j.percepts
+                    .visible
+                    .iter()
+                    .filter_map(|v| match v.thing {
+                        Thing::Player(pid) => Some(pid),
+                        Thing::Item(_) => None,
+                    })
+                    .take(TRACK_MAX)
+            })
+            .filter(|pid| living(*pid))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        // Paths predicted in this refresh interval are reused (bots refresh on alternate
+        // ticks, so most enemies would be predicted twice): the tracker then holds the state
+        // and tick the path starts from, so `predicted_at` stays exact. One that jumped
+        // (teleported or respawned) since is predicted again.
+        let mut paths = std::mem::take(&mut self.paths);
+        paths.retain(|c| {
+            c.tick + interval > tick
+                && bodies.iter().any(|b| {
+                    b.id == c.enemy
+                        && b.alive
+                        && b.state.origin.distance(c.state.origin) <= TELEPORTED
                 })
-                .take(TRACK_MAX)
-        })
-        .filter(|pid| states.iter().any(|s| s.0 == *pid && s.2))
-        .collect();
-    seen.sort_unstable();
-    seen.dedup();
-    // Paths predicted in this refresh interval are reused (bots refresh on alternate ticks,
-    // so most enemies would be predicted twice): the tracker then holds the state and tick
-    // the path starts from, so `predicted_at` stays exact. One that jumped (teleported or
-    // respawned) since is predicted again.
-    let mut cache = std::mem::take(&mut sim.enemy_paths);
-    cache.retain(|c| {
-        c.1 + interval > tick
-            && states
+        });
+        seen.retain(|id| !paths.iter().any(|c| c.enemy == *id));
+        struct Shared {
+            cmap: std::sync::Arc<crate::map::CollisionMap>,
+            bodies: Vec<Body>,
+            physics: crate::physics::PhysicsParams,
+        }
+        let shared = Shared {
+            cmap: sim.cmap.clone(),
+            bodies,
+            physics,
+        };
+        // Each is a search over the player physics (tens of microseconds), worth a worker
+        // even when only a few are due.
+        let (shared, fresh) = sim.run_jobs(
+            JobSize::Search,
+            shared,
+            seen.into_iter().map(|id| (id, Vec::new())).collect(),
+            |sh, (pid, path)| {
+                let st = sh.bodies.iter().find(|b| b.id == *pid).expect("seen").state;
+                *path = predict_enemy(&sh.cmap, &st, &sh.physics, Some(*pid));
+            },
+        );
+        for (id, path) in fresh {
+            let state = shared
+                .bodies
                 .iter()
-                .any(|s| s.0 == c.0 && s.2 && s.1.origin.distance(c.2.origin) <= TELEPORTED)
-    });
-    seen.retain(|id| !cache.iter().any(|c| c.0 == *id));
-    struct Shared {
-        cmap: std::sync::Arc<crate::map::CollisionMap>,
-        states: Vec<(EntId, PlayerState, bool)>,
-        physics: crate::physics::PhysicsParams,
-    }
-    let shared = std::sync::Arc::new(Shared {
-        cmap: sim.cmap.clone(),
-        states,
-        physics,
-    });
-    // Each is a search over the player physics (tens of microseconds), worth a worker even
-    // when only a few are due.
-    let fresh: Vec<(EntId, Vec<Vec3>)> = sim.run_jobs(
-        crate::sim::parallel::JobSize::Search,
-        &shared,
-        seen.into_iter().map(|id| (id, Vec::new())).collect(),
-        |sh, (pid, path)| {
-            let st = sh.states.iter().find(|s| s.0 == *pid).expect("seen").1;
-            *path = predict_enemy(&sh.cmap, &st, &sh.physics, Some(*pid));
-        },
-    );
-    let Ok(shared) = std::sync::Arc::try_unwrap(shared) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    for (id, path) in fresh {
-        let st = shared.states.iter().find(|s| s.0 == id).expect("seen").1;
-        cache.push((id, tick, st, path));
-    }
-    cache.sort_unstable_by_key(|c| c.0);
-    struct Ctx {
-        cmap: std::sync::Arc<crate::map::CollisionMap>,
-        states: Vec<(EntId, PlayerState, bool)>,
-        paths: Vec<(EntId, u64, PlayerState, Vec<Vec3>)>,
-        physics: crate::physics::PhysicsParams,
-        tick: u64,
-        memory_ticks: u64,
-    }
-    let ctx = std::sync::Arc::new(Ctx {
-        cmap: shared.cmap,
-        states: shared.states,
-        paths: cache,
-        physics,
-        tick,
-        memory_ticks,
-    });
-    let jobs = sim.run_jobs(
-        crate::sim::parallel::JobSize::Bot,
-        &ctx,
-        jobs,
-        |ctx, job| {
-            let (cmap, states, physics, paths) = (&*ctx.cmap, &ctx.states, ctx.physics, &ctx.paths);
+                .find(|b| b.id == id)
+                .expect("seen")
+                .state;
+            paths.push(SharedPath {
+                enemy: id,
+                tick,
+                state,
+                path,
+            });
+        }
+        paths.sort_unstable_by_key(|c| c.enemy);
+        struct Ctx {
+            cmap: std::sync::Arc<crate::map::CollisionMap>,
+            bodies: Vec<Body>,
+            paths: Vec<SharedPath>,
+            physics: crate::physics::PhysicsParams,
+            tick: u64,
+            memory_ticks: u64,
+        }
+        let ctx = Ctx {
+            cmap: shared.cmap,
+            bodies: shared.bodies,
+            paths,
+            physics,
+            tick,
+            memory_ticks,
+        };
+        let (ctx, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |ctx, job| {
+            let (cmap, bodies, physics, paths) = (&*ctx.cmap, &ctx.bodies, ctx.physics, &ctx.paths);
             let (tick, memory_ticks) = (ctx.tick, ctx.memory_ticks);
             let (percepts, tracking) = (&job.percepts, &mut job.tracking);
             if !job.alive {
@@ -237,10 +288,10 @@ pub fn prediction_system(sim: &mut Sim) {
                 .visible
                 .iter()
                 .filter_map(|v| match v.thing {
-                    Thing::Player(pid) => states
+                    Thing::Player(pid) => bodies
                         .iter()
-                        .find(|s| s.0 == pid && s.2)
-                        .map(|s| (pid, s.1)),
+                        .find(|b| b.id == pid && b.alive)
+                        .map(|b| (pid, b.state)),
                     Thing::Item(_) => None,
                 })
                 .take(TRACK_MAX)
@@ -253,7 +304,7 @@ pub fn prediction_system(sim: &mut Sim) {
                 };
                 if now.len() >= TRACK_MAX
                     || now.iter().any(|n| n.0 == src)
-                    || !states.iter().any(|s| s.0 == src)
+                    || !bodies.iter().any(|b| b.id == src)
                 {
                     continue;
                 }
@@ -270,24 +321,27 @@ pub fn prediction_system(sim: &mut Sim) {
             let mut next: Vec<TrackedEnemy> = now
                 .into_iter()
                 .enumerate()
-                .map(|(k, (pid, st))| match paths.iter().find(|p| p.0 == pid) {
-                    // Seen ones (the first `seen_now`) share the interval's prediction.
-                    Some(p) if k < seen_now => TrackedEnemy {
-                        id: pid,
-                        seen_tick: p.1,
-                        state: p.2,
-                        path: p.3.clone(),
+                .map(
+                    |(k, (pid, st))| match paths.iter().find(|p| p.enemy == pid) {
+                        // Seen ones (the first `seen_now`) share the interval's prediction.
+                        Some(p) if k < seen_now => TrackedEnemy {
+                            id: pid,
+                            seen_tick: p.tick,
+                            state: p.state,
+                            path: p.path.clone(),
+                        },
+                        // Located ones start from where they were heard.
+                        _ => TrackedEnemy {
+                            id: pid,
+                            seen_tick: tick,
+                            state: st,
+                            path: predict_enemy(cmap, &st, &physics, Some(pid)),
+                        },
                     },
-                    // Located ones start from where they were heard.
-                    _ => TrackedEnemy {
-                        id: pid,
-                        seen_tick: tick,
-                        state: st,
-                        path: predict_enemy(cmap, &st, &physics, Some(pid)),
-                    },
-                })
+                )
                 .collect();
-            // Keep remembering the ones lost from view for a while (their old prediction stands).
+            // Keep remembering the ones lost from view for a while (their old prediction
+            // stands).
             for t in &tracking.enemies {
                 if next.len() < TRACK_MAX
                     && !next.iter().any(|n| n.id == t.id)
@@ -297,15 +351,12 @@ pub fn prediction_system(sim: &mut Sim) {
                 }
             }
             tracking.enemies = next;
-        },
-    );
-    let Ok(ctx) = std::sync::Arc::try_unwrap(ctx) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    sim.enemy_paths = ctx.paths;
-    for job in jobs {
-        if let Ok(mut t) = sim.world.get::<&mut Tracking>(job.e) {
-            *t = job.tracking;
+        });
+        self.paths = ctx.paths;
+        for job in jobs {
+            if let Ok(mut t) = sim.world.get::<&mut Tracking>(job.e) {
+                *t = job.tracking;
+            }
         }
     }
 }

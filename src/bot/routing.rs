@@ -15,7 +15,7 @@
 //! pool: the goal-waypoint searches beside each bot's decision (bookkeeping, straight-reach
 //! test, pick) over the frozen graph and caches, then the caches and results in id order.
 //!
-//! Entry point: [`routing_system`].
+//! Entry point: [`RoutingStage`].
 
 use glam::Vec3;
 
@@ -25,7 +25,10 @@ use crate::nav::routing::{RouteCache, RouteCaches, TravelFlags};
 use crate::nav::waypoints::WaypointGraph;
 use crate::sim::Sim;
 use crate::sim::components::{Motion, Vitals};
+use crate::sim::hash::{StateHash, StateHasher};
+use crate::sim::parallel::JobSize;
 
+use super::learned::LearnedMap;
 use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 
 /// How far around the bot (and the goal) waypoints are considered.
@@ -79,6 +82,18 @@ pub struct RouteState {
     /// The last links this bot failed to follow once (blocked, or stalled); a second
     /// failure on one of them blocks it in the graph.
     pub failed: [Option<(u32, u32)>; 4],
+}
+
+/// The pick, the waypoint left, the goal's waypoint, how long the pick is held and whether
+/// the goal is in straight reach (the rest is bookkeeping derived from these and the world).
+impl StateHash for RouteState {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.next.map(|n| n as u64 + 1).unwrap_or(0));
+        h.u64(self.previous.map(|n| n as u64 + 1).unwrap_or(0));
+        h.u64(self.goal_waypoint.map(|n| n as u64 + 1).unwrap_or(0));
+        h.f32(self.held);
+        h.u64(self.direct as u64);
+    }
 }
 
 /// A shootable secret door that stands in the way from `s` to the next waypoint `next` (the
@@ -331,279 +346,212 @@ fn pick_with(
         .map(|c| c.0)
 }
 
-/// For every living bot with a route goal: the movement request toward its next waypoint (or
-/// straight to the goal when it is in reach).
-pub fn routing_system(sim: &mut Sim) {
-    // Phases: the bots are read in id order. Then, on the worker pool over the frozen graph
-    // and caches, the goal-waypoint searches (one per goal point) beside each other bot's
-    // whole decision (bookkeeping, straight-reach test, and its pick where the goal's cache
-    // is up to date), so that the few costly searches of a tick run side by side; then the
-    // decisions of the bots that waited for a search. Then, in id order, the memo, the links
-    // to block and the caches the picks need; then the picks whose cache had to be brought
-    // up to date; then the results in id order. Cache use and eviction happen in id order on
-    // this thread, so they do not depend on the thread count.
-    let dt = sim.dt;
-    let interval = ((1.0 / sim.dt) / super::perception::REFRESH_HZ)
-        .round()
-        .max(1.0) as u64;
-    let tick = sim.tick;
-    let mut memo = std::mem::take(&mut sim.goal_waypoints);
-    let mut to_block = Vec::new();
-    memo.retain(|m| m.1 == sim.waypoints.revision);
-    let rev = sim.waypoints.revision;
-    struct Bot {
-        /// Index in the players' (id) order.
-        pi: usize,
-        e: hecs::Entity,
-        origin: Vec3,
-        goal: RouteGoal,
-        my_turn: bool,
-        state: RouteState,
-        intent: Option<MoveRequest>,
-        status: MoveStatus,
-        /// Waits for this tick's search of its goal point (not in the memo).
-        waits: bool,
-        /// Still deciding (no `continue` of the one-bot loop this was made from).
-        open: bool,
-        want_pick: bool,
-        /// The pick was made in the job (the goal's cache was up to date).
-        picked: bool,
-        goal_wp: u32,
-        /// Links that failed twice: (from, to), blocked afterwards in id order.
-        to_block: Vec<(u32, u32)>,
-    }
-    let mut bots: Vec<Bot> = Vec::new();
-    // The goal points to search, in the order first needed.
-    let mut points: Vec<Vec3> = Vec::new();
-    let mut view = sim
-        .world
-        .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent, &MoveStatus)>();
-    for (pi, p) in sim.players.iter().enumerate() {
-        let (id, e) = (p.id, p.entity);
-        let Some((motion, vitals, state, intent, status)) = view.get_mut(e) else {
-            continue;
-        };
-        let Some(goal) = state.goal else { continue };
-        if !vitals.alive {
-            state.next = None;
-            state.previous = None;
-            continue;
-        }
-        // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
-        let my_turn = (tick + id.0 as u64).is_multiple_of(interval);
-        let mut state = *state;
-        let mut waits = false;
-        if state.goal_waypoint.is_none() && (my_turn || !state.no_route) {
-            // Bots going for the same item share the answer while the graph stands still.
-            match memo.iter().find(|m| m.0 == goal.point) {
-                Some(m) => state.goal_waypoint = m.2,
-                None => {
-                    waits = true;
-                    if !points.contains(&goal.point) {
-                        points.push(goal.point);
+/// The waypoint found for a goal point (the nearest from which the point is reachable), kept
+/// while the graph stays at the revision it was found at: bots going for the same item share
+/// the answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct GoalWaypoint {
+    point: Vec3,
+    revision: u64,
+    waypoint: Option<u32>,
+}
+
+/// One routing bot's decision in the making (see [`RoutingStage::run`]'s phases).
+struct Bot {
+    /// Index in the players' (id) order.
+    pi: usize,
+    e: hecs::Entity,
+    origin: Vec3,
+    goal: RouteGoal,
+    my_turn: bool,
+    state: RouteState,
+    intent: Option<MoveRequest>,
+    status: MoveStatus,
+    /// Waits for this tick's search of its goal point (not in the memo).
+    waits: bool,
+    /// Still deciding (no `continue` of the one-bot loop this was made from).
+    open: bool,
+    want_pick: bool,
+    /// The pick was made in the job (the goal's cache was up to date).
+    picked: bool,
+    goal_wp: u32,
+    /// Links that failed twice: (from, to), blocked afterwards in id order.
+    to_block: Vec<(u32, u32)>,
+}
+
+/// The shared view the routing jobs read: the geometry, graph and caches as the stage found
+/// them (or as the caches phase left them).
+struct Ctx {
+    map: std::sync::Arc<CollisionMap>,
+    graph: std::sync::Arc<WaypointGraph>,
+    caches: std::sync::Arc<RouteCaches>,
+    dt: f32,
+}
+
+/// The routing stage. It owns the goal waypoints found for goal points at the graph's
+/// current revision, its scratch between ticks.
+///
+/// Reads [`Motion`], [`Vitals`], [`MoveIntent`] and [`MoveStatus`] and the learned map;
+/// writes [`RouteState`], [`MoveIntent`], the routing caches (built and repaired on use) and
+/// links blocked in the graph.
+#[derive(Clone, Debug, Default)]
+pub struct RoutingStage {
+    goal_waypoints: Vec<GoalWaypoint>,
+}
+
+impl RoutingStage {
+    /// For every living bot with a route goal: the movement request toward its next waypoint
+    /// (or straight to the goal when it is in reach).
+    pub fn run(&mut self, sim: &mut Sim, learned: &mut LearnedMap) {
+        // Phases: the bots are read in id order. Then, on the worker pool over the frozen
+        // graph and caches, the goal-waypoint searches (one per goal point) beside each other
+        // bot's whole decision (bookkeeping, straight-reach test, and its pick where the
+        // goal's cache is up to date), so that the few costly searches of a tick run side by
+        // side; then the decisions of the bots that waited for a search. Then, in id order,
+        // the memo, the links to block and the caches the picks need; then the picks whose
+        // cache had to be brought up to date; then the results in id order. Cache use and
+        // eviction happen in id order on this thread, so they do not depend on the thread
+        // count.
+        let dt = sim.dt;
+        let interval = ((1.0 / sim.dt) / super::perception::REFRESH_HZ)
+            .round()
+            .max(1.0) as u64;
+        let tick = sim.tick;
+        let rev = learned.waypoints.revision;
+        let memo = &mut self.goal_waypoints;
+        memo.retain(|m| m.revision == rev);
+        let mut to_block = Vec::new();
+        let mut bots: Vec<Bot> = Vec::new();
+        // The goal points to search, in the order first needed.
+        let mut points: Vec<Vec3> = Vec::new();
+        let mut view = sim
+            .world
+            .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent, &MoveStatus)>();
+        for (pi, p) in sim.players.iter().enumerate() {
+            let Some((motion, vitals, state, intent, status)) = view.get_mut(p.entity) else {
+                continue;
+            };
+            let Some(goal) = state.goal else { continue };
+            if !vitals.alive {
+                state.next = None;
+                state.previous = None;
+                continue;
+            }
+            // Searches that failed are tried again at the bot's 10 Hz turn, not every tick.
+            let my_turn = (tick + p.id.0 as u64).is_multiple_of(interval);
+            let mut state = *state;
+            let mut waits = false;
+            if state.goal_waypoint.is_none() && (my_turn || !state.no_route) {
+                // Bots going for the same item share the answer while the graph stands
+                // still.
+                match memo.iter().find(|m| m.point == goal.point) {
+                    Some(m) => state.goal_waypoint = m.waypoint,
+                    None => {
+                        waits = true;
+                        if !points.contains(&goal.point) {
+                            points.push(goal.point);
+                        }
                     }
                 }
             }
-        }
-        bots.push(Bot {
-            pi,
-            e,
-            origin: motion.0.origin,
-            goal,
-            my_turn,
-            state,
-            intent: intent.0,
-            status: *status,
-            waits,
-            open: true,
-            want_pick: false,
-            picked: false,
-            goal_wp: 0,
-            to_block: Vec::new(),
-        });
-    }
-    let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
-    let caches = std::sync::Arc::new(std::mem::replace(
-        &mut sim.routes,
-        RouteCaches::new(0, Default::default()),
-    ));
-    struct Ctx {
-        map: std::sync::Arc<CollisionMap>,
-        graph: std::sync::Arc<WaypointGraph>,
-        caches: std::sync::Arc<RouteCaches>,
-        dt: f32,
-    }
-    let ctx = std::sync::Arc::new(Ctx {
-        map: sim.cmap.clone(),
-        graph: graph.clone(),
-        caches: caches.clone(),
-        dt,
-    });
-    // A tick has a few search jobs beside its bots: boxing every bot would cost more.
-    #[allow(clippy::large_enum_variant)]
-    enum Job {
-        Search(Vec3, Option<u32>),
-        Decide(Bot),
-    }
-    let (waiting, ready): (Vec<Bot>, Vec<Bot>) = bots.into_iter().partition(|b| b.waits);
-    let jobs: Vec<Job> = points
-        .into_iter()
-        .map(|p| Job::Search(p, None))
-        .chain(ready.into_iter().map(Job::Decide))
-        .collect();
-    let run = |c: &Ctx, j: &mut Job| match j {
-        Job::Search(p, w) => *w = goal_waypoint(&c.map, &c.graph, *p),
-        Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
-    };
-    let mut decided = Vec::new();
-    for j in sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, jobs, run) {
-        match j {
-            Job::Search(p, w) => memo.push((p, rev, w)),
-            Job::Decide(b) => decided.push(b),
-        }
-    }
-    let waiting: Vec<Job> = waiting
-        .into_iter()
-        .map(|mut b| {
-            b.state.goal_waypoint = memo.iter().find(|m| m.0 == b.goal.point).and_then(|m| m.2);
-            Job::Decide(b)
-        })
-        .collect();
-    for j in sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, waiting, run) {
-        if let Job::Decide(b) = j {
-            decided.push(b);
-        }
-    }
-    // Back in id order (the players' order).
-    let mut bots = decided;
-    bots.sort_unstable_by_key(|b| b.pi);
-    /// One bot's decision up to its pick (the one-bot loop the phases were made from).
-    fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, b: &mut Bot) {
-        let state = &mut b.state;
-        let goal = b.goal;
-        let Some(goal_wp) = state.goal_waypoint else {
-            state.no_route = true;
-            b.open = false;
-            return;
-        };
-        b.goal_wp = goal_wp;
-        // Arrived at the picked waypoint: remember it and pick again.
-        if let Some(n) = state.next
-            && g.get(n).is_some_and(|w| {
-                (w.origin - b.origin).truncate().length() <= ARRIVE
-                    && (w.origin.z - b.origin.z).abs() < 48.0
-            })
-        {
-            for f in state
-                .failed
-                .iter_mut()
-                .filter(|f| f.is_some_and(|f| f.1 == n))
-            {
-                *f = None;
-            }
-            state.previous = Some(n);
-            state.next = None;
-        }
-        if state.hold {
-            // A secret door on the way is being opened: stand still, nothing counts as stalled.
-            b.intent = None;
-            state.stalled = 0.0;
-            state.held = 0.0;
-            b.open = false;
-            return;
-        }
-        state.held += dt;
-        if let Some((_, left)) = &mut state.avoid {
-            *left -= dt;
-        }
-        if state.avoid.is_some_and(|a| a.1 <= 0.0) {
-            state.avoid = None;
-        }
-        // The movement stage could not get to the pick: leave it out for a while (and block
-        // a link that fails twice: the caches then route around it).
-        if let (MoveStatus::Blocked(_), Some(n)) = (b.status, state.next) {
-            state.avoid = Some((n, PICK_SECONDS));
-            b.to_block.extend(link_failed(state, g, n));
-            state.next = None;
-        }
-        // Not getting nearer (pushing into a corner the movement stage does not see as a
-        // wall, or held longer than a pick is kept): the same, without waiting for more.
-        if let Some(n) = state.next
-            && let Some(w) = g.get(n)
-        {
-            let d = w.origin.distance(b.origin);
-            if d < state.closest - 8.0 {
-                state.closest = d;
-                state.stalled = 0.0;
-            } else {
-                state.stalled += dt;
-            }
-            if state.stalled > STALL_SECONDS || state.held > PICK_SECONDS {
-                state.avoid = Some((n, PICK_SECONDS));
-                b.to_block.extend(link_failed(state, g, n));
-                state.next = None;
-            }
-        }
-        // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
-        // (staggered) like the other reachability questions, kept in between.
-        if b.my_turn || state.next.is_none() {
-            state.direct = (goal.point - b.origin).length() <= PICK_RADIUS
-                && reachable(map, b.origin, goal.point, &ReachParams::default()).is_reachable();
-        }
-        if state.direct {
-            b.intent = Some(MoveRequest {
-                target: MoveTarget::Point(goal.point),
-                speed: 320.0,
+            bots.push(Bot {
+                pi,
+                e: p.entity,
+                origin: motion.0.origin,
+                goal,
+                my_turn,
+                state,
+                intent: intent.0,
+                status: *status,
+                waits,
+                open: true,
+                want_pick: false,
+                picked: false,
+                goal_wp: 0,
+                to_block: Vec::new(),
             });
-            state.no_route = false;
-            b.open = false;
-            return;
         }
-        if (state.next.is_none() && (b.my_turn || !state.no_route)) || state.held > PICK_SECONDS {
-            b.want_pick = true;
-            // The goal's cache as the caches stage below would hand it over (a hit): pick
-            // now. Otherwise the pick waits for the cache to be brought up to date.
-            if let Some(cache) = caches.peek(g, goal_wp, goal.flags) {
-                pick(map, g, cache, b);
+        let ctx = Ctx {
+            map: sim.cmap.clone(),
+            graph: learned.waypoints.clone(),
+            caches: learned.routes.clone(),
+            dt,
+        };
+        // A tick has a few search jobs beside its bots: boxing every bot would cost more.
+        #[allow(
+            clippy::large_enum_variant,
+            reason = "a tick has a few searches beside its bots: boxing every bot costs more"
+        )]
+        enum Job {
+            Search(Vec3, Option<u32>),
+            Decide(Bot),
+        }
+        let (waiting, ready): (Vec<Bot>, Vec<Bot>) = bots.into_iter().partition(|b| b.waits);
+        let jobs: Vec<Job> = points
+            .into_iter()
+            .map(|p| Job::Search(p, None))
+            .chain(ready.into_iter().map(Job::Decide))
+            .collect();
+        let run = |c: &Ctx, j: &mut Job| match j {
+            Job::Search(p, w) => *w = goal_waypoint(&c.map, &c.graph, *p),
+            Job::Decide(b) => decide(&c.map, &c.graph, &c.caches, c.dt, b),
+        };
+        let mut decided = Vec::new();
+        let (ctx, done) = sim.run_jobs(JobSize::Search, ctx, jobs, run);
+        for j in done {
+            match j {
+                Job::Search(point, waypoint) => memo.push(GoalWaypoint {
+                    point,
+                    revision: rev,
+                    waypoint,
+                }),
+                Job::Decide(b) => decided.push(b),
             }
         }
-    }
-    /// The bot's next waypoint from the goal's cache.
-    fn pick(map: &CollisionMap, g: &WaypointGraph, cache: &RouteCache, b: &mut Bot) {
-        let st = &mut b.state;
-        st.next = pick_with(map, g, cache, b.origin, st.previous, st.avoid.map(|a| a.0));
-        b.picked = true;
-    }
-    drop(ctx);
-    let Ok(mut routes) = std::sync::Arc::try_unwrap(caches) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    let g = &*graph;
-    for b in &mut bots {
-        let (goal_wp, flags) = (b.goal_wp, b.goal.flags);
-        to_block.extend(b.to_block.drain(..).map(|(f, t)| (f, t, goal_wp, flags)));
-        if b.open && b.want_pick {
-            routes.get(g, goal_wp, flags);
+        let waiting: Vec<Job> = waiting
+            .into_iter()
+            .map(|mut b| {
+                b.state.goal_waypoint = memo
+                    .iter()
+                    .find(|m| m.point == b.goal.point)
+                    .and_then(|m| m.waypoint);
+                Job::Decide(b)
+            })
+            .collect();
+        let (ctx, done) = sim.run_jobs(JobSize::Search, ctx, waiting, run);
+        for j in done {
+            if let Job::Decide(b) = j {
+                decided.push(b);
+            }
         }
-    }
-    let caches = std::sync::Arc::new(routes);
-    let ctx = std::sync::Arc::new(Ctx {
-        map: sim.cmap.clone(),
-        graph: graph.clone(),
-        caches: caches.clone(),
-        dt,
-    });
-    // The picks that waited for their cache (in id order, as the caches were brought up to
-    // date).
-    let (late, mut bots): (Vec<Bot>, Vec<Bot>) = bots
-        .into_iter()
-        .partition(|b| b.open && b.want_pick && !b.picked);
-    bots.extend(
-        sim.run_jobs(crate::sim::parallel::JobSize::Search, &ctx, late, |c, b| {
+        drop(ctx);
+        // Back in id order (the players' order).
+        let mut bots = decided;
+        bots.sort_unstable_by_key(|b| b.pi);
+        for b in &mut bots {
+            let (goal_wp, flags) = (b.goal_wp, b.goal.flags);
+            to_block.extend(b.to_block.drain(..).map(|(f, t)| (f, t, goal_wp, flags)));
+            if b.open && b.want_pick {
+                learned.route_cache(goal_wp, flags);
+            }
+        }
+        let ctx = Ctx {
+            map: sim.cmap.clone(),
+            graph: learned.waypoints.clone(),
+            caches: learned.routes.clone(),
+            dt,
+        };
+        // The picks that waited for their cache (in id order, as the caches were brought up
+        // to date).
+        let (late, mut bots): (Vec<Bot>, Vec<Bot>) = bots
+            .into_iter()
+            .partition(|b| b.open && b.want_pick && !b.picked);
+        let (ctx, late) = sim.run_jobs(JobSize::Search, ctx, late, |c, b| {
             let (map, g) = (&*c.map, &*c.graph);
             match c.caches.peek(g, b.goal_wp, b.goal.flags) {
                 Some(cache) => pick(map, g, cache, b),
-                // Evicted by a later bot's cache this tick (over the memory cap): built again.
+                // Evicted by a later bot's cache this tick (over the memory cap): built
+                // again.
                 None => {
                     let params = &c.caches.params;
                     let cache =
@@ -611,56 +559,144 @@ pub fn routing_system(sim: &mut Sim) {
                     pick(map, g, &cache, b)
                 }
             }
-        }),
-    );
-    bots.sort_unstable_by_key(|b| b.pi);
-    drop(ctx);
-    let (Ok(caches), Ok(graph)) = (
-        std::sync::Arc::try_unwrap(caches),
-        std::sync::Arc::try_unwrap(graph),
-    ) else {
-        unreachable!("the pool let go of the shared view")
+        });
+        drop(ctx);
+        bots.extend(late);
+        bots.sort_unstable_by_key(|b| b.pi);
+        let g = &learned.waypoints;
+        for mut b in bots {
+            if b.open {
+                let state = &mut b.state;
+                if b.want_pick {
+                    state.held = 0.0;
+                    state.closest = f32::INFINITY;
+                    state.stalled = 0.0;
+                    state.no_route = state.next.is_none();
+                }
+                // No pick and no route: the control stage's request (a route bot roams)
+                // stands.
+                if state.next.is_some() || !state.no_route {
+                    b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
+                        target: MoveTarget::Point(w.origin),
+                        speed: 320.0,
+                    });
+                }
+            }
+            if let Ok((state, intent)) = sim
+                .world
+                .query_one_mut::<(&mut RouteState, &mut MoveIntent)>(b.e)
+            {
+                *state = b.state;
+                intent.0 = b.intent;
+            }
+        }
+        for (from, to, goal_wp, flags) in to_block {
+            // Only where a way round is left: a failed link that is the only way to the goal
+            // (a jump the movement stage missed this time) stays, to be tried again.
+            if learned.waypoints_mut().block_link(from, to)
+                && learned.route_cache(goal_wp, flags).distance(from).is_none()
+            {
+                learned.waypoints_mut().unblock_link(from, to);
+            }
+        }
+    }
+}
+
+/// One bot's decision up to its pick (the one-bot loop the phases were made from).
+fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, b: &mut Bot) {
+    let state = &mut b.state;
+    let goal = b.goal;
+    let Some(goal_wp) = state.goal_waypoint else {
+        state.no_route = true;
+        b.open = false;
+        return;
     };
-    sim.routes = caches;
-    sim.waypoints = graph;
-    for mut b in bots {
-        let g = &sim.waypoints;
-        if b.open {
-            let state = &mut b.state;
-            if b.want_pick {
-                state.held = 0.0;
-                state.closest = f32::INFINITY;
-                state.stalled = 0.0;
-                state.no_route = state.next.is_none();
-            }
-            // No pick and no route: the control stage's request (a route bot roams) stands.
-            if state.next.is_some() || !state.no_route {
-                b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
-                    target: MoveTarget::Point(w.origin),
-                    speed: 320.0,
-                });
-            }
-        }
-        if let Ok((state, intent)) = sim
-            .world
-            .query_one_mut::<(&mut RouteState, &mut MoveIntent)>(b.e)
+    b.goal_wp = goal_wp;
+    // Arrived at the picked waypoint: remember it and pick again.
+    if let Some(n) = state.next
+        && g.get(n).is_some_and(|w| {
+            (w.origin - b.origin).truncate().length() <= ARRIVE
+                && (w.origin.z - b.origin.z).abs() < 48.0
+        })
+    {
+        for f in state
+            .failed
+            .iter_mut()
+            .filter(|f| f.is_some_and(|f| f.1 == n))
         {
-            *state = b.state;
-            intent.0 = b.intent;
+            *f = None;
+        }
+        state.previous = Some(n);
+        state.next = None;
+    }
+    if state.hold {
+        // A secret door on the way is being opened: stand still, nothing counts as stalled.
+        b.intent = None;
+        state.stalled = 0.0;
+        state.held = 0.0;
+        b.open = false;
+        return;
+    }
+    state.held += dt;
+    if let Some((_, left)) = &mut state.avoid {
+        *left -= dt;
+    }
+    if state.avoid.is_some_and(|a| a.1 <= 0.0) {
+        state.avoid = None;
+    }
+    // The movement stage could not get to the pick: leave it out for a while (and block
+    // a link that fails twice: the caches then route around it).
+    if let (MoveStatus::Blocked(_), Some(n)) = (b.status, state.next) {
+        state.avoid = Some((n, PICK_SECONDS));
+        b.to_block.extend(link_failed(state, g, n));
+        state.next = None;
+    }
+    // Not getting nearer (pushing into a corner the movement stage does not see as a
+    // wall, or held longer than a pick is kept): the same, without waiting for more.
+    if let Some(n) = state.next
+        && let Some(w) = g.get(n)
+    {
+        let d = w.origin.distance(b.origin);
+        if d < state.closest - 8.0 {
+            state.closest = d;
+            state.stalled = 0.0;
+        } else {
+            state.stalled += dt;
+        }
+        if state.stalled > STALL_SECONDS || state.held > PICK_SECONDS {
+            state.avoid = Some((n, PICK_SECONDS));
+            b.to_block.extend(link_failed(state, g, n));
+            state.next = None;
         }
     }
-    sim.goal_waypoints = memo;
-    for (from, to, goal_wp, flags) in to_block {
-        // Only where a way round is left: a failed link that is the only way to the goal
-        // (a jump the movement stage missed this time) stays, to be tried again.
-        if sim.waypoints.block_link(from, to)
-            && sim
-                .routes
-                .get(&sim.waypoints, goal_wp, flags)
-                .distance(from)
-                .is_none()
-        {
-            sim.waypoints.unblock_link(from, to);
+    // Whether the goal is in straight reach: a marching box test, so at 10 Hz per bot
+    // (staggered) like the other reachability questions, kept in between.
+    if b.my_turn || state.next.is_none() {
+        state.direct = (goal.point - b.origin).length() <= PICK_RADIUS
+            && reachable(map, b.origin, goal.point, &ReachParams::default()).is_reachable();
+    }
+    if state.direct {
+        b.intent = Some(MoveRequest {
+            target: MoveTarget::Point(goal.point),
+            speed: 320.0,
+        });
+        state.no_route = false;
+        b.open = false;
+        return;
+    }
+    if (state.next.is_none() && (b.my_turn || !state.no_route)) || state.held > PICK_SECONDS {
+        b.want_pick = true;
+        // The goal's cache as the caches stage below would hand it over (a hit): pick
+        // now. Otherwise the pick waits for the cache to be brought up to date.
+        if let Some(cache) = caches.peek(g, goal_wp, goal.flags) {
+            pick(map, g, cache, b);
         }
     }
+}
+
+/// The bot's next waypoint from the goal's cache.
+fn pick(map: &CollisionMap, g: &WaypointGraph, cache: &RouteCache, b: &mut Bot) {
+    let st = &mut b.state;
+    st.next = pick_with(map, g, cache, b.origin, st.previous, st.avoid.map(|a| a.0));
+    b.picked = true;
 }

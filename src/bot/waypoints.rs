@@ -24,7 +24,10 @@ use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::components::{ItemSlot, Motion, MoverSlot, PlayerStats, Vitals};
+use crate::sim::parallel::JobSize;
 use crate::sim::{Sim, SimEvent};
+
+use super::learned::LearnedMap;
 
 use super::perception::REFRESH_HZ;
 
@@ -123,9 +126,32 @@ fn closest_reaching(map: &crate::map::CollisionMap, g: &WaypointGraph, at: Vec3)
     nearest_reaching(map, g, at, SEARCH_RADIUS, SEARCH_CANDIDATES)
 }
 
+/// A plat as the drop stage sees it this tick.
+struct PlatView {
+    /// Index in the level's movers.
+    mover: usize,
+    /// Its id in traces (what a rider stands on).
+    id: EntId,
+    phase: Phase,
+    mins: Vec3,
+    maxs: Vec3,
+}
+
+/// A bot's 10 Hz search for the closest waypoint that reaches it.
+struct Search {
+    /// Index in the players' order.
+    player: usize,
+    at: Vec3,
+    found: Option<u32>,
+}
+
 /// The dropping stage: special waypoints every tick, the closest-waypoint search and drops at
 /// 10 Hz per bot.
-pub fn drop_system(sim: &mut Sim) {
+///
+/// Reads [`Motion`], [`Vitals`], item slots, plat states and the tick's teleport events;
+/// writes [`Dropper`], the waypoint graph, the visit map, [`PlayerStats::waypoints_dropped`]
+/// and [`SimEvent::WaypointDrop`].
+pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
     let level = sim.level.clone();
     let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
     let params = ReachParams::default();
@@ -149,22 +175,28 @@ pub fn drop_system(sim: &mut Sim) {
                 .map(|s| (s.def, s.origin))
         })
         .collect();
-    let plats: Vec<(usize, Phase, Vec3, Vec3)> = level
+    let plats: Vec<PlatView> = level
         .movers
         .iter()
         .enumerate()
         .filter(|(_, m)| matches!(m.kind, MoverKind::Plat { .. }))
         .filter_map(|(i, m)| {
             let st = sim.world.get::<&MoverSlot>(sim.movers[i]).ok()?.state;
-            let (mn, mx) = sim.cmap.mover_bounds(m.id)?;
-            Some((i, st.phase, mn, mx))
+            let (mins, maxs) = sim.cmap.mover_bounds(m.id)?;
+            Some(PlatView {
+                mover: i,
+                id: m.id,
+                phase: st.phase,
+                mins,
+                maxs,
+            })
         })
         .collect();
     // The 10 Hz searches (reachability marches, the stage's cost) run first on the worker
     // pool over the graph as the stage found it. A bot whose search area got a waypoint from
     // an earlier bot this tick searches again in turn, so the result is the one-by-one answer.
-    let searched_len = sim.waypoints.len();
-    let due: Vec<(usize, Vec3, Option<u32>)> = sim
+    let searched_len = learned.waypoints.len();
+    let due: Vec<Search> = sim
         .players
         .iter()
         .enumerate()
@@ -173,28 +205,28 @@ pub fn drop_system(sim: &mut Sim) {
             let m = sim.world.get::<&Motion>(e).ok()?;
             let alive = sim.world.get::<&Vitals>(e).ok()?.alive;
             let on_mover = m.0.on_ground.is_some_and(|g| g != EntId::WORLD);
-            (alive && !on_mover && (sim.tick + id.0 as u64).is_multiple_of(interval))
-                .then_some((pi, m.0.origin, None))
+            (alive && !on_mover && (sim.tick + id.0 as u64).is_multiple_of(interval)).then_some(
+                Search {
+                    player: pi,
+                    at: m.0.origin,
+                    found: None,
+                },
+            )
         })
         .collect();
-    let graph = std::sync::Arc::new(std::mem::take(&mut sim.waypoints));
-    let ctx = std::sync::Arc::new((sim.cmap.clone(), graph.clone()));
+    let ctx = (sim.cmap.clone(), learned.waypoints.clone());
     let mut searched: Vec<Option<Option<u32>>> = vec![None; sim.players.len()];
-    for (pi, _, found) in sim.run_jobs(
-        crate::sim::parallel::JobSize::Search,
-        &ctx,
-        due,
-        move |c, d| d.2 = closest_reaching(&c.0, &c.1, d.1),
-    ) {
-        searched[pi] = Some(found);
-    }
+    let (ctx, due) = sim.run_jobs(JobSize::Search, ctx, due, |(map, graph), d| {
+        d.found = closest_reaching(map, graph, d.at)
+    });
     drop(ctx);
-    let Ok(graph) = std::sync::Arc::try_unwrap(graph) else {
-        unreachable!("the pool let go of the shared view")
-    };
-    sim.waypoints = graph;
+    for d in due {
+        searched[d.player] = Some(d.found);
+    }
+    let visits = &mut learned.visits;
+    let graph = std::sync::Arc::make_mut(&mut learned.waypoints);
     for (pi, searched) in searched.into_iter().enumerate() {
-        let before = sim.waypoints.len() as u32;
+        let before = graph.len() as u32;
         'one: {
             let (id, e) = (sim.players[pi].id, sim.players[pi].entity);
             let (s, alive, mut dr) =
@@ -213,7 +245,7 @@ pub fn drop_system(sim: &mut Sim) {
                 }
                 break 'one;
             }
-            let g = &mut sim.waypoints;
+            let g = &mut *graph;
             let map = &sim.cmap;
             // Item waypoints: weapons and powerups, one per item, on touch.
             let (pmn, pmx) = (s.origin + PLAYER_MINS, s.origin + PLAYER_MAXS);
@@ -300,11 +332,11 @@ pub fn drop_system(sim: &mut Sim) {
             }
             // Elevator waypoints, while riding a plat.
             if let Some(g_id) = s.on_ground
-                && let Some(&(mi, phase, mn, mx)) =
-                    plats.iter().find(|p| level.movers[p.0].id == g_id)
+                && let Some(plat) = plats.iter().find(|p| p.id == g_id)
             {
+                let (mn, mx, mi) = (plat.mins, plat.maxs, plat.mover);
                 let at = Vec3::new((mn.x + mx.x) * 0.5, (mn.y + mx.y) * 0.5, mx.z + STAND);
-                match phase {
+                match plat.phase {
                     Phase::AtA => {
                         let b = g
                             .find_kind(
@@ -356,8 +388,8 @@ pub fn drop_system(sim: &mut Sim) {
                 break 'one;
             }
             // The 10 Hz search for the closest waypoint that reaches the bot.
-            sim.visits.visit(s.origin);
-            let g = &mut sim.waypoints;
+            visits.visit(s.origin);
+            let g = &mut *graph;
             let here = droppable(&s);
             let added_near = g.waypoints()[searched_len..]
                 .iter()
@@ -433,7 +465,7 @@ pub fn drop_system(sim: &mut Sim) {
         }
         // Credit the player with what it dropped this tick.
         let (id, e) = (sim.players[pi].id, sim.players[pi].entity);
-        let after = sim.waypoints.len() as u32;
+        let after = graph.len() as u32;
         if after > before {
             if let Ok(mut st) = sim.world.get::<&mut PlayerStats>(e) {
                 st.0.waypoints_dropped += after - before;

@@ -19,6 +19,7 @@ use super::weapons::{Inventory, Weapon};
 use crate::map::{Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
 use crate::sim::components::*;
+use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::sound::SoundKind;
 use crate::sim::{Player, Sim};
 
@@ -75,6 +76,26 @@ pub struct Combat {
     pub missiles: Vec<Missile>,
     /// Grenades (rapier3d).
     pub grenades: super::grenades::GrenadeWorld,
+}
+
+/// Nails, rockets and grenades in flight, in launch order.
+impl StateHash for Combat {
+    fn hash_state(&self, h: &mut StateHasher) {
+        for m in &self.missiles {
+            h.u64(m.id);
+            h.u64(m.owner.0 as u64);
+            h.vec3(m.pos);
+            h.vec3(m.vel);
+            h.u64(m.expires);
+        }
+        for g in self.grenades.grenades() {
+            let (p, v) = self.grenades.motion(g);
+            h.u64(g.id);
+            h.vec3(p);
+            h.vec3(v);
+            h.u64(g.explode_tick);
+        }
+    }
 }
 
 /// What a player wants its weapon to do this tick (written by the brain or a script).
@@ -212,7 +233,7 @@ fn hit_player(sim: &Sim, t: &crate::map::Trace) -> Option<Player> {
 }
 
 /// Fires `w` from `shooter` along its view. Ammunition is already spent.
-fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
+fn fire(sim: &mut Sim, combat: &mut Combat, shooter: Player, w: Weapon) {
     let (id, e) = (shooter.id, shooter.entity);
     let Ok(s) = sim.world.get::<&Motion>(e).map(|m| m.0) else {
         return;
@@ -233,7 +254,7 @@ fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
                 (14, (0.14, 0.08))
             };
             let dirs: Vec<Vec3> = {
-                let Ok(mut r) = sim.world.get::<&mut BotRng>(e) else {
+                let Ok(mut r) = sim.world.get::<&mut PlayerRng>(e) else {
                     return;
                 };
                 (0..pellets)
@@ -290,9 +311,9 @@ fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
             } else {
                 src
             };
-            let mid = sim.combat.next_id;
-            sim.combat.next_id += 1;
-            sim.combat.missiles.push(Missile {
+            let mid = combat.next_id;
+            combat.next_id += 1;
+            combat.missiles.push(Missile {
                 id: mid,
                 kind,
                 owner: id,
@@ -303,7 +324,7 @@ fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
         }
         Weapon::GrenadeLauncher => {
             let (cx, cy) = {
-                let Ok(mut r) = sim.world.get::<&mut BotRng>(e) else {
+                let Ok(mut r) = sim.world.get::<&mut PlayerRng>(e) else {
                     return;
                 };
                 (r.0.range(-10.0, 10.0), r.0.range(-10.0, 10.0))
@@ -313,10 +334,10 @@ fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
             } else {
                 forward * GRENADE_SPEED + Vec3::Z * 200.0 + right * cx + up * cy
             };
-            let gid = sim.combat.next_id;
-            sim.combat.next_id += 1;
+            let gid = combat.next_id;
+            combat.next_id += 1;
             let dt = sim.dt;
-            sim.combat.grenades.launch(
+            combat.grenades.launch(
                 &sim.cmap,
                 dt,
                 gid,
@@ -330,7 +351,7 @@ fn fire(sim: &mut Sim, shooter: Player, w: Weapon) {
 
 /// The weapons stage: players pull triggers (id order), then nails and rockets fly and hit,
 /// then grenades bounce and explode.
-pub fn weapons_system(sim: &mut Sim) {
+pub fn weapons_system(sim: &mut Sim, combat: &mut Combat) {
     let tick = sim.tick;
     let rate = sim.tick_rate();
     let mut shots = Vec::new();
@@ -364,20 +385,20 @@ pub fn weapons_system(sim: &mut Sim) {
         shots.push((p, w));
     }
     for (p, w) in shots {
-        fire(sim, p, w);
+        fire(sim, combat, p, w);
     }
-    fly_missiles(sim);
-    fly_grenades(sim);
+    fly_missiles(sim, combat);
+    fly_grenades(sim, combat);
 }
 
-fn fly_missiles(sim: &mut Sim) {
+/// Nails and rockets fly a tick; those that hit something hurt and explode and are gone, as
+/// are those past their life. The others keep launch order.
+fn fly_missiles(sim: &mut Sim, combat: &mut Combat) {
     let dt = sim.dt;
     let tick = sim.tick;
-    let missiles = std::mem::take(&mut sim.combat.missiles);
-    let mut kept = Vec::with_capacity(missiles.len());
-    for mut m in missiles {
+    combat.missiles.retain_mut(|m| {
         if tick >= m.expires {
-            continue;
+            return false;
         }
         let to = m.pos + m.vel * dt;
         let t = sim
@@ -385,8 +406,7 @@ fn fly_missiles(sim: &mut Sim) {
             .trace_ray(m.pos, to, Contents::MASK_SHOT, Some(m.owner));
         if t.fraction >= 1.0 && !t.start_solid {
             m.pos = to;
-            kept.push(m);
-            continue;
+            return true;
         }
         let victim = hit_player(sim, &t);
         if victim.is_none() {
@@ -407,7 +427,7 @@ fn fly_missiles(sim: &mut Sim) {
             MissileKind::Rocket => {
                 let spare = victim.map(|v| v.id);
                 if let Some(v) = victim {
-                    let bonus = match sim.world.get::<&mut BotRng>(v.entity) {
+                    let bonus = match sim.world.get::<&mut PlayerRng>(v.entity) {
                         Ok(mut r) => r.0.range(0.0, 20.0),
                         Err(_) => 0.0,
                     };
@@ -424,15 +444,15 @@ fn fly_missiles(sim: &mut Sim) {
                 explode(sim, at, m.owner, spare, "rocket");
             }
         }
-    }
-    // Missiles fired while others exploded (none today) keep launch order.
-    kept.append(&mut sim.combat.missiles);
-    sim.combat.missiles = kept;
+        false
+    });
 }
 
-fn fly_grenades(sim: &mut Sim) {
+/// Grenades bounce a tick; one that touches a player (not its thrower) or whose fuse is out
+/// explodes.
+fn fly_grenades(sim: &mut Sim, combat: &mut Combat) {
     let tick = sim.tick;
-    let steps = sim.combat.grenades.step(&sim.cmap);
+    let steps = combat.grenades.step(&sim.cmap);
     for st in steps {
         let g = st.grenade;
         // Touching a player (not its thrower) explodes it at once.
@@ -442,7 +462,7 @@ fn fly_grenades(sim: &mut Sim) {
         let touched = hit_player(sim, &t).is_some();
         if touched || tick >= g.explode_tick {
             let at = if touched { t.end_pos } else { st.to };
-            sim.combat.grenades.remove(g.id);
+            combat.grenades.remove(g.id);
             explode(sim, at, g.owner, None, "grenade");
         }
     }

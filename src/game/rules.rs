@@ -33,18 +33,19 @@ impl Default for MatchRules {
     }
 }
 
-/// Ends the match when a limit is reached (once).
-pub fn rules_system(sim: &mut Sim) {
-    if sim.over.is_some() {
+/// The rules stage: ends the match when a limit of `rules` is reached, once: `over` says
+/// why from then on. Reads [`PlayerStats`] and the clock; writes `over` and
+/// [`SimEvent::MatchEnd`].
+pub fn rules_system(sim: &mut Sim, rules: &MatchRules, over: &mut Option<&'static str>) {
+    if over.is_some() {
         return;
     }
-    let reason = if sim
-        .rules
+    let reason = if rules
         .time_limit
         .is_some_and(|t| (sim.tick + 1) as f64 * sim.dt as f64 >= t as f64 - 1e-6)
     {
         Some("time limit")
-    } else if let Some(limit) = sim.rules.frag_limit {
+    } else if let Some(limit) = rules.frag_limit {
         sim.players
             .iter()
             .any(|p| {
@@ -57,7 +58,7 @@ pub fn rules_system(sim: &mut Sim) {
         None
     };
     if let Some(reason) = reason {
-        sim.over = Some(reason);
+        *over = Some(reason);
         sim.events.push(SimEvent::MatchEnd { reason });
     }
 }

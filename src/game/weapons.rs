@@ -19,6 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::sound::SoundKind;
 
 /// A weapon.
@@ -282,6 +283,20 @@ impl Inventory {
             }
         }
         Weapon::Axe
+    }
+}
+
+impl StateHash for Inventory {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.weapons as u64 | (self.current as u64) << 8);
+        for a in self.ammo {
+            h.u64(a as u64);
+        }
+        h.u64(self.attack_ready);
+        h.u64(self.quad_until);
+        h.u64(self.pent_until);
+        h.u64(self.ring_until);
+        h.u64(self.suit_until);
     }
 }
 

@@ -104,6 +104,29 @@ impl Reachability {
     }
 }
 
+impl crate::sim::hash::StateHash for Reachability {
+    fn hash_state(&self, h: &mut crate::sim::hash::StateHasher) {
+        use Reachability::*;
+        h.u64(match *self {
+            Walk => 1,
+            Fall => 2,
+            Jump => 3,
+            JumpChain(n) => 4 | (n as u64) << 8,
+            Swim => 5,
+            Unreachable(b) => {
+                6 | (match b {
+                    Blocked::Wall => 1,
+                    Blocked::Gap => 2,
+                    Blocked::Hazard => 3,
+                    Blocked::TooFar => 4,
+                    Blocked::BadEndpoint => 5,
+                    Blocked::TooLong => 6,
+                }) << 8
+            }
+        });
+    }
+}
+
 struct Probe<'a> {
     map: &'a CollisionMap,
     p: &'a ReachParams,

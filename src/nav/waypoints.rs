@@ -694,6 +694,21 @@ impl WaypointGraph {
     }
 }
 
+/// The graph's size, then every waypoint's origin and links, in number order.
+impl crate::sim::hash::StateHash for WaypointGraph {
+    fn hash_state(&self, h: &mut crate::sim::hash::StateHasher) {
+        h.u64(self.len() as u64);
+        for w in self.waypoints() {
+            h.vec3(w.origin);
+            for l in &w.links {
+                h.u64(l.from as u64);
+                h.f32(l.distance);
+                h.u64(l.travel as u64);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

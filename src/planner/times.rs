@@ -1,7 +1,7 @@
 //! Item-to-item travel times for level designers: which items, where a player stands at
-//! one, the goal region of another, the directed table of planner times over worker threads,
-//! and the two other estimates it is compared with (waypoint route distance / 320 u/s, and
-//! a bot sent there through the simulation).
+//! one, the goal region of another, and the directed table of planner times over worker
+//! threads, beside the estimates a caller compares it with ([`Compare`]: waypoint route
+//! distance / 320 u/s, and a bot sent there through the simulation).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,14 +10,10 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::{Goal, Plan, PlanConfig, plan};
-use crate::bot::control::ControllerConfig;
 use crate::map::level::ItemKind;
 use crate::map::{CollisionMap, Level};
-use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
 use crate::nav::sample::{drop_to_floor, floor_points, item_stand_point, stand_still};
-use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::PhysicsParams;
-use crate::sim::{PlayerConfig, Sim, SimConfig};
 
 /// An item as the table names it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -158,55 +154,12 @@ pub fn plan_pair(
     plan(cmap, physics, free, start, Some(&to.goal), &c)
 }
 
-/// The other two estimates for a pair, given a waypoint graph.
-pub fn compare(
-    level: &Arc<Level>,
-    cmap: &CollisionMap,
-    graph: &WaypointGraph,
-    from: &ItemRef,
-    to: &ItemRef,
-) -> (Option<f32>, Option<f32>) {
-    let a = crate::bot::routing::goal_waypoint(cmap, graph, from.stand);
-    let b = crate::bot::routing::goal_waypoint(cmap, graph, to.stand);
-    let route = match (a, b) {
-        (Some(a), Some(b)) => {
-            let mut caches = RouteCaches::new(64 << 20, RouteParams::default());
-            caches.get(graph, b, TravelFlags::ALL).distance(a).map(|d| {
-                let ends = from.stand.distance(graph.get(a).expect("waypoint").origin)
-                    + to.stand.distance(graph.get(b).expect("waypoint").origin);
-                (d + ends) / 320.0
-            })
-        }
-        _ => None,
-    };
-    let mut sim = match Sim::new(
-        level.clone(),
-        cmap.clone(),
-        &SimConfig::new(
-            1,
-            vec![PlayerConfig {
-                name: "runner".into(),
-                controller: ControllerConfig::Route(to.stand),
-                spawn: None,
-                start: Some((from.stand, 0.0)),
-                senses: Default::default(),
-            }],
-        ),
-    ) {
-        Ok(s) => s,
-        Err(_) => return (route, None),
-    };
-    sim.waypoints = graph.clone();
-    let mut bot = None;
-    for _ in 0..1200 {
-        sim.step();
-        if sim.player_state(0).is_some_and(|s| to.goal.reached(&s)) {
-            bot = Some(sim.tick as f32 / 20.0);
-            break;
-        }
-    }
-    (route, bot)
-}
+/// The other estimates of a pair beside the planner's, (route, bot) in seconds, asked with
+/// the geometry the planner runs in ([`super::planning_map`]): given by the caller
+/// (`scenario::tour::compare` makes them from a waypoint graph, sending a bot through the
+/// simulation, which sits above the planner).
+pub type Compare<'a> =
+    dyn Fn(&CollisionMap, &ItemRef, &ItemRef) -> (Option<f32>, Option<f32>) + Sync + 'a;
 
 /// The directed time table for `selection`, pairs spread over `threads` threads. `done` is
 /// called (from the calling thread) after each finished pair with the count so far.
@@ -217,7 +170,7 @@ pub fn table(
     all: &[ItemRef],
     selection: &[usize],
     cfg: &PlanConfig,
-    graph: Option<&WaypointGraph>,
+    compare: Option<&Compare>,
     threads: usize,
     mut done: impl FnMut(usize, usize),
 ) -> Vec<PairTime> {
@@ -249,10 +202,7 @@ pub fn table(
                     let Some(&(a, b)) = pairs.get(k) else { break };
                     let (fa, fb) = (&all[a], &all[b]);
                     let p = plan_pair(cmap, &physics, free, fa, fb, cfg);
-                    let (route, bot) = match graph {
-                        Some(g) => compare(level, cmap, g, fa, fb),
-                        None => (None, None),
-                    };
+                    let (route, bot) = compare.map(|c| c(cmap, fa, fb)).unwrap_or((None, None));
                     let row = PairTime {
                         from: fa.label.clone(),
                         to: fb.label.clone(),

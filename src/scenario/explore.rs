@@ -15,7 +15,7 @@ use crate::bot::explore::wants_item_waypoint;
 use crate::map::{CollisionMap, Contents, EntId, Level};
 use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::{PlayerConfig, Sim, SimConfig, SimError};
+use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
 
 /// Coverage after (part of) an exploration.
 #[derive(Clone, Debug, Serialize)]
@@ -121,7 +121,7 @@ pub struct ExploreConfig {
     pub every: f64,
     /// Close with [`WaypointGraph::connect_strays`] ([`CONNECT_RADIUS`], the
     /// [`CONNECT_NEAREST`] nearest, at most [`CONNECT_ROUNDS`] rounds); the links it adds are
-    /// counted in the sim's `stats.links_connected`.
+    /// counted in the world's `stats.links_connected`.
     pub connect: bool,
 }
 
@@ -133,13 +133,13 @@ pub const CONNECT_NEAREST: usize = 6;
 pub const CONNECT_ROUNDS: usize = 4;
 
 /// Runs exploring bots on a level, calling `progress` every `cfg.every` simulated seconds
-/// with the sim so far. Returns the sim (its graph is the result).
+/// with the match so far. Returns the match (its learned graph is the result).
 pub fn explore(
     level: Arc<Level>,
     cmap: CollisionMap,
     cfg: &ExploreConfig,
-    mut progress: impl FnMut(&Sim),
-) -> Result<Sim, SimError> {
+    mut progress: impl FnMut(&Match),
+) -> Result<Match, MatchError> {
     let ExploreConfig {
         bots,
         seconds,
@@ -157,30 +157,32 @@ pub fn explore(
             senses: Default::default(),
         })
         .collect();
-    let cfg = SimConfig {
+    let cfg = MatchConfig {
         seed,
         tick_rate,
         params: Default::default(),
         players,
         rules: Default::default(),
     };
-    let mut sim = Sim::new(level, cmap, &cfg)?;
+    let mut m = Match::new(level, cmap, &cfg)?;
     let ticks = (seconds * tick_rate as f64).round() as u64;
     let every_ticks = ((every * tick_rate as f64).round() as u64).max(1);
     for t in 0..ticks {
-        sim.step();
+        m.step();
         if (t + 1) % every_ticks == 0 {
-            progress(&sim);
+            progress(&m);
         }
     }
     if connect {
-        let cmap = sim.cmap.clone();
-        sim.stats.links_connected =
-            sim.waypoints
-                .connect_strays(&cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS)
-                as u64;
+        let cmap = m.sim.cmap.clone();
+        m.sim.stats.links_connected = m.learned.waypoints_mut().connect_strays(
+            &cmap,
+            CONNECT_RADIUS,
+            CONNECT_NEAREST,
+            CONNECT_ROUNDS,
+        ) as u64;
     }
-    Ok(sim)
+    Ok(m)
 }
 
 impl ExploreReport {

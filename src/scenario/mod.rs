@@ -48,7 +48,7 @@ use crate::map::{MapData, MapError, build_level};
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
 use crate::physics::PhysicsParams;
-use crate::sim::{PlayerConfig, Sim, SimConfig, SimError};
+use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
 
 /// A scenario that could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -158,14 +158,14 @@ pub struct Scenario {
     pub threads: Option<usize>,
 }
 
-/// Runs `sim` for up to `ticks` ticks, stopping early when the match ends (a time or frag
-/// limit); `each` sees the simulation after every tick. Returns the ticks run.
-pub fn run_match(sim: &mut Sim, ticks: u64, mut each: impl FnMut(&Sim)) -> u64 {
+/// Runs `m` for up to `ticks` ticks, stopping early when the match ends (a time or frag
+/// limit); `each` sees the match after every tick. Returns the ticks run.
+pub fn run_match(m: &mut Match, ticks: u64, mut each: impl FnMut(&Match)) -> u64 {
     let mut done = 0;
-    while done < ticks && sim.over.is_none() {
-        sim.step();
+    while done < ticks && m.over().is_none() {
+        m.step();
         done += 1;
-        each(sim);
+        each(m);
     }
     done
 }
@@ -504,9 +504,9 @@ impl Scenario {
         })
     }
 
-    /// The simulation config.
-    pub fn sim_config(&self) -> SimConfig {
-        SimConfig {
+    /// The match config.
+    pub fn match_config(&self) -> MatchConfig {
+        MatchConfig {
             seed: self.seed,
             tick_rate: self.tick_rate,
             params: PhysicsParams::default(),
@@ -515,8 +515,8 @@ impl Scenario {
         }
     }
 
-    /// Loads the map and builds the simulation.
-    pub fn build(&self) -> Result<Sim, ScenarioError> {
+    /// Loads the map and builds the match.
+    pub fn build(&self) -> Result<Match, ScenarioError> {
         let data = MapData::load(&self.map)?;
         let (level, cmap) = build_level(data);
         let graph = match &self.waypoints {
@@ -534,9 +534,9 @@ impl Scenario {
             }
             None => None,
         };
-        let mut sim = Sim::new(Arc::new(level), cmap, &self.sim_config()).map_err(|e| {
+        let mut m = Match::new(Arc::new(level), cmap, &self.match_config()).map_err(|e| {
             let line = match &e {
-                SimError::NoSuchSpawn { player, .. } => self
+                MatchError::NoSuchSpawn { player, .. } => self
                     .players
                     .iter()
                     .find(|p| &p.config.name == player)
@@ -552,11 +552,11 @@ impl Scenario {
             }
         })?;
         if let Some(g) = graph {
-            sim.waypoints = g;
+            m.learned.set_waypoints(g);
         }
-        sim.threads = self
+        m.sim.threads = self
             .threads
             .unwrap_or_else(crate::sim::parallel::default_threads);
-        Ok(sim)
+        Ok(m)
     }
 }

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::sim::SimEvent;
 use crate::sim::components::Stats;
-use crate::sim::{Sim, SimEvent};
+use crate::tick::Match;
 
 /// One player's line.
 #[derive(Clone, Debug, Serialize)]
@@ -100,12 +101,13 @@ impl EventCounter {
 impl RunReport {
     /// Gathers the report after a run.
     pub fn new(
-        sim: &Sim,
+        m: &Match,
         scenario: &str,
         map: &str,
         wall_seconds: f64,
         events: &EventCounter,
     ) -> RunReport {
+        let sim = &m.sim;
         let players = (0..sim.players.len())
             .map(|i| {
                 let s = sim.player_state(i).expect("player index in range");
@@ -119,7 +121,7 @@ impl RunReport {
                 }
             })
             .collect();
-        let breakdown = sim.timings.breakdown();
+        let breakdown = m.timings.breakdown();
         RunReport {
             scenario: scenario.to_string(),
             map: map.to_string(),
@@ -127,7 +129,7 @@ impl RunReport {
             tick_rate: (1.0 / sim.dt).round() as u32,
             sim_seconds: sim.time(),
             seed: sim.seed,
-            final_hash: format!("{:016x}", sim.state_hash()),
+            final_hash: format!("{:016x}", m.state_hash()),
             wall_seconds,
             ticks_per_second: if wall_seconds > 0.0 {
                 sim.tick as f64 / wall_seconds
@@ -137,8 +139,8 @@ impl RunReport {
             stage_order: breakdown.iter().map(|b| b.0).collect(),
             stage_seconds: breakdown.into_iter().collect(),
             threads: sim.threads,
-            stage_serial_seconds: sim.timings.serial_breakdown().into_iter().collect(),
-            stage_traces_per_tick: sim
+            stage_serial_seconds: m.timings.serial_breakdown().into_iter().collect(),
+            stage_traces_per_tick: m
                 .timings
                 .traces_breakdown()
                 .into_iter()
@@ -151,7 +153,7 @@ impl RunReport {
                 0.0
             },
             sounds: sim.sounds.total(),
-            ended: sim.over.map(str::to_string),
+            ended: m.over().map(str::to_string),
             players,
         }
     }

@@ -1,5 +1,5 @@
 //! ECS components the engine needs. Players carry [`Id`], [`Name`], [`Motion`], [`Command`],
-//! [`Vitals`], [`PlayerStats`], [`Still`] and their [`BotRng`]; movers a [`MoverSlot`]; items
+//! [`Vitals`], [`PlayerStats`], [`Still`] and their [`PlayerRng`]; movers a [`MoverSlot`]; items
 //! an [`ItemSlot`]. Systems never trust hecs iteration order: they walk the sorted entity lists
 //! the [`super::Sim`] keeps.
 
@@ -11,6 +11,7 @@ use crate::physics::damage::EnvTimers;
 use crate::physics::movers::MoverState;
 use crate::physics::{PlayerState, UserCmd};
 
+use super::hash::{StateHash, StateHasher};
 use super::rng::SimRng;
 
 /// Stable id (also the body id in the collision map).
@@ -115,7 +116,7 @@ pub struct LastMove(pub crate::physics::pmove::MoveEvents);
 
 /// The player's own random stream.
 #[derive(Clone, Debug)]
-pub struct BotRng(pub SimRng);
+pub struct PlayerRng(pub SimRng);
 
 /// A mover entity: index into `Level::movers` and its state.
 #[derive(Clone, Copy, Debug)]
@@ -138,4 +139,64 @@ pub struct ItemSlot {
     /// Ticks until it respawns (`u64::MAX`: never). Whole ticks, so that a 30 s respawn
     /// is exactly 600 ticks at 20 Hz rather than an f32 sum of 0.05 s steps.
     pub respawn_ticks: u64,
+}
+
+impl StateHash for Motion {
+    fn hash_state(&self, h: &mut StateHasher) {
+        let s = &self.0;
+        h.vec3(s.origin);
+        h.vec3(s.velocity);
+        h.f32(s.yaw);
+        h.f32(s.pitch);
+        h.u64(s.on_ground.map(|g| g.0 as u64 + 1).unwrap_or(0));
+        h.u64(s.water_level as u64 | (s.water_type.0 as u64) << 8);
+        h.u64(s.jump_held as u64);
+        h.f32(s.water_jump_time);
+        h.f32(s.teleport_time);
+    }
+}
+
+impl StateHash for Vitals {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.f32(self.health);
+        h.f32(self.armor);
+        h.f32(self.armor_type);
+        h.u64(self.alive as u64);
+        h.f32(self.respawn_in);
+        h.f32(self.env.liquid_cooldown);
+        h.f32(self.env.air_left);
+        h.f32(self.env.drown_cooldown);
+        h.f32(self.env.drown_damage);
+    }
+}
+
+impl StateHash for PlayerRng {
+    fn hash_state(&self, h: &mut StateHasher) {
+        self.0.hash_state(h);
+    }
+}
+
+/// Frags, kills and deaths steer the match (limits, scoring); the other counters only
+/// report it.
+impl StateHash for PlayerStats {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.0.frags as i64 as u64);
+        h.u64(self.0.kills as u64 | (self.0.deaths as u64) << 32);
+    }
+}
+
+impl StateHash for MoverSlot {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.vec3(self.state.offset);
+        h.u64(self.state.phase as u64);
+        h.f32(self.state.timer);
+        h.u64(self.state.corner.map(|c| c as u64 + 1).unwrap_or(0));
+    }
+}
+
+impl StateHash for ItemSlot {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.available as u64);
+        h.u64(self.respawn_ticks);
+    }
 }

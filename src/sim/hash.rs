@@ -1,5 +1,7 @@
-//! The state hash: XXH3-64 over a fixed-order byte stream of the simulation state (floats
-//! by their bits), so two runs agree exactly or not at all.
+//! The state hash's byte layout: XXH3-64 over a fixed-order byte stream of the state
+//! (floats by their bits), so two runs agree exactly or not at all. Each part of the state
+//! says which of its bytes count ([`StateHash`], implemented beside the type by the layer
+//! that owns it); the `tick` layer decides the order of the parts.
 
 use std::hash::Hasher as _;
 
@@ -40,5 +42,18 @@ impl StateHasher {
     /// The hash value.
     pub fn finish(&self) -> u64 {
         self.h.finish()
+    }
+}
+
+/// A part of the state that feeds the state hash: it writes the bytes that decide where the
+/// run goes from here, always in the same layout.
+pub trait StateHash {
+    /// Feeds this part into `h`.
+    fn hash_state(&self, h: &mut StateHasher);
+}
+
+impl StateHash for super::rng::SimRng {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.bytes(&self.word_pos().to_le_bytes());
     }
 }

@@ -201,6 +201,18 @@ impl SoundList {
     }
 }
 
+impl super::hash::StateHash for SoundList {
+    fn hash_state(&self, h: &mut super::hash::StateHasher) {
+        for s in &self.sounds {
+            h.u64(s.id);
+            h.u64(s.kind as u64);
+            h.vec3(s.pos);
+            h.u64(s.source.map(|e| e.0 as u64 + 1).unwrap_or(0));
+            h.u64(s.expires);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use botarena::bot::control::ControllerConfig;
 use botarena::map::{CollisionMap, Level, MapData, build_level};
 use botarena::physics::pmove::{MoveEvents, PhysicsParams, PlayerState, UserCmd, pmove};
-use botarena::sim::{PlayerConfig, Sim, SimConfig};
+use botarena::tick::{Match, MatchConfig, PlayerConfig};
 use glam::Vec3;
 
 /// The repository root.
@@ -104,12 +104,12 @@ pub fn players(n: usize, ctrl: ControllerConfig) -> Vec<PlayerConfig> {
 }
 
 /// A simulation on a shipped map.
-pub fn sim_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Sim {
+pub fn match_on(name: &str, seed: u64, players: Vec<PlayerConfig>) -> Match {
     let (level, cmap) = shipped(name);
-    sim_of(level, cmap, seed, players)
+    match_of(level, cmap, seed, players)
 }
 
 /// A simulation on a built level (20 Hz, default physics and rules).
-pub fn sim_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<PlayerConfig>) -> Sim {
-    Sim::new(Arc::new(level), cmap, &SimConfig::new(seed, players)).expect("sim builds")
+pub fn match_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<PlayerConfig>) -> Match {
+    Match::new(Arc::new(level), cmap, &MatchConfig::new(seed, players)).expect("the match builds")
 }

@@ -1,5 +1,5 @@
-//! The one place that owns the order of a tick. Each stage is timed; the run report shows
-//! the breakdown.
+//! The one place that owns the order of a tick and what each stage is handed. Each stage is
+//! timed and its traces counted; the run report shows the breakdown.
 //!
 //! Order: sense (visibility, reachability) → hear → predict (enemy paths) → control
 //! (commands, movement requests or route goals) → brain (goals, aim, trigger) → route (next
@@ -12,12 +12,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::Sim;
-use crate::bot::{
-    aim, brain, control, hearing, movement, perception, prediction, routing, waypoints,
-};
-use crate::game::{combat, items, life, movers, rules, triggers};
+use crate::bot::learned::LearnedMap;
+use crate::bot::perception::PerceptionStage;
+use crate::bot::prediction::PredictionStage;
+use crate::bot::routing::RoutingStage;
+use crate::bot::{aim, brain, control, hearing, movement, waypoints};
+use crate::game::{GameState, combat, items, life, movers, rules, triggers};
 use crate::physics::stage as physics;
+use crate::sim::Sim;
 
 /// A stage of the tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -163,39 +165,56 @@ fn pool_seconds(sim: &Sim) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Runs every stage of one tick in order.
-pub fn run_tick(sim: &mut Sim) {
+/// The stages that keep scratch between ticks (never hashed: derived from the last ticks'
+/// state, so a replay rebuilds it exactly).
+#[derive(Clone, Debug, Default)]
+pub struct Stages {
+    /// Lines of sight between players in the current refresh interval.
+    pub perception: PerceptionStage,
+    /// Enemy paths predicted in the current refresh interval.
+    pub prediction: PredictionStage,
+    /// Goal waypoints found at the graph's current revision.
+    pub routing: RoutingStage,
+}
+
+/// Runs every stage of one tick in order, timing each and counting its traces. Each stage
+/// gets the parts of the match it reads and writes: the shared world always, and the game
+/// state, the learned map or its own scratch where it needs them.
+pub fn run_tick(
+    sim: &mut Sim,
+    game: &mut GameState,
+    learned: &mut LearnedMap,
+    stages: &mut Stages,
+    timings: &mut StageTimings,
+) {
     for (i, stage) in TICK_ORDER.iter().enumerate() {
         let t0 = Instant::now();
         let c0 = sim.cmap.trace_count();
         let p0 = pool_seconds(sim);
         match stage {
-            Stage::Sense => perception::perception_system(sim),
+            Stage::Sense => stages.perception.run(sim),
             Stage::Hear => hearing::hearing_system(sim),
-            Stage::Predict => prediction::prediction_system(sim),
-            Stage::Control => control::control_system(sim),
-            Stage::Brain => brain::brain_system(sim),
-            Stage::Route => routing::routing_system(sim),
+            Stage::Predict => stages.prediction.run(sim),
+            Stage::Control => control::control_system(sim, learned),
+            Stage::Brain => brain::brain_system(sim, learned, &game.rules),
+            Stage::Route => stages.routing.run(sim, learned),
             Stage::Move => movement::movement_system(sim),
             Stage::Aim => aim::aim_system(sim),
             Stage::Movers => movers::movers_system(sim),
             Stage::Physics => physics::physics_system(sim),
-            Stage::Weapons => combat::weapons_system(sim),
+            Stage::Weapons => combat::weapons_system(sim, &mut game.combat),
             Stage::Triggers => triggers::triggers_system(sim),
-            Stage::Items => {
-                let rules = sim.rules.clone();
-                items::items_system(sim, &rules)
-            }
+            Stage::Items => items::items_system(sim, &game.rules),
             Stage::Damage => life::damage_system(sim),
             Stage::Respawn => life::respawn_system(sim),
-            Stage::Rules => rules::rules_system(sim),
-            Stage::Drop => waypoints::drop_system(sim),
+            Stage::Rules => rules::rules_system(sim, &game.rules, &mut game.over),
+            Stage::Drop => waypoints::drop_system(sim, learned),
             Stage::Cleanup => sim.sounds.expire(sim.tick + 1),
         }
-        sim.timings.total[i] += t0.elapsed();
-        sim.timings.traces[i] += sim.cmap.trace_count() - c0;
+        timings.total[i] += t0.elapsed();
+        timings.traces[i] += sim.cmap.trace_count() - c0;
         // A pool started by this stage counts from zero.
         let p = (pool_seconds(sim) - p0).max(0.0);
-        sim.timings.in_pool[i] += Duration::from_secs_f64(p);
+        timings.in_pool[i] += Duration::from_secs_f64(p);
     }
 }

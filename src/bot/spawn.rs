@@ -1,0 +1,45 @@
+//! The components a bot carries, inserted into a player entity by the layer that owns them
+//! (the `tick` layer spawns the player and calls [`insert_components`]).
+
+use glam::Vec3;
+
+use super::Senses;
+use super::control::{Controller, ControllerConfig};
+use super::{Percepts, brain, movement, prediction, routing, waypoints};
+
+/// Inserts the components a bot carries into player entity `e` of `world`: its controller
+/// (from `cfg`, at `origin` facing `yaw`), senses and percepts, movement request, status and
+/// memory, tracked enemies, dropping memory, route state and fallback, and a brain for a
+/// brain bot on a map with `items` items.
+pub fn insert_components(
+    world: &mut hecs::World,
+    e: hecs::Entity,
+    cfg: &ControllerConfig,
+    senses: Senses,
+    origin: Vec3,
+    yaw: f32,
+    items: usize,
+) {
+    world
+        .insert(
+            e,
+            (
+                Controller::new(cfg, origin, yaw),
+                senses,
+                Percepts::default(),
+                movement::MoveIntent::default(),
+                movement::MoveStatus::default(),
+                movement::MoveMemory::default(),
+                prediction::Tracking::default(),
+                waypoints::Dropper::default(),
+                routing::RouteState::default(),
+                routing::Roam::new(origin),
+            ),
+        )
+        .expect("a spawned player entity");
+    if let ControllerConfig::Brain(skill) = cfg {
+        world
+            .insert_one(e, brain::Brain::new(*skill, origin, items))
+            .expect("a spawned player entity");
+    }
+}

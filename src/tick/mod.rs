@@ -1,0 +1,177 @@
+//! A running match: the layer that assembles the others. It owns the shared world
+//! ([`crate::sim::Sim`]), the deathmatch's state ([`crate::game::GameState`]), what the bots
+//! have learned of the map ([`crate::bot::learned::LearnedMap`]) and the stages' scratch, spawns
+//! everything ([`spawn`]), runs the stages in the one fixed order ([`schedule`]) and hashes
+//! the result ([`hash`]).
+//!
+//! Entry points: [`Match::new`], [`Match::step`], [`Match::state_hash`].
+
+pub mod hash;
+pub mod schedule;
+pub mod spawn;
+
+use std::sync::Arc;
+
+use crate::bot::Percepts;
+use crate::bot::learned::LearnedMap;
+use crate::bot::movement::MoveStatus;
+use crate::bot::prediction::Tracking;
+use crate::bot::routing::RouteState;
+use crate::game::{GameState, MatchRules};
+use crate::map::{CollisionMap, Level};
+use crate::physics::pmove::PhysicsParams;
+use crate::sim::Sim;
+use crate::sim::hash::StateHasher;
+
+pub use schedule::{Stage, StageTimings, Stages, TICK_ORDER};
+pub use spawn::{MatchError, PlayerConfig};
+
+/// Everything a match needs besides the map.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// Movement constants.
+    pub params: PhysicsParams,
+    /// Players in id order.
+    pub players: Vec<PlayerConfig>,
+    /// Match rules.
+    pub rules: MatchRules,
+}
+
+impl MatchConfig {
+    /// `players` at 20 Hz ticks with Quake's physics and the default match rules.
+    pub fn new(seed: u64, players: Vec<PlayerConfig>) -> MatchConfig {
+        MatchConfig {
+            seed,
+            tick_rate: 20,
+            params: PhysicsParams::default(),
+            players,
+            rules: Default::default(),
+        }
+    }
+}
+
+/// A running match (see the module docs).
+pub struct Match {
+    /// The shared world state.
+    pub sim: Sim,
+    /// The deathmatch's state.
+    pub game: GameState,
+    /// What the bots have learned of the map.
+    pub learned: LearnedMap,
+    /// The stages' scratch.
+    pub stages: Stages,
+    /// Wall-clock time and traces per stage (statistics only: nothing in the state reads
+    /// them).
+    pub timings: StageTimings,
+}
+
+impl Match {
+    /// Builds the world on `level`: movers and items from the level, players at their spawn
+    /// points; the bots know nothing of the map yet.
+    pub fn new(
+        level: Arc<Level>,
+        cmap: CollisionMap,
+        cfg: &MatchConfig,
+    ) -> Result<Match, MatchError> {
+        let mut sim = Sim::new(level, cmap, cfg.seed, cfg.tick_rate, cfg.params)?;
+        spawn::spawn_world(&mut sim, &cfg.rules);
+        spawn::spawn_players(&mut sim, &cfg.players)?;
+        Ok(Match {
+            sim,
+            game: GameState::new(cfg.rules.clone()),
+            learned: LearnedMap::default(),
+            stages: Stages::default(),
+            timings: StageTimings::default(),
+        })
+    }
+
+    /// Runs one tick through the schedule.
+    pub fn step(&mut self) {
+        self.sim.events.clear();
+        schedule::run_tick(
+            &mut self.sim,
+            &mut self.game,
+            &mut self.learned,
+            &mut self.stages,
+            &mut self.timings,
+        );
+        self.sim.tick += 1;
+    }
+
+    /// Ticks done.
+    pub fn tick(&self) -> u64 {
+        self.sim.tick
+    }
+
+    /// Simulated seconds so far.
+    pub fn time(&self) -> f64 {
+        self.sim.time()
+    }
+
+    /// Why the match ended, once it has (a time or frag limit).
+    pub fn over(&self) -> Option<&'static str> {
+        self.game.over
+    }
+
+    /// Hash of the whole state (stable for one binary): the tick and every
+    /// [`Match::part_hashes`] entry.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::default();
+        h.u64(self.sim.tick);
+        for p in self.part_hashes() {
+            h.u64(p);
+        }
+        h.finish()
+    }
+
+    /// One hash per player (id order), then one for the rest of the world ([`hash`]).
+    pub fn part_hashes(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = self
+            .sim
+            .players
+            .iter()
+            .map(|&p| hash::player_hash(&self.sim.world, p))
+            .collect();
+        out.push(hash::world_hash(&self.sim, &self.game, &self.learned));
+        out
+    }
+
+    /// Names of the parts of [`Match::part_hashes`], in the same order.
+    pub fn part_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = (0..self.sim.players.len())
+            .map(|i| {
+                format!(
+                    "player {:?} (id {})",
+                    self.sim.player_name(i).unwrap_or_default(),
+                    self.sim.players[i].id.0
+                )
+            })
+            .collect();
+        out.push(hash::WORLD_PART.into());
+        out
+    }
+
+    /// A copy of a player's routing state.
+    pub fn player_route(&self, index: usize) -> Option<RouteState> {
+        self.sim.player_component(index)
+    }
+
+    /// A player's movement status.
+    pub fn player_move_status(&self, index: usize) -> Option<MoveStatus> {
+        self.sim.player_component(index)
+    }
+
+    /// A copy of a player's tracked enemies.
+    pub fn player_tracking(&self, index: usize) -> Option<Tracking> {
+        self.sim.player_component(index)
+    }
+
+    /// A copy of a player's percepts.
+    pub fn player_percepts(&self, index: usize) -> Option<Percepts> {
+        self.sim.player_component(index)
+    }
+}
