@@ -2,7 +2,7 @@
 //! `../shared/quake-maps` or `$BOTARENA_QUAKE_MAPS` has it), and trace throughput (a ray and
 //! a player-box sweep between seeded floor points). The same cases as `botarena bench`.
 
-use botarena::bench::{bench_maps, bench_sim};
+use botarena::bench::{bench_maps, bench_match};
 use botarena::map::{Contents, MapData, build_level};
 use botarena::nav::sample::floor_points;
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
@@ -14,7 +14,7 @@ fn ticks(c: &mut Criterion) {
     g.sample_size(10);
     for map in bench_maps(root) {
         for bots in [1usize, 8, 32, 128] {
-            let mut m = bench_sim(&map.path, bots, 1, 1).expect("bench world");
+            let mut m = bench_match(&map.path, bots, 1, 1).expect("bench world");
             for _ in 0..50 {
                 m.step();
             }

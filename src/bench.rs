@@ -52,7 +52,7 @@ pub fn bench_maps(root: &Path) -> Vec<BenchMap> {
 
 /// A simulation of `bots` brain bots on `map`, spread over its floor, with `threads` worker
 /// threads.
-pub fn bench_sim(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
+pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (level, cmap) = build_level(data);
     // Points 48 units apart: two players (32 wide) never overlap.
@@ -127,7 +127,7 @@ pub fn run_case(
     warmup: u64,
     ticks: u64,
 ) -> Result<BenchResult, String> {
-    let mut sim = bench_sim(&map.path, bots, threads, 1)?;
+    let mut sim = bench_match(&map.path, bots, threads, 1)?;
     for _ in 0..warmup {
         sim.step();
     }
@@ -246,4 +246,376 @@ pub fn machine() -> String {
         crate::sim::parallel::default_threads(),
         std::env::consts::OS
     )
+}
+
+/// `--threads 1,2,4`: the thread counts to measure, sorted, without repeats, 1 always among
+/// them (the speed-ups are against it).
+pub fn parse_threads(list: &str) -> Result<Vec<usize>, String> {
+    let mut out = vec![1];
+    for part in list.split(',') {
+        match part.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => out.push(n),
+            _ => {
+                return Err(format!(
+                    "--threads {list:?}: expected thread counts from 1 to 1024, comma-separated, \
+                     e.g. 1,2,4"
+                ));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// "slowest – median" of a case's rounds, "–" for a single round.
+pub fn spread(rounds: &[f64]) -> String {
+    let mut rounds = rounds.to_vec();
+    rounds.sort_by(f64::total_cmp);
+    match (rounds.first(), rounds.get(rounds.len() / 2)) {
+        (Some(lo), Some(mid)) if rounds.len() > 1 => format!("{lo:.0} – {mid:.0}"),
+        _ => "–".into(),
+    }
+}
+
+/// The repository folder the bench reads `maps/` from: `dir` when it has the shipped arena,
+/// else the one this binary was built from.
+pub fn root_from(dir: &Path) -> PathBuf {
+    if dir.join("maps/arena.map").is_file() {
+        dir.to_path_buf()
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+}
+
+/// What `botarena bench` measures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchOptions {
+    /// A fifth of the ticks and one round (a rough figure in seconds).
+    pub quick: bool,
+    /// Thread counts ([`parse_threads`]).
+    pub threads: Vec<usize>,
+}
+
+impl BenchOptions {
+    /// Rounds per case: five (the fastest counts), one when quick.
+    pub fn rounds(&self) -> usize {
+        if self.quick { 1 } else { 5 }
+    }
+
+    /// The divisor of ticks and trace counts: 5 when quick.
+    fn scale(&self) -> u64 {
+        if self.quick { 5 } else { 1 }
+    }
+}
+
+/// Trace throughput on one map.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceRate {
+    /// Map name.
+    pub map: String,
+    /// Rays per second.
+    pub rays_per_second: f64,
+    /// Player-box sweeps per second.
+    pub sweeps_per_second: f64,
+}
+
+/// A whole `botarena bench` run: every case's best round, trace rates, and where it ran.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    /// The machine, in words.
+    pub machine: String,
+    /// What was asked.
+    pub options: BenchOptions,
+    /// Map names, in the order measured.
+    pub maps: Vec<String>,
+    /// One per (map, bots, threads), the fastest round with every round's figure.
+    pub cases: Vec<BenchResult>,
+    /// Trace rates per map.
+    pub traces: Vec<TraceRate>,
+}
+
+/// Runs every case of `botarena bench` on the maps under `root`: 1, 8, 32 and 128 bots for
+/// each thread count (one bot on one thread only), in rounds over all the cases (see the
+/// method in [`BenchReport::to_markdown`]), then the trace rates. `progress` is called with
+/// (runs done, runs in all) after each run.
+pub fn run_bench(
+    root: &Path,
+    opts: &BenchOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<BenchReport, String> {
+    let maps = bench_maps(root);
+    let scale = opts.scale();
+    let mut cases = Vec::new();
+    for m in &maps {
+        for (bots, ticks) in [(1usize, 2000u64), (8, 1000), (32, 400), (128, 150)] {
+            for &threads in &opts.threads {
+                if bots == 1 && threads > 1 {
+                    continue;
+                }
+                cases.push((m.clone(), bots, threads, ticks / scale));
+            }
+        }
+    }
+    // The same deterministic run in rounds, keeping the fastest: on a shared machine the
+    // slow runs measure the neighbours. The rounds go over every case in turn, so a slow
+    // spell (they last seconds here) costs each case one round at most, and the one- and
+    // two-thread runs of a case are measured minutes apart as often as each other.
+    let rounds = opts.rounds();
+    let mut best: Vec<Option<BenchResult>> = vec![None; cases.len()];
+    for round in 0..rounds {
+        for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
+            let r = run_case(m, *bots, *threads, 100 / scale, *ticks)?;
+            let mut all = best[i]
+                .as_ref()
+                .map(|b| b.rounds.clone())
+                .unwrap_or_default();
+            all.push(r.ticks_per_second);
+            if best[i]
+                .as_ref()
+                .is_none_or(|b| r.ticks_per_second > b.ticks_per_second)
+            {
+                best[i] = Some(r);
+            }
+            if let Some(b) = best[i].as_mut() {
+                b.rounds = all;
+            }
+            progress(round * cases.len() + i + 1, rounds * cases.len());
+        }
+    }
+    let cases = best
+        .into_iter()
+        .map(|b| b.expect("at least one round"))
+        .collect();
+    let mut traces = Vec::new();
+    for m in &maps {
+        let (ray, sweep) = trace_rates(&m.path, 200_000 / scale as usize)?;
+        traces.push(TraceRate {
+            map: m.name.clone(),
+            rays_per_second: ray,
+            sweeps_per_second: sweep,
+        });
+    }
+    Ok(BenchReport {
+        machine: machine(),
+        options: opts.clone(),
+        maps: maps.into_iter().map(|m| m.name).collect(),
+        cases,
+        traces,
+    })
+}
+
+impl BenchReport {
+    /// The case of `map` with `bots` bots on `threads` threads.
+    pub fn case(&self, map: &str, bots: usize, threads: usize) -> Option<&BenchResult> {
+        self.cases
+            .iter()
+            .find(|r| r.map == map && r.bots == bots && r.threads == threads)
+    }
+
+    /// Ticks per second on `threads` threads ÷ on one.
+    pub fn speedup(&self, map: &str, bots: usize, threads: usize) -> Option<f64> {
+        let one = self.case(map, bots, 1)?;
+        let n = self.case(map, bots, threads)?;
+        Some(n.ticks_per_second / one.ticks_per_second)
+    }
+
+    /// The tables a person reads: every case, scaling with threads (more than two counts),
+    /// two threads against one, where two threads' time goes, and trace rates.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut text = String::new();
+        let _ = writeln!(text, "machine: {}", self.machine);
+        let _ = writeln!(
+            text,
+            "\n| map | bots | threads | ticks/s | rounds: slowest – median | target | met | largest stages |\n|---|---:|---:|---:|---:|---:|---|---|"
+        );
+        for r in &self.cases {
+            let stages: Vec<String> = r
+                .top_stages
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.0}%"))
+                .collect();
+            let _ = writeln!(
+                text,
+                "| {} | {} | {} | {:.0} | {} | {} | {} | {} |",
+                r.map,
+                r.bots,
+                r.threads,
+                r.ticks_per_second,
+                spread(&r.rounds),
+                r.target
+                    .map(|t| format!("{t:.0}"))
+                    .unwrap_or_else(|| "–".into()),
+                match r.target {
+                    Some(t) if r.ticks_per_second >= t => "yes",
+                    Some(_) => "**no**",
+                    None => "",
+                },
+                stages.join(", ")
+            );
+        }
+        let threads = &self.options.threads;
+        if threads.len() > 2 {
+            let _ = writeln!(
+                text,
+                "\nScaling with threads: ticks/s (and ÷ one thread).\n\n| map | bots | {} |\n|---|---:|{}",
+                threads
+                    .iter()
+                    .map(|t| format!("{t} thr"))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "---:|".repeat(threads.len())
+            );
+            for m in &self.maps {
+                for bots in [8, 32, 128] {
+                    let cells: Vec<String> = threads
+                        .iter()
+                        .map(
+                            |&t| match (self.case(m, bots, t), self.speedup(m, bots, t)) {
+                                (Some(r), Some(x)) => {
+                                    format!("{:.0} ({x:.2}×)", r.ticks_per_second)
+                                }
+                                _ => String::new(),
+                            },
+                        )
+                        .collect();
+                    let _ = writeln!(text, "| {m} | {bots} | {} |", cells.join(" | "));
+                }
+            }
+        }
+        let _ = writeln!(
+            text,
+            "\n| map | 2 threads ÷ 1 thread, 32 bots | 128 bots | target (32 bots) |\n|---|---:|---:|---:|"
+        );
+        for m in &self.maps {
+            let f = |x: Option<f64>| x.map(|v| format!("{v:.2}×")).unwrap_or_default();
+            let _ = writeln!(
+                text,
+                "| {m} | {} | {} | ≥ 1.70× |",
+                f(self.speedup(m, 32, 2)),
+                f(self.speedup(m, 128, 2))
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\nWhere two threads' time goes (µs per tick): the jobs on the pool, summed over both \
+             threads; the main thread waiting for the worker's last jobs; and the serial work, \
+             the main thread's time outside the pool (gathering jobs and writing results back, \
+             the stages that run on one thread, calls with too few jobs to share). \"At best\" \
+             is what two threads would give if the jobs split evenly at no cost: one thread's \
+             tick ÷ (serial + the rest of one thread's tick ÷ 2).\n\n\
+             | map | bots | one thread: tick | two threads: tick | jobs, both threads | main waited | serial (largest stages) | at best |\n\
+             |---|---:|---:|---:|---:|---:|---|---:|"
+        );
+        for two in self.cases.iter().filter(|r| r.threads == 2) {
+            let Some(one) = self.case(&two.map, two.bots, 1) else {
+                continue;
+            };
+            let t1 = 1e6 / one.ticks_per_second;
+            let serial = two.serial_us.min(t1);
+            let largest: Vec<String> = two
+                .serial_stages
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.0}"))
+                .collect();
+            let _ = writeln!(
+                text,
+                "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} ({}) | {:.2}× |",
+                two.map,
+                two.bots,
+                t1,
+                1e6 / two.ticks_per_second,
+                two.pool_busy_us,
+                two.pool_waited_us,
+                two.serial_us,
+                largest.join(", "),
+                t1 / (serial + (t1 - serial) / 2.0).max(1e-9)
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\n| map | rays/s | player-box sweeps/s |\n|---|---:|---:|"
+        );
+        for t in &self.traces {
+            let _ = writeln!(
+                text,
+                "| {} | {:.0} | {:.0} |",
+                t.map, t.rays_per_second, t.sweeps_per_second
+            );
+        }
+        text
+    }
+
+    /// The report as JSON: the machine, every case, trace rates, and two threads' speed-up
+    /// at 32 bots per map.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "machine": self.machine,
+            "cases": self.cases,
+            "traces": self.traces.iter().map(|t| serde_json::json!({
+                "map": t.map,
+                "rays_per_second": t.rays_per_second,
+                "sweeps_per_second": t.sweeps_per_second,
+            })).collect::<Vec<_>>(),
+            "speedup_2_threads_32_bots": self.maps.iter()
+                .map(|m| (m.clone(), self.speedup(m, 32, 2)))
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        })
+    }
+
+    /// BENCHMARKS.md: how to regenerate it, the method, and [`BenchReport::to_text`].
+    pub fn to_markdown(&self) -> String {
+        let quick = self.options.quick;
+        let scale = self.options.scale();
+        format!(
+            "# Benchmarks\n\nRegenerate with `cargo run --release -- bench --markdown BENCHMARKS.md` \
+             (add `--quick` for a rough run). Criterion benches of single stages: `cargo bench`.\n\n\
+             ## Method\n\nRelease build, 20 Hz ticks. Each case builds the map, puts brain bots that \
+             never react to each other (reaction 10 s, so none dies and every bot costs its full \
+             share; a real melee is cheaper as the dead do nothing) on \
+             floor points spread over the map (a 48-unit grid; spawn points are too few for 128 bots), \
+             runs {} ticks untimed (bots spread out and drop their first waypoints), then times \
+             {}the whole schedule for 1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}. \
+             Each case runs five times (the same deterministic run; five rounds over all the \
+             cases, so a slow spell of a few seconds falls on one round) and the fastest counts: \
+             this machine is shared and its timings vary by tens of percent from run to run \
+             (the slowest and the median round are given beside it; a whole run of the bench \
+             can also fall in a slow spell, so a case near its target may pass in one run and \
+             not in the next). \
+             Bots start knowing nothing of the map, so these are the first seconds of a match: \
+             exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \
+             between seeded floor points at most 512 units apart. Results are the same for any \
+             thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads).\n\n\
+             ## Results\n\n{}",
+            100 / scale,
+            if quick { "a fifth of " } else { "" },
+            if quick { ", divided by 5 here" } else { "" },
+            200_000 / scale,
+            self.to_text()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_threads, spread};
+
+    #[test]
+    fn a_spread_is_the_slowest_and_the_median_round() {
+        assert_eq!(spread(&[]), "–");
+        assert_eq!(spread(&[900.0]), "–");
+        assert_eq!(spread(&[1000.0, 800.0, 950.0, 1020.0, 990.0]), "800 – 990");
+        assert_eq!(spread(&[10.0, 5.0]), "5 – 10");
+    }
+
+    #[test]
+    fn thread_lists_are_sorted_without_repeats_and_start_at_one() {
+        assert_eq!(parse_threads("1,2").unwrap(), vec![1, 2]);
+        assert_eq!(parse_threads("16, 4,8,4").unwrap(), vec![1, 4, 8, 16]);
+        assert_eq!(parse_threads("2").unwrap(), vec![1, 2]);
+        for bad in ["0", "1,x", "", "-1", "1025"] {
+            assert!(parse_threads(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -338,6 +338,42 @@ impl Replay {
         )?)
     }
 
+    /// Events by kind (`Pickup`, `Death`, ...), counted.
+    pub fn event_counts(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut kinds = std::collections::BTreeMap::new();
+        for e in &self.events {
+            if let Some(obj) = e["event"].as_object()
+                && let Some(k) = obj.keys().next()
+            {
+                *kinds.entry(k.clone()).or_insert(0) += 1;
+            }
+        }
+        kinds
+    }
+
+    /// A summary for people: the file, scenario, run, final hash, hashed parts and event
+    /// counts (`file` names the replay).
+    pub fn summary(&self, file: &Path) -> String {
+        let h = &self.header;
+        let ev: Vec<String> = self
+            .event_counts()
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        format!(
+            "replay      {}\nscenario    {}\nrun         {} ticks at {} Hz, seed {}, recorded by botarena {}\nfinal hash  {:016x}\nparts       {}\nevents      {}\n",
+            file.display(),
+            h.scenario_path,
+            h.ticks,
+            h.tick_rate,
+            h.seed,
+            h.botarena,
+            self.hashes.last().copied().unwrap_or_default(),
+            h.parts.join("; "),
+            ev.join(", ")
+        )
+    }
+
     /// Re-simulates the run and compares every tick; `progress` is called with each tick
     /// done. The first difference is returned as a [`Divergence`].
     pub fn verify(&self, mut progress: impl FnMut(u64)) -> Result<Verified, ReplayError> {

@@ -91,7 +91,10 @@ fn file_of(path: &[String], files: &BTreeSet<String>, re: &Reexports) -> String 
             .find(|&n| module_file(&path[..n], files).is_some())
             .unwrap_or(0);
         let file = module_file(&path[..n], files).unwrap_or_else(|| "lib.rs".into());
-        match path.get(n).and_then(|name| re.get(&(file.clone(), name.clone()))) {
+        match path
+            .get(n)
+            .and_then(|name| re.get(&(file.clone(), name.clone())))
+        {
             Some(target) => {
                 let mut next = target.clone();
                 next.extend(path[n + 1..].iter().cloned());

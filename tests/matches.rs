@@ -232,7 +232,7 @@ fn one_two_and_four_threads_give_the_same_hash_at_every_tick() {
     // Sixteen bots: enough for the per-bot stages to use the worker pool.
     let hashes = |threads: usize| {
         let mut m =
-            botarena::bench::bench_sim(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
+            botarena::bench::bench_match(&root().join("maps/arena.map"), 16, threads, 4).unwrap();
         let mut out = vec![m.state_hash()];
         run_match(&mut m, 300, |m| out.push(m.state_hash()));
         (out, m.timings)

@@ -577,7 +577,7 @@ mod tests {
         // Brain bots explore (so they look for the frontier) but plan no run toward an item
         // in their first second here: the match has not paid for the map's floor points.
         let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
-        let mut m = crate::bench::bench_sim(&map, 4, 1, 1).expect("the shipped arena");
+        let mut m = crate::bench::bench_match(&map, 4, 1, 1).expect("the shipped arena");
         for _ in 0..20 {
             m.step();
         }

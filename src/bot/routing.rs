@@ -163,6 +163,36 @@ pub fn goal_waypoint(map: &CollisionMap, g: &WaypointGraph, p: Vec3) -> Option<u
     crate::nav::sample::nearest_reaching(map, g, p, PICK_RADIUS, PICK_CANDIDATES)
 }
 
+/// The ends of a route asked between two points, as a route bot picks them: each point
+/// settled onto the floor under it ([`crate::nav::sample::settle`]), the goal's waypoint
+/// the nearest that reaches it ([`goal_waypoint`]), the start's the nearest within
+/// [`PICK_RADIUS`] that it reaches. `None` where there is none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RouteEnds {
+    /// The settled start point and its waypoint.
+    pub from: Option<(Vec3, Option<u32>)>,
+    /// The settled goal point and its waypoint.
+    pub to: (Vec3, Option<u32>),
+}
+
+/// The waypoints a route from `from` (when given) to `to` runs between (see [`RouteEnds`]).
+pub fn route_ends(
+    map: &CollisionMap,
+    g: &WaypointGraph,
+    from: Option<Vec3>,
+    to: Vec3,
+) -> RouteEnds {
+    use crate::nav::sample::{nearest_reached, settle};
+    let to = settle(map, to);
+    RouteEnds {
+        from: from.map(|f| {
+            let f = settle(map, f);
+            (f, nearest_reached(map, g, f, PICK_RADIUS))
+        }),
+        to: (to, goal_waypoint(map, g, to)),
+    }
+}
+
 /// Seconds a routing bot roams without a route before it gives up where it is (Quake's
 /// `kill`, as a stuck explorer does) to start again from a spawn point.
 pub const ROAM_SECONDS: f32 = 10.0;

@@ -361,6 +361,139 @@ fn update(c: &mut RouteCache, graph: &WaypointGraph, p: &RouteParams) -> bool {
     false
 }
 
+/// A route question named a waypoint the graph does not have.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("waypoint {waypoint} does not exist (the graph has {count})")]
+pub struct NoSuchWaypoint {
+    /// Whether it was the start (else the goal).
+    pub start: bool,
+    /// The number asked.
+    pub waypoint: u32,
+    /// Waypoints in the graph.
+    pub count: usize,
+}
+
+/// The answer to `botarena route`: every waypoint's distance to a goal waypoint and its next
+/// hop (the reference's cache update algorithm), and the path from a start waypoint.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RouteAnswer {
+    /// The goal waypoint.
+    pub goal: u32,
+    /// The start waypoint, if one was asked.
+    pub from: Option<u32>,
+    /// Every waypoint's distance to the goal (`None`: no route).
+    pub distances: Vec<Option<f32>>,
+    /// Every waypoint's next hop toward the goal.
+    pub next: Vec<Option<u32>>,
+    /// The waypoints from the start to the goal (empty: no route).
+    pub path: Option<Vec<u32>>,
+    /// The start's distance to the goal.
+    pub path_distance: Option<f32>,
+    /// Where the question was asked between points: their distances to the start and goal
+    /// waypoints.
+    #[serde(skip)]
+    pub ends: Option<(f32, f32)>,
+}
+
+impl RouteAnswer {
+    /// Routes over `graph` toward waypoint `goal` with `flags`, from waypoint `from` when
+    /// given. `points`: the start and goal points the waypoints were found for, to add the
+    /// straight ends.
+    pub fn new(
+        graph: &WaypointGraph,
+        goal: u32,
+        from: Option<u32>,
+        flags: TravelFlags,
+        points: Option<(glam::Vec3, glam::Vec3)>,
+    ) -> Result<RouteAnswer, NoSuchWaypoint> {
+        let count = graph.len();
+        for (start, w) in [(false, Some(goal)), (true, from)] {
+            if let Some(w) = w
+                && w as usize >= count
+            {
+                return Err(NoSuchWaypoint {
+                    start,
+                    waypoint: w,
+                    count,
+                });
+            }
+        }
+        let cache = build_cache(graph, goal, 0.0, flags, &RouteParams::default());
+        let ends = match (from, points) {
+            (Some(f), Some((fp, tp))) => Some((
+                fp.distance(graph.get(f).expect("checked").origin),
+                tp.distance(graph.get(goal).expect("checked").origin),
+            )),
+            _ => None,
+        };
+        Ok(RouteAnswer {
+            goal,
+            from,
+            distances: (0..count as u32).map(|w| cache.distance(w)).collect(),
+            next: cache.next.clone(),
+            path: from.map(|f| cache.path(f)),
+            path_distance: from.and_then(|f| cache.distance(f)),
+            ends,
+        })
+    }
+
+    /// The answer as JSON, naming the map.
+    pub fn to_json(&self, map: &str) -> serde_json::Value {
+        serde_json::json!({
+            "map": map,
+            "goal": self.goal,
+            "distances": self.distances,
+            "next": self.next,
+            "from": self.from,
+            "path": self.path,
+            "path_distance": self.path_distance,
+        })
+    }
+
+    /// The answer as text: a line per waypoint, then the path and, between points, the
+    /// whole way with its straight ends.
+    pub fn to_text(&self, map: &str) -> String {
+        use std::fmt::Write as _;
+        let goal = self.goal;
+        let mut s = String::new();
+        let _ = writeln!(s, "map {map} — distances to waypoint {goal}");
+        let _ = writeln!(s, "{:>8} {:>10} {:>6}", "waypoint", "distance", "next");
+        for (w, d) in self.distances.iter().enumerate() {
+            let _ = match d {
+                Some(d) => writeln!(
+                    s,
+                    "{w:>8} {d:>10.1} {:>6}",
+                    self.next[w]
+                        .map(|x| x.to_string())
+                        .unwrap_or_else(|| "-".into())
+                ),
+                None => writeln!(s, "{w:>8} {:>10} {:>6}", "no route", "-"),
+            };
+        }
+        if let (Some(f), Some(p)) = (self.from, &self.path) {
+            if p.is_empty() {
+                let _ = writeln!(s, "no route from {f} to {goal}");
+            } else {
+                let ids: Vec<String> = p.iter().map(|x| x.to_string()).collect();
+                let along = self.path_distance.unwrap_or(0.0);
+                let _ = writeln!(
+                    s,
+                    "path {f} -> {goal}: {} ({along:.1} units)",
+                    ids.join(" ")
+                );
+                if let Some((a, b)) = self.ends {
+                    let _ = writeln!(
+                        s,
+                        "points: {a:.1} to waypoint {f}, {along:.1} along the route, {b:.1} from waypoint {goal}: {:.1} in all",
+                        a + along + b
+                    );
+                }
+            }
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

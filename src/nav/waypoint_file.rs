@@ -13,7 +13,7 @@
 //! `normal`, `item` (`class`, `item`), `teleporter` (`trigger`), `elevator_bottom` and
 //! `elevator_top` (`mover`). Travel: `walk`, `jump`, `fall`, `swim`, `teleport`, `elevator`.
 //!
-//! Entry points: [`save`], [`load`], [`geometry_hash`].
+//! Entry points: [`save`], [`load`], [`load_for`], [`merge_files`], [`geometry_hash`].
 
 use std::path::Path;
 
@@ -227,4 +227,51 @@ pub fn load(
         source,
     })?;
     parse(&text, &path.display().to_string(), expect)
+}
+
+/// Reads a waypoint file that must have been made for `level` (its name and geometry hash).
+pub fn load_for(path: &Path, level: &Level) -> Result<WaypointGraph, WaypointFileError> {
+    let hash = geometry_hash(level);
+    load(path, Some((&level.map.name, &hash))).map(|(_, g)| g)
+}
+
+/// Waypoint files made for one map, merged into one graph (`botarena waypoints merge`).
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The first file's header (every file has the same map and geometry).
+    pub header: Header,
+    /// The graphs one after the other, renumbered.
+    pub graph: WaypointGraph,
+    /// How many of its waypoints came from the first file (numbers `0..first`).
+    pub first: u32,
+}
+
+/// Loads `files` (each must be made for the map of the first) and merges them in order.
+pub fn merge_files<P: AsRef<Path>>(files: &[P]) -> Result<Merged, WaypointFileError> {
+    let mut graph = WaypointGraph::new();
+    let mut header: Option<Header> = None;
+    let mut first = 0;
+    for f in files {
+        let expect = header
+            .as_ref()
+            .map(|h| (h.map.clone(), h.geometry_hash.clone()));
+        let (h, g) = load(
+            f.as_ref(),
+            expect.as_ref().map(|(m, x)| (m.as_str(), x.as_str())),
+        )?;
+        graph.merge(&g);
+        if header.is_none() {
+            first = graph.len() as u32;
+        }
+        header.get_or_insert(h);
+    }
+    let header = header.ok_or_else(|| WaypointFileError::Invalid {
+        path: "waypoints merge".into(),
+        message: "no waypoint file to merge".into(),
+    })?;
+    Ok(Merged {
+        header,
+        graph,
+        first,
+    })
 }

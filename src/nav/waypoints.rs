@@ -160,6 +160,33 @@ pub struct GraphStats {
     pub largest_strong: usize,
 }
 
+impl GraphStats {
+    /// Four lines for people: waypoints by kind, links by travel type, components, and the
+    /// routable part.
+    pub fn to_text(&self) -> String {
+        let kinds: Vec<String> = self
+            .by_kind
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        let travel: Vec<String> = self
+            .links_by_travel
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        format!(
+            "waypoints   {} ({})\nlinks       {} ({})\ncomponents  {}\nroutable    {} of {} waypoints all have routes to each other (largest strongly connected part)\n",
+            self.waypoints,
+            kinds.join(", "),
+            self.links,
+            travel.join(", "),
+            self.components,
+            self.largest_strong,
+            self.waypoints
+        )
+    }
+}
+
 /// One change to a graph, as routing caches replay them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {

@@ -56,6 +56,15 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The metric a user names: `euclidean`, or `height` (height differences ×3).
+    pub fn from_name(name: &str) -> Result<Metric, String> {
+        match name {
+            "height" => Ok(Metric::Height(3.0)),
+            "euclidean" => Ok(Metric::Euclidean),
+            m => Err(format!("--metric {m:?}: expected height or euclidean")),
+        }
+    }
+
     fn weight(self) -> f32 {
         match self {
             Metric::Euclidean => 1.0,

@@ -3,7 +3,6 @@
 //! threads, beside the estimates a caller compares it with ([`Compare`]: waypoint route
 //! distance / 320 u/s, and a bot sent there through the simulation).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::Vec3;
@@ -31,7 +30,7 @@ pub struct ItemRef {
 }
 
 /// Every item with its dropped position, standing point and pickup region.
-pub fn items(level: &Arc<Level>, cmap: &CollisionMap) -> Vec<ItemRef> {
+pub fn items(level: &Level, cmap: &CollisionMap) -> Vec<ItemRef> {
     // Where the simulation puts them: dropped to the floor with the movers where they start.
     let mut placed = cmap.clone();
     crate::physics::movers::place_at_spawn(level, &mut placed);
@@ -165,7 +164,7 @@ pub type Compare<'a> =
 /// called (from the calling thread) after each finished pair with the count so far.
 #[allow(clippy::too_many_arguments)] // each is a separate input of the table
 pub fn table(
-    level: &Arc<Level>,
+    level: &Level,
     cmap: &CollisionMap,
     all: &[ItemRef],
     selection: &[usize],
@@ -227,4 +226,129 @@ pub fn table(
         }
     });
     out.into_iter().flatten().collect()
+}
+
+/// One pair planned in the geometry the planner runs in ([`super::planning_map`]: doors
+/// open), sampling floor points 64 units apart, taking teleporters.
+pub fn plan_one(
+    level: &Level,
+    cmap: &CollisionMap,
+    from: &ItemRef,
+    to: &ItemRef,
+    cfg: &PlanConfig,
+) -> Plan {
+    let open = super::planning_map(level, cmap);
+    let free = floor_points(level, &open, 64.0);
+    let mut cfg = cfg.clone();
+    cfg.teleporters = super::teleporters(level);
+    plan_pair(&open, &PhysicsParams::default(), &free, from, to, &cfg)
+}
+
+/// The tree a player standing at item `from` grows with no goal: `samples` expansions of
+/// the planner in the geometry it runs in, seeded with `seed` (where a player gets to, and
+/// when: `botarena reach`).
+pub fn reach_tree(
+    level: &Level,
+    cmap: &CollisionMap,
+    from: &ItemRef,
+    samples: usize,
+    seed: u64,
+) -> Plan {
+    let open = super::planning_map(level, cmap);
+    let free = floor_points(level, &open, 64.0);
+    let physics = PhysicsParams::default();
+    let cfg = PlanConfig {
+        expansions: samples,
+        seed,
+        teleporters: super::teleporters(level),
+        ..Default::default()
+    };
+    let start = stand_still(&open, &physics, from.stand);
+    plan(&open, &physics, &free, start, None, &cfg)
+}
+
+/// A time in seconds with two decimals, `missing` without one.
+fn seconds(t: Option<f32>, missing: &str) -> String {
+    t.map(|t| format!("{t:.2} s"))
+        .unwrap_or_else(|| missing.to_string())
+}
+
+/// The table as text: a line per pair (planner, route and bot times), then how many pairs
+/// were found with `budget` (what each pair was given, in words) and, when no waypoint file
+/// was given (`compared` false), how to get the other two estimates.
+pub fn table_text(rows: &[PairTime], budget: &str, compared: bool) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<28} {:<28} {:>8} {:>8} {:>8}",
+        "from", "to", "planner", "route", "bot"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<28} {:<28} {:>8} {:>8} {:>8}",
+            r.from,
+            r.to,
+            seconds(r.rrt, "not found"),
+            seconds(r.route, "–"),
+            seconds(r.bot, "–")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{} of {} pairs found; {budget} expansions per pair{}",
+        rows.iter().filter(|r| r.rrt.is_some()).count(),
+        rows.len(),
+        if compared {
+            ""
+        } else {
+            " (give --waypoints for route and bot estimates)"
+        }
+    );
+    s
+}
+
+/// The table as CSV, a header line first.
+pub fn table_csv(rows: &[PairTime]) -> String {
+    use std::fmt::Write as _;
+    let cell = |t: Option<f32>| t.map(|t| format!("{t:.2}")).unwrap_or_default();
+    let mut s = String::from("from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{}",
+            r.from,
+            r.to,
+            cell(r.rrt),
+            r.expansions,
+            r.first_at.map(|f| f.to_string()).unwrap_or_default(),
+            cell(r.route),
+            cell(r.bot)
+        );
+    }
+    s
+}
+
+/// One pair's line: the planner's time, its expansions and first solution, and the other
+/// two estimates (`not found` where there is none).
+pub fn pair_text(
+    from: &ItemRef,
+    to: &ItemRef,
+    plan: &Plan,
+    route: Option<f32>,
+    bot: Option<f32>,
+) -> String {
+    format!(
+        "{} -> {}: planner {} ({} expansions, first solution after {}), route/320 {}, bot {}",
+        from.label,
+        to.label,
+        seconds(plan.time(), "not found"),
+        plan.expansions,
+        plan.first_at
+            .map(|f| f.to_string())
+            .unwrap_or_else(|| "–".into()),
+        seconds(route, "not found"),
+        seconds(bot, "not found")
+    )
 }

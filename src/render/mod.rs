@@ -35,6 +35,34 @@ pub struct TreeDrawing {
     pub caption: String,
 }
 
+impl TreeDrawing {
+    /// The tree of `plan` with its solution path: every state, or with `until` only those
+    /// reached within that many seconds, coloured by time.
+    pub fn of_plan(
+        plan: &crate::planner::Plan,
+        until: Option<f32>,
+        caption: String,
+    ) -> TreeDrawing {
+        TreeDrawing {
+            nodes: plan
+                .nodes
+                .iter()
+                .filter(|n| until.is_none_or(|u| n.steps as f32 * plan.step <= u))
+                .map(|n| {
+                    (
+                        n.state.origin,
+                        (n.parent != u32::MAX).then(|| plan.nodes[n.parent as usize].state.origin),
+                        n.steps as f32 * plan.step,
+                    )
+                })
+                .collect(),
+            path: plan.path(),
+            until,
+            caption,
+        }
+    }
+}
+
 /// Convex hull of points (Andrew's monotone chain), counter-clockwise.
 fn hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
     pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));

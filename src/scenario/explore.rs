@@ -195,36 +195,7 @@ impl ExploreReport {
             "map         {} — {} bots, {:.0} s simulated, seed {}",
             self.map, self.bots, self.seconds, self.seed
         );
-        let kinds: Vec<String> = self
-            .graph
-            .by_kind
-            .iter()
-            .map(|(k, v)| format!("{v} {k}"))
-            .collect();
-        let _ = writeln!(
-            s,
-            "waypoints   {} ({})",
-            self.graph.waypoints,
-            kinds.join(", ")
-        );
-        let travel: Vec<String> = self
-            .graph
-            .links_by_travel
-            .iter()
-            .map(|(k, v)| format!("{v} {k}"))
-            .collect();
-        let _ = writeln!(
-            s,
-            "links       {} ({})",
-            self.graph.links,
-            travel.join(", ")
-        );
-        let _ = writeln!(s, "components  {}", self.graph.components);
-        let _ = writeln!(
-            s,
-            "routable    {} of {} waypoints all have routes to each other (largest strongly connected part)",
-            self.graph.largest_strong, self.graph.waypoints
-        );
+        s.push_str(&self.graph.to_text());
         if self.links_connected > 0 {
             let _ = writeln!(
                 s,

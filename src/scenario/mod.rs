@@ -29,6 +29,7 @@
 //!
 //! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
 
+pub mod batch;
 pub mod explore;
 pub mod report;
 pub mod tour;

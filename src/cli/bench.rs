@@ -1,0 +1,54 @@
+//! `botarena bench`: ticks per second of whole matches, and BENCHMARKS.md.
+
+use std::path::PathBuf;
+
+use botarena::bench::{BenchOptions, parse_threads, root_from, run_bench};
+
+use super::Outcome;
+use super::progress::Progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// A fifth of the ticks (a rough figure in seconds).
+    #[arg(long)]
+    quick: bool,
+    /// Also write the results, machine and method as Markdown to this file
+    /// (BENCHMARKS.md is made with `botarena bench --markdown BENCHMARKS.md`).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+    /// Thread counts to measure, comma-separated (1 is always measured: the speed-ups
+    /// are against it), e.g. `1,2,4,8,16` on a machine with more cores.
+    #[arg(long, value_name = "LIST", default_value = "1,2")]
+    threads: String,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let opts = BenchOptions {
+        quick: args.quick,
+        threads: parse_threads(&args.threads)?,
+    };
+    let root = root_from(&std::env::current_dir()?);
+    let mut progress = None;
+    let report = run_bench(&root, &opts, |done, total| {
+        progress
+            .get_or_insert_with(|| Progress::new(total as u64, args.json))
+            .tick_every(done as u64, 1);
+    })?;
+    if let Some(p) = &progress {
+        p.done();
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report.to_json())?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    if let Some(file) = args.markdown {
+        std::fs::write(&file, report.to_markdown())
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!("wrote {}", file.display());
+    }
+    Ok(())
+}

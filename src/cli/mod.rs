@@ -1,0 +1,110 @@
+//! The `botarena` command line: one file per command, each parsing its arguments, calling the
+//! library and printing — data to stdout, errors, warnings and progress to stderr — with a
+//! non-zero exit on any error. No command does the domain work itself.
+
+mod batch;
+mod bench;
+mod explore;
+mod map;
+mod progress;
+mod reach;
+mod render;
+mod replay;
+mod route;
+mod run;
+mod times;
+mod waypoints;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// What a command returns: nothing, or an error to print.
+pub type Outcome = Result<(), Box<dyn std::error::Error>>;
+
+/// Headless, deterministic Quake arena simulation for bot AI.
+///
+/// Loads Quake .map files (id standard or Valve 220, as TrenchBroom writes them), simulates
+/// players with Quake 1 physics, movers, teleporters, liquids and items, and runs scenario
+/// files — deathmatches between bots that see, hear, learn the map and route — tick by tick
+/// with a state hash after every tick, recorded to replays that verify. Start with
+/// `botarena run scenarios/default.toml`.
+#[derive(Parser)]
+#[command(name = "botarena", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Questions about a map file.
+    Map {
+        #[command(subcommand)]
+        command: map::Command,
+    },
+    /// Let bots that know nothing explore a map and drop waypoints; writes the graph and
+    /// prints coverage (waypoints by kind, links, components, items with a waypoint).
+    Explore(explore::Args),
+    /// Draw a map top-down as SVG (brush outlines shaded by height, liquids, movers,
+    /// teleporters, items, spawn points), optionally with a waypoint graph over it.
+    Render(render::Args),
+    /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
+    /// cache update algorithm), and the path from a start waypoint.
+    ///
+    /// With a map, `--from x,y,z --to x,y,z` routes between points: from the nearest waypoint
+    /// the start reaches to the nearest waypoint that reaches the goal.
+    Route(route::Args),
+    /// Waypoint files: grid seeding, merging, counts.
+    Waypoints {
+        #[command(subcommand)]
+        command: waypoints::Command,
+    },
+    /// Run a scenario file (a deathmatch) and print the scoreboard, final state hash, speed and
+    /// per-stage cost; --record writes a replay.
+    Run(run::Args),
+    /// Measure ticks per second for 1, 8, 32 and 128 brain bots on the arena (and dm4 where
+    /// id's maps are present), with 1 and 2 threads (or those of --threads), and trace rates;
+    /// prints a table.
+    Bench(bench::Args),
+    /// Travel times between items for level designers (a kinodynamic RRT over the player
+    /// physics): the directed table for the chosen items, or with --from/--to one pair and
+    /// its tree as a picture. With --waypoints, also the route distance / 320 u/s and a bot
+    /// sent there through the simulation.
+    Times(times::Args),
+    /// Where a player can get from an item within T seconds (the planner's tree, drawn by
+    /// time).
+    Reach(reach::Args),
+    /// Run one match per seed across worker threads and write one JSON line per finished
+    /// match (written as each finishes, so stopping with Ctrl-C keeps every finished line).
+    Batch(batch::Args),
+    /// Read a replay: a summary, `--verify` to re-simulate and check every tick (exit status
+    /// 1 naming the first tick and entity that differ), `--json` to dump header and events.
+    Replay(replay::Args),
+}
+
+/// Parses the command line, runs the command, and turns an error into its message on stderr
+/// and exit status 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Map { command } => map::run(command),
+        Command::Explore(args) => explore::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Route(args) => route::run(args),
+        Command::Waypoints { command } => waypoints::run(command),
+        Command::Run(args) => run::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Times(args) => times::run(args),
+        Command::Reach(args) => reach::run(args),
+        Command::Batch(args) => batch::run(args),
+        Command::Replay(args) => replay::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

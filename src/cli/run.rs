@@ -1,0 +1,85 @@
+//! `botarena run`: a scenario's match, its report, and optionally its replay.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use botarena::replay::Recorder;
+use botarena::scenario::report::{EventCounter, RunReport};
+use botarena::scenario::{Scenario, run_match};
+
+use super::Outcome;
+use super::progress::Progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario (TOML), e.g. scenarios/default.toml.
+    scenario: PathBuf,
+    /// Number of ticks to run (default: the scenario's `ticks`).
+    #[arg(long)]
+    ticks: Option<u64>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Record a replay (state hash per tick and events) to this file.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Worker threads for the per-bot stages (default: the scenario's `threads`, else
+    /// the machine's cores). Results are the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+}
+
+pub fn run(args: Args) -> Outcome {
+    let Args {
+        scenario: path,
+        ticks,
+        json,
+        record,
+        threads,
+    } = args;
+    let scenario = Scenario::load(&path)?;
+    let mut m = scenario.build()?;
+    if let Some(t) = threads {
+        m.sim.threads = usize::from(t);
+    }
+    let ticks = ticks.unwrap_or(scenario.ticks);
+    let mut events = EventCounter::default();
+    events.add(&m.sim.events);
+    let mut recorder = match &record {
+        Some(_) => {
+            let text = std::fs::read_to_string(&path)?;
+            Some(Recorder::new(&scenario, &text, &m))
+        }
+        None => None,
+    };
+    let mut progress = Progress::new(ticks, json);
+    let start = Instant::now();
+    run_match(&mut m, ticks, |m| {
+        events.add(&m.sim.events);
+        if let Some(r) = recorder.as_mut() {
+            r.record(m);
+        }
+        progress.tick(m.tick());
+    });
+    progress.done();
+    let wall = start.elapsed().as_secs_f64();
+    if let (Some(r), Some(file)) = (recorder, &record) {
+        r.finish().save(file)?;
+    }
+    let report = RunReport::new(
+        &m,
+        &format!("{} ({})", scenario.name, path.display()),
+        &scenario.map.display().to_string(),
+        wall,
+        &events,
+    );
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+        if let Some(file) = &record {
+            println!("replay      {} ({} ticks)", file.display(), m.tick());
+        }
+    }
+    Ok(())
+}

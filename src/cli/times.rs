@@ -1,0 +1,186 @@
+//! `botarena times`: item-to-item travel times from the planner, a table or one pair with
+//! its tree drawn.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use botarena::map::{CollisionMap, load_level};
+use botarena::nav::waypoint_file::load_for;
+use botarena::planner::times::{
+    Compare, ItemRef, default_selection, items, pair_text, plan_one, select, table, table_csv,
+    table_text,
+};
+use botarena::planner::{Metric, PlanConfig};
+use botarena::render::{Overlay, TreeDrawing, render_map};
+use botarena::scenario::tour::compare;
+
+use super::Outcome;
+use super::progress::Progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .map file.
+    map: PathBuf,
+    /// Items (indices, classes or class#k), comma-separated; default: weapons, powerups,
+    /// armour and megahealth.
+    #[arg(long, value_delimiter = ',')]
+    items: Vec<String>,
+    /// One pair: from this item...
+    #[arg(long, requires = "to")]
+    from: Option<String>,
+    /// ...to this one.
+    #[arg(long, requires = "from")]
+    to: Option<String>,
+    /// Expansions per pair (deterministic; default 200000: enough for every pair of dm6's
+    /// weapons, about 1 s a pair).
+    #[arg(long, conflicts_with = "budget_ms")]
+    samples: Option<usize>,
+    /// Wall-clock budget per pair in milliseconds instead (not deterministic).
+    #[arg(long)]
+    budget_ms: Option<u64>,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Metric: `euclidean` (default) or `height` (height differences ×3).
+    #[arg(long, default_value = "euclidean")]
+    metric: String,
+    /// A waypoint file for the map: adds the route and bot estimates.
+    #[arg(long)]
+    waypoints: Option<PathBuf>,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// JSON on stdout.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV on stdout.
+    #[arg(long)]
+    csv: bool,
+    /// With --from/--to: draw the tree and the path.
+    #[arg(long, requires = "from")]
+    svg: Option<PathBuf>,
+}
+
+/// The planner's configuration the arguments ask for.
+fn plan_config(args: &Args) -> Result<PlanConfig, String> {
+    let mut cfg = PlanConfig {
+        seed: args.seed,
+        metric: Metric::from_name(&args.metric)?,
+        ..Default::default()
+    };
+    match (args.samples, args.budget_ms) {
+        (Some(0), _) => return Err("--samples must be at least 1".into()),
+        (Some(n), _) => cfg.expansions = n,
+        (None, Some(ms)) => {
+            cfg.expansions = usize::MAX;
+            cfg.deadline = Some(Instant::now() + Duration::from_millis(ms));
+        }
+        (None, None) => {}
+    }
+    Ok(cfg)
+}
+
+pub fn run(args: Args) -> Outcome {
+    let (level, cmap) = load_level(&args.map)?;
+    let level = Arc::new(level);
+    let all = items(&level, &cmap);
+    let cfg = plan_config(&args)?;
+    let graph = args
+        .waypoints
+        .as_ref()
+        .map(|f| load_for(f, &level))
+        .transpose()?;
+    if let (Some(a), Some(b)) = (&args.from, &args.to) {
+        let from = select(&all, std::slice::from_ref(a))?;
+        let to = select(&all, std::slice::from_ref(b))?;
+        let (fa, fb) = (&all[from[0]], &all[to[0]]);
+        let plan = plan_one(&level, &cmap, fa, fb, &cfg);
+        let (route, bot) = match &graph {
+            Some(g) => compare(&level, &cmap, g, fa, fb),
+            None => (None, None),
+        };
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "from": fa.label, "to": fb.label, "rrt": plan.time(), "expansions": plan.expansions,
+                    "first_at": plan.first_at, "route": route, "bot": bot,
+                    "path": plan.path().iter().map(|p| p.to_array()).collect::<Vec<_>>(),
+                }))?
+            );
+        } else {
+            println!("{}", pair_text(fa, fb, &plan, route, bot));
+        }
+        if let Some(file) = &args.svg {
+            let found = plan
+                .time()
+                .map(|t| format!("{t:.2} s"))
+                .unwrap_or_else(|| "not found".into());
+            let caption = format!(
+                "{} → {}: {} states, {found}",
+                fa.label,
+                fb.label,
+                plan.nodes.len()
+            );
+            let drawing = TreeDrawing::of_plan(&plan, None, caption);
+            let svg = render_map(
+                &level,
+                &Overlay {
+                    waypoints: None,
+                    tree: Some(&drawing),
+                },
+                1200.0,
+            );
+            std::fs::write(file, svg).map_err(|e| format!("{}: {e}", file.display()))?;
+            eprintln!("wrote {}", file.display());
+        }
+        return Ok(());
+    }
+    let selection = if args.items.is_empty() {
+        default_selection(&level, &all)
+    } else {
+        select(&all, &args.items)?
+    };
+    if selection.len() < 2 {
+        return Err(format!(
+            "{} item(s) chosen: a table needs at least two",
+            selection.len()
+        )
+        .into());
+    }
+    let threads = args
+        .threads
+        .map(usize::from)
+        .unwrap_or_else(botarena::sim::parallel::default_threads);
+    let pairs = selection.len() * (selection.len() - 1);
+    let mut progress = Progress::new(pairs as u64, args.json || args.csv);
+    let estimates = graph.as_ref().map(|g| {
+        let level = &level;
+        move |map: &CollisionMap, a: &ItemRef, b: &ItemRef| compare(level, map, g, a, b)
+    });
+    let rows = table(
+        &level,
+        &cmap,
+        &all,
+        &selection,
+        &cfg,
+        estimates.as_ref().map(|c| c as &Compare),
+        threads,
+        |n, _| progress.tick_every(n as u64, 1),
+    );
+    progress.done();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if args.csv {
+        print!("{}", table_csv(&rows));
+    } else {
+        let budget = if cfg.deadline.is_some() {
+            "up to a time budget".to_string()
+        } else {
+            cfg.expansions.to_string()
+        };
+        print!("{}", table_text(&rows, &budget, graph.is_some()));
+    }
+    Ok(())
+}
