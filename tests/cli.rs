@@ -4,11 +4,7 @@ mod common;
 
 use std::process::Command;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_botarena"));
-    c.current_dir(common::root());
-    c
-}
+use common::{TempDir, bin};
 
 #[test]
 fn map_info_text_and_json() {
@@ -122,8 +118,7 @@ fn bench_refuses_bad_thread_lists_before_measuring() {
 
 #[test]
 fn explore_grid_info_merge_and_render() {
-    let dir = std::env::temp_dir().join(format!("botarena-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("cli");
     let wp = dir.join("arena.json");
     let out = bin()
         .args([
@@ -320,8 +315,7 @@ fn explore_grid_info_merge_and_render() {
 
 #[test]
 fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
-    let dir = std::env::temp_dir().join(format!("botarena-cli-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("cli-replay");
     let file = dir.join("duel.replay");
     let f = file.to_str().unwrap();
     let out = bin()
@@ -384,8 +378,7 @@ fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
 
 #[test]
 fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
-    let dir = std::env::temp_dir().join(format!("botarena-cli-batch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("cli-batch");
     let out_file = dir.join("r.jsonl");
     let out = bin()
         .args([
@@ -435,8 +428,7 @@ fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
 
 #[test]
 fn an_interrupted_batch_keeps_every_finished_line() {
-    let dir = std::env::temp_dir().join(format!("botarena-cli-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("cli-int");
     let out_file = dir.join("r.jsonl");
     let mut child = bin()
         .args([
@@ -490,8 +482,7 @@ fn an_interrupted_batch_keeps_every_finished_line() {
 
 #[test]
 fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
-    let dir = std::env::temp_dir().join(format!("botarena-cli-times-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("cli-times");
     let out = bin()
         .args([
             "times",

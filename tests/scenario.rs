@@ -6,20 +6,13 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use botarena::scenario::{Scenario, ScenarioError};
-use common::root;
+use common::{TempDir, root};
 
 /// Writes `text` as a scenario next to the shipped ones (so `../maps/...` resolves) and
 /// loads it, returning the error text.
 fn err(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let maps = dir.join("maps");
-    if !maps.exists() {
-        std::fs::create_dir_all(&maps).unwrap();
-        std::fs::copy(root().join("maps/arena.map"), maps.join("arena.map")).unwrap();
-    }
+    let dir = TempDir::with_arena(&format!("scn-{name}"));
     let scen = dir.join("s").join(format!("{name}.toml"));
-    std::fs::create_dir_all(scen.parent().unwrap()).unwrap();
     std::fs::write(&scen, text).unwrap();
     let r = Scenario::load(&scen).and_then(|s| s.build().map(|_| ()));
     let e = r.expect_err("bad scenario must fail");
@@ -43,10 +36,7 @@ fn shipped_scenarios_load_and_build() {
 
 #[test]
 fn defaults_apply() {
-    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-defaults", std::process::id()));
-    std::fs::create_dir_all(dir.join("s")).unwrap();
-    std::fs::create_dir_all(dir.join("maps")).unwrap();
-    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    let dir = TempDir::with_arena("scn-defaults");
     let p: PathBuf = dir.join("s/ok.toml");
     std::fs::write(&p, GOOD).unwrap();
     let s = Scenario::load(&p).unwrap();
@@ -148,8 +138,7 @@ fn syntax_errors_and_unreadable_files() {
 
 #[test]
 fn broken_map_is_reported_through_the_scenario() {
-    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-brokenmap", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("scn-brokenmap");
     std::fs::write(
         dir.join("broken.map"),
         "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 )\n",
@@ -191,10 +180,7 @@ fn goto_needs_a_target_and_only_goto_takes_one() {
 
 #[test]
 fn a_scenario_can_start_from_a_waypoint_file_and_route() {
-    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-wp", std::process::id()));
-    std::fs::create_dir_all(dir.join("s")).unwrap();
-    std::fs::create_dir_all(dir.join("maps")).unwrap();
-    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    let dir = TempDir::with_arena("scn-wp");
     std::fs::copy(
         root().join("maps/proving.map"),
         dir.join("maps/proving.map"),
@@ -321,10 +307,7 @@ fn match_keys_and_bot_skills_are_checked() {
 
 #[test]
 fn match_keys_reach_the_simulation() {
-    let dir = std::env::temp_dir().join(format!("botarena-scn-{}-rules", std::process::id()));
-    std::fs::create_dir_all(dir.join("s")).unwrap();
-    std::fs::create_dir_all(dir.join("maps")).unwrap();
-    std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map")).unwrap();
+    let dir = TempDir::with_arena("scn-rules");
     let p: PathBuf = dir.join("s/rules.toml");
     std::fs::write(
         &p,

@@ -425,8 +425,7 @@ fn arena_graph() -> (WaypointGraph, String) {
 fn waypoint_files_round_trip_and_refuse_bad_input() {
     let (g, hash) = arena_graph();
     assert!(g.len() > 5);
-    let dir = std::env::temp_dir().join(format!("botarena-wp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("wp");
     let f = dir.join("arena.json");
     save(&g, "arena", &hash, &f).unwrap();
     let (h, back) = load(&f, Some(("arena", &hash))).unwrap();

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::Arc;
 
 use botarena::bot::control::ControllerConfig;
@@ -13,6 +14,53 @@ use glam::Vec3;
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `botarena` binary, run in the repository root as a user of a fresh clone would.
+pub fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_botarena"));
+    c.current_dir(root());
+    c
+}
+
+/// A folder of one test's own under the system's temp folder (named after the test and this
+/// process, so parallel tests and runs never share one), emptied when made and removed when
+/// dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh, empty folder for the test `name`.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("botarena-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp folder");
+        TempDir(dir)
+    }
+
+    /// A fresh folder holding a copy of the shipped arena at `maps/arena.map` and an empty
+    /// `s/`, so that a scenario written to `s/` names its map `../maps/arena.map` as the
+    /// shipped scenarios do.
+    pub fn with_arena(name: &str) -> TempDir {
+        let dir = TempDir::new(name);
+        std::fs::create_dir_all(dir.join("maps")).expect("temp maps folder");
+        std::fs::create_dir_all(dir.join("s")).expect("temp scenario folder");
+        std::fs::copy(root().join("maps/arena.map"), dir.join("maps/arena.map"))
+            .expect("arena copied");
+        dir
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A shipped map from maps/.
