@@ -1,9 +1,25 @@
 //! botarena: a headless, deterministic Quake arena simulation for bot AI.
 //!
-//! Quake `.map` files load into a collision world ([`map`]); players move by Quake 1 physics
-//! as one pure function ([`physics`]); a hecs world runs a fixed schedule of systems every
-//! tick ([`sim`]); scenario files describe runs ([`scenario`]). See DESIGN notes in the
-//! README for the data flow of one tick.
+//! The library is in layers; each imports only from those before it (checked by
+//! `tests/layers.rs`, with one documented exception: the physics stage beside `pmove`
+//! reads the world's components):
+//!
+//! | layer | what it is for |
+//! |---|---|
+//! | [`map`] | `.map` parsing, brushes, entities, the one collision module (`trace`, `point_contents`) |
+//! | [`physics`] | player movement as one pure function, prediction, mover state machines, environment damage, teleports; the physics stage |
+//! | [`sim`] | the shared world state: ECS world, clock, random streams, sounds, events, state-hash layout, worker pool |
+//! | [`nav`] | "what is here" sampling, straight-line reachability, the waypoint graph and its file, grid seeding, routing caches |
+//! | [`planner`] | the travel-time planner (an RRT over the player physics) and item time tables |
+//! | [`game`] | deathmatch: weapons, combat, items, life and death, movers and triggers, rules |
+//! | [`bot`] | one stage per file: perception, hearing, prediction, control, brain, routing, movement, aim, waypoint dropping, exploration; what the bots learned of the map |
+//! | [`tick`] | a running [`Match`]: spawning, the schedule (the one owner of the stage order), the state hash |
+//! | [`render`] | SVG pictures of maps, waypoint graphs and planner trees |
+//! | [`scenario`], [`replay`], [`bench`](mod@bench) | scenario files and runs (explore, tours, batches, reports); replays that verify; speed measurement |
+//!
+//! The binary's command line (`src/cli/`) parses, calls these and prints.
+
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod bench;
 pub mod bot;

@@ -569,7 +569,7 @@ fn exploration_covers_dm4_and_dm6() {
             every: 600.0,
             connect: true,
         };
-        let m = explore(level.clone(), cmap, &cfg, |_| {}).unwrap();
+        let m = explore(Arc::clone(&level), cmap, &cfg, |_| {}).unwrap();
         let r = coverage(&level, &m.sim.cmap, &m.learned.waypoints, 4, m.time(), 2);
         println!("{}", r.to_text());
         assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");

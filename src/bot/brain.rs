@@ -19,6 +19,8 @@
 //! A bot that stays within 64 units of one spot for [`STUCK_KILL`] seconds while not
 //! fighting uses the `kill` command, as the explore controller does.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use super::explore::Explorer;
@@ -233,7 +235,7 @@ pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules)
     let dt = sim.dt;
     let tick = sim.tick;
     let rate = sim.tick_rate();
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     // Items as they lie (their dropped origins never change) with their waypoint, if any.
     let items: Vec<(Vec3, Option<u32>)> = sim
         .items

@@ -177,7 +177,10 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
 /// left alone.
-#[allow(clippy::too_many_arguments)] // each is a separate read-only view the choice needs
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is a separate read-only view the choice needs"
+)]
 pub fn choose_target(
     map: &CollisionMap,
     graph: &WaypointGraph,
@@ -416,7 +419,10 @@ impl Explorer {
 
     /// Plans a run from `s` to item `i`'s pickup box over the floor around the straight line
     /// between them (at most [`PLAN_TRIES`] times per item). True when one was found.
-    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the plan needs
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the plan needs"
+    )]
     fn plan_run(
         &mut self,
         map: &CollisionMap,
@@ -506,7 +512,10 @@ impl Explorer {
     /// `planner`: the bot's body id where the caller plays planned runs
     /// ([`Explorer::planned_cmd`]) toward items the movement stage cannot get to; `None`, no
     /// runs are planned.
-    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the choice needs
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the choice needs"
+    )]
     pub fn step(
         &mut self,
         map: &CollisionMap,

@@ -7,6 +7,8 @@
 //!
 //! Entry points: [`hearing_system`], [`hear`], [`localisation_probability`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::EntId;
@@ -65,7 +67,7 @@ pub fn hear(
 
 /// Fills every living bot's heard list from the sound list.
 pub fn hearing_system(sim: &mut Sim) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let players: Vec<Vec3> = sim
         .players
         .iter()

@@ -14,6 +14,8 @@
 //!
 //! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 use serde::Serialize;
 
@@ -566,7 +568,7 @@ pub fn movement_system(sim: &mut Sim) {
         dt: f32,
     }
     let ctx = Ctx {
-        map: sim.cmap.clone(),
+        map: Arc::clone(&sim.cmap),
         physics: sim.params,
         dt: sim.dt,
     };

@@ -8,6 +8,8 @@
 //!
 //! Entry points: [`PerceptionStage`], [`visible`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::{CollisionMap, Contents, EntId};
@@ -145,7 +147,7 @@ impl PerceptionStage {
     /// Fills every living bot's visible list (each tick) and reachable list (10 Hz,
     /// staggered).
     pub fn run(&mut self, sim: &mut Sim) {
-        let level = sim.level.clone();
+        let level = Arc::clone(&sim.level);
         // A frozen view: where everyone and everything is at the start of the tick.
         let players: Vec<PlayerView> = sim
             .players
@@ -246,7 +248,7 @@ impl PerceptionStage {
             interval: u64,
         }
         let look = Look {
-            cmap: sim.cmap.clone(),
+            cmap: Arc::clone(&sim.cmap),
             players,
             lookers,
             pairs,
@@ -304,7 +306,7 @@ impl PerceptionStage {
             reach: ReachParams,
         }
         let ctx = Ctx {
-            cmap: sim.cmap.clone(),
+            cmap: Arc::clone(&sim.cmap),
             players,
             items,
             pairs,

@@ -7,6 +7,8 @@
 //!
 //! Entry point: [`PredictionStage`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 use serde::Serialize;
 
@@ -229,7 +231,7 @@ impl PredictionStage {
             physics: crate::physics::PhysicsParams,
         }
         let shared = Shared {
-            cmap: sim.cmap.clone(),
+            cmap: Arc::clone(&sim.cmap),
             bodies,
             physics,
         };

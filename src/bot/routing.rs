@@ -17,6 +17,8 @@
 //!
 //! Entry point: [`RoutingStage`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::CollisionMap;
@@ -223,7 +225,10 @@ impl Roam {
     /// made (the straight-line test and the movement stage's jump prediction need not see the
     /// jump): planned when the bot stands at the link's start with the link's end picked (at
     /// most [`super::explore::PLAN_TRIES`] times per waypoint), played while on course.
-    #[allow(clippy::too_many_arguments)] // each is a separate read-only view the run needs
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the run needs"
+    )]
     pub fn planned_cmd(
         &mut self,
         map: &CollisionMap,
@@ -288,7 +293,10 @@ impl Roam {
 /// oscillation traps): first waypoints nearer the goal than the one last reached (every such
 /// pick strictly lowers the distance left, so a chain of them ends), then the others, then
 /// the waypoint last reached itself.
-#[allow(clippy::too_many_arguments)] // each is a separate read-only view the pick needs
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is a separate read-only view the pick needs"
+)]
 pub fn pick_next(
     map: &CollisionMap,
     g: &WaypointGraph,
@@ -502,9 +510,9 @@ impl RoutingStage {
             });
         }
         let ctx = Ctx {
-            map: sim.cmap.clone(),
-            graph: learned.waypoints.clone(),
-            caches: learned.routes.clone(),
+            map: Arc::clone(&sim.cmap),
+            graph: Arc::clone(&learned.waypoints),
+            caches: Arc::clone(&learned.routes),
             dt,
         };
         // A tick has a few search jobs beside its bots: boxing every bot would cost more.
@@ -566,9 +574,9 @@ impl RoutingStage {
             }
         }
         let ctx = Ctx {
-            map: sim.cmap.clone(),
-            graph: learned.waypoints.clone(),
-            caches: learned.routes.clone(),
+            map: Arc::clone(&sim.cmap),
+            graph: Arc::clone(&learned.waypoints),
+            caches: Arc::clone(&learned.routes),
             dt,
         };
         // The picks that waited for their cache (in id order, as the caches were brought up

@@ -14,6 +14,8 @@
 //!
 //! Entry point: [`drop_system`].
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::level::{ItemKind, MoverKind};
@@ -149,10 +151,10 @@ struct Search {
 /// 10 Hz per bot.
 ///
 /// Reads [`Motion`], [`Vitals`], item slots, plat states and the tick's teleport events;
-/// writes [`Dropper`], the waypoint graph, the visit map, [`PlayerStats::waypoints_dropped`]
+/// writes [`Dropper`], the waypoint graph, the visit map, [`crate::sim::components::Stats::waypoints_dropped`]
 /// and [`SimEvent::WaypointDrop`].
 pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let interval = ((1.0 / sim.dt) / REFRESH_HZ).round().max(1.0) as u64;
     let params = ReachParams::default();
     let teleports: Vec<(u32, usize)> = sim
@@ -214,7 +216,7 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
             )
         })
         .collect();
-    let ctx = (sim.cmap.clone(), learned.waypoints.clone());
+    let ctx = (Arc::clone(&sim.cmap), Arc::clone(&learned.waypoints));
     let mut searched: Vec<Option<Option<u32>>> = vec![None; sim.players.len()];
     let (ctx, due) = sim.run_jobs(JobSize::Search, ctx, due, |(map, graph), d| {
         d.found = closest_reaching(map, graph, d.at)

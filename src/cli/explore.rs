@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Outcome {
     let (level, cmap) = load_level(&args.map)?;
     let level = Arc::new(level);
     let show = std::io::stderr().is_terminal();
-    let m = explore(level.clone(), cmap, &cfg, |m| {
+    let m = explore(Arc::clone(&level), cmap, &cfg, |m| {
         if show {
             let st = m.learned.waypoints.stats();
             let pct = 100.0 * m.time() / seconds;

@@ -18,7 +18,7 @@ use glam::Vec3;
 use super::weapons::{Inventory, Weapon};
 use crate::map::{Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, angle_vectors};
-use crate::sim::components::*;
+use crate::sim::components::{Motion, PlayerRng, PlayerStats, Vitals};
 use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::sound::SoundKind;
 use crate::sim::{Player, Sim};

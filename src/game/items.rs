@@ -5,6 +5,8 @@
 //! The stage reads [`Motion`] and [`MatchRules::respawn_scale`]; writes [`ItemSlot`], [`Vitals`],
 //! [`Inventory`], [`PlayerStats`], sounds and events.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::EntId;
@@ -49,7 +51,7 @@ struct PlayerBox {
 /// than what is worn.
 pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
     let respawn_scale = rules.respawn_scale;
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let dt = sim.dt;
     let (tick, rate) = (sim.tick, sim.tick_rate());
     // Living players' boxes, read once: nothing here moves or kills a player, and asking the

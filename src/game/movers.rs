@@ -7,6 +7,8 @@
 //! The stage reads [`Vitals`]; writes [`MoverSlot`], [`Motion`] (riders), mover offsets and
 //! player bodies in the collision map, trigger activation, events, sounds, and crushes.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::level::MoverKind;
@@ -21,7 +23,7 @@ use super::life::hurt;
 
 /// Uses mover `index` (a touch or a trigger), recording when that starts it moving.
 pub fn use_mover(sim: &mut Sim, index: usize) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let def = &level.movers[index];
     if let Ok(slot) = sim.world.query_one_mut::<&mut MoverSlot>(sim.movers[index])
         && slot.state.use_mover(def) == Some(MoverEvent::Started)
@@ -53,7 +55,7 @@ pub fn damage_mover(sim: &mut Sim, id: EntId) {
 
 /// Fires every mover and trigger named `target` (Quake's SUB_UseTargets).
 pub fn fire_targets(sim: &mut Sim, target: &str) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     for (i, def) in level.movers.iter().enumerate() {
         if def.targetname.as_deref() == Some(target) {
             use_mover(sim, i);
@@ -70,7 +72,7 @@ pub fn fire_targets(sim: &mut Sim, target: &str) {
 /// carried player would end inside something the mover is blocked: it stays put, takes its
 /// blocked action (plats and doors turn back) and hurts the player.
 pub fn movers_system(sim: &mut Sim) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let dt = sim.dt;
     for mi in 0..sim.movers.len() {
         let def = &level.movers[mi];

@@ -7,6 +7,8 @@
 //! [`super::movers`]), teleported players' [`Motion`] and [`PlayerStats`], bodies, sounds,
 //! events, and damage.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::map::collision::overlaps;
@@ -23,7 +25,7 @@ use super::movers::{fire_targets, use_mover};
 /// Trigger volumes touched by living players, players in id order and triggers in map order:
 /// teleporters, plat and door fields, buttons, trigger_once/multiple, trigger_hurt.
 pub fn triggers_system(sim: &mut Sim) {
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     let dt = sim.dt;
     for t in &mut sim.triggers {
         t.rearm = (t.rearm - dt).max(0.0);

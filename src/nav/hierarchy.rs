@@ -70,7 +70,10 @@ fn cell_key(p: Vec3, cell: f32) -> (i32, i32, i32) {
 }
 
 /// Distances to `target` from the waypoints of cluster `c` over the cluster's own links.
-#[allow(clippy::too_many_arguments)] // one search; its scope is passed explicitly
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one search; its scope is passed explicitly"
+)]
 fn local_search(
     g: &WaypointGraph,
     cluster_of: &[u32],

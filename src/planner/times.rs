@@ -162,7 +162,10 @@ pub type Compare<'a> =
 
 /// The directed time table for `selection`, pairs spread over `threads` threads. `done` is
 /// called (from the calling thread) after each finished pair with the count so far.
-#[allow(clippy::too_many_arguments)] // each is a separate input of the table
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is a separate input of the table"
+)]
 pub fn table(
     level: &Level,
     cmap: &CollisionMap,

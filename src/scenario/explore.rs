@@ -174,7 +174,7 @@ pub fn explore(
         }
     }
     if connect {
-        let cmap = m.sim.cmap.clone();
+        let cmap = Arc::clone(&m.sim.cmap);
         m.sim.stats.links_connected = m.learned.waypoints_mut().connect_strays(
             &cmap,
             CONNECT_RADIUS,

@@ -181,7 +181,7 @@ pub fn compare(
             senses: Default::default(),
         }],
     );
-    let Ok(mut m) = Match::new(level.clone(), cmap.clone(), &cfg) else {
+    let Ok(mut m) = Match::new(Arc::clone(level), cmap.clone(), &cfg) else {
         return (route, None);
     };
     m.learned.set_waypoints(graph.clone());

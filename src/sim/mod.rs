@@ -27,7 +27,10 @@ use crate::map::{CollisionMap, EntId, Level};
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
 
-use components::*;
+use components::{
+    Command, Id, ItemSlot, LastMove, Motion, MoverSlot, Name, PlayerRng, PlayerStats, Stats, Still,
+    Vitals,
+};
 use hash::{StateHash, StateHasher};
 use rng::{SimRng, WORLD_STREAM};
 use sound::SoundList;
@@ -230,7 +233,7 @@ impl Sim {
 
     /// Spawns the level's movers where they start, their brushes placed in the collision map.
     pub fn spawn_movers(&mut self) {
-        let level = self.level.clone();
+        let level = Arc::clone(&self.level);
         for (i, def) in level.movers.iter().enumerate() {
             let state = MoverState::spawn(def, &level.path_corners);
             self.cmap_mut().set_mover_offset(def.id, state.offset);

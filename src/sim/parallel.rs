@@ -164,8 +164,8 @@ impl Pool {
         let helpers = threads - 1;
         let tx = self.tx.as_ref().expect("pool is running");
         for _ in 0..helpers {
-            let (ctx, f, rtx, wrx) = (ctx.clone(), f.clone(), rtx.clone(), wrx.clone());
-            let time = self.time.clone();
+            let (ctx, f, rtx, wrx) = (Arc::clone(ctx), Arc::clone(&f), rtx.clone(), wrx.clone());
+            let time = Arc::clone(&self.time);
             tx.send(Box::new(move || {
                 let traced = crate::map::collision::traces_on_this_thread();
                 let start = std::time::Instant::now();

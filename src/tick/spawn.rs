@@ -4,6 +4,8 @@
 //! and the bot layer's ([`crate::bot::spawn::insert_components`]) — at their start, their spawn
 //! point, or a free one the world's stream picks.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::bot::Senses;
@@ -54,7 +56,7 @@ pub struct PlayerConfig {
 /// land on plats where they start).
 pub fn spawn_world(sim: &mut Sim, rules: &MatchRules) {
     sim.spawn_movers();
-    let level = sim.level.clone();
+    let level = Arc::clone(&sim.level);
     for (i, def) in level.items.iter().enumerate() {
         let origin = drop_to_floor(&sim.cmap, def.origin, def.kind.bounds());
         // Items the rules take out never appear.

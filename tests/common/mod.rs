@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)] // each test file uses a different subset
+#![allow(dead_code, reason = "each test file uses a different subset")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
