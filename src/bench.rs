@@ -105,7 +105,7 @@ pub struct BenchResult {
     pub rounds: Vec<f64>,
     /// Share of the time per stage (the five largest), percent.
     pub top_stages: Vec<(String, f64)>,
-    /// The target for this case, if the issue sets one.
+    /// The target for this case, if there is one ([`target`]).
     pub target: Option<f64>,
     /// Microseconds per tick the worker pool's threads spent running jobs, summed over the
     /// threads (0 on one thread: no pool).
@@ -175,7 +175,7 @@ pub fn run_case(
     })
 }
 
-/// The issue's targets (2 cores, release build, 20 Hz): 8 bots on dm4 ≥ 5,000 ticks/s,
+/// The speed targets (2 cores, release build, 20 Hz): 8 bots on dm4 ≥ 5,000 ticks/s,
 /// 32 bots ≥ 1,000, 128 bots ≥ 150.
 pub fn target(map: &str, bots: usize, _threads: usize) -> Option<f64> {
     match (map, bots) {

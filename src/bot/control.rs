@@ -83,7 +83,7 @@ pub struct ScriptStep {
     pub weapon: Option<Weapon>,
 }
 
-/// What produces a player's commands until the bot brain exists.
+/// What produces a player's commands: the control stage's per-player state.
 #[derive(Clone, Debug)]
 pub enum Controller {
     /// Stands still.

@@ -65,7 +65,9 @@ pub fn hear(
     out
 }
 
-/// Fills every living bot's heard list from the sound list.
+/// The hearing stage: fills every living bot's heard list from the sound list. Reads
+/// [`Motion`], [`Vitals`], [`Senses`], item slots, mover positions and the sounds; writes
+/// [`Percepts::heard`] and the bot's random stream (one draw per new sound).
 pub fn hearing_system(sim: &mut Sim) {
     let level = Arc::clone(&sim.level);
     let players: Vec<Vec3> = sim

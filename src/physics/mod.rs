@@ -1,6 +1,8 @@
-//! Physics: player movement ([`pmove()`], pure), its prediction ([`predict`]), mover state
-//! machines ([`movers`]), the environment's damage rules ([`damage`]) and the teleport rule
-//! ([`teleport`]).
+//! Physics: player movement ([`pmove()`], pure, with the player hull and Quake's
+//! constants), its prediction ([`predict`]), mover state machines ([`movers`]), the
+//! environment's damage rules ([`damage`]), the teleport rule ([`teleport`]) — all pure
+//! functions of state — and the physics stage that applies `pmove` to every player each tick
+//! ([`stage`]).
 
 pub mod damage;
 pub mod movers;

@@ -27,6 +27,9 @@
 //! hearing = 1.0               # scales every sound's audible distance
 //! ```
 //!
+//! Runs built on scenarios and matches: [`run_match`], explorations ([`explore`]), item tours
+//! and legs ([`tour`]), batches over seeds ([`batch`]) and run reports ([`report`]).
+//!
 //! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
 
 pub mod batch;

@@ -1,4 +1,4 @@
-//! Route bots sent from item to item over a waypoint graph: an item tour (issue #6's
+//! Route bots sent from item to item over a waypoint graph: an item tour (the routing
 //! acceptance run, shared by the routing tests and `examples/item_tour.rs`: one routing bot,
 //! starting at spawn point 0, is sent to every item waypoint in turn and given a fixed time
 //! to get there), and one leg compared with the travel-time planner (`botarena times
