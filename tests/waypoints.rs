@@ -23,17 +23,7 @@ fn lane(i: usize) -> f32 {
 }
 
 fn in_solid(m: &Match, p: Vec3) -> bool {
-    m.sim
-        .cmap
-        .trace(
-            p,
-            p,
-            PLAYER_MINS,
-            PLAYER_MAXS,
-            Contents::MASK_PLAYER_NO_BODIES,
-            None,
-        )
-        .start_solid
+    !botarena::nav::sample::player_fits(&m.sim.cmap, p)
 }
 
 fn on_floor_or_swimming(m: &Match, p: Vec3) -> bool {

@@ -249,10 +249,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     if let Some(go) = go {
                         intent.0 = go;
                     }
-                    if view.is_some() {
-                        aim.view = view;
-                        aim.fire = true;
-                    }
+                    aim.shoot_along(view);
                 }
                 UserCmd {
                     yaw: s.yaw,
@@ -326,10 +323,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     let (hold, view) =
                         super::routing::secret_door_on_the_way(&sim.cmap, &doors, s, next.origin);
                     route.hold = hold;
-                    if view.is_some() {
-                        aim.view = view;
-                        aim.fire = true;
-                    }
+                    aim.shoot_along(view);
                 }
                 UserCmd {
                     yaw: s.yaw,

@@ -239,23 +239,29 @@ impl PerceptionStage {
                 });
             }
         }
-        struct Look {
-            cmap: std::sync::Arc<crate::map::CollisionMap>,
+        // The frozen view both rounds of jobs share: the lines of sight between players, then
+        // everything else.
+        struct Frozen {
+            cmap: Arc<crate::map::CollisionMap>,
             players: Vec<PlayerView>,
             lookers: Vec<Option<Looker>>,
             pairs: SightPairs,
+            items: Vec<ItemView>,
             tick: u64,
             interval: u64,
+            reach: ReachParams,
         }
-        let look = Look {
+        let frozen = Frozen {
             cmap: Arc::clone(&sim.cmap),
             players,
             lookers,
             pairs,
+            items,
             tick,
             interval,
+            reach: ReachParams::default(),
         };
-        let (look, mut jobs) = sim.run_jobs(JobSize::Bot, look, jobs, |look, job| {
+        let (mut frozen, mut jobs) = sim.run_jobs(JobSize::Bot, frozen, jobs, |look, job| {
             let Some(me) = look.lookers[job.ix] else {
                 return;
             };
@@ -287,34 +293,14 @@ impl PerceptionStage {
                 }
             }
         });
-        let (players, mut pairs) = (look.players, look.pairs);
         let mut pair_traces = 0;
         for job in &mut jobs {
             pair_traces += job.sight.len() as u64;
             for (a, b, clear) in job.sight.drain(..) {
-                pairs.set(a, b, tick, clear);
+                frozen.pairs.set(a, b, tick, clear);
             }
         }
-        // The frozen view the jobs share.
-        struct Ctx {
-            cmap: std::sync::Arc<crate::map::CollisionMap>,
-            players: Vec<PlayerView>,
-            pairs: SightPairs,
-            items: Vec<ItemView>,
-            tick: u64,
-            interval: u64,
-            reach: ReachParams,
-        }
-        let ctx = Ctx {
-            cmap: Arc::clone(&sim.cmap),
-            players,
-            items,
-            pairs,
-            tick,
-            interval,
-            reach: ReachParams::default(),
-        };
-        let (ctx, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |ctx, job| {
+        let (frozen, jobs) = sim.run_jobs(JobSize::Bot, frozen, jobs, |ctx, job| {
             let (cmap, players, items) = (&*ctx.cmap, &ctx.players, &ctx.items);
             let (tick, interval, reach_params) = (ctx.tick, ctx.interval, ctx.reach);
             let (id, ix) = (job.id, job.ix);
@@ -414,7 +400,7 @@ impl PerceptionStage {
             percepts.visible = seen;
             percepts.traces = traces;
         });
-        self.pairs = ctx.pairs;
+        self.pairs = frozen.pairs;
         // Results back in entity order.
         let mut total_traces = pair_traces;
         for job in jobs {

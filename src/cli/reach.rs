@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use botarena::map::load_level;
 use botarena::planner::times::{items, reach_tree, select};
-use botarena::render::{Overlay, TreeDrawing, render_map};
+use botarena::render::{TreeDrawing, render_tree};
 
 use super::Outcome;
 
@@ -57,15 +57,8 @@ pub fn run(args: Args) -> Outcome {
         plan.nodes.len()
     );
     let drawing = TreeDrawing::of_plan(&plan, Some(seconds), caption);
-    let doc = render_map(
-        &level,
-        &Overlay {
-            waypoints: None,
-            tree: Some(&drawing),
-        },
-        1200.0,
-    );
-    std::fs::write(&svg, doc).map_err(|e| format!("{}: {e}", svg.display()))?;
+    std::fs::write(&svg, render_tree(&level, &drawing))
+        .map_err(|e| format!("{}: {e}", svg.display()))?;
     println!(
         "{within} states within {seconds} s of {} ({} expansions); wrote {}",
         fa.label,

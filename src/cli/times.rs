@@ -12,7 +12,7 @@ use botarena::planner::times::{
     table_text,
 };
 use botarena::planner::{Metric, PlanConfig};
-use botarena::render::{Overlay, TreeDrawing, render_map};
+use botarena::render::{TreeDrawing, render_tree};
 use botarena::scenario::tour::compare;
 
 use super::Outcome;
@@ -124,15 +124,8 @@ pub fn run(args: Args) -> Outcome {
                 plan.nodes.len()
             );
             let drawing = TreeDrawing::of_plan(&plan, None, caption);
-            let svg = render_map(
-                &level,
-                &Overlay {
-                    waypoints: None,
-                    tree: Some(&drawing),
-                },
-                1200.0,
-            );
-            std::fs::write(file, svg).map_err(|e| format!("{}: {e}", file.display()))?;
+            std::fs::write(file, render_tree(&level, &drawing))
+                .map_err(|e| format!("{}: {e}", file.display()))?;
             eprintln!("wrote {}", file.display());
         }
         return Ok(());

@@ -110,6 +110,16 @@ pub struct Aim {
     pub weapon: Option<Weapon>,
 }
 
+impl Aim {
+    /// Looks along `view` and pulls the trigger, when there is a view to shoot along.
+    pub fn shoot_along(&mut self, view: Option<(f32, f32)>) {
+        if view.is_some() {
+            self.view = view;
+            self.fire = true;
+        }
+    }
+}
+
 /// Quake's CanDamage: a line from the blast reaches the player's centre or one of four
 /// corners of its box's middle.
 fn can_damage(sim: &Sim, from: Vec3, centre: Vec3) -> bool {

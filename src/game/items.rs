@@ -38,6 +38,15 @@ pub fn armor_of(class: &str) -> (f32, f32) {
     }
 }
 
+/// Adds `amount` health up to `max`; false (the box stays) when already at `max`.
+fn heal(v: &mut Vitals, amount: f32, max: f32) -> bool {
+    if v.health >= max {
+        return false;
+    }
+    v.health = (v.health + amount).min(max);
+    true
+}
+
 /// A living player's box, read once per stage.
 struct PlayerBox {
     id: EntId,
@@ -105,22 +114,8 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
                 continue;
             };
             let taken = match def.kind {
-                ItemKind::Health => {
-                    if v.health >= HEALTH_MAX {
-                        false
-                    } else {
-                        v.health = (v.health + HEALTH_BOX).min(HEALTH_MAX);
-                        true
-                    }
-                }
-                ItemKind::MegaHealth => {
-                    if v.health >= MEGA_MAX {
-                        false
-                    } else {
-                        v.health = (v.health + MEGA_BOX).min(MEGA_MAX);
-                        true
-                    }
-                }
+                ItemKind::Health => heal(v, HEALTH_BOX, HEALTH_MAX),
+                ItemKind::MegaHealth => heal(v, MEGA_BOX, MEGA_MAX),
                 ItemKind::Armor => {
                     let (ty, val) = armor_of(&def.classname);
                     // Quake: take it only when it is better than what is worn.

@@ -3,7 +3,7 @@
 //! over it (waypoints coloured by kind as in the reference's pictures: normal blue, item
 //! yellow, teleporter white, elevator top red, elevator bottom orange; links as arrows).
 //!
-//! Entry point: [`render_map`].
+//! Entry points: [`render_map`], [`render_tree`].
 
 use glam::{Vec2, Vec3};
 use svg::Document;
@@ -116,6 +116,18 @@ fn points(view: &View, b: &Brush) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A map with a planner tree over it, 1200 pixels wide (`botarena times --svg`, `reach`).
+pub fn render_tree(level: &Level, tree: &TreeDrawing) -> String {
+    render_map(
+        level,
+        &Overlay {
+            waypoints: None,
+            tree: Some(tree),
+        },
+        1200.0,
+    )
 }
 
 /// Draws the level top-down, `width` pixels wide (height follows the map's shape).
