@@ -599,7 +599,60 @@ impl BenchReport {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_threads, spread};
+    use super::{BenchOptions, BenchReport, BenchResult, TraceRate, parse_threads, spread};
+
+    fn case(bots: usize, threads: usize, tps: f64, serial_us: f64) -> BenchResult {
+        BenchResult {
+            map: "dm4".into(),
+            bots,
+            threads,
+            ticks: 400,
+            ticks_per_second: tps,
+            rounds: vec![tps * 0.9, tps],
+            top_stages: vec![("sense".into(), 30.0)],
+            target: super::target("dm4", bots, threads),
+            pool_busy_us: 0.0,
+            pool_waited_us: 0.0,
+            serial_us,
+            serial_stages: vec![("physics".into(), serial_us)],
+        }
+    }
+
+    #[test]
+    fn a_report_reads_its_cases_as_tables_json_and_markdown() {
+        let r = BenchReport {
+            machine: "test box".into(),
+            options: BenchOptions {
+                quick: true,
+                threads: vec![1, 2],
+            },
+            maps: vec!["dm4".into()],
+            cases: vec![case(32, 1, 1000.0, 1000.0), case(32, 2, 1250.0, 200.0)],
+            traces: vec![TraceRate {
+                map: "dm4".into(),
+                rays_per_second: 1e6,
+                sweeps_per_second: 5e5,
+            }],
+        };
+        assert_eq!(r.speedup("dm4", 32, 2), Some(1.25));
+        assert_eq!(r.speedup("dm4", 128, 2), None);
+        let text = r.to_text();
+        assert!(text.starts_with("machine: test box\n"), "{text}");
+        assert!(
+            text.contains("| dm4 | 32 | 1 | 1000 | 900 – 1000 | 1000 | yes | sense 30% |"),
+            "{text}"
+        );
+        assert!(text.contains("| dm4 | 1.25× |  | ≥ 1.70× |"), "{text}");
+        // One thread's tick is 1000 µs; 200 µs serial leaves 1000 / (200 + 800 / 2) at best.
+        assert!(text.contains("| 1.67× |"), "{text}");
+        assert!(text.contains("| dm4 | 1000000 | 500000 |"), "{text}");
+        let json = r.to_json();
+        assert_eq!(json["speedup_2_threads_32_bots"]["dm4"], 1.25);
+        assert_eq!(json["cases"].as_array().unwrap().len(), 2);
+        let md = r.to_markdown();
+        assert!(md.starts_with("# Benchmarks") && md.contains("divided by 5 here"));
+        assert!(md.ends_with(&text));
+    }
 
     #[test]
     fn a_spread_is_the_slowest_and_the_median_round() {

@@ -432,3 +432,95 @@ fn tour(map: &str, seed: u64) -> Toured {
         reached: report.reached(),
     }
 }
+
+/// `botarena route`'s answer from the library: distances, next hops and the path on a chain
+/// 0 -> 1 -> 2 (with 3 cut off), the ends added between points, and waypoint numbers the
+/// graph does not have refused as such (start or goal).
+#[test]
+fn a_route_answer_gives_distances_and_the_path_and_refuses_unknown_waypoints() {
+    use botarena::nav::routing::{NoSuchWaypoint, RouteAnswer};
+    let mut g = WaypointGraph::new();
+    for x in [0.0, 100.0, 250.0, 900.0] {
+        g.add(Vec3::new(x, 0.0, 24.0), WaypointKind::Normal);
+    }
+    g.link(0, 1, 100.0, Travel::Walk, 1.0);
+    g.link(1, 2, 150.0, Travel::Walk, 1.0);
+    let a = RouteAnswer::new(&g, 2, Some(0), TravelFlags::ALL, None).unwrap();
+    assert_eq!(a.distances, vec![Some(250.0), Some(150.0), Some(0.0), None]);
+    assert_eq!(a.next[0], Some(1));
+    assert_eq!(a.path, Some(vec![0, 1, 2]));
+    assert_eq!(a.path_distance, Some(250.0));
+    let text = a.to_text("chain");
+    assert!(
+        text.starts_with("map chain — distances to waypoint 2\n"),
+        "{text}"
+    );
+    assert!(text.contains("       3   no route      -"), "{text}");
+    assert!(text.contains("path 0 -> 2: 0 1 2 (250.0 units)"), "{text}");
+    assert_eq!(a.to_json("chain")["path_distance"], 250.0);
+    // Between points: the straight ends to and from the waypoints are added.
+    let p = RouteAnswer::new(
+        &g,
+        2,
+        Some(0),
+        TravelFlags::ALL,
+        Some((Vec3::new(-10.0, 0.0, 24.0), Vec3::new(250.0, 20.0, 24.0))),
+    )
+    .unwrap();
+    assert!(p.to_text("chain").contains(
+        "points: 10.0 to waypoint 0, 250.0 along the route, 20.0 from waypoint 2: 280.0 in all"
+    ));
+    // No way from the cut-off waypoint; only walking allowed still routes the chain.
+    let none = RouteAnswer::new(&g, 2, Some(3), TravelFlags::ALL, None).unwrap();
+    assert_eq!(none.path, Some(vec![]));
+    assert!(none.to_text("chain").contains("no route from 3 to 2"));
+    let walk = TravelFlags::parse("walk").unwrap();
+    assert_eq!(
+        RouteAnswer::new(&g, 2, Some(0), walk, None)
+            .unwrap()
+            .path_distance,
+        Some(250.0)
+    );
+    // Unknown numbers.
+    assert_eq!(
+        RouteAnswer::new(&g, 4, None, TravelFlags::ALL, None).unwrap_err(),
+        NoSuchWaypoint {
+            start: false,
+            waypoint: 4,
+            count: 4
+        }
+    );
+    assert!(
+        RouteAnswer::new(&g, 2, Some(99), TravelFlags::ALL, None)
+            .unwrap_err()
+            .start
+    );
+    assert!(RouteAnswer::new(&WaypointGraph::new(), 0, None, TravelFlags::ALL, None).is_err());
+}
+
+/// Points become waypoints as a route bot picks them: settled onto the floor, the goal's the
+/// nearest waypoint that reaches it, the start's the nearest it reaches; none in reach is
+/// `None`, not a panic.
+#[test]
+fn route_ends_settle_points_and_find_their_waypoints() {
+    use botarena::bot::routing::route_ends;
+    let (_, cmap) = common::shipped("arena");
+    let mut g = WaypointGraph::new();
+    let a = g.add(Vec3::new(-300.0, -300.0, 24.03125), WaypointKind::Normal);
+    let b = g.add(Vec3::new(-100.0, -300.0, 24.03125), WaypointKind::Normal);
+    // A little above the floor: settled to a standing origin.
+    let ends = route_ends(
+        &cmap,
+        &g,
+        Some(Vec3::new(-320.0, -300.0, 60.0)),
+        Vec3::new(-80.0, -300.0, 40.0),
+    );
+    let (from, from_wp) = ends.from.unwrap();
+    assert!((from.z - 24.03).abs() < 0.1, "{from}");
+    assert_eq!(from_wp, Some(a));
+    assert_eq!(ends.to.1, Some(b));
+    // Far from every waypoint.
+    let far = route_ends(&cmap, &g, None, Vec3::new(5000.0, 5000.0, 24.0));
+    assert_eq!(far.to.1, None);
+    assert!(far.from.is_none());
+}

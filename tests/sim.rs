@@ -491,3 +491,47 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
     );
     assert_ne!(m.sim.mover_state(di).unwrap().offset, Vec3::ZERO);
 }
+
+/// A match is built from the layers' parts: a bad tick rate is refused before anything is
+/// spawned; every layer's components are read through the one accessor (engine, game, bot);
+/// the hash has a part per player and one for the world, named alike.
+#[test]
+fn a_match_refuses_a_bad_tick_rate_and_reads_every_layers_components() {
+    use botarena::bot::routing::RouteState;
+    use botarena::game::{Inventory, Weapon};
+    use botarena::sim::components::Vitals;
+    use botarena::tick::MatchConfig;
+    use std::sync::Arc;
+    let (level, cmap) = common::shipped("arena");
+    let players = common::players(2, ControllerConfig::Brain(Default::default()));
+    let mut cfg = MatchConfig::new(1, players);
+    for bad in [0, 1001] {
+        cfg.tick_rate = bad;
+        let e = Match::new(Arc::new(level.clone()), cmap.clone(), &cfg)
+            .err()
+            .expect("a bad tick rate is refused");
+        assert_eq!(
+            e.to_string(),
+            format!("tick rate {bad} is outside 1..=1000")
+        );
+    }
+    cfg.tick_rate = 20;
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    for _ in 0..40 {
+        m.step();
+    }
+    let vitals: Vitals = m.sim.player_component(0).unwrap();
+    assert!(vitals.alive);
+    let inv: Inventory = m.sim.player_component(1).unwrap();
+    assert!(inv.has(Weapon::Shotgun));
+    assert_eq!(
+        m.sim.player_component::<RouteState>(0),
+        m.player_route(0),
+        "the match's bot accessors read the same components"
+    );
+    assert!(m.sim.player_component::<Inventory>(2).is_none());
+    assert_eq!(m.part_hashes().len(), 3);
+    assert_eq!(m.part_names().len(), 3);
+    assert!(m.part_names()[2].starts_with("world"));
+    assert_eq!(m.tick(), 40);
+}

@@ -602,3 +602,35 @@ fn exploration_covers_dm4_and_dm6() {
         }
     }
 }
+
+/// Files made for one map merge into one graph, the first file's waypoints first; a file made
+/// for another map, or no file at all, is refused; `load_for` takes a level and refuses a
+/// file made for another.
+#[test]
+fn waypoint_files_merge_and_load_for_their_map_only() {
+    use botarena::nav::waypoint_file::{load_for, merge_files};
+    let (g, hash) = arena_graph();
+    let dir = common::TempDir::new("wp-merge");
+    let (a, b, other) = (dir.join("a.json"), dir.join("b.json"), dir.join("o.json"));
+    save(&g, "arena", &hash, &a).unwrap();
+    save(&g, "arena", &hash, &b).unwrap();
+    save(&g, "proving", &hash, &other).unwrap();
+    let m = merge_files(&[&a, &b]).unwrap();
+    assert_eq!(m.header.map, "arena");
+    assert_eq!(m.first as usize, g.len());
+    assert_eq!(m.graph.len(), 2 * g.len());
+    assert_eq!(m.graph.stats().links, 2 * g.stats().links);
+    assert!(matches!(
+        merge_files(&[&a, &other]),
+        Err(WaypointFileError::WrongMap { .. })
+    ));
+    let none: [&std::path::Path; 0] = [];
+    assert!(merge_files(&none).is_err());
+    let (arena, _) = common::shipped("arena");
+    assert_eq!(load_for(&a, &arena).unwrap().len(), g.len());
+    let (proving, _) = common::shipped("proving");
+    assert!(matches!(
+        load_for(&a, &proving),
+        Err(WaypointFileError::WrongMap { .. })
+    ));
+}

@@ -418,12 +418,8 @@ pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules)
                 b.goal_left = INVESTIGATE_SECONDS;
             }
         }
-        if matches!(b.goal, Goal::Chase(_) | Goal::Investigate(_)) {
+        if let Goal::Chase(at) | Goal::Investigate(at) = b.goal {
             b.goal_left -= dt;
-            let at = match b.goal {
-                Goal::Chase(x) | Goal::Investigate(x) => x,
-                _ => unreachable!(),
-            };
             if b.goal_left <= 0.0
                 || at.distance(s.origin) < 48.0
                 || (route.goal.is_some_and(|g| g.point == at) && route.no_route)

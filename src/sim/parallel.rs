@@ -1,9 +1,10 @@
-//! Per-bot work on worker threads. A stage that can run in parallel first copies what each
-//! bot needs out of the world (a frozen view of the tick's start), then hands the per-bot
-//! jobs to [`crate::sim::Sim::run_jobs`], which runs them on a persistent [`Pool`]; each job
-//! reads only the shared frozen view and writes only its own result, and the stage writes
-//! the results back in entity order afterwards. So the outcome is the same for any thread
-//! count.
+//! Per-bot work on worker threads. A stage that can run in parallel first copies what the
+//! jobs share out of the world into a context (a frozen view of the tick's start; shared
+//! world data such as the collision map or the waypoint graph by `Arc::clone`), and moves
+//! each bot's own components into its job; then [`crate::sim::Sim::run_jobs`] runs the jobs
+//! on a persistent [`Pool`] and hands the context and the jobs back, in their order. Each job
+//! reads only the context and writes only itself, and the stage writes the results back in
+//! entity order afterwards. So the outcome is the same for any thread count.
 
 use std::sync::Arc;
 
