@@ -85,6 +85,26 @@ pub enum Goal {
     Explore,
 }
 
+/// A brain bot's aim error while it fights.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AimError {
+    /// Degrees added to the yaw.
+    pub yaw: f32,
+    /// Degrees added to the pitch.
+    pub pitch: f32,
+    /// Seconds until it is drawn again.
+    pub left: f32,
+}
+
+/// Which way a fighting brain bot strafes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Strafe {
+    /// +1 right, −1 left.
+    pub side: f32,
+    /// Seconds until it flips.
+    pub left: f32,
+}
+
 /// A brain bot's state.
 #[derive(Clone, Debug)]
 pub struct Brain {
@@ -94,10 +114,10 @@ pub struct Brain {
     pub goal: Goal,
     /// The enemy in sight and the tick it came into sight.
     pub enemy: Option<(EntId, u64)>,
-    /// Current aim error (yaw, pitch) and seconds until it is drawn again.
-    pub aim_off: (f32, f32, f32),
-    /// Strafe side (+1 right, −1 left) and seconds until it flips.
-    pub strafe: (f32, f32),
+    /// Current aim error, drawn again every 0.3 s.
+    pub aim_off: AimError,
+    /// Strafe side and how long it is kept.
+    pub strafe: Strafe,
     /// Seconds left on a chase or investigation.
     pub goal_left: f32,
     /// Seconds until the item choice is made again.
@@ -119,8 +139,11 @@ impl Brain {
             skill,
             goal: Goal::Explore,
             enemy: None,
-            aim_off: (0.0, 0.0, 0.0),
-            strafe: (1.0, 0.0),
+            aim_off: AimError::default(),
+            strafe: Strafe {
+                side: 1.0,
+                left: 0.0,
+            },
             goal_left: 0.0,
             choose_in: 0.0,
             known: vec![false; items],
@@ -351,22 +374,35 @@ pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules)
                 }
                 _ => {}
             }
-            b.aim_off.2 -= dt;
-            if b.aim_off.2 <= 0.0 {
+            b.aim_off.left -= dt;
+            if b.aim_off.left <= 0.0 {
                 let e = b.skill.aim_error;
-                b.aim_off = (rng.0.range(-e, e), rng.0.range(-e, e), 0.3);
+                // Yaw first, then pitch, from the bot's own stream.
+                let yaw = rng.0.range(-e, e);
+                let pitch = rng.0.range(-e, e);
+                b.aim_off = AimError {
+                    yaw,
+                    pitch,
+                    left: 0.3,
+                };
             }
             let (yaw, pitch) = look_at(eye, target);
-            aim.view = Some((yaw + b.aim_off.0, (pitch + b.aim_off.1).clamp(-80.0, 80.0)));
+            aim.view = Some((
+                yaw + b.aim_off.yaw,
+                (pitch + b.aim_off.pitch).clamp(-80.0, 80.0),
+            ));
             aim.weapon = Some(w);
             aim.fire = true;
             // Strafe, keeping the weapon's distance.
-            b.strafe.1 -= dt;
-            if b.strafe.1 <= 0.0 || matches!(status, MoveStatus::Blocked(_)) {
-                b.strafe = (-b.strafe.0, rng.0.range(0.6, 1.6));
+            b.strafe.left -= dt;
+            if b.strafe.left <= 0.0 || matches!(status, MoveStatus::Blocked(_)) {
+                b.strafe = Strafe {
+                    side: -b.strafe.side,
+                    left: rng.0.range(0.6, 1.6),
+                };
             }
             let to = (pos - s.origin).truncate().normalize_or_zero().extend(0.0);
-            let side = Vec3::new(to.y, -to.x, 0.0) * b.strafe.0;
+            let side = Vec3::new(to.y, -to.x, 0.0) * b.strafe.side;
             let keep = (dist - preferred_range(w)).clamp(-128.0, 128.0);
             let goal = s.origin + side * 96.0 + to * keep;
             intent.0 = Some(MoveRequest {

@@ -124,6 +124,14 @@ struct ItemView {
     touch: Vec3,
 }
 
+/// A line of sight traced between the players at indices `a` < `b`.
+#[derive(Clone, Copy, Debug)]
+struct SightLine {
+    a: usize,
+    b: usize,
+    clear: bool,
+}
+
 /// A living bot refreshing its lines of sight this tick: where it looks from, along which
 /// direction, with which senses.
 #[derive(Clone, Copy, Debug)]
@@ -199,8 +207,8 @@ impl PerceptionStage {
             alive: bool,
             senses: Senses,
             percepts: Percepts,
-            /// Lines of sight this bot traced for everyone: (lower index, higher, clear).
-            sight: Vec<(usize, usize, bool)>,
+            /// Lines of sight this bot traced for everyone.
+            sight: Vec<SightLine>,
         }
         let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
         let mut view = sim
@@ -289,15 +297,15 @@ impl PerceptionStage {
                     let clear =
                         look.cmap
                             .line_clear(players[a].eye, players[b].eye, Contents::MASK_SIGHT);
-                    job.sight.push((a, b, clear));
+                    job.sight.push(SightLine { a, b, clear });
                 }
             }
         });
         let mut pair_traces = 0;
         for job in &mut jobs {
             pair_traces += job.sight.len() as u64;
-            for (a, b, clear) in job.sight.drain(..) {
-                frozen.pairs.set(a, b, tick, clear);
+            for l in job.sight.drain(..) {
+                frozen.pairs.set(l.a, l.b, tick, l.clear);
             }
         }
         let (frozen, jobs) = sim.run_jobs(JobSize::Bot, frozen, jobs, |ctx, job| {

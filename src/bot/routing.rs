@@ -339,7 +339,16 @@ fn pick_with(
         .is_some_and(|w| (w.origin - origin).length() <= ARRIVE);
     // Candidates in the order of preference; the first one in reach is the pick, so the
     // reachability march (the costly part) runs only until it is found.
-    let mut cands: Vec<(u8, f32, u32, f32)> = near
+    struct Candidate {
+        /// 0: nearer the goal than the waypoint left; 1: the others; 2: the waypoint left.
+        tier: u8,
+        /// Distance to it plus its distance to the goal.
+        cost: f32,
+        waypoint: u32,
+        /// Distance to it.
+        distance: f32,
+    }
+    let mut cands: Vec<Candidate> = near
         .into_iter()
         .filter(|&(n, _)| Some(n) != avoid)
         .filter_map(|(n, d)| {
@@ -356,12 +365,17 @@ fn pick_with(
             if tier > 0 && d <= ARRIVE {
                 return None;
             }
-            Some((tier, d + to_goal, n, d))
+            Some(Candidate {
+                tier,
+                cost: d + to_goal,
+                waypoint: n,
+                distance: d,
+            })
         })
         .collect();
     cands.sort_by(|a, b| {
-        (a.0, a.1, a.2)
-            .partial_cmp(&(b.0, b.1, b.2))
+        (a.tier, a.cost, a.waypoint)
+            .partial_cmp(&(b.tier, b.cost, b.waypoint))
             .expect("finite keys")
     });
     let in_reach = |n: u32, d: f32| {
@@ -369,8 +383,8 @@ fn pick_with(
             || (at_previous && Some(n) == hop)
             || reachable(map, origin, g.get(n).expect("waypoint").origin, &params).is_reachable()
     };
-    if let Some(c) = cands.iter().find(|c| in_reach(c.2, c.3)) {
-        return Some(c.2);
+    if let Some(c) = cands.iter().find(|c| in_reach(c.waypoint, c.distance)) {
+        return Some(c.waypoint);
     }
     // None of the nearest will do (the bot is off the graph: fallen, pushed, in a corner the
     // nearest waypoints cannot be seen from): the farther ones within the radius, nearest

@@ -17,7 +17,7 @@ use crate::physics::movers::MoverEvent;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::components::{Motion, MoverSlot, Vitals};
 use crate::sim::sound::SoundKind;
-use crate::sim::{Sim, SimEvent};
+use crate::sim::{Player, Sim, SimEvent};
 
 use super::life::hurt;
 
@@ -86,7 +86,7 @@ pub fn movers_system(sim: &mut Sim) {
         if delta != Vec3::ZERO {
             sim.cmap_mut().set_mover_offset(def.id, new.offset);
             // Players moved so far, with where they were.
-            let mut moved: Vec<(EntId, hecs::Entity, Vec3)> = Vec::new();
+            let mut moved: Vec<(Player, Vec3)> = Vec::new();
             for &p in &sim.players {
                 let Ok((m, v)) = sim.world.query_one_mut::<(&mut Motion, &Vitals)>(p.entity) else {
                     continue;
@@ -115,7 +115,7 @@ pub fn movers_system(sim: &mut Sim) {
                     blocker = Some(p);
                     break;
                 }
-                moved.push((p.id, p.entity, m.0.origin));
+                moved.push((p, m.0.origin));
                 m.0.origin = to;
                 std::sync::Arc::make_mut(&mut sim.cmap).set_body(
                     p.id,
@@ -127,12 +127,12 @@ pub fn movers_system(sim: &mut Sim) {
             if let Some(b) = blocker {
                 // Undo: the mover and everyone it pushed go back.
                 sim.cmap_mut().set_mover_offset(def.id, old.offset);
-                for (id, e, origin) in moved {
-                    if let Ok(mut m) = sim.world.get::<&mut Motion>(e) {
+                for (p, origin) in moved {
+                    if let Ok(mut m) = sim.world.get::<&mut Motion>(p.entity) {
                         m.0.origin = origin;
                     }
                     sim.cmap_mut()
-                        .set_body(id, origin, PLAYER_MINS, PLAYER_MAXS);
+                        .set_body(p.id, origin, PLAYER_MINS, PLAYER_MAXS);
                 }
                 if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
                     slot.state.blocked(def);
