@@ -342,7 +342,7 @@ fn a_routing_bot_in_a_crowd_of_waypoints_takes_the_next_hop_and_gets_out() {
             ControllerConfig::Route(goal),
         )],
     );
-    m.learned.set_waypoints(g);
+    m.set_waypoints(g);
     let arrived = steps_to_arrive(&mut m, goal, 200);
     assert!(
         arrived.is_some(),
@@ -564,7 +564,7 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
             ControllerConfig::Route(goal),
         )],
     );
-    m.learned.set_waypoints(g);
+    m.set_waypoints(g);
     for round in 0..2 {
         let arrived = steps_to_arrive(&mut m, goal, 400);
         assert!(

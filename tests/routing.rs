@@ -167,7 +167,7 @@ fn a_routing_bot_climbs_the_stairs_to_the_north_balcony() {
             botarena::bot::control::ControllerConfig::Route(goal),
         )],
     );
-    m.learned.set_waypoints(graph);
+    m.set_waypoints(graph);
     let mut arrived = None;
     for t in 0..400 {
         m.step();
@@ -523,4 +523,32 @@ fn route_ends_settle_points_and_find_their_waypoints() {
     let far = route_ends(&cmap, &g, None, Vec3::new(5000.0, 5000.0, 24.0));
     assert_eq!(far.to.1, None);
     assert!(far.from.is_none());
+}
+
+/// A graph given mid-match (a file, a grid) replaces the learned one whole: the caches
+/// answer over the new graph as a fresh build does, and the match goes on.
+#[test]
+fn a_new_graph_mid_match_starts_the_caches_afresh() {
+    use botarena::bot::control::ControllerConfig;
+    let mut m = common::match_on(
+        "arena",
+        2,
+        common::players(3, ControllerConfig::Brain(Default::default())),
+    );
+    for _ in 0..200 {
+        m.step();
+    }
+    let grid = botarena::nav::grid::seed_grid(&m.sim.cmap, &Default::default());
+    assert!(grid.len() > 20);
+    m.set_waypoints(grid.clone());
+    let p = RouteParams::default();
+    for goal in [0, 7, 20] {
+        let got = m.learned.route_cache(goal, TravelFlags::ALL).dist.clone();
+        let fresh = build_cache(&grid, goal, 0.0, TravelFlags::ALL, &p).dist;
+        assert!(close(&got, &fresh), "goal {goal}");
+    }
+    for _ in 0..100 {
+        m.step();
+    }
+    assert!(m.learned.waypoints.len() >= grid.len());
 }

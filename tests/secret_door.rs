@@ -301,7 +301,7 @@ fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
             ControllerConfig::Route(goal),
         )],
     );
-    m.learned.set_waypoints(g);
+    m.set_waypoints(g);
     let (opened, below) = through_the_hatch(&mut m);
     println!("hatch opened at tick {opened:?}, router below at tick {below:?}");
     assert!(opened.is_some(), "the router never shot the hatch");

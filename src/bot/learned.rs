@@ -43,9 +43,11 @@ impl LearnedMap {
         }
     }
 
-    /// Replaces the waypoint graph (the caches repair themselves from its revision).
+    /// Replaces the waypoint graph; the caches start afresh (they were built over the
+    /// old graph, whose changes the new one does not record).
     pub fn set_waypoints(&mut self, graph: WaypointGraph) {
         self.waypoints = Arc::new(graph);
+        self.routes = Arc::new(RouteCaches::new(self.routes.cap_bytes, self.routes.params));
     }
 
     /// The graph for changing.

@@ -556,7 +556,7 @@ impl Scenario {
             }
         })?;
         if let Some(g) = graph {
-            m.learned.set_waypoints(g);
+            m.set_waypoints(g);
         }
         m.sim.threads = self
             .threads

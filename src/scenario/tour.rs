@@ -93,7 +93,7 @@ pub fn tour(
     }];
     let cfg = MatchConfig::new(seed, players);
     let mut m = Match::new(level, cmap, &cfg)?;
-    m.learned.set_waypoints(graph);
+    m.set_waypoints(graph);
     let items: Vec<(u32, String, Vec3)> = m
         .learned
         .waypoints
@@ -184,7 +184,7 @@ pub fn compare(
     let Ok(mut m) = Match::new(Arc::clone(level), cmap.clone(), &cfg) else {
         return (route, None);
     };
-    m.learned.set_waypoints(graph.clone());
+    m.set_waypoints(graph.clone());
     let mut bot = None;
     for _ in 0..1200 {
         m.step();

@@ -16,9 +16,10 @@ use crate::bot::Percepts;
 use crate::bot::learned::LearnedMap;
 use crate::bot::movement::MoveStatus;
 use crate::bot::prediction::Tracking;
-use crate::bot::routing::RouteState;
+use crate::bot::routing::{RouteState, RoutingStage};
 use crate::game::{GameState, MatchRules};
 use crate::map::{CollisionMap, Level};
+use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::PhysicsParams;
 use crate::sim::Sim;
 use crate::sim::hash::StateHasher;
@@ -100,6 +101,13 @@ impl Match {
             &mut self.timings,
         );
         self.sim.tick += 1;
+    }
+
+    /// Gives the bots a waypoint graph (a file made for this map, a grid): the routing
+    /// caches and the routing stage's goal waypoints start afresh over it.
+    pub fn set_waypoints(&mut self, graph: WaypointGraph) {
+        self.learned.set_waypoints(graph);
+        self.stages.routing = RoutingStage::default();
     }
 
     /// Ticks done.
