@@ -14,7 +14,7 @@ pub const ROUTE_CACHE_BYTES: usize = 64 << 20;
 /// into and route over (reference 000), its routing caches, and where they have been
 /// (exploration's memory). The graph and caches sit behind an `Arc` so that a stage can share
 /// them with its worker threads without copying; change them through
-/// [`LearnedMap::waypoints_mut`] and [`LearnedMap::routes_mut`] between pool calls (no
+/// [`LearnedMap::waypoints_mut`] and [`LearnedMap::route_cache`] between pool calls (no
 /// worker holds a reference then, so nothing is copied).
 #[derive(Clone, Debug)]
 pub struct LearnedMap {
@@ -53,11 +53,6 @@ impl LearnedMap {
     /// The graph for changing.
     pub fn waypoints_mut(&mut self) -> &mut WaypointGraph {
         Arc::make_mut(&mut self.waypoints)
-    }
-
-    /// The caches for changing.
-    pub fn routes_mut(&mut self) -> &mut RouteCaches {
-        Arc::make_mut(&mut self.routes)
     }
 
     /// The routing cache toward waypoint `goal` for `flags`, built or brought up to date with
