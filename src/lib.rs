@@ -21,6 +21,7 @@
 
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
+pub mod aas;
 pub mod bench;
 pub mod bot;
 pub mod game;

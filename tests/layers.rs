@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from its own layer and those before it.
 const LAYERS: &[&str] = &[
-    "map", "physics", "sim", "nav", "planner", "game", "bot", "tick", "render", "scenario",
+    "map", "physics", "sim", "nav", "aas", "planner", "game", "bot", "tick", "render", "scenario",
     "replay", "bench",
 ];
 

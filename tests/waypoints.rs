@@ -533,6 +533,7 @@ fn the_picture_shows_the_map_and_the_graph() {
         &botarena::render::Overlay {
             waypoints: Some(&g),
             tree: None,
+            nav: None,
         },
         800.0,
     );

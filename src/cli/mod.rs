@@ -6,6 +6,7 @@ mod batch;
 mod bench;
 mod explore;
 mod map;
+mod nav;
 mod progress;
 mod reach;
 mod render;
@@ -43,11 +44,18 @@ enum Command {
         #[command(subcommand)]
         command: map::Command,
     },
+    /// Compiled navigation (reference 001's areas and reachabilities): compile a map to a
+    /// .nav file, count one.
+    Nav {
+        #[command(subcommand)]
+        command: nav::Command,
+    },
     /// Let bots that know nothing explore a map and drop waypoints; writes the graph and
     /// prints coverage (waypoints by kind, links, components, items with a waypoint).
     Explore(explore::Args),
     /// Draw a map top-down as SVG (brush outlines shaded by height, liquids, movers,
-    /// teleporters, items, spawn points), optionally with a waypoint graph over it.
+    /// teleporters, items, spawn points), optionally with a waypoint graph or compiled
+    /// navigation (.nav: areas by flag, reachabilities by type) over it.
     Render(render::Args),
     /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
     /// cache update algorithm), and the path from a start waypoint.
@@ -89,6 +97,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Map { command } => map::run(command),
+        Command::Nav { command } => nav::run(command),
         Command::Explore(args) => explore::run(args),
         Command::Render(args) => render::run(args),
         Command::Route(args) => route::run(args),

@@ -10,6 +10,7 @@ pub struct Progress {
     total: u64,
     last: Instant,
     shown: bool,
+    unit: String,
 }
 
 impl Progress {
@@ -20,6 +21,15 @@ impl Progress {
             total,
             last: Instant::now(),
             shown: false,
+            unit: "tick".into(),
+        }
+    }
+
+    /// A bar over `total` steps counted in `unit` (e.g. "floors: row").
+    pub fn counting(total: u64, quiet: bool, unit: &str) -> Progress {
+        Progress {
+            unit: unit.into(),
+            ..Progress::new(total, quiet)
         }
     }
 
@@ -37,8 +47,9 @@ impl Progress {
         self.shown = true;
         let pct = 100.0 * done as f64 / self.total.max(1) as f64;
         eprint!(
-            "\r[{:<30}] {pct:5.1}% tick {done}/{}",
+            "\r[{:<30}] {pct:5.1}% {} {done}/{}",
             "#".repeat((pct / 100.0 * 30.0) as usize),
+            self.unit,
             self.total
         );
         let _ = std::io::stderr().flush();

@@ -15,6 +15,10 @@ pub struct Args {
     /// A waypoint file made for this map to draw over it.
     #[arg(long)]
     waypoints: Option<PathBuf>,
+    /// A .nav file compiled for this map (`botarena nav compile`): its areas shaded by flag
+    /// and its reachabilities as arrows by type.
+    #[arg(long)]
+    nav: Option<PathBuf>,
     /// Where to write the SVG.
     #[arg(short, long)]
     out: PathBuf,
@@ -27,6 +31,7 @@ pub fn run(args: Args) -> Outcome {
     let Args {
         map,
         waypoints,
+        nav,
         out,
         width,
     } = args;
@@ -35,11 +40,15 @@ pub fn run(args: Args) -> Outcome {
     }
     let (level, _) = load_level(&map)?;
     let graph = waypoints.map(|f| load_for(&f, &level)).transpose()?;
+    let mesh = nav
+        .map(|f| botarena::aas::file::load_for(&f, &level))
+        .transpose()?;
     let svg = render_map(
         &level,
         &Overlay {
             waypoints: graph.as_ref(),
             tree: None,
+            nav: mesh.as_ref(),
         },
         width,
     );

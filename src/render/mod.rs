@@ -9,6 +9,7 @@ use glam::{Vec2, Vec3};
 use svg::Document;
 use svg::node::element::{Circle, Definitions, Line, Marker, Path, Polygon, Rectangle, Text};
 
+use crate::aas::{AreaFlags, NavMesh, ReachKind};
 use crate::map::{Brush, Contents, Level};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 
@@ -19,6 +20,8 @@ pub struct Overlay<'a> {
     pub waypoints: Option<&'a WaypointGraph>,
     /// A planner tree.
     pub tree: Option<&'a TreeDrawing>,
+    /// Compiled navigation: areas shaded by flag, reachabilities as arrows by kind.
+    pub nav: Option<&'a NavMesh>,
 }
 
 /// A planner tree as the reference draws it: states as dots (blue, or by time when `until`
@@ -125,6 +128,7 @@ pub fn render_tree(level: &Level, tree: &TreeDrawing) -> String {
         &Overlay {
             waypoints: None,
             tree: Some(tree),
+            nav: None,
         },
         1200.0,
     )
@@ -186,11 +190,31 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
                 .set("d", "M0,0 L10,5 L0,10 z")
                 .set("fill", "#223"),
         );
+    let mut defs = Definitions::new().add(arrow);
+    if overlay.nav.is_some() {
+        for k in ReachKind::ALL {
+            defs = defs.add(
+                Marker::new()
+                    .set("id", format!("arrow-{}", k.name()))
+                    .set("viewBox", "0 0 10 10")
+                    .set("refX", 10)
+                    .set("refY", 5)
+                    .set("markerWidth", 4)
+                    .set("markerHeight", 4)
+                    .set("orient", "auto")
+                    .add(
+                        Path::new()
+                            .set("d", "M0,0 L10,5 L0,10 z")
+                            .set("fill", reach_colour(k)),
+                    ),
+            );
+        }
+    }
     let mut doc = Document::new()
         .set("viewBox", (0, 0, width, height))
         .set("width", width)
         .set("height", height)
-        .add(Definitions::new().add(arrow))
+        .add(defs)
         .add(
             Rectangle::new()
                 .set("width", "100%")
@@ -291,6 +315,9 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
                 .set("height", 5)
                 .set("fill", "#862e9c"),
         );
+    }
+    if let Some(mesh) = overlay.nav {
+        doc = draw_nav(doc, &view, mesh);
     }
     if let Some(g) = overlay.waypoints {
         for w in g.waypoints() {
@@ -402,6 +429,14 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         ),
         None => level.map.name.clone(),
     };
+    let caption = match overlay.nav {
+        Some(m) => format!(
+            "{caption} — {} areas, {} reachabilities",
+            m.areas().len(),
+            m.reaches().len()
+        ),
+        None => caption,
+    };
     let caption = match overlay.tree {
         Some(t) if !t.caption.is_empty() => format!("{caption} — {}", t.caption),
         _ => caption,
@@ -414,4 +449,144 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             .set("font-size", 13),
     );
     doc.to_string()
+}
+
+/// The fill of an area: the first of its flags that matters most to a player.
+fn area_colour(f: AreaFlags) -> &'static str {
+    if f.has(AreaFlags::LAVA) {
+        "#e8590c"
+    } else if f.has(AreaFlags::SLIME) {
+        "#74b816"
+    } else if f.has(AreaFlags::SWIM) {
+        "#339af0"
+    } else if f.has(AreaFlags::TELEPORTER) {
+        "#ae3ec9"
+    } else if f.has(AreaFlags::MOVER) {
+        "#a0522d"
+    } else if f.has(AreaFlags::WATER) {
+        "#74c0fc"
+    } else if f.has(AreaFlags::LEDGE) {
+        "#fab005"
+    } else {
+        "#69db7c"
+    }
+}
+
+/// The colour of a reachability's arrow.
+fn reach_colour(k: ReachKind) -> &'static str {
+    match k {
+        ReachKind::Walk => "#495057",
+        ReachKind::StepUp => "#868e96",
+        ReachKind::BarrierJump => "#f76707",
+        ReachKind::Jump => "#e03131",
+        ReachKind::WalkOffLedge => "#f59f00",
+        ReachKind::Swim => "#1971c2",
+        ReachKind::WaterJump => "#0c8599",
+        ReachKind::Teleport => "#9c36b5",
+        ReachKind::Elevator => "#8b4513",
+    }
+}
+
+/// Areas low to high (upper floors over lower ones), walks as thin lines, the other kinds
+/// as arrows on top, and a legend in the top left corner.
+fn draw_nav(mut doc: Document, view: &View, mesh: &NavMesh) -> Document {
+    let mut order: Vec<usize> = (0..mesh.areas().len()).collect();
+    order.sort_by(|&a, &b| mesh.areas()[a].maxs.z.total_cmp(&mesh.areas()[b].maxs.z));
+    for i in order {
+        let a = &mesh.areas()[i];
+        let (x0, y0) = view.xy(Vec3::new(a.mins.x, a.maxs.y, 0.0));
+        let (x1, y1) = view.xy(Vec3::new(a.maxs.x, a.mins.y, 0.0));
+        doc = doc.add(
+            Rectangle::new()
+                .set("x", x0)
+                .set("y", y0)
+                .set("width", (x1 - x0).max(0.5))
+                .set("height", (y1 - y0).max(0.5))
+                .set("fill", area_colour(a.flags))
+                .set("fill-opacity", 0.45)
+                .set("stroke", "#2b2b2b")
+                .set("stroke-opacity", 0.35)
+                .set("stroke-width", 0.3),
+        );
+    }
+    // Walks and steps are most of the graph: faint, under the kinds that tell a story.
+    let mut reaches: Vec<_> = mesh.reaches().iter().collect();
+    reaches.sort_by_key(|r| !matches!(r.kind, ReachKind::Walk | ReachKind::StepUp));
+    for r in reaches {
+        let plain = matches!(r.kind, ReachKind::Walk | ReachKind::StepUp);
+        let (x1, y1) = view.xy(r.start);
+        let (x2, y2) = view.xy(r.end);
+        let mut line = Line::new()
+            .set("x1", x1)
+            .set("y1", y1)
+            .set("x2", x2)
+            .set("y2", y2)
+            .set("stroke", reach_colour(r.kind))
+            .set("stroke-opacity", if plain { 0.35 } else { 0.9 })
+            .set("stroke-width", if plain { 0.4 } else { 1.2 });
+        if !plain {
+            line = line.set("marker-end", format!("url(#arrow-{})", r.kind.name()));
+        }
+        doc = doc.add(line);
+    }
+    // Legend.
+    let areas: [(&str, AreaFlags); 8] = [
+        ("floor", AreaFlags::GROUNDED),
+        ("ledge", AreaFlags::LEDGE),
+        ("wading (water)", AreaFlags::WATER),
+        ("swim", AreaFlags::SWIM),
+        ("slime", AreaFlags::SLIME),
+        ("lava", AreaFlags::LAVA),
+        ("on a mover", AreaFlags::MOVER),
+        ("teleporter", AreaFlags::TELEPORTER),
+    ];
+    let rows = areas.len() + ReachKind::ALL.len();
+    let (lx, ly) = (view.pad + 4.0, view.pad + 4.0);
+    doc = doc.add(
+        Rectangle::new()
+            .set("x", lx)
+            .set("y", ly)
+            .set("width", 150)
+            .set("height", 14.0 * rows as f32 + 8.0)
+            .set("fill", "#ffffff")
+            .set("fill-opacity", 0.85)
+            .set("stroke", "#888"),
+    );
+    let text = |t: &str, y: f32| {
+        Text::new(t)
+            .set("x", lx + 26.0)
+            .set("y", y + 4.0)
+            .set("font-family", "sans-serif")
+            .set("font-size", 10)
+    };
+    for (k, (name, f)) in areas.iter().enumerate() {
+        let y = ly + 10.0 + 14.0 * k as f32;
+        doc = doc
+            .add(
+                Rectangle::new()
+                    .set("x", lx + 6.0)
+                    .set("y", y - 5.0)
+                    .set("width", 14)
+                    .set("height", 10)
+                    .set("fill", area_colour(*f))
+                    .set("fill-opacity", 0.6),
+            )
+            .add(text(name, y));
+    }
+    for (k, kind) in ReachKind::ALL.iter().enumerate() {
+        let y = ly + 10.0 + 14.0 * (areas.len() + k) as f32;
+        doc = doc
+            .add(
+                Line::new()
+                    .set("x1", lx + 6.0)
+                    .set("y1", y)
+                    .set("x2", lx + 20.0)
+                    .set("y2", y)
+                    .set("stroke", reach_colour(*kind))
+                    .set("stroke-width", 1.5)
+                    .set("marker-end", format!("url(#arrow-{})", kind.name())),
+            )
+            .add(text(&kind.name().replace('_', " "), y));
+    }
+    doc
 }

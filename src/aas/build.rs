@@ -1,0 +1,365 @@
+//! Areas from the map: a heightfield of the hull-expanded world, swept column by column
+//! through the collision module, merged into convex rectangles of cells; then the
+//! reachabilities ([`super::reach`]). Entry point: [`compile`].
+//!
+//! Each column of the grid (cell centres) is swept from the top of the map down with the
+//! player's box: where the box comes to rest on a surface a player can stand on (normal
+//! z ≥ 0.7), that origin is a floor span (only inside the map: something solid or sky must
+//! be above it); the sweep goes on under that floor. A floor where the player would be waist
+//! deep in liquid becomes a swim span instead, from the bottom up to the liquid's surface.
+//! Spans with the same plane (to 1/1000 in the normal, 1/4 unit in distance) and the same
+//! flags are one surface; each surface is cut greedily into rectangles of cells (rows grown
+//! in x, then in y), which are the areas.
+
+use std::collections::HashMap;
+
+use glam::{Vec2, Vec3};
+
+use crate::map::{CollisionMap, Contents, EntId, Level};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, STEP_SIZE, water_level};
+
+use super::mesh::{Area, AreaFlags, CompileParams, CompileStats, Frame, NavMesh};
+use super::world::{NavWorld, par_map, threads_for};
+
+/// Why a map does not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// No brush survived loading (every one degenerate, or none at all).
+    #[error("{map}: no usable brushes (the map has no geometry to stand on)")]
+    NoGeometry {
+        /// Map name.
+        map: String,
+    },
+    /// Brushes, but nowhere a player can stand inside the map.
+    #[error("{map}: no floor a player can stand on inside the map")]
+    NoFloor {
+        /// Map name.
+        map: String,
+    },
+    /// Parameters out of range.
+    #[error("{0}")]
+    Params(String),
+}
+
+/// What the sweep found at one cell.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    cell: u32,
+    /// The standing origin (swim spans: at the bottom).
+    origin: Vec3,
+    /// Swim spans: the surface (highest origin still in liquid).
+    top: f32,
+    normal: Vec3,
+    key: Key,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    swim: bool,
+    normal: [i32; 3],
+    dist: i32,
+    flags: u16,
+    mover: u32,
+    trigger: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+const MASK: Contents = Contents::MASK_PLAYER_NO_BODIES;
+
+/// Sweeps the column at (x, y) from `top` down to `bottom`.
+fn column(world: &NavWorld, cell: u32, xy: Vec2, top: f32, bottom: f32, out: &mut Vec<Span>) {
+    let cmap = &world.cmap;
+    let mut z = top;
+    while z > bottom {
+        let start = xy.extend(z);
+        let t = cmap.trace(
+            start,
+            xy.extend(bottom),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            MASK,
+            None,
+        );
+        if t.start_solid {
+            // Out of the solid and onto a floor: a room whose height barely fits the box
+            // is shorter than the 16-unit steps, so take the floor when the box fits on it.
+            let fits = || {
+                !cmap
+                    .trace(t.end_pos, t.end_pos, PLAYER_MINS, PLAYER_MAXS, MASK, None)
+                    .start_solid
+            };
+            if t.all_solid || t.fraction >= 1.0 || !fits() {
+                z -= 16.0;
+                continue;
+            }
+        }
+        if t.fraction >= 1.0 {
+            break;
+        }
+        let o = t.end_pos;
+        // Next: under this floor (the box's full height below it).
+        z = o.z + PLAYER_MINS.z - PLAYER_MAXS.z - 1.0;
+        if t.normal.z < 0.7 {
+            continue;
+        }
+        // Inside the map there is a ceiling or sky above; on the roof only the void.
+        let up = cmap.trace_ray(o, xy.extend(top + 256.0), Contents::SOLID, None);
+        if up.fraction >= 1.0 {
+            continue;
+        }
+        let (level, liquid) = water_level(cmap, o);
+        let liquid_flag = match liquid {
+            Contents::LAVA => AreaFlags::LAVA,
+            Contents::SLIME => AreaFlags::SLIME,
+            Contents::WATER => AreaFlags::WATER,
+            _ => AreaFlags::default(),
+        };
+        if level >= 2 {
+            // Swim span: up to where the origin leaves the liquid (or the ceiling).
+            let ceiling = cmap
+                .trace(
+                    o,
+                    o + Vec3::new(0.0, 0.0, 4096.0),
+                    PLAYER_MINS,
+                    PLAYER_MAXS,
+                    MASK,
+                    None,
+                )
+                .end_pos
+                .z;
+            let down = cmap.trace_ray(xy.extend(ceiling), o, Contents::LIQUID, None);
+            let surface = if down.start_solid {
+                ceiling
+            } else if down.fraction < 1.0 {
+                down.end_pos.z
+            } else {
+                o.z
+            };
+            let flags = AreaFlags::SWIM | liquid_flag;
+            out.push(Span {
+                cell,
+                origin: o,
+                top: surface,
+                normal: Vec3::Z,
+                key: Key {
+                    swim: true,
+                    normal: [0, 0, 0],
+                    dist: (surface * 4.0).round() as i32,
+                    flags: flags.0,
+                    mover: NONE,
+                    trigger: NONE,
+                },
+            });
+            continue;
+        }
+        let mut flags = AreaFlags::GROUNDED | liquid_flag;
+        let under = cmap.trace_ray(
+            o,
+            o + Vec3::new(0.0, 0.0, PLAYER_MINS.z - STEP_SIZE - 1.0),
+            MASK,
+            None,
+        );
+        if under.fraction >= 1.0 {
+            flags |= AreaFlags::LEDGE;
+        }
+        let mut mover = NONE;
+        if let Some(e) = t.ent
+            && e != EntId::WORLD
+        {
+            flags |= AreaFlags::MOVER;
+            mover = e.0;
+        }
+        if t.contents.intersects(Contents::PLAYER_CLIP) {
+            flags |= AreaFlags::CLIP;
+        }
+        let mut trigger = NONE;
+        if let Some(tp) = world.teleporter_at(o) {
+            flags |= AreaFlags::TELEPORTER;
+            trigger = tp.4;
+        }
+        let n = t.normal;
+        out.push(Span {
+            cell,
+            origin: o,
+            top: o.z,
+            normal: n,
+            key: Key {
+                swim: false,
+                normal: [
+                    (n.x * 1000.0).round() as i32,
+                    (n.y * 1000.0).round() as i32,
+                    (n.z * 1000.0).round() as i32,
+                ],
+                dist: (n.dot(o) * 4.0).round() as i32,
+                flags: flags.0,
+                mover,
+                trigger,
+            },
+        });
+    }
+}
+
+/// Compiles `level` (whose collision world is `cmap`): areas, lookup and physics-verified
+/// reachabilities. `progress(stage, done, total)` hears about the long stages.
+pub fn compile(
+    level: &Level,
+    cmap: &CollisionMap,
+    params: &CompileParams,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<NavMesh, CompileError> {
+    let clock = std::time::Instant::now();
+    let name = level.map.name.clone();
+    if !(4.0..=32.0).contains(&params.cell) {
+        return Err(CompileError::Params(format!(
+            "cell {}: must be 4..=32 units",
+            params.cell
+        )));
+    }
+    if !(10..=1000).contains(&params.tick_rate) {
+        return Err(CompileError::Params(format!(
+            "tick rate {}: must be 10..=1000",
+            params.tick_rate
+        )));
+    }
+    let (lo, hi) = cmap.bounds();
+    if cmap.brushes().is_empty() || !lo.is_finite() || !hi.is_finite() {
+        return Err(CompileError::NoGeometry { map: name });
+    }
+    let world = NavWorld::new(level, cmap);
+    let threads = threads_for(params.threads);
+    let cell = params.cell;
+    let origin = (lo.truncate() + PLAYER_MINS.truncate()) - Vec2::splat(cell);
+    let ext = hi.truncate() + PLAYER_MAXS.truncate() + Vec2::splat(cell) - origin;
+    let frame = Frame {
+        origin,
+        cell,
+        nx: (ext.x / cell).ceil().max(1.0) as u32,
+        ny: (ext.y / cell).ceil().max(1.0) as u32,
+    };
+    let (top, bottom) = (hi.z - PLAYER_MAXS.z - 1.0, lo.z);
+    let rows: Vec<u32> = (0..frame.ny).collect();
+    let total = rows.len() as u64;
+    let per_row: Vec<Vec<Span>> = par_map(
+        &rows,
+        threads,
+        |&iy| {
+            let mut out = Vec::new();
+            for ix in 0..frame.nx {
+                column(
+                    &world,
+                    iy * frame.nx + ix,
+                    frame.center(ix, iy),
+                    top,
+                    bottom,
+                    &mut out,
+                );
+            }
+            out
+        },
+        |done| progress("floors", done as u64, total),
+    );
+    let spans: Vec<Span> = per_row.into_iter().flatten().collect();
+    if !spans.iter().any(|s| !s.key.swim) {
+        return Err(CompileError::NoFloor { map: name });
+    }
+    let areas = merge(&frame, &spans);
+    let mut stats = CompileStats {
+        columns: frame.nx as u64 * frame.ny as u64,
+        spans: spans.len() as u64,
+        ..Default::default()
+    };
+    let geometry_hash = crate::nav::waypoint_file::geometry_hash(level);
+    let mut mesh = NavMesh::new(
+        name,
+        geometry_hash,
+        *params,
+        frame,
+        areas,
+        Vec::new(),
+        CompileStats::default(),
+    );
+    let reaches = super::reach::build(&world, &mesh, threads, &mut stats, progress);
+    mesh.set_reaches(reaches);
+    stats.seconds = clock.elapsed().as_secs_f64();
+    mesh.stats = stats;
+    Ok(mesh)
+}
+
+/// Cuts each surface into rectangles of cells: the areas, in the order their first cell was
+/// swept.
+fn merge(frame: &Frame, spans: &[Span]) -> Vec<Area> {
+    // Surfaces in order of first appearance; each surface's cells in sweep (row-major) order.
+    let mut surface_of: HashMap<Key, usize> = HashMap::new();
+    let mut surfaces: Vec<Vec<usize>> = Vec::new();
+    for (i, s) in spans.iter().enumerate() {
+        let k = *surface_of.entry(s.key).or_insert_with(|| {
+            surfaces.push(Vec::new());
+            surfaces.len() - 1
+        });
+        surfaces[k].push(i);
+    }
+    let mut areas = Vec::new();
+    for members in &surfaces {
+        let at: HashMap<u32, usize> = members.iter().map(|&i| (spans[i].cell, i)).collect();
+        let mut used: HashMap<u32, bool> = HashMap::with_capacity(members.len());
+        let free =
+            |c: u32, used: &HashMap<u32, bool>| at.contains_key(&c) && !used.contains_key(&c);
+        for &i in members {
+            let c0 = spans[i].cell;
+            if used.contains_key(&c0) {
+                continue;
+            }
+            let (ix, iy) = (c0 % frame.nx, c0 / frame.nx);
+            let mut ix1 = ix;
+            while ix1 + 1 < frame.nx && free(iy * frame.nx + ix1 + 1, &used) {
+                ix1 += 1;
+            }
+            let mut iy1 = iy;
+            while iy1 + 1 < frame.ny && (ix..=ix1).all(|x| free((iy1 + 1) * frame.nx + x, &used)) {
+                iy1 += 1;
+            }
+            let mut zmin = f32::INFINITY;
+            let mut zmax = f32::NEG_INFINITY;
+            let mid = frame.center(ix, iy).lerp(frame.center(ix1, iy1), 0.5);
+            let mut center = spans[i].origin;
+            let mut best = f32::INFINITY;
+            for y in iy..=iy1 {
+                for x in ix..=ix1 {
+                    let c = y * frame.nx + x;
+                    used.insert(c, true);
+                    let s = &spans[at[&c]];
+                    zmin = zmin.min(s.origin.z);
+                    zmax = zmax.max(s.top);
+                    let d = (s.origin.truncate() - mid).length_squared();
+                    if d < best {
+                        best = d;
+                        center = s.origin;
+                    }
+                }
+            }
+            let s = &spans[i];
+            let flags = AreaFlags(s.key.flags);
+            let plane = (!s.key.swim).then(|| (s.normal, s.normal.dot(s.origin)));
+            let lo = frame.origin + Vec2::new(ix as f32, iy as f32) * frame.cell;
+            let hi = frame.origin + Vec2::new((ix1 + 1) as f32, (iy1 + 1) as f32) * frame.cell;
+            if s.key.swim {
+                // A swimmer floats at mid depth.
+                center.z = (center.z + zmax) * 0.5;
+            }
+            areas.push(Area {
+                id: areas.len() as u32,
+                flags,
+                cell_min: [ix, iy],
+                cell_max: [ix1, iy1],
+                mins: lo.extend(zmin),
+                maxs: hi.extend(zmax),
+                plane,
+                center,
+                mover: (s.key.mover != NONE).then_some(s.key.mover),
+                trigger: (s.key.trigger != NONE).then_some(s.key.trigger),
+            });
+        }
+    }
+    areas
+}

@@ -1,0 +1,840 @@
+//! Reachabilities between areas, each verified by the player physics. Entry points:
+//! [`run_reach`] (replay a reachability's commands), and the compile's `build`.
+//!
+//! Candidates:
+//! - **touching areas** (a cell of one beside a cell of the other): walk, step up (≤ 18),
+//!   barrier jump (≤ 48 up), walk off a ledge (any drop), swim, water jump; up to three
+//!   places along the shared border are tried, the middle one first;
+//! - **gaps**: from a ledge cell, the first floor across a drop within 256 units in each of
+//!   eight directions, no higher than a jump reaches: a running jump, taken at each of the
+//!   last three ticks the runner is still on the ledge, the latest first;
+//! - **teleporters**: from each area inside a working `trigger_teleport` to where the
+//!   teleported player lands;
+//! - **plats**: from the area on a lowered `func_plat` to the floors beside its top, riding
+//!   it as the mover code moves it.
+//!
+//! Each candidate is run through `pmove` (teleport triggers applied as the simulation does)
+//! from a player standing still at the start, with its commands, tick by tick. The first tick
+//! the player stands (or swims) in the target area ends the run: the ticks so far are the
+//! travel time and the commands are cut there. A run that never arrives is dropped.
+
+use std::collections::BTreeMap;
+
+use glam::{Vec2, Vec3};
+
+use crate::map::level::MoverKind;
+use crate::physics::movers::{MoverState, Phase};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::teleport::teleported;
+
+use super::mesh::{AreaFlags, CmdRun, CompileStats, MoverNeed, NavMesh, Reach, ReachKind};
+use super::world::{NavWorld, par_map};
+
+/// The highest a barrier jump or running jump lands above its start (a jump peaks 45.6 up).
+const MAX_JUMP_UP: f32 = 44.0;
+/// The longest drop tried.
+const MAX_FALL: f32 = 1024.0;
+/// How far across a gap a running jump is looked for.
+const MAX_GAP: f32 = 256.0;
+
+/// A run's outcome: the tick it arrived (1-based) and the state then.
+pub struct Arrival {
+    /// Ticks taken.
+    pub ticks: u32,
+    /// The player when it arrived.
+    pub state: PlayerState,
+}
+
+/// Runs `commands` from `start` through the physics at `dt` (a plat `plat`, by mover index,
+/// started at tick 0 and moved as the mover code moves it, carrying whoever stands on it),
+/// and returns the first tick at which `arrived` holds. Teleport triggers send the player
+/// on after each tick's check.
+fn simulate(
+    world: &NavWorld,
+    start: PlayerState,
+    commands: &[CmdRun],
+    plat: Option<usize>,
+    dt: f32,
+    mut arrived: impl FnMut(&PlayerState) -> bool,
+    ticks_run: &mut u64,
+) -> Option<Arrival> {
+    let physics = PhysicsParams::default();
+    let mut moving = plat.map(|i| {
+        let def = &world.level.movers[i];
+        let mut st = MoverState::spawn(def, &world.level.path_corners);
+        st.use_mover(def);
+        (i, st, world.cmap.clone())
+    });
+    let mut s = start;
+    let mut tick = 0u32;
+    for run in commands {
+        for _ in 0..run.ticks {
+            tick += 1;
+            *ticks_run += 1;
+            if let Some((i, st, cmap)) = moving.as_mut() {
+                let def = &world.level.movers[*i];
+                let (next, _) = st.step(def, &world.level.path_corners, dt);
+                let delta = next.offset - st.offset;
+                *st = next;
+                cmap.set_mover_offset(def.id, st.offset);
+                // As the movers stage does: riders, and a player the plat moved into, are
+                // carried with it; a carried player that would end in something blocks it.
+                if delta != Vec3::ZERO
+                    && (s.on_ground == Some(def.id)
+                        || cmap.box_in_mover(def.id, s.origin, PLAYER_MINS, PLAYER_MAXS))
+                {
+                    let to = s.origin + delta;
+                    let mask = crate::map::Contents::MASK_PLAYER_NO_BODIES;
+                    let tr = cmap.trace(to, to, PLAYER_MINS, PLAYER_MAXS, mask, None);
+                    if tr.start_solid {
+                        return None;
+                    }
+                    s.origin = to;
+                }
+            }
+            let map = moving.as_ref().map_or(&world.cmap, |m| &m.2);
+            s = pmove(&s, &run.cmd, map, &physics, dt, None).0;
+            if arrived(&s) {
+                return Some(Arrival {
+                    ticks: tick,
+                    state: s,
+                });
+            }
+            if let Some(t) = world.teleporter_at(s.origin) {
+                s = teleported(&s, t.2, t.3);
+            }
+        }
+    }
+    None
+}
+
+/// Cuts `commands` to the first `ticks`.
+fn cut(commands: &[CmdRun], ticks: u32) -> Vec<CmdRun> {
+    let mut left = ticks;
+    let mut out = Vec::new();
+    for c in commands {
+        if left == 0 {
+            break;
+        }
+        let n = c.ticks.min(left);
+        out.push(CmdRun {
+            ticks: n,
+            cmd: c.cmd,
+        });
+        left -= n;
+    }
+    out
+}
+
+/// Whether a player in state `s` has arrived in area `to`: swimming in it, or on its floor
+/// or coming down onto it (within a step above it, not rising: walking down stairs at
+/// running speed the player is in the air over most steps, and a run is there when it is
+/// over the step, not when it stops on it).
+fn in_area(mesh: &NavMesh, s: &PlayerState, to: u32) -> bool {
+    let a = &mesh.areas()[to as usize];
+    let settled = if a.is_swim() {
+        s.water_level >= 2
+    } else {
+        s.on_ground.is_some() || s.velocity.z <= 0.0
+    };
+    settled && mesh.area_at(s.origin) == Some(to)
+}
+
+/// Replays a reachability's commands from its start: the first tick the player stands (or
+/// swims) in its end area, or `None` when it never does.
+pub fn run_reach(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Arrival> {
+    let dt = 1.0 / mesh.params.tick_rate as f32;
+    let start = settle(
+        world,
+        reach.start,
+        mesh.areas()[reach.from as usize].is_swim(),
+    );
+    let plat = plat_of(world, reach);
+    simulate(
+        world,
+        start,
+        &reach.commands,
+        plat,
+        dt,
+        |s| in_area(mesh, s, reach.to),
+        &mut 0,
+    )
+}
+
+fn plat_of(world: &NavWorld, reach: &Reach) -> Option<usize> {
+    if reach.kind != ReachKind::Elevator {
+        return None;
+    }
+    reach.needs.iter().find_map(|n| match n {
+        MoverNeed::Down(id) => world.level.movers.iter().position(|m| m.id.0 == *id),
+        MoverNeed::Open(_) => None,
+    })
+}
+
+/// A player at rest at `p`: settled by the physics on a floor, or floating where put in
+/// liquid.
+fn settle(world: &NavWorld, p: Vec3, swim: bool) -> PlayerState {
+    if swim {
+        let mut s = PlayerState::at(p, 0.0);
+        let (level, kind) = crate::physics::pmove::water_level(&world.cmap, p);
+        s.water_level = level;
+        s.water_type = kind;
+        s
+    } else {
+        crate::nav::sample::stand_still(&world.cmap, &PhysicsParams::default(), p)
+    }
+}
+
+fn yaw_of(d: Vec2) -> f32 {
+    d.y.atan2(d.x).to_degrees()
+}
+
+/// A command running toward `to` from `from` (pitched toward it when swimming).
+fn run_cmd(from: Vec3, to: Vec3, jump: bool, swim: bool) -> UserCmd {
+    let d = to - from;
+    let flat = d.truncate().length();
+    UserCmd {
+        forward_move: 320.0,
+        yaw: yaw_of(d.truncate()),
+        pitch: if swim {
+            -d.z.atan2(flat.max(1.0)).to_degrees()
+        } else {
+            0.0
+        },
+        up_move: if swim && jump { 320.0 } else { 0.0 },
+        jump,
+        ..Default::default()
+    }
+}
+
+/// One candidate to verify.
+#[derive(Clone, Debug)]
+enum Job {
+    /// Touching areas: cells (from, to) beside each other, up to three places tried.
+    Touch {
+        from: u32,
+        to: u32,
+        places: Vec<(u32, u32)>,
+    },
+    /// A running jump from a ledge cell along `dir` to area `to`.
+    Gap {
+        from: u32,
+        to: u32,
+        cell: u32,
+        dir: (i32, i32),
+    },
+    /// From a teleporter area.
+    Teleport { from: u32 },
+    /// From a plat's area (`plat`: mover index) to a floor beside its top at `cell`.
+    Ride {
+        from: u32,
+        to: u32,
+        plat: usize,
+        cell: u32,
+    },
+}
+
+struct Ctx<'a> {
+    world: &'a NavWorld<'a>,
+    mesh: &'a NavMesh,
+    dt: f32,
+}
+
+impl Ctx<'_> {
+    fn cell_xy(&self, c: u32) -> Vec2 {
+        let f = &self.mesh.frame;
+        f.center(c % f.nx, c / f.nx)
+    }
+
+    fn in_rect(&self, a: u32, xy: Vec2) -> bool {
+        let a = &self.mesh.areas()[a as usize];
+        xy.cmpge(a.mins.truncate()).all() && xy.cmple(a.maxs.truncate()).all()
+    }
+
+    /// A point of area `a` over `xy`: on its floor, or mid-depth when it swims.
+    fn point_in(&self, a: u32, xy: Vec2) -> Vec3 {
+        let area = &self.mesh.areas()[a as usize];
+        if area.is_swim() {
+            xy.extend((area.mins.z + area.maxs.z) * 0.5)
+        } else {
+            xy.extend(area.floor_z(xy) + 0.5)
+        }
+    }
+
+    /// A player at rest in `a` near `xy`, or `None` when settling leaves the area.
+    fn start_in(&self, a: u32, xy: Vec2) -> Option<PlayerState> {
+        let area = &self.mesh.areas()[a as usize];
+        let s = settle(self.world, self.point_in(a, xy), area.is_swim());
+        // Settled twice, as a replay settles the stored origin again.
+        let s = settle(self.world, s.origin, area.is_swim());
+        (self.mesh.area_at(s.origin) == Some(a)).then_some(s)
+    }
+
+    fn max_ticks(&self, seconds: f32) -> u32 {
+        (seconds / self.dt).ceil() as u32
+    }
+
+    fn run(
+        &self,
+        start: PlayerState,
+        commands: Vec<CmdRun>,
+        plat: Option<usize>,
+        to: u32,
+        ticks: &mut u64,
+    ) -> Option<(Arrival, Vec<CmdRun>)> {
+        let a = simulate(
+            self.world,
+            start,
+            &commands,
+            plat,
+            self.dt,
+            |s| in_area(self.mesh, s, to),
+            ticks,
+        )?;
+        let c = cut(&commands, a.ticks);
+        Some((a, c))
+    }
+
+    fn make(
+        &self,
+        (from, to, kind): (u32, u32, ReachKind),
+        start: &PlayerState,
+        arrival: &Arrival,
+        commands: Vec<CmdRun>,
+    ) -> Reach {
+        Reach {
+            from,
+            to,
+            kind,
+            start: start.origin,
+            end: arrival.state.origin,
+            commands,
+            seconds: arrival.ticks as f32 * self.dt,
+            needs: Vec::new(),
+        }
+    }
+
+    fn touch(&self, from: u32, to: u32, places: &[(u32, u32)], ticks: &mut u64) -> Option<Reach> {
+        let areas = self.mesh.areas();
+        let (fa, ta) = (&areas[from as usize], &areas[to as usize]);
+        for &(c, n) in places {
+            let (cxy, nxy) = (self.cell_xy(c), self.cell_xy(n));
+            let dir = (nxy - cxy).normalize_or_zero();
+            let step = dir * self.mesh.frame.cell;
+            // Start up to two cells back from the border, inside the start area.
+            let Some(start) = [2.0, 1.0, 0.0]
+                .iter()
+                .map(|k| cxy - step * *k)
+                .filter(|p| self.in_rect(from, *p))
+                .find_map(|p| self.start_in(from, p))
+            else {
+                continue;
+            };
+            let aim_xy = if self.in_rect(to, nxy + step) {
+                nxy + step
+            } else {
+                nxy
+            };
+            let aim = self.point_in(to, aim_xy);
+            let swim = fa.is_swim() || ta.is_swim();
+            let dist = (aim - start.origin).length();
+            let n_ticks = self.max_ticks(dist / 320.0 + 2.0);
+            for jump in [false, true] {
+                let cmd = run_cmd(start.origin, aim, jump, swim);
+                let commands = vec![CmdRun {
+                    ticks: n_ticks,
+                    cmd,
+                }];
+                if let Some((arr, cmds)) = self.run(start, commands, None, to, ticks) {
+                    let dz = arr.state.origin.z - start.origin.z;
+                    let kind = match (fa.is_swim(), ta.is_swim()) {
+                        (false, false) if jump => ReachKind::BarrierJump,
+                        (false, false) if dz > 2.0 => ReachKind::StepUp,
+                        (false, false) if dz < -STEP_DROP => ReachKind::WalkOffLedge,
+                        (false, false) => ReachKind::Walk,
+                        (false, true) if ta.maxs.z < start.origin.z - STEP_DROP => {
+                            ReachKind::WalkOffLedge
+                        }
+                        (true, false) if jump => ReachKind::WaterJump,
+                        _ => ReachKind::Swim,
+                    };
+                    return Some(self.make((from, to, kind), &start, &arr, cmds));
+                }
+            }
+        }
+        None
+    }
+
+    fn gap(
+        &self,
+        from: u32,
+        to: u32,
+        cell: u32,
+        dir: (i32, i32),
+        ticks: &mut u64,
+    ) -> Option<Reach> {
+        let d = Vec2::new(dir.0 as f32, dir.1 as f32).normalize();
+        let cxy = self.cell_xy(cell);
+        let step = d * self.mesh.frame.cell;
+        // A run-up of up to eight cells back over level floor (through other areas: ledge
+        // strips are narrow); the reachability starts in the area the run-up starts in.
+        let z = self.mesh.areas()[from as usize].floor_z(cxy);
+        let start = (0..=8).rev().map(|k| cxy - step * k as f32).find_map(|p| {
+            let a = self.mesh.area_at(p.extend(z + 1.0))?;
+            let area = &self.mesh.areas()[a as usize];
+            if area.is_swim() || (area.floor_z(p) - z).abs() > 2.0 {
+                return None;
+            }
+            self.start_in(a, p)
+        })?;
+        let from = self.mesh.area_at(start.origin)?;
+        if from == to {
+            return None;
+        }
+        let target = cxy + d * MAX_GAP;
+        let run = run_cmd(start.origin, target.extend(start.origin.z), false, false);
+        let leap = UserCmd { jump: true, ..run };
+        // The run-up, until the runner leaves the ledge's area or the ground.
+        let mut states = vec![start];
+        let mut s = start;
+        for _ in 0..self.max_ticks(1.5) {
+            *ticks += 1;
+            s = pmove(
+                &s,
+                &run,
+                &self.world.cmap,
+                &PhysicsParams::default(),
+                self.dt,
+                None,
+            )
+            .0;
+            if s.on_ground.is_none() || self.mesh.area_at(s.origin) == Some(to) {
+                break;
+            }
+            states.push(s);
+        }
+        let flight = self.max_ticks(2.5);
+        for k in (0..states.len()).rev().take(3) {
+            let mut commands = Vec::new();
+            if k > 0 {
+                commands.push(CmdRun {
+                    ticks: k as u32,
+                    cmd: run,
+                });
+            }
+            commands.push(CmdRun {
+                ticks: flight,
+                cmd: leap,
+            });
+            if let Some((arr, cmds)) = self.run(start, commands, None, to, ticks) {
+                return Some(self.make((from, to, ReachKind::Jump), &start, &arr, cmds));
+            }
+        }
+        None
+    }
+
+    fn teleport(&self, from: u32, ticks: &mut u64) -> Option<Reach> {
+        let start = self.start_in(from, self.mesh.areas()[from as usize].center.truncate())?;
+        self.world.teleporter_at(start.origin)?;
+        let idle = UserCmd {
+            yaw: start.yaw,
+            ..Default::default()
+        };
+        let commands = vec![CmdRun {
+            ticks: self.max_ticks(3.0),
+            cmd: idle,
+        }];
+        // Where it lands is the target: the first tick on the ground after the teleport.
+        let mut sent = false;
+        let landing = simulate(
+            self.world,
+            start,
+            &commands,
+            None,
+            self.dt,
+            |s| {
+                let on = sent && s.on_ground.is_some();
+                sent |= self.world.teleporter_at(s.origin).is_some();
+                on
+            },
+            ticks,
+        )?;
+        let to = self.mesh.area_at(landing.state.origin)?;
+        if to == from {
+            return None;
+        }
+        let (arr, cmds) = self.run(start, commands, None, to, ticks)?;
+        Some(self.make((from, to, ReachKind::Teleport), &start, &arr, cmds))
+    }
+
+    fn ride(&self, from: u32, to: u32, plat: usize, cell: u32, ticks: &mut u64) -> Option<Reach> {
+        let def = &self.world.level.movers[plat];
+        // Where on the plat to stand: the cell nearest the middle whose box rides clear of
+        // the shaft all the way up (a pillar may stand in a corner of the plat).
+        let rest = MoverState::spawn(def, &[]).offset;
+        let mut st = MoverState::spawn(def, &self.world.level.path_corners);
+        st.use_mover(def);
+        let travel = -rest;
+        let area = &self.mesh.areas()[from as usize];
+        let f = &self.mesh.frame;
+        let mut cells: Vec<(f32, Vec2)> = Vec::new();
+        for y in area.cell_min[1]..=area.cell_max[1] {
+            for x in area.cell_min[0]..=area.cell_max[0] {
+                let xy = f.center(x, y);
+                cells.push(((xy - area.center.truncate()).length_squared(), xy));
+            }
+        }
+        cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let steps = (travel.length() / 16.0).ceil().max(1.0) as usize;
+        let mask = crate::map::Contents::MASK_PLAYER_NO_BODIES;
+        let clear = |p: Vec3| {
+            (1..=steps).all(|k| {
+                let q = p + travel * (k as f32 / steps as f32);
+                !self
+                    .world
+                    .cmap
+                    .trace(q, q, PLAYER_MINS, PLAYER_MAXS, mask, None)
+                    .start_solid
+            })
+        };
+        let start = cells
+            .iter()
+            .filter(|(_, xy)| clear(self.point_in(from, *xy)))
+            .find_map(|(_, xy)| self.start_in(from, *xy));
+        let start = start?;
+        if start.on_ground != Some(def.id) {
+            return None;
+        }
+        // How long the plat takes to reach its top, by the mover code.
+        let mut up = 0u32;
+        while st.phase != Phase::AtB && up < self.max_ticks(30.0) {
+            st = st.step(def, &self.world.level.path_corners, self.dt).0;
+            up += 1;
+        }
+        let top = start.origin + st.offset - rest;
+        let aim = self.point_in(to, self.cell_xy(cell));
+        let commands = vec![
+            CmdRun {
+                ticks: up,
+                cmd: UserCmd::default(),
+            },
+            CmdRun {
+                ticks: self.max_ticks(3.0),
+                cmd: run_cmd(top, aim, false, false),
+            },
+        ];
+        let (arr, cmds) = self.run(start, commands, Some(plat), to, ticks)?;
+        let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds);
+        r.needs.push(MoverNeed::Down(def.id.0));
+        Some(r)
+    }
+}
+
+/// Below this, a drop is more than a step.
+const STEP_DROP: f32 = 18.0;
+
+/// The (x, y) neighbours of a cell: 4 sides.
+const SIDES: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// Eight directions for gaps.
+const EIGHT: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+fn offset_cell(mesh: &NavMesh, c: u32, (dx, dy): (i32, i32), k: i32) -> Option<u32> {
+    let f = &mesh.frame;
+    let (x, y) = ((c % f.nx) as i32 + dx * k, (c / f.nx) as i32 + dy * k);
+    (x >= 0 && y >= 0 && (x as u32) < f.nx && (y as u32) < f.ny).then(|| y as u32 * f.nx + x as u32)
+}
+
+/// Heights of area `a` at cell `c`: (lowest, highest) origin there.
+fn heights(mesh: &NavMesh, a: u32, c: u32) -> (f32, f32) {
+    let area = &mesh.areas()[a as usize];
+    if area.is_swim() {
+        (area.mins.z, area.maxs.z)
+    } else {
+        let f = &mesh.frame;
+        let z = area.floor_z(f.center(c % f.nx, c / f.nx));
+        (z, z)
+    }
+}
+
+/// Candidates between touching areas, by (from, to): up to three border places, the middle
+/// one first.
+fn touching(mesh: &NavMesh) -> Vec<Job> {
+    let f = &mesh.frame;
+    let mut pairs: BTreeMap<(u32, u32), Vec<(u32, u32)>> = BTreeMap::new();
+    for a in mesh.areas() {
+        let (x0, y0, x1, y1) = (a.cell_min[0], a.cell_min[1], a.cell_max[0], a.cell_max[1]);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if x != x0 && x != x1 && y != y0 && y != y1 {
+                    continue;
+                }
+                let c = y * f.nx + x;
+                let (alo, ahi) = heights(mesh, a.id, c);
+                for side in SIDES {
+                    let Some(n) = offset_cell(mesh, c, side, 1) else {
+                        continue;
+                    };
+                    let (nx, ny) = (n % f.nx, n / f.nx);
+                    if (x0..=x1).contains(&nx) && (y0..=y1).contains(&ny) {
+                        continue;
+                    }
+                    for &b in mesh.areas_in_cell(nx, ny) {
+                        let (blo, bhi) = heights(mesh, b, n);
+                        // Up no more than a jump, down no more than the longest fall.
+                        if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL {
+                            continue;
+                        }
+                        pairs.entry((a.id, b)).or_default().push((c, n));
+                    }
+                }
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|((from, to), v)| {
+            let mut places = vec![v[v.len() / 2]];
+            for p in [v[0], v[v.len() - 1]] {
+                if !places.contains(&p) {
+                    places.push(p);
+                }
+            }
+            Job::Touch { from, to, places }
+        })
+        .collect()
+}
+
+/// Running-jump candidates from ledge areas' border cells, by (from, to): the nearest.
+fn gaps(mesh: &NavMesh, walkable: &std::collections::BTreeSet<(u32, u32)>) -> Vec<Job> {
+    let f = &mesh.frame;
+    let areas = mesh.areas();
+    // (from, to) -> (cells away, ledge cell, direction)
+    type Nearest = (i32, u32, (i32, i32));
+    let mut best: BTreeMap<(u32, u32), Nearest> = BTreeMap::new();
+    let bad = AreaFlags::LAVA.0 | AreaFlags::SLIME.0 | AreaFlags::SWIM.0;
+    for a in areas.iter().filter(|a| a.flags.has(AreaFlags::LEDGE)) {
+        let (x0, y0, x1, y1) = (a.cell_min[0], a.cell_min[1], a.cell_max[0], a.cell_max[1]);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if x != x0 && x != x1 && y != y0 && y != y1 {
+                    continue;
+                }
+                let c = y * f.nx + x;
+                let (z, _) = heights(mesh, a.id, c);
+                for dir in EIGHT {
+                    let Some(n1) = offset_cell(mesh, c, dir, 1) else {
+                        continue;
+                    };
+                    let (n1x, n1y) = (n1 % f.nx, n1 / f.nx);
+                    if (x0..=x1).contains(&n1x) && (y0..=y1).contains(&n1y) {
+                        continue;
+                    }
+                    // A drop right beside: no floor within a step there.
+                    let level = mesh.areas_in_cell(n1x, n1y).iter().any(|&b| {
+                        let (lo, hi) = heights(mesh, b, n1);
+                        hi >= z - STEP_DROP && lo <= z + STEP_DROP
+                    });
+                    if level {
+                        continue;
+                    }
+                    let diag = if dir.0 != 0 && dir.1 != 0 {
+                        std::f32::consts::SQRT_2
+                    } else {
+                        1.0
+                    };
+                    let kmax = (MAX_GAP / (f.cell * diag)) as i32;
+                    'scan: for k in 2..=kmax {
+                        let Some(n) = offset_cell(mesh, c, dir, k) else {
+                            break;
+                        };
+                        for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
+                            let area = &areas[b as usize];
+                            if b == a.id || area.flags.0 & bad != 0 {
+                                continue;
+                            }
+                            let (bz, _) = heights(mesh, b, n);
+                            if bz > z + MAX_JUMP_UP || bz < z - 64.0 {
+                                continue;
+                            }
+                            if !walkable.contains(&(a.id, b)) {
+                                let e = best.entry((a.id, b)).or_insert((k, c, dir));
+                                if k < e.0 {
+                                    *e = (k, c, dir);
+                                }
+                            }
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best.into_iter()
+        .map(|((from, to), (_, cell, dir))| Job::Gap {
+            from,
+            to,
+            cell,
+            dir,
+        })
+        .collect()
+}
+
+/// Plat rides: from each area lying on a plat to each floor beside the plat's top.
+fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
+    let f = &mesh.frame;
+    let mut out = Vec::new();
+    for (i, def) in world.level.movers.iter().enumerate() {
+        if !matches!(def.kind, MoverKind::Plat { .. }) {
+            continue;
+        }
+        let top_z = def.maxs.z - PLAYER_MINS.z;
+        let lo = def.mins.truncate() + PLAYER_MINS.truncate() - Vec2::splat(48.0);
+        let hi = def.maxs.truncate() + PLAYER_MAXS.truncate() + Vec2::splat(48.0);
+        let mut near: BTreeMap<u32, (f32, u32)> = BTreeMap::new();
+        let centre = (def.mins.truncate() + def.maxs.truncate()) * 0.5;
+        // The ring around the plat, clipped to the grid.
+        let clamp = |v: Vec2| {
+            let c = ((v - f.origin) / f.cell).floor();
+            (
+                (c.x.max(0.0) as u32).min(f.nx - 1),
+                (c.y.max(0.0) as u32).min(f.ny - 1),
+            )
+        };
+        let (c0, c1) = (clamp(lo), clamp(hi));
+        for y in c0.1..=c1.1 {
+            for x in c0.0..=c1.0 {
+                let xy = f.center(x, y);
+                for &b in mesh.areas_in_cell(x, y) {
+                    let area = &mesh.areas()[b as usize];
+                    if area.is_swim() || area.mover.is_some() {
+                        continue;
+                    }
+                    if (area.floor_z(xy) - top_z).abs() > STEP_DROP {
+                        continue;
+                    }
+                    let d = (xy - centre).length();
+                    let e = near.entry(b).or_insert((d, y * f.nx + x));
+                    if d < e.0 {
+                        *e = (d, y * f.nx + x);
+                    }
+                }
+            }
+        }
+        for a in mesh.areas().iter().filter(|a| a.mover == Some(def.id.0)) {
+            for (&b, &(_, cell)) in &near {
+                out.push(Job::Ride {
+                    from: a.id,
+                    to: b,
+                    plat: i,
+                    cell,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Doors whose closed brushes a reachability's path crosses, and the plat of an area it
+/// ends on.
+fn needs(world: &NavWorld, mesh: &NavMesh, r: &mut Reach) {
+    let lo = r.start.min(r.end) + PLAYER_MINS;
+    let hi = r.start.max(r.end) + PLAYER_MAXS;
+    for m in &world.level.movers {
+        let door = matches!(
+            m.kind,
+            MoverKind::Door { locked: false, .. } | MoverKind::SecretDoor { .. }
+        );
+        if door && crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) {
+            r.needs.push(MoverNeed::Open(m.id.0));
+        }
+    }
+    for a in [r.from, r.to] {
+        if let Some(id) = mesh.areas()[a as usize].mover {
+            let need = MoverNeed::Down(id);
+            if !r.needs.contains(&need) {
+                r.needs.push(need);
+            }
+        }
+    }
+}
+
+/// Every candidate, verified; in a fixed order (the mesh sorts them).
+pub(crate) fn build(
+    world: &NavWorld,
+    mesh: &NavMesh,
+    threads: usize,
+    stats: &mut CompileStats,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Vec<Reach> {
+    let ctx = Ctx {
+        world,
+        mesh,
+        dt: 1.0 / mesh.params.tick_rate as f32,
+    };
+    let verify = |job: &Job| -> (Option<Reach>, u64) {
+        let mut ticks = 0u64;
+        let r = match job {
+            Job::Touch { from, to, places } => ctx.touch(*from, *to, places, &mut ticks),
+            Job::Gap {
+                from,
+                to,
+                cell,
+                dir,
+            } => ctx.gap(*from, *to, *cell, *dir, &mut ticks),
+            Job::Teleport { from } => ctx.teleport(*from, &mut ticks),
+            Job::Ride {
+                from,
+                to,
+                plat,
+                cell,
+            } => ctx.ride(*from, *to, *plat, *cell, &mut ticks),
+        };
+        (r, ticks)
+    };
+    let mut reaches = Vec::new();
+    let mut run = |jobs: Vec<Job>, stage: &str, reaches: &mut Vec<Reach>| {
+        let total = jobs.len() as u64;
+        let done = par_map(&jobs, threads, verify, |n| progress(stage, n as u64, total));
+        stats.candidates += total;
+        for (r, t) in done {
+            stats.ticks_simulated += t;
+            match r {
+                Some(mut r) => {
+                    needs(world, mesh, &mut r);
+                    reaches.push(r);
+                }
+                None => stats.dropped += 1,
+            }
+        }
+    };
+    run(touching(mesh), "walk/swim reachabilities", &mut reaches);
+    let walkable: std::collections::BTreeSet<(u32, u32)> =
+        reaches.iter().map(|r| (r.from, r.to)).collect();
+    let mut special = gaps(mesh, &walkable);
+    special.extend(
+        mesh.areas()
+            .iter()
+            .filter(|a| a.flags.has(AreaFlags::TELEPORTER))
+            .map(|a| Job::Teleport { from: a.id }),
+    );
+    special.extend(rides(world, mesh));
+    run(special, "jump/teleport/plat reachabilities", &mut reaches);
+    // Two candidates can end as the same (from, to, kind) (running jumps start where their
+    // run-up does): the quickest stays.
+    reaches.sort_by(|a, b| {
+        (a.from, a.to, a.kind)
+            .cmp(&(b.from, b.to, b.kind))
+            .then(a.seconds.total_cmp(&b.seconds))
+    });
+    reaches.dedup_by(|b, a| (a.from, a.to, a.kind) == (b.from, b.to, b.kind));
+    reaches
+}
