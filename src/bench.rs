@@ -320,6 +320,53 @@ pub struct TraceRate {
     pub sweeps_per_second: f64,
 }
 
+/// The slowest and the median of rounds in seconds, as "slowest – median" (– for one).
+fn spread_seconds(rounds: &[f64]) -> String {
+    if rounds.len() < 2 {
+        return "–".into();
+    }
+    let mut v = rounds.to_vec();
+    v.sort_by(|a, b| b.total_cmp(a));
+    format!("{:.3} – {:.3}", v[0], v[v.len() / 2])
+}
+
+/// Compiling one map's navigation (`botarena nav compile`), fastest of the rounds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NavCompileTime {
+    /// Map name.
+    pub map: String,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Seconds of the fastest round.
+    pub seconds: f64,
+    /// Every round's seconds.
+    pub rounds: Vec<f64>,
+    /// Areas and reachabilities made (the same every round).
+    pub areas: usize,
+    /// See `areas`.
+    pub reachabilities: usize,
+    /// The target in seconds, where there is one (dm4: 1 s).
+    pub target: Option<f64>,
+}
+
+/// Seconds to compile `map`'s navigation on `threads` threads, and what it made.
+pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize), String> {
+    let data = crate::map::MapData::load(map).map_err(|e| e.to_string())?;
+    let (level, cmap) = crate::map::build_level(data);
+    let params = crate::aas::CompileParams {
+        threads,
+        ..Default::default()
+    };
+    let clock = std::time::Instant::now();
+    let mesh = crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
+        .map_err(|e| e.to_string())?;
+    Ok((
+        clock.elapsed().as_secs_f64(),
+        mesh.areas().len(),
+        mesh.reaches().len(),
+    ))
+}
+
 /// A whole `botarena bench` run: every case's best round, trace rates, and where it ran.
 #[derive(Clone, Debug)]
 pub struct BenchReport {
@@ -333,6 +380,8 @@ pub struct BenchReport {
     pub cases: Vec<BenchResult>,
     /// Trace rates per map.
     pub traces: Vec<TraceRate>,
+    /// Navigation compile times per map (all threads asked for).
+    pub nav_compile: Vec<NavCompileTime>,
 }
 
 /// Runs every case of `botarena bench` on the maps under `root`: 1, 8, 32 and 128 bots for
@@ -396,12 +445,33 @@ pub fn run_bench(
             sweeps_per_second: sweep,
         });
     }
+    let threads = opts.threads.iter().copied().max().unwrap_or(1);
+    let mut nav_compile = Vec::new();
+    for m in &maps {
+        let mut rounds_s = Vec::new();
+        let mut made = (0, 0);
+        for _ in 0..rounds {
+            let (t, a, r) = nav_compile_time(&m.path, threads)?;
+            rounds_s.push(t);
+            made = (a, r);
+        }
+        nav_compile.push(NavCompileTime {
+            map: m.name.clone(),
+            threads,
+            seconds: rounds_s.iter().copied().fold(f64::INFINITY, f64::min),
+            rounds: rounds_s,
+            areas: made.0,
+            reachabilities: made.1,
+            target: (m.name == "dm4").then_some(1.0),
+        });
+    }
     Ok(BenchReport {
         machine: machine(),
         options: opts.clone(),
         maps: maps.into_iter().map(|m| m.name).collect(),
         cases,
         traces,
+        nav_compile,
     })
 }
 
@@ -544,6 +614,30 @@ impl BenchReport {
                 t.map, t.rays_per_second, t.sweeps_per_second
             );
         }
+        if !self.nav_compile.is_empty() {
+            let _ = writeln!(
+                text,
+                "\n| map | nav compile s | rounds: slowest – median | threads | areas | reachabilities | target s | met |\n|---|---:|---:|---:|---:|---:|---:|---|"
+            );
+            for n in &self.nav_compile {
+                let _ = writeln!(
+                    text,
+                    "| {} | {:.3} | {} | {} | {} | {} | {} | {} |",
+                    n.map,
+                    n.seconds,
+                    spread_seconds(&n.rounds),
+                    n.threads,
+                    n.areas,
+                    n.reachabilities,
+                    n.target.map_or("–".to_string(), |t| format!("{t:.1}")),
+                    match n.target {
+                        Some(t) if n.seconds <= t => "yes",
+                        Some(_) => "no",
+                        None => "",
+                    }
+                );
+            }
+        }
         text
     }
 
@@ -558,6 +652,7 @@ impl BenchReport {
                 "rays_per_second": t.rays_per_second,
                 "sweeps_per_second": t.sweeps_per_second,
             })).collect::<Vec<_>>(),
+            "nav_compile": self.nav_compile,
             "speedup_2_threads_32_bots": self.maps.iter()
                 .map(|m| (m.clone(), self.speedup(m, 32, 2)))
                 .collect::<std::collections::BTreeMap<_, _>>(),
@@ -586,7 +681,10 @@ impl BenchReport {
              Bots start knowing nothing of the map, so these are the first seconds of a match: \
              exploring, dropping waypoints and fighting. Trace rates: {} rays and player-box sweeps \
              between seeded floor points at most 512 units apart. Results are the same for any \
-             thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads).\n\n\
+             thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads). \
+             Navigation compile (`botarena nav compile`, default settings, on the most threads \
+             asked for): loading the map is not timed, the fastest of the rounds counts, and \
+             the file is the same for any thread count (tests/aas.rs).\n\n\
              ## Results\n\n{}",
             100 / scale,
             if quick { "a fifth of " } else { "" },
@@ -633,6 +731,15 @@ mod tests {
                 rays_per_second: 1e6,
                 sweeps_per_second: 5e5,
             }],
+            nav_compile: vec![super::NavCompileTime {
+                map: "dm4".into(),
+                threads: 2,
+                seconds: 0.3,
+                rounds: vec![0.3, 0.4, 0.35],
+                areas: 378,
+                reachabilities: 1615,
+                target: Some(1.0),
+            }],
         };
         assert_eq!(r.speedup("dm4", 32, 2), Some(1.25));
         assert_eq!(r.speedup("dm4", 128, 2), None);
@@ -646,6 +753,10 @@ mod tests {
         // One thread's tick is 1000 µs; 200 µs serial leaves 1000 / (200 + 800 / 2) at best.
         assert!(text.contains("| 1.67× |"), "{text}");
         assert!(text.contains("| dm4 | 1000000 | 500000 |"), "{text}");
+        assert!(
+            text.contains("| dm4 | 0.300 | 0.400 – 0.350 | 2 | 378 | 1615 | 1.0 | yes |"),
+            "{text}"
+        );
         let json = r.to_json();
         assert_eq!(json["speedup_2_threads_32_bots"]["dm4"], 1.25);
         assert_eq!(json["cases"].as_array().unwrap().len(), 2);

@@ -211,6 +211,11 @@ pub enum MoverNeed {
     Open(u32),
     /// The plat (by mover id) down, waiting to be ridden.
     Down(u32),
+    /// The mover (by id) where it waits until a trigger fires it (a plat waiting at the top
+    /// until it is sent down).
+    Fired(u32),
+    /// The teleporter (by trigger index) that works only once something has fired it.
+    Teleporter(u32),
 }
 
 /// A way from one area to another, verified by the physics.

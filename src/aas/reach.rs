@@ -23,9 +23,8 @@ use std::collections::BTreeMap;
 use glam::{Vec2, Vec3};
 
 use crate::map::level::MoverKind;
-use crate::physics::movers::{MoverState, Phase};
+use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
-use crate::physics::teleport::teleported;
 
 use super::mesh::{AreaFlags, CmdRun, CompileStats, MoverNeed, NavMesh, Reach, ReachKind};
 use super::world::{NavWorld, par_map};
@@ -43,21 +42,25 @@ pub struct Arrival {
     pub ticks: u32,
     /// The player when it arrived.
     pub state: PlayerState,
+    /// The teleporter (trigger index) that sent the player on during the run, if one did.
+    pub teleported: Option<u32>,
 }
 
 /// Runs `commands` from `start` through the physics at `dt` (a plat `plat`, by mover index,
 /// started at tick 0 and moved as the mover code moves it, carrying whoever stands on it),
-/// and returns the first tick at which `arrived` holds. Teleport triggers send the player
-/// on after each tick's check.
+/// and returns the first tick at which `arrived` (given the state and the teleporter that
+/// has sent the player on so far) holds. Teleport triggers send the player on after each
+/// tick's check.
 fn simulate(
     world: &NavWorld,
     start: PlayerState,
     commands: &[CmdRun],
     plat: Option<usize>,
     dt: f32,
-    mut arrived: impl FnMut(&PlayerState) -> bool,
+    mut arrived: impl FnMut(&PlayerState, Option<u32>) -> bool,
     ticks_run: &mut u64,
 ) -> Option<Arrival> {
+    let mut teleported = None;
     let physics = PhysicsParams::default();
     let mut moving = plat.map(|i| {
         let def = &world.level.movers[i];
@@ -94,14 +97,16 @@ fn simulate(
             }
             let map = moving.as_ref().map_or(&world.cmap, |m| &m.2);
             s = pmove(&s, &run.cmd, map, &physics, dt, None).0;
-            if arrived(&s) {
+            if arrived(&s, teleported) {
                 return Some(Arrival {
                     ticks: tick,
                     state: s,
+                    teleported,
                 });
             }
             if let Some(t) = world.teleporter_at(s.origin) {
-                s = teleported(&s, t.2, t.3);
+                s = crate::physics::teleport::teleported(&s, t.2, t.3);
+                teleported = Some(t.4);
             }
         }
     }
@@ -156,7 +161,11 @@ pub fn run_reach(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Arri
         &reach.commands,
         plat,
         dt,
-        |s| in_area(mesh, s, reach.to),
+        // A teleport arrives as the compile saw it: sent on, then on the ground.
+        |s, sent| {
+            in_area(mesh, s, reach.to)
+                && (reach.kind != ReachKind::Teleport || (sent.is_some() && s.on_ground.is_some()))
+        },
         &mut 0,
     )
 }
@@ -166,8 +175,10 @@ fn plat_of(world: &NavWorld, reach: &Reach) -> Option<usize> {
         return None;
     }
     reach.needs.iter().find_map(|n| match n {
-        MoverNeed::Down(id) => world.level.movers.iter().position(|m| m.id.0 == *id),
-        MoverNeed::Open(_) => None,
+        MoverNeed::Down(id) | MoverNeed::Fired(id) => {
+            world.level.movers.iter().position(|m| m.id.0 == *id)
+        }
+        MoverNeed::Open(_) | MoverNeed::Teleporter(_) => None,
     })
 }
 
@@ -274,12 +285,14 @@ impl Ctx<'_> {
         (seconds / self.dt).ceil() as u32
     }
 
+    /// Runs the commands until the player is in `to` or, once a teleporter has sent it
+    /// on, in whatever area it comes down in.
     fn run(
         &self,
         start: PlayerState,
         commands: Vec<CmdRun>,
         plat: Option<usize>,
-        to: u32,
+        to: Option<u32>,
         ticks: &mut u64,
     ) -> Option<(Arrival, Vec<CmdRun>)> {
         let a = simulate(
@@ -288,21 +301,29 @@ impl Ctx<'_> {
             &commands,
             plat,
             self.dt,
-            |s| in_area(self.mesh, s, to),
+            |s, sent| match sent {
+                None => to.is_some_and(|to| in_area(self.mesh, s, to)),
+                Some(_) => self
+                    .mesh
+                    .area_at(s.origin)
+                    .is_some_and(|l| s.on_ground.is_some() && in_area(self.mesh, s, l)),
+            },
             ticks,
         )?;
         let c = cut(&commands, a.ticks);
         Some((a, c))
     }
 
+    /// The reachability a run made; a run a teleporter took becomes a teleport to where it
+    /// came down (`None` when that is where it started).
     fn make(
         &self,
         (from, to, kind): (u32, u32, ReachKind),
         start: &PlayerState,
         arrival: &Arrival,
         commands: Vec<CmdRun>,
-    ) -> Reach {
-        Reach {
+    ) -> Option<Reach> {
+        let mut r = Reach {
             from,
             to,
             kind,
@@ -311,7 +332,21 @@ impl Ctx<'_> {
             commands,
             seconds: arrival.ticks as f32 * self.dt,
             needs: Vec::new(),
+        };
+        if let Some(trigger) = arrival.teleported {
+            r.kind = ReachKind::Teleport;
+            r.to = self.mesh.area_at(arrival.state.origin)?;
+            if r.to == from {
+                return None;
+            }
+            if self.world.level.triggers[trigger as usize]
+                .targetname
+                .is_some()
+            {
+                r.needs.push(MoverNeed::Teleporter(trigger));
+            }
         }
+        Some(r)
     }
 
     fn touch(&self, from: u32, to: u32, places: &[(u32, u32)], ticks: &mut u64) -> Option<Reach> {
@@ -345,7 +380,7 @@ impl Ctx<'_> {
                     ticks: n_ticks,
                     cmd,
                 }];
-                if let Some((arr, cmds)) = self.run(start, commands, None, to, ticks) {
+                if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
                     let dz = arr.state.origin.z - start.origin.z;
                     let kind = match (fa.is_swim(), ta.is_swim()) {
                         (false, false) if jump => ReachKind::BarrierJump,
@@ -358,7 +393,7 @@ impl Ctx<'_> {
                         (true, false) if jump => ReachKind::WaterJump,
                         _ => ReachKind::Swim,
                     };
-                    return Some(self.make((from, to, kind), &start, &arr, cmds));
+                    return self.make((from, to, kind), &start, &arr, cmds);
                 }
             }
         }
@@ -426,8 +461,8 @@ impl Ctx<'_> {
                 ticks: flight,
                 cmd: leap,
             });
-            if let Some((arr, cmds)) = self.run(start, commands, None, to, ticks) {
-                return Some(self.make((from, to, ReachKind::Jump), &start, &arr, cmds));
+            if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
+                return self.make((from, to, ReachKind::Jump), &start, &arr, cmds);
             }
         }
         None
@@ -444,37 +479,19 @@ impl Ctx<'_> {
             ticks: self.max_ticks(3.0),
             cmd: idle,
         }];
-        // Where it lands is the target: the first tick on the ground after the teleport.
-        let mut sent = false;
-        let landing = simulate(
-            self.world,
-            start,
-            &commands,
-            None,
-            self.dt,
-            |s| {
-                let on = sent && s.on_ground.is_some();
-                sent |= self.world.teleporter_at(s.origin).is_some();
-                on
-            },
-            ticks,
-        )?;
-        let to = self.mesh.area_at(landing.state.origin)?;
-        if to == from {
-            return None;
-        }
-        let (arr, cmds) = self.run(start, commands, None, to, ticks)?;
-        Some(self.make((from, to, ReachKind::Teleport), &start, &arr, cmds))
+        // Where it comes down is the target.
+        let (arr, cmds) = self.run(start, commands, None, None, ticks)?;
+        self.make((from, from, ReachKind::Teleport), &start, &arr, cmds)
     }
 
     fn ride(&self, from: u32, to: u32, plat: usize, cell: u32, ticks: &mut u64) -> Option<Reach> {
         let def = &self.world.level.movers[plat];
-        // Where on the plat to stand: the cell nearest the middle whose box rides clear of
-        // the shaft all the way up (a pillar may stand in a corner of the plat).
-        let rest = MoverState::spawn(def, &[]).offset;
+        let (rest, other) = plat_ends(def)?;
         let mut st = MoverState::spawn(def, &self.world.level.path_corners);
         st.use_mover(def);
-        let travel = -rest;
+        let travel = other - rest;
+        // Where on the plat to stand: the cell nearest the middle whose box rides clear of
+        // the shaft all the way (a pillar may stand in a corner of the plat).
         let area = &self.mesh.areas()[from as usize];
         let f = &self.mesh.frame;
         let mut cells: Vec<(f32, Vec2)> = Vec::new();
@@ -493,41 +510,62 @@ impl Ctx<'_> {
                 !self
                     .world
                     .cmap
-                    .trace(q, q, PLAYER_MINS, PLAYER_MAXS, mask, None)
+                    .trace(q, q, PLAYER_MINS, PLAYER_MAXS, mask, Some(def.id))
                     .start_solid
             })
         };
         let start = cells
             .iter()
             .filter(|(_, xy)| clear(self.point_in(from, *xy)))
-            .find_map(|(_, xy)| self.start_in(from, *xy));
-        let start = start?;
+            .find_map(|(_, xy)| self.start_in(from, *xy))?;
         if start.on_ground != Some(def.id) {
             return None;
         }
-        // How long the plat takes to reach its top, by the mover code.
-        let mut up = 0u32;
-        while st.phase != Phase::AtB && up < self.max_ticks(30.0) {
+        // How long the plat takes to reach its other end, by the mover code.
+        let mut moving = 0u32;
+        while (st.offset - other).length() > 0.01 && moving < self.max_ticks(30.0) {
             st = st.step(def, &self.world.level.path_corners, self.dt).0;
-            up += 1;
+            moving += 1;
         }
-        let top = start.origin + st.offset - rest;
+        let there = start.origin + travel;
         let aim = self.point_in(to, self.cell_xy(cell));
         let commands = vec![
             CmdRun {
-                ticks: up,
+                ticks: moving,
                 cmd: UserCmd::default(),
             },
             CmdRun {
                 ticks: self.max_ticks(3.0),
-                cmd: run_cmd(top, aim, false, false),
+                cmd: run_cmd(there, aim, false, false),
             },
         ];
-        let (arr, cmds) = self.run(start, commands, Some(plat), to, ticks)?;
-        let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds);
-        r.needs.push(MoverNeed::Down(def.id.0));
+        let (arr, cmds) = self.run(start, commands, Some(plat), Some(to), ticks)?;
+        if arr.teleported.is_some() {
+            return None;
+        }
+        let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds)?;
+        r.needs.push(if def.targetname.is_some() {
+            MoverNeed::Fired(def.id.0)
+        } else {
+            MoverNeed::Down(def.id.0)
+        });
         Some(r)
     }
+}
+
+/// A plat's offsets where it waits (low, or high when a trigger sends it down) and at its
+/// other end.
+fn plat_ends(def: &crate::map::level::MoverDef) -> Option<(Vec3, Vec3)> {
+    let MoverKind::Plat { low } = def.kind else {
+        return None;
+    };
+    let rest = MoverState::spawn(def, &[]).offset;
+    let other = if (rest - low).length() < 0.01 {
+        Vec3::ZERO
+    } else {
+        low
+    };
+    Some((rest, other))
 }
 
 /// Below this, a drop is more than a step.
@@ -693,10 +731,10 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
     let f = &mesh.frame;
     let mut out = Vec::new();
     for (i, def) in world.level.movers.iter().enumerate() {
-        if !matches!(def.kind, MoverKind::Plat { .. }) {
+        let Some((_, other)) = plat_ends(def) else {
             continue;
-        }
-        let top_z = def.maxs.z - PLAYER_MINS.z;
+        };
+        let top_z = def.maxs.z + other.z - PLAYER_MINS.z;
         let lo = def.mins.truncate() + PLAYER_MINS.truncate() - Vec2::splat(48.0);
         let hi = def.maxs.truncate() + PLAYER_MAXS.truncate() + Vec2::splat(48.0);
         let mut near: BTreeMap<u32, (f32, u32)> = BTreeMap::new();
@@ -729,8 +767,12 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
                 }
             }
         }
+        // The nearest few floors beside the other end are enough to leave the plat by.
+        let mut near: Vec<(u32, (f32, u32))> = near.into_iter().collect();
+        near.sort_by(|a, b| a.1.0.total_cmp(&b.1.0).then(a.0.cmp(&b.0)));
+        near.truncate(6);
         for a in mesh.areas().iter().filter(|a| a.mover == Some(def.id.0)) {
-            for (&b, &(_, cell)) in &near {
+            for &(b, (_, cell)) in &near {
                 out.push(Job::Ride {
                     from: a.id,
                     to: b,
@@ -759,7 +801,16 @@ fn needs(world: &NavWorld, mesh: &NavMesh, r: &mut Reach) {
     }
     for a in [r.from, r.to] {
         if let Some(id) = mesh.areas()[a as usize].mover {
-            let need = MoverNeed::Down(id);
+            let targeted = world
+                .level
+                .movers
+                .iter()
+                .any(|m| m.id.0 == id && m.targetname.is_some());
+            let need = if targeted {
+                MoverNeed::Fired(id)
+            } else {
+                MoverNeed::Down(id)
+            };
             if !r.needs.contains(&need) {
                 r.needs.push(need);
             }

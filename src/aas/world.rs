@@ -1,5 +1,5 @@
 //! The world a compile sees and replays run in: the level with its movers where navigation
-//! assumes them and the teleporters that work untriggered; and the fixed-chunk worker split
+//! assumes them and its teleporters (named ones too: they work once fired); and the fixed-chunk worker split
 //! the compile runs its columns and candidates on. Entry point: [`NavWorld`].
 
 use glam::Vec3;
@@ -15,7 +15,7 @@ pub struct NavWorld<'a> {
     pub level: &'a Level,
     /// Movers where navigation assumes them.
     pub cmap: CollisionMap,
-    /// Teleporters that work without being fired: box, destination origin and yaw, trigger.
+    /// Teleporters: box, destination origin and yaw, trigger index.
     pub teleports: Vec<(Vec3, Vec3, Vec3, f32, u32)>,
 }
 
@@ -41,7 +41,9 @@ impl<'a> NavWorld<'a> {
             .iter()
             .enumerate()
             .filter_map(|(i, t)| match t.kind {
-                TriggerKind::Teleport { dest: Some(d) } if t.targetname.is_none() => {
+                // Named ones too: they work once fired, which their reachabilities record
+                // (as doors are taken open).
+                TriggerKind::Teleport { dest: Some(d) } => {
                     let d = &level.teleport_dests[d];
                     Some((t.mins, t.maxs, d.origin, d.yaw, i as u32))
                 }
