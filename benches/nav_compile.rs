@@ -1,10 +1,13 @@
 //! Compiling navigation (`botarena nav compile`): areas and physics-verified reachabilities
 //! for the shipped arena and id's dm4 and dm6 where present (the target: dm4 within
 //! 1 s on the 2-core development machine, all threads). Loading the map is set-up, not timed.
+//! And point → area lookups (`NavMesh::area_at`, target under 1 µs on dm4) over the map's
+//! floor points, each nudged off the grid by a seeded amount.
 
 use botarena::aas::{CompileParams, compile};
 use botarena::map::{MapData, build_level};
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use glam::Vec3;
 
 fn nav_compile(c: &mut Criterion) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -18,6 +21,7 @@ fn nav_compile(c: &mut Criterion) {
             maps.push((name, p));
         }
     }
+    let mut lookups = Vec::new();
     let mut g = c.benchmark_group("nav_compile");
     g.sample_size(10);
     for (name, path) in maps {
@@ -29,6 +33,34 @@ fn nav_compile(c: &mut Criterion) {
                     .expect("compiles")
                     .areas()
                     .len()
+            })
+        });
+        let mesh = compile(&level, &cmap, &params, &mut |_, _, _| {}).expect("compiles");
+        // Floor points moved by up to ±7 units sideways and up to 12 up (a fixed sequence).
+        let points: Vec<Vec3> = botarena::nav::sample::floor_points(&level, &cmap, 24.0)
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let k = i as f32;
+                p + Vec3::new(
+                    (k * 0.37).sin() * 7.0,
+                    (k * 0.71).cos() * 7.0,
+                    (k * 1.3).sin().abs() * 12.0,
+                )
+            })
+            .collect();
+        lookups.push((name, mesh, points));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("nav_area_at");
+    for (name, mesh, points) in &lookups {
+        g.throughput(Throughput::Elements(points.len() as u64));
+        g.bench_function(BenchmarkId::new("area_at", name), |b| {
+            b.iter(|| {
+                points
+                    .iter()
+                    .filter(|p| mesh.area_at(**p).is_some())
+                    .count()
             })
         });
     }

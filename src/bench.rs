@@ -347,10 +347,14 @@ pub struct NavCompileTime {
     pub reachabilities: usize,
     /// The target in seconds, where there is one (dm4: 1 s).
     pub target: Option<f64>,
+    /// Nanoseconds per point → area lookup (`NavMesh::area_at`) over the map's floor points
+    /// nudged off the grid, fastest of the rounds (target: under 1000 on dm4).
+    pub area_at_ns: f64,
 }
 
-/// Seconds to compile `map`'s navigation on `threads` threads, and what it made.
-pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize), String> {
+/// Seconds to compile `map`'s navigation on `threads` threads, what it made (areas,
+/// reachabilities) and nanoseconds per `area_at` over its floor points.
+pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize, f64), String> {
     let data = crate::map::MapData::load(map).map_err(|e| e.to_string())?;
     let (level, cmap) = crate::map::build_level(data);
     let params = crate::aas::CompileParams {
@@ -360,11 +364,33 @@ pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize
     let clock = std::time::Instant::now();
     let mesh = crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
         .map_err(|e| e.to_string())?;
-    Ok((
-        clock.elapsed().as_secs_f64(),
-        mesh.areas().len(),
-        mesh.reaches().len(),
-    ))
+    let seconds = clock.elapsed().as_secs_f64();
+    // Floor points moved by up to ±7 units sideways and 12 up, so lookups land anywhere in
+    // their cells; repeated to a million.
+    let points: Vec<glam::Vec3> = floor_points(&level, &cmap, 24.0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let k = i as f32;
+            p + glam::Vec3::new(
+                (k * 0.37).sin() * 7.0,
+                (k * 0.71).cos() * 7.0,
+                (k * 1.3).sin().abs() * 12.0,
+            )
+        })
+        .collect();
+    let reps = (1_000_000 / points.len().max(1)).max(1);
+    let clock = std::time::Instant::now();
+    let mut found = 0usize;
+    for _ in 0..reps {
+        found += points
+            .iter()
+            .filter(|p| mesh.area_at(std::hint::black_box(**p)).is_some())
+            .count();
+    }
+    let ns = clock.elapsed().as_secs_f64() * 1e9 / (reps * points.len()).max(1) as f64;
+    std::hint::black_box(found);
+    Ok((seconds, mesh.areas().len(), mesh.reaches().len(), ns))
 }
 
 /// A whole `botarena bench` run: every case's best round, trace rates, and where it ran.
@@ -450,10 +476,12 @@ pub fn run_bench(
     for m in &maps {
         let mut rounds_s = Vec::new();
         let mut made = (0, 0);
+        let mut lookup = f64::INFINITY;
         for _ in 0..rounds {
-            let (t, a, r) = nav_compile_time(&m.path, threads)?;
+            let (t, a, r, ns) = nav_compile_time(&m.path, threads)?;
             rounds_s.push(t);
             made = (a, r);
+            lookup = lookup.min(ns);
         }
         nav_compile.push(NavCompileTime {
             map: m.name.clone(),
@@ -463,6 +491,7 @@ pub fn run_bench(
             areas: made.0,
             reachabilities: made.1,
             target: (m.name == "dm4").then_some(1.0),
+            area_at_ns: lookup,
         });
     }
     Ok(BenchReport {
@@ -617,12 +646,12 @@ impl BenchReport {
         if !self.nav_compile.is_empty() {
             let _ = writeln!(
                 text,
-                "\n| map | nav compile s | rounds: slowest – median | threads | areas | reachabilities | target s | met |\n|---|---:|---:|---:|---:|---:|---:|---|"
+                "\n| map | nav compile s | rounds: slowest – median | threads | areas | reachabilities | target s | met | area_at ns |\n|---|---:|---:|---:|---:|---:|---:|---|---:|"
             );
             for n in &self.nav_compile {
                 let _ = writeln!(
                     text,
-                    "| {} | {:.3} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {:.3} | {} | {} | {} | {} | {} | {} | {:.0} |",
                     n.map,
                     n.seconds,
                     spread_seconds(&n.rounds),
@@ -634,7 +663,8 @@ impl BenchReport {
                         Some(t) if n.seconds <= t => "yes",
                         Some(_) => "no",
                         None => "",
-                    }
+                    },
+                    n.area_at_ns
                 );
             }
         }
@@ -684,7 +714,9 @@ impl BenchReport {
              thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads). \
              Navigation compile (`botarena nav compile`, default settings, on the most threads \
              asked for): loading the map is not timed, the fastest of the rounds counts, and \
-             the file is the same for any thread count (tests/aas.rs).\n\n\
+             the file is the same for any thread count (tests/aas.rs); `area_at`: a million \
+             point → area lookups over the map's floor points (24 units apart, each moved by up \
+             to 7 units sideways and 12 up), fastest round.\n\n\
              ## Results\n\n{}",
             100 / scale,
             if quick { "a fifth of " } else { "" },
@@ -739,6 +771,7 @@ mod tests {
                 areas: 378,
                 reachabilities: 1615,
                 target: Some(1.0),
+                area_at_ns: 70.0,
             }],
         };
         assert_eq!(r.speedup("dm4", 32, 2), Some(1.25));
@@ -754,7 +787,7 @@ mod tests {
         assert!(text.contains("| 1.67× |"), "{text}");
         assert!(text.contains("| dm4 | 1000000 | 500000 |"), "{text}");
         assert!(
-            text.contains("| dm4 | 0.300 | 0.400 – 0.350 | 2 | 378 | 1615 | 1.0 | yes |"),
+            text.contains("| dm4 | 0.300 | 0.400 – 0.350 | 2 | 378 | 1615 | 1.0 | yes | 70 |"),
             "{text}"
         );
         let json = r.to_json();
