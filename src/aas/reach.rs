@@ -603,37 +603,51 @@ fn heights(mesh: &NavMesh, a: u32, c: u32) -> (f32, f32) {
     }
 }
 
+/// Each border cell of area `a` with its neighbour one cell along each of `dirs` that lies
+/// outside the area (and inside the grid): (cell, direction, neighbour), in cell order.
+fn border_steps(
+    mesh: &NavMesh,
+    a: &super::mesh::Area,
+    dirs: &[(i32, i32)],
+) -> Vec<(u32, (i32, i32), u32)> {
+    let f = &mesh.frame;
+    let (x0, y0, x1, y1) = (a.cell_min[0], a.cell_min[1], a.cell_max[0], a.cell_max[1]);
+    let mut out = Vec::new();
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if x != x0 && x != x1 && y != y0 && y != y1 {
+                continue;
+            }
+            let c = y * f.nx + x;
+            for &dir in dirs {
+                let Some(n) = offset_cell(mesh, c, dir, 1) else {
+                    continue;
+                };
+                let (nx, ny) = (n % f.nx, n / f.nx);
+                if !((x0..=x1).contains(&nx) && (y0..=y1).contains(&ny)) {
+                    out.push((c, dir, n));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Candidates between touching areas, by (from, to): up to three border places, the middle
 /// one first.
 fn touching(mesh: &NavMesh) -> Vec<Job> {
     let f = &mesh.frame;
     let mut pairs: BTreeMap<(u32, u32), Vec<(u32, u32)>> = BTreeMap::new();
     for a in mesh.areas() {
-        let (x0, y0, x1, y1) = (a.cell_min[0], a.cell_min[1], a.cell_max[0], a.cell_max[1]);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if x != x0 && x != x1 && y != y0 && y != y1 {
+        for (c, _, n) in border_steps(mesh, a, &SIDES) {
+            let (alo, ahi) = heights(mesh, a.id, c);
+            for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
+                let (blo, bhi) = heights(mesh, b, n);
+                // Up no more than a jump, down no more than the longest fall.
+                if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL {
                     continue;
                 }
-                let c = y * f.nx + x;
-                let (alo, ahi) = heights(mesh, a.id, c);
-                for side in SIDES {
-                    let Some(n) = offset_cell(mesh, c, side, 1) else {
-                        continue;
-                    };
-                    let (nx, ny) = (n % f.nx, n / f.nx);
-                    if (x0..=x1).contains(&nx) && (y0..=y1).contains(&ny) {
-                        continue;
-                    }
-                    for &b in mesh.areas_in_cell(nx, ny) {
-                        let (blo, bhi) = heights(mesh, b, n);
-                        // Up no more than a jump, down no more than the longest fall.
-                        if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL {
-                            continue;
-                        }
-                        pairs.entry((a.id, b)).or_default().push((c, n));
-                    }
-                }
+                pairs.entry((a.id, b)).or_default().push((c, n));
             }
         }
     }
@@ -660,58 +674,42 @@ fn gaps(mesh: &NavMesh, walkable: &std::collections::BTreeSet<(u32, u32)>) -> Ve
     let mut best: BTreeMap<(u32, u32), Nearest> = BTreeMap::new();
     let bad = AreaFlags::LAVA.0 | AreaFlags::SLIME.0 | AreaFlags::SWIM.0;
     for a in areas.iter().filter(|a| a.flags.has(AreaFlags::LEDGE)) {
-        let (x0, y0, x1, y1) = (a.cell_min[0], a.cell_min[1], a.cell_max[0], a.cell_max[1]);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if x != x0 && x != x1 && y != y0 && y != y1 {
-                    continue;
-                }
-                let c = y * f.nx + x;
-                let (z, _) = heights(mesh, a.id, c);
-                for dir in EIGHT {
-                    let Some(n1) = offset_cell(mesh, c, dir, 1) else {
-                        continue;
-                    };
-                    let (n1x, n1y) = (n1 % f.nx, n1 / f.nx);
-                    if (x0..=x1).contains(&n1x) && (y0..=y1).contains(&n1y) {
+        for (c, dir, n1) in border_steps(mesh, a, &EIGHT) {
+            let (z, _) = heights(mesh, a.id, c);
+            // A drop right beside: no floor within a step there.
+            let level = mesh.areas_in_cell(n1 % f.nx, n1 / f.nx).iter().any(|&b| {
+                let (lo, hi) = heights(mesh, b, n1);
+                hi >= z - STEP_DROP && lo <= z + STEP_DROP
+            });
+            if level {
+                continue;
+            }
+            let diag = if dir.0 != 0 && dir.1 != 0 {
+                std::f32::consts::SQRT_2
+            } else {
+                1.0
+            };
+            let kmax = (MAX_GAP / (f.cell * diag)) as i32;
+            'scan: for k in 2..=kmax {
+                let Some(n) = offset_cell(mesh, c, dir, k) else {
+                    break;
+                };
+                for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
+                    let area = &areas[b as usize];
+                    if b == a.id || area.flags.0 & bad != 0 {
                         continue;
                     }
-                    // A drop right beside: no floor within a step there.
-                    let level = mesh.areas_in_cell(n1x, n1y).iter().any(|&b| {
-                        let (lo, hi) = heights(mesh, b, n1);
-                        hi >= z - STEP_DROP && lo <= z + STEP_DROP
-                    });
-                    if level {
+                    let (bz, _) = heights(mesh, b, n);
+                    if bz > z + MAX_JUMP_UP || bz < z - 64.0 {
                         continue;
                     }
-                    let diag = if dir.0 != 0 && dir.1 != 0 {
-                        std::f32::consts::SQRT_2
-                    } else {
-                        1.0
-                    };
-                    let kmax = (MAX_GAP / (f.cell * diag)) as i32;
-                    'scan: for k in 2..=kmax {
-                        let Some(n) = offset_cell(mesh, c, dir, k) else {
-                            break;
-                        };
-                        for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
-                            let area = &areas[b as usize];
-                            if b == a.id || area.flags.0 & bad != 0 {
-                                continue;
-                            }
-                            let (bz, _) = heights(mesh, b, n);
-                            if bz > z + MAX_JUMP_UP || bz < z - 64.0 {
-                                continue;
-                            }
-                            if !walkable.contains(&(a.id, b)) {
-                                let e = best.entry((a.id, b)).or_insert((k, c, dir));
-                                if k < e.0 {
-                                    *e = (k, c, dir);
-                                }
-                            }
-                            break 'scan;
+                    if !walkable.contains(&(a.id, b)) {
+                        let e = best.entry((a.id, b)).or_insert((k, c, dir));
+                        if k < e.0 {
+                            *e = (k, c, dir);
                         }
                     }
+                    break 'scan;
                 }
             }
         }
