@@ -352,6 +352,7 @@ impl Ctx<'_> {
     fn touch(&self, from: u32, to: u32, places: &[(u32, u32)], ticks: &mut u64) -> Option<Reach> {
         let areas = self.mesh.areas();
         let (fa, ta) = (&areas[from as usize], &areas[to as usize]);
+        let mut first_walk: Option<(PlayerState, Vec<CmdRun>)> = None;
         for &(c, n) in places {
             let (cxy, nxy) = (self.cell_xy(c), self.cell_xy(n));
             let dir = (nxy - cxy).normalize_or_zero();
@@ -380,6 +381,9 @@ impl Ctx<'_> {
                     ticks: n_ticks,
                     cmd,
                 }];
+                if first_walk.is_none() {
+                    first_walk = Some((start, commands.clone()));
+                }
                 if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
                     let dz = arr.state.origin.z - start.origin.z;
                     let kind = match (fa.is_swim(), ta.is_swim()) {
@@ -397,7 +401,38 @@ impl Ctx<'_> {
                 }
             }
         }
-        None
+        // A drop whose fall carries the player past the area below (a long fall at running
+        // speed lands far out): the walk is kept as a walk off the ledge to the area it
+        // comes down in, which it arrives in as any run does.
+        let (start, commands) = first_walk?;
+        if fa.is_swim() || ta.is_swim() || ta.maxs.z >= start.origin.z - STEP_DROP {
+            return None;
+        }
+        let arr = simulate(
+            self.world,
+            start,
+            &commands,
+            None,
+            self.dt,
+            |s, sent| {
+                sent.is_none()
+                    && s.origin.z < start.origin.z - STEP_DROP
+                    && self
+                        .mesh
+                        .area_at(s.origin)
+                        .is_some_and(|l| l != from && in_area(self.mesh, s, l))
+            },
+            ticks,
+        )?;
+        let landed = self.mesh.area_at(arr.state.origin)?;
+        // Timed as every reachability is (and as a replay sees it): the first tick in it.
+        let (arr, cmds) = self.run(start, commands, None, Some(landed), ticks)?;
+        let kind = if arr.state.origin.z < start.origin.z - STEP_DROP {
+            ReachKind::WalkOffLedge
+        } else {
+            ReachKind::Walk
+        };
+        self.make((from, landed, kind), &start, &arr, cmds)
     }
 
     fn gap(
