@@ -176,7 +176,13 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         scale,
         pad,
     };
-    let height = span.y * scale + 2.0 * pad + 24.0;
+    // The navigation legend goes under the map, two columns of up to nine rows.
+    let legend = if overlay.nav.is_some() {
+        LEGEND_ROWS as f32 * 14.0 + 16.0
+    } else {
+        0.0
+    };
+    let height = span.y * scale + 2.0 * pad + 24.0 + legend;
     let arrow = Marker::new()
         .set("id", "arrow")
         .set("viewBox", "0 0 10 10")
@@ -317,7 +323,7 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         );
     }
     if let Some(mesh) = overlay.nav {
-        doc = draw_nav(doc, &view, mesh);
+        doc = draw_nav(doc, &view, mesh, span.y * scale + 2.0 * pad);
     }
     if let Some(g) = overlay.waypoints {
         for w in g.waypoints() {
@@ -451,6 +457,9 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
     doc.to_string()
 }
 
+/// Rows of the navigation legend (the longer of its two columns).
+const LEGEND_ROWS: usize = 9;
+
 /// The fill of an area: the first of its flags that matters most to a player.
 fn area_colour(f: AreaFlags) -> &'static str {
     if f.has(AreaFlags::LAVA) {
@@ -489,7 +498,7 @@ fn reach_colour(k: ReachKind) -> &'static str {
 
 /// Areas low to high (upper floors over lower ones), walks as thin lines, the other kinds
 /// as arrows on top, and a legend in the top left corner.
-fn draw_nav(mut doc: Document, view: &View, mesh: &NavMesh) -> Document {
+fn draw_nav(mut doc: Document, view: &View, mesh: &NavMesh, legend_top: f32) -> Document {
     let mut order: Vec<usize> = (0..mesh.areas().len()).collect();
     order.sort_by(|&a, &b| mesh.areas()[a].maxs.z.total_cmp(&mesh.areas()[b].maxs.z));
     for i in order {
@@ -540,21 +549,20 @@ fn draw_nav(mut doc: Document, view: &View, mesh: &NavMesh) -> Document {
         ("on a mover", AreaFlags::MOVER),
         ("teleporter", AreaFlags::TELEPORTER),
     ];
-    let rows = areas.len() + ReachKind::ALL.len();
-    let (lx, ly) = (view.pad + 4.0, view.pad + 4.0);
+    let (lx, ly) = (view.pad, legend_top);
     doc = doc.add(
         Rectangle::new()
             .set("x", lx)
             .set("y", ly)
-            .set("width", 150)
-            .set("height", 14.0 * rows as f32 + 8.0)
+            .set("width", 300)
+            .set("height", 14.0 * LEGEND_ROWS as f32 + 8.0)
             .set("fill", "#ffffff")
             .set("fill-opacity", 0.85)
             .set("stroke", "#888"),
     );
-    let text = |t: &str, y: f32| {
+    let text = |t: &str, x: f32, y: f32| {
         Text::new(t)
-            .set("x", lx + 26.0)
+            .set("x", x + 26.0)
             .set("y", y + 4.0)
             .set("font-family", "sans-serif")
             .set("font-size", 10)
@@ -571,22 +579,23 @@ fn draw_nav(mut doc: Document, view: &View, mesh: &NavMesh) -> Document {
                     .set("fill", area_colour(*f))
                     .set("fill-opacity", 0.6),
             )
-            .add(text(name, y));
+            .add(text(name, lx, y));
     }
     for (k, kind) in ReachKind::ALL.iter().enumerate() {
-        let y = ly + 10.0 + 14.0 * (areas.len() + k) as f32;
+        let y = ly + 10.0 + 14.0 * k as f32;
+        let x = lx + 150.0;
         doc = doc
             .add(
                 Line::new()
-                    .set("x1", lx + 6.0)
+                    .set("x1", x + 6.0)
                     .set("y1", y)
-                    .set("x2", lx + 20.0)
+                    .set("x2", x + 20.0)
                     .set("y2", y)
                     .set("stroke", reach_colour(*kind))
                     .set("stroke-width", 1.5)
                     .set("marker-end", format!("url(#arrow-{})", kind.name())),
             )
-            .add(text(&kind.name().replace('_', " "), y));
+            .add(text(&kind.name().replace('_', " "), x, y));
     }
     doc
 }
