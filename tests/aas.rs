@@ -273,9 +273,9 @@ fn deathmatch_spawns_reach_every_weapon_armour_and_powerup() {
 }
 
 #[test]
-#[ignore = "issue 20 is open for it: single-player maps need triggered movers (named doors, \
-            plats sent down, trains, named teleporters); `cargo test --release --test aas \
-            -- --ignored` lists what is not reached"]
+#[ignore = "issue 20 is open for it: on e1m3, e1m5, e2m2, e3m2, e4m3 and start the way to \
+            some weapons and the exit is not found yet (lift doors and trains are not ridden); \
+            `cargo test --release --test aas -- --ignored` lists what is not reached"]
 fn single_player_start_reaches_every_weapon_and_the_exit() {
     let Some(_) = quake_maps() else { return };
     let mut all_missing = Vec::new();

@@ -209,6 +209,9 @@ pub struct CmdRun {
 pub enum MoverNeed {
     /// The door (by mover id) open.
     Open(u32),
+    /// The locked door (by mover id) opened with its key (never in a bot match: routing
+    /// for deathmatch leaves these out).
+    Key(u32),
     /// The plat (by mover id) down, waiting to be ridden.
     Down(u32),
     /// The mover (by id) where it waits until a trigger fires it (a plat waiting at the top

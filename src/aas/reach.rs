@@ -178,7 +178,7 @@ fn plat_of(world: &NavWorld, reach: &Reach) -> Option<usize> {
         MoverNeed::Down(id) | MoverNeed::Fired(id) => {
             world.level.movers.iter().position(|m| m.id.0 == *id)
         }
-        MoverNeed::Open(_) | MoverNeed::Teleporter(_) => None,
+        MoverNeed::Open(_) | MoverNeed::Key(_) | MoverNeed::Teleporter(_) => None,
     })
 }
 
@@ -824,12 +824,15 @@ fn needs(world: &NavWorld, mesh: &NavMesh, r: &mut Reach) {
     let lo = r.start.min(r.end) + PLAYER_MINS;
     let hi = r.start.max(r.end) + PLAYER_MAXS;
     for m in &world.level.movers {
-        let door = matches!(
-            m.kind,
-            MoverKind::Door { locked: false, .. } | MoverKind::SecretDoor { .. }
-        );
-        if door && crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) {
-            r.needs.push(MoverNeed::Open(m.id.0));
+        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) {
+            continue;
+        }
+        match m.kind {
+            MoverKind::Door { locked: true, .. } => r.needs.push(MoverNeed::Key(m.id.0)),
+            MoverKind::Door { .. } | MoverKind::SecretDoor { .. } => {
+                r.needs.push(MoverNeed::Open(m.id.0))
+            }
+            _ => {}
         }
     }
     for a in [r.from, r.to] {

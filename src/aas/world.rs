@@ -20,18 +20,15 @@ pub struct NavWorld<'a> {
 }
 
 impl<'a> NavWorld<'a> {
-    /// Puts the movers where navigation assumes them (doors open except locked ones, plats
-    /// down, trains at their first corner, secret doors open).
+    /// Puts the movers where navigation assumes them (doors open — locked ones too, their
+    /// reachabilities recording the key — plats at rest, trains at their first corner,
+    /// secret doors open).
     pub fn new(level: &'a Level, cmap: &CollisionMap) -> NavWorld<'a> {
         let mut cmap = cmap.clone();
         crate::physics::movers::place_at_spawn(level, &mut cmap);
         for m in &level.movers {
             match &m.kind {
-                MoverKind::Door {
-                    open,
-                    locked: false,
-                    ..
-                } => cmap.set_mover_offset(m.id, *open),
+                MoverKind::Door { open, .. } => cmap.set_mover_offset(m.id, *open),
                 MoverKind::SecretDoor { open, .. } => cmap.set_mover_offset(m.id, *open),
                 _ => {}
             }
