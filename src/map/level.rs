@@ -422,10 +422,13 @@ impl Level {
             let class = e.classname.as_str();
             let spawnflags = k.f32_or("spawnflags", 0.0).max(0.0) as u32;
             match class {
-                "worldspawn" | "func_wall" | "func_episodegate" | "func_bossgate" => {
+                "worldspawn" | "func_wall" | "func_bossgate" => {
                     static_brushes.extend(e.brushes.iter().cloned());
                 }
-                "func_illusionary" => {}
+                // misc.qc: an episode gate appears only once its episode is completed (the
+                // server's episode flags); a match starts with none, so it is not there. The
+                // boss gate is the other way round: there until all four are done.
+                "func_illusionary" | "func_episodegate" => {}
                 "func_plat" | "func_door" | "func_button" | "func_train" | "func_door_secret" => {
                     let Some((mins, maxs)) = bounds_of(&e.brushes) else {
                         k.warnings.push(MapWarning {
