@@ -7,7 +7,6 @@
 use botarena::aas::{CompileParams, compile};
 use botarena::map::{MapData, build_level};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec3;
 
 fn nav_compile(c: &mut Criterion) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -36,19 +35,7 @@ fn nav_compile(c: &mut Criterion) {
             })
         });
         let mesh = compile(&level, &cmap, &params, &mut |_, _, _| {}).expect("compiles");
-        // Floor points moved by up to ±7 units sideways and up to 12 up (a fixed sequence).
-        let points: Vec<Vec3> = botarena::nav::sample::floor_points(&level, &cmap, 24.0)
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let k = i as f32;
-                p + Vec3::new(
-                    (k * 0.37).sin() * 7.0,
-                    (k * 0.71).cos() * 7.0,
-                    (k * 1.3).sin().abs() * 12.0,
-                )
-            })
-            .collect();
+        let points = botarena::bench::lookup_points(&level, &cmap);
         lookups.push((name, mesh, points));
     }
     g.finish();

@@ -270,10 +270,23 @@ pub fn parse_threads(list: &str) -> Result<Vec<usize>, String> {
 
 /// "slowest – median" of a case's rounds, "–" for a single round.
 pub fn spread(rounds: &[f64]) -> String {
-    let mut rounds = rounds.to_vec();
-    rounds.sort_by(f64::total_cmp);
-    match (rounds.first(), rounds.get(rounds.len() / 2)) {
-        (Some(lo), Some(mid)) if rounds.len() > 1 => format!("{lo:.0} – {mid:.0}"),
+    spread_of(rounds, false, 0)
+}
+
+/// "slowest – median" of `rounds` with `decimals` places, "–" for fewer than two; the
+/// slowest is the largest figure when `larger_is_slower` (seconds), else the smallest
+/// (rates).
+fn spread_of(rounds: &[f64], larger_is_slower: bool, decimals: usize) -> String {
+    let mut v = rounds.to_vec();
+    if larger_is_slower {
+        v.sort_by(|a, b| b.total_cmp(a));
+    } else {
+        v.sort_by(f64::total_cmp);
+    }
+    match (v.first(), v.get(v.len() / 2)) {
+        (Some(slow), Some(mid)) if v.len() > 1 => {
+            format!("{slow:.decimals$} – {mid:.decimals$}")
+        }
         _ => "–".into(),
     }
 }
@@ -320,16 +333,6 @@ pub struct TraceRate {
     pub sweeps_per_second: f64,
 }
 
-/// The slowest and the median of rounds in seconds, as "slowest – median" (– for one).
-fn spread_seconds(rounds: &[f64]) -> String {
-    if rounds.len() < 2 {
-        return "–".into();
-    }
-    let mut v = rounds.to_vec();
-    v.sort_by(|a, b| b.total_cmp(a));
-    format!("{:.3} – {:.3}", v[0], v[v.len() / 2])
-}
-
 /// Compiling one map's navigation (`botarena nav compile`), fastest of the rounds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NavCompileTime {
@@ -352,6 +355,26 @@ pub struct NavCompileTime {
     pub area_at_ns: f64,
 }
 
+/// Points to look areas up at: the map's floor points 24 units apart, each moved by up to
+/// ±7 units sideways and 12 up (a fixed sequence), so lookups land anywhere in their cells.
+pub fn lookup_points(
+    level: &crate::map::Level,
+    cmap: &crate::map::CollisionMap,
+) -> Vec<glam::Vec3> {
+    floor_points(level, cmap, 24.0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let k = i as f32;
+            p + glam::Vec3::new(
+                (k * 0.37).sin() * 7.0,
+                (k * 0.71).cos() * 7.0,
+                (k * 1.3).sin().abs() * 12.0,
+            )
+        })
+        .collect()
+}
+
 /// Seconds to compile `map`'s navigation on `threads` threads, what it made (areas,
 /// reachabilities) and nanoseconds per `area_at` over its floor points.
 pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize, f64), String> {
@@ -365,20 +388,7 @@ pub fn nav_compile_time(map: &Path, threads: usize) -> Result<(f64, usize, usize
     let mesh = crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
         .map_err(|e| e.to_string())?;
     let seconds = clock.elapsed().as_secs_f64();
-    // Floor points moved by up to ±7 units sideways and 12 up, so lookups land anywhere in
-    // their cells; repeated to a million.
-    let points: Vec<glam::Vec3> = floor_points(&level, &cmap, 24.0)
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let k = i as f32;
-            p + glam::Vec3::new(
-                (k * 0.37).sin() * 7.0,
-                (k * 0.71).cos() * 7.0,
-                (k * 1.3).sin().abs() * 12.0,
-            )
-        })
-        .collect();
+    let points = lookup_points(&level, &cmap);
     let reps = (1_000_000 / points.len().max(1)).max(1);
     let clock = std::time::Instant::now();
     let mut found = 0usize;
@@ -654,7 +664,7 @@ impl BenchReport {
                     "| {} | {:.3} | {} | {} | {} | {} | {} | {} | {:.0} |",
                     n.map,
                     n.seconds,
-                    spread_seconds(&n.rounds),
+                    spread_of(&n.rounds, true, 3),
                     n.threads,
                     n.areas,
                     n.reachabilities,

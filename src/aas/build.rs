@@ -11,7 +11,7 @@
 //! flags are one surface; each surface is cut greedily into rectangles of cells (rows grown
 //! in x, then in y), which are the areas.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::{Vec2, Vec3};
 
@@ -176,7 +176,7 @@ fn column(world: &NavWorld, cell: u32, xy: Vec2, top: f32, bottom: f32, out: &mu
         let mut trigger = NONE;
         if let Some(tp) = world.teleporter_at(o) {
             flags |= AreaFlags::TELEPORTER;
-            trigger = tp.4;
+            trigger = tp.trigger;
         }
         let n = t.normal;
         out.push(Span {
@@ -302,12 +302,11 @@ fn merge(frame: &Frame, spans: &[Span]) -> Vec<Area> {
     let mut areas = Vec::new();
     for members in &surfaces {
         let at: HashMap<u32, usize> = members.iter().map(|&i| (spans[i].cell, i)).collect();
-        let mut used: HashMap<u32, bool> = HashMap::with_capacity(members.len());
-        let free =
-            |c: u32, used: &HashMap<u32, bool>| at.contains_key(&c) && !used.contains_key(&c);
+        let mut used: HashSet<u32> = HashSet::with_capacity(members.len());
+        let free = |c: u32, used: &HashSet<u32>| at.contains_key(&c) && !used.contains(&c);
         for &i in members {
             let c0 = spans[i].cell;
-            if used.contains_key(&c0) {
+            if used.contains(&c0) {
                 continue;
             }
             let (ix, iy) = (c0 % frame.nx, c0 / frame.nx);
@@ -327,7 +326,7 @@ fn merge(frame: &Frame, spans: &[Span]) -> Vec<Area> {
             for y in iy..=iy1 {
                 for x in ix..=ix1 {
                     let c = y * frame.nx + x;
-                    used.insert(c, true);
+                    used.insert(c);
                     let s = &spans[at[&c]];
                     zmin = zmin.min(s.origin.z);
                     zmax = zmax.max(s.top);

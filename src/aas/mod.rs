@@ -33,4 +33,4 @@ pub use mesh::{
     Area, AreaFlags, CmdRun, CompileParams, CompileStats, Frame, MoverNeed, NavMesh, Reach,
     ReachKind,
 };
-pub use world::NavWorld;
+pub use world::{NavWorld, Teleporter};

@@ -105,8 +105,8 @@ fn simulate(
                 });
             }
             if let Some(t) = world.teleporter_at(s.origin) {
-                s = crate::physics::teleport::teleported(&s, t.2, t.3);
-                teleported = Some(t.4);
+                s = crate::physics::teleport::teleported(&s, t.dest, t.yaw);
+                teleported = Some(t.trigger);
             }
         }
     }

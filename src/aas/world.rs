@@ -1,6 +1,7 @@
 //! The world a compile sees and replays run in: the level with its movers where navigation
-//! assumes them and its teleporters (named ones too: they work once fired); and the fixed-chunk worker split
-//! the compile runs its columns and candidates on. Entry point: [`NavWorld`].
+//! assumes them and its teleporters (named ones too: they work once fired); and the
+//! fixed-chunk worker split the compile runs its columns and candidates on. Entry point:
+//! [`NavWorld`].
 
 use glam::Vec3;
 
@@ -8,15 +9,30 @@ use crate::map::level::{MoverKind, TriggerKind};
 use crate::map::{CollisionMap, Level};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 
+/// A `trigger_teleport` as navigation uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Teleporter {
+    /// Trigger box minimum.
+    pub mins: Vec3,
+    /// Trigger box maximum.
+    pub maxs: Vec3,
+    /// Where it sends a player.
+    pub dest: Vec3,
+    /// Facing after arrival, degrees.
+    pub yaw: f32,
+    /// Its index in the level's triggers.
+    pub trigger: u32,
+}
+
 /// The world a compile sees: the level, and its collision map with every door open, plats
-/// down and trains at their first corner.
+/// at rest and trains at their first corner.
 pub struct NavWorld<'a> {
     /// The level.
     pub level: &'a Level,
     /// Movers where navigation assumes them.
     pub cmap: CollisionMap,
-    /// Teleporters: box, destination origin and yaw, trigger index.
-    pub teleports: Vec<(Vec3, Vec3, Vec3, f32, u32)>,
+    /// Its teleporters.
+    pub teleports: Vec<Teleporter>,
 }
 
 impl<'a> NavWorld<'a> {
@@ -42,7 +58,13 @@ impl<'a> NavWorld<'a> {
                 // (as doors are taken open).
                 TriggerKind::Teleport { dest: Some(d) } => {
                     let d = &level.teleport_dests[d];
-                    Some((t.mins, t.maxs, d.origin, d.yaw, i as u32))
+                    Some(Teleporter {
+                        mins: t.mins,
+                        maxs: t.maxs,
+                        dest: d.origin,
+                        yaw: d.yaw,
+                        trigger: i as u32,
+                    })
                 }
                 _ => None,
             })
@@ -55,9 +77,14 @@ impl<'a> NavWorld<'a> {
     }
 
     /// The teleporter trigger a player box at `origin` touches, if any.
-    pub fn teleporter_at(&self, origin: Vec3) -> Option<&(Vec3, Vec3, Vec3, f32, u32)> {
+    pub fn teleporter_at(&self, origin: Vec3) -> Option<&Teleporter> {
         self.teleports.iter().find(|t| {
-            crate::map::collision::overlaps(origin + PLAYER_MINS, origin + PLAYER_MAXS, t.0, t.1)
+            crate::map::collision::overlaps(
+                origin + PLAYER_MINS,
+                origin + PLAYER_MAXS,
+                t.mins,
+                t.maxs,
+            )
         })
     }
 }
@@ -99,6 +126,6 @@ pub(crate) fn threads_for(asked: usize) -> usize {
     if asked > 0 {
         asked
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        crate::sim::parallel::default_threads()
     }
 }
