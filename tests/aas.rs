@@ -69,15 +69,34 @@ fn settled(world: &NavWorld, p: Vec3) -> Vec3 {
     o
 }
 
-/// Items the area graph does not reach from the start, each with what is known. A gap
-/// listed here must still be a gap (the test fails when it closes, so the list stays true).
-const KNOWN_GAPS: [(&str, &str, &str); 1] = [(
-    "e1m1",
-    "weapon_grenadelauncher",
-    "deathmatch-only room under the room at z -256 (x 1136..1488, y 784..1136, floor \
-     z -432), left only by its teleporter; no reachability into it was found and the way \
-     in was not identified (issue 20 stays open for it)",
-)];
+/// Weapons and exits the area graph does not reach from the start, each with what is known
+/// ("exit" names the map's trigger_changelevel). A gap listed here must still be a gap (the
+/// test fails when it closes, so the list stays true).
+const KNOWN_GAPS: [(&str, &str, &str); 3] = [
+    (
+        "e1m1",
+        "weapon_grenadelauncher",
+        "deathmatch-only room under the room at z -256 (x 1136..1488, y 784..1136, floor \
+         z -432), left only by its teleporter; no reachability into it was found and the \
+         way in was not identified",
+    ),
+    (
+        "e2m2",
+        "exit",
+        "in deathmatch the two func_walls flagged not-in-deathmatch (map lines 11482 and \
+         11495) are not there, and the way to the exit the skill levels have is cut at \
+         x 1208..1368, y -8..16 (a 16-unit drop the physics does not make across); the \
+         deathmatch way was not identified",
+    ),
+    (
+        "start",
+        "weapon_supernailgun",
+        "deathmatch-only item in the end hall (x 936..2032, y 1520..2096) whose way in (the \
+         deathmatch-only teleporter at x 952..1024, y 1896..1912, across a lava pit from \
+         the fourth episode's hall) was not found: no running jump starts from the hall's \
+         edge there",
+    ),
+];
 
 #[test]
 fn every_map_compiles_with_areas_and_reachabilities() {
@@ -105,8 +124,18 @@ fn every_map_compiles_with_areas_and_reachabilities() {
                 a.flags.has(AreaFlags::SWIM),
                 "{name}"
             );
-            // Its centre is one of its own origins.
-            assert_eq!(mesh.area_at(a.center), Some(a.id), "{name} area {}", a.id);
+            // Its centre is one of its own origins (or, for an area that is there only with
+            // a mover moved, of another such area on the same floor height: two movers'
+            // other ends may cover the same place).
+            let at = mesh.area_at(a.center).map(|b| &mesh.areas()[b as usize]);
+            assert!(
+                at.is_some_and(|b| b.id == a.id
+                    || (a.moved.is_some()
+                        && b.moved.is_some()
+                        && (b.floor_z(a.center.truncate()) - a.center.z).abs() < 1.0)),
+                "{name} area {}: {at:?}",
+                a.id
+            );
         }
         for r in mesh.reaches() {
             assert!(r.seconds > 0.0 && r.from != r.to, "{name}: {r:?}");
@@ -273,9 +302,6 @@ fn deathmatch_spawns_reach_every_weapon_armour_and_powerup() {
 }
 
 #[test]
-#[ignore = "issue 20 is open for it: on e1m3, e1m5, e2m2, e3m2, e4m3 and start the way to \
-            some weapons and the exit is not found yet (lift doors and trains are not ridden); \
-            `cargo test --release --test aas -- --ignored` lists what is not reached"]
 fn single_player_start_reaches_every_weapon_and_the_exit() {
     let Some(_) = quake_maps() else { return };
     let mut all_missing = Vec::new();
@@ -327,7 +353,7 @@ fn single_player_start_reaches_every_weapon_and_the_exit() {
         let exit_reached = exits.iter().any(|t| {
             mesh.areas().iter().any(|a| {
                 seen[a.id as usize]
-                    && botarena::map::collision::overlaps(
+                    && botarena::map::collision::touches(
                         a.mins + PLAYER_MINS,
                         a.maxs + PLAYER_MAXS,
                         t.mins,
@@ -335,8 +361,21 @@ fn single_player_start_reaches_every_weapon_and_the_exit() {
                     )
             })
         });
-        if !exits.is_empty() && !exit_reached {
-            missing.push("the exit (trigger_changelevel)".into());
+        let known = KNOWN_GAPS
+            .iter()
+            .find(|(m, what, _)| *m == name && *what == "exit");
+        match known {
+            Some((_, _, why)) => {
+                assert!(
+                    !exit_reached,
+                    "{name}: the exit is reached now: drop it from KNOWN_GAPS"
+                );
+                eprintln!("{name}: exit not reached: {why}");
+            }
+            None if !exits.is_empty() && !exit_reached => {
+                missing.push("the exit (trigger_changelevel)".into())
+            }
+            None => {}
         }
         all_missing.extend(missing.into_iter().map(|m| format!("{name}: {m}")));
     }
@@ -364,6 +403,16 @@ fn stored_reachabilities_replay_through_pmove_in_their_time() {
             .iter()
             .filter_map(|k| mesh.reaches().iter().position(|r| r.kind == *k))
             .collect();
+        // And a reachability in a world with a mover moved, and a carry to or from one.
+        let moved = |a: u32| mesh.areas()[a as usize].moved;
+        picks.extend(mesh.reaches().iter().position(|r| {
+            r.kind != ReachKind::Elevator && moved(r.from).or(moved(r.to)).is_some()
+        }));
+        picks.extend(
+            mesh.reaches()
+                .iter()
+                .position(|r| r.kind == ReachKind::Elevator && moved(r.from) != moved(r.to)),
+        );
         picks.extend((0..40).map(|_| (rng.next_u32() as usize) % n));
         let dt = 1.0 / mesh.params.tick_rate as f32;
         for i in picks {
@@ -473,7 +522,11 @@ fn truncated_foreign_and_wrong_map_nav_files_are_refused() {
     assert!(matches!(e, NavFileError::Parse { .. }), "{e}");
     // Another version.
     let e = parse(
-        &text.replacen("\"version\":1", "\"version\":99", 1),
+        &text.replacen(
+            &format!("\"version\":{}", botarena::aas::file::VERSION),
+            "\"version\":99",
+            1,
+        ),
         "v.nav",
     )
     .unwrap_err();

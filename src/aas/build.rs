@@ -61,15 +61,25 @@ struct Key {
     flags: u16,
     mover: u32,
     trigger: u32,
+    /// The mover at its other end for this span to be there (`NONE`: as navigation
+    /// assumes the movers).
+    moved: u32,
 }
 
 const NONE: u32 = u32::MAX;
 
 const MASK: Contents = Contents::MASK_PLAYER_NO_BODIES;
 
-/// Sweeps the column at (x, y) from `top` down to `bottom`.
-fn column(world: &NavWorld, cell: u32, xy: Vec2, top: f32, bottom: f32, out: &mut Vec<Span>) {
-    let cmap = &world.cmap;
+/// Sweeps the column at (x, y) from `top` down to `bottom` in `cmap` (the world as
+/// navigation assumes it, or with mover `moved` at its other end).
+fn column(
+    world: &NavWorld,
+    (cmap, moved): (&CollisionMap, u32),
+    (cell, xy): (u32, Vec2),
+    top: f32,
+    bottom: f32,
+    out: &mut Vec<Span>,
+) {
     let mut z = top;
     while z > bottom {
         let start = xy.extend(z);
@@ -149,6 +159,7 @@ fn column(world: &NavWorld, cell: u32, xy: Vec2, top: f32, bottom: f32, out: &mu
                     flags: flags.0,
                     mover: NONE,
                     trigger: NONE,
+                    moved,
                 },
             });
             continue;
@@ -195,6 +206,7 @@ fn column(world: &NavWorld, cell: u32, xy: Vec2, top: f32, bottom: f32, out: &mu
                 flags: flags.0,
                 mover,
                 trigger,
+                moved,
             },
         });
     }
@@ -248,8 +260,8 @@ pub fn compile(
             for ix in 0..frame.nx {
                 column(
                     &world,
-                    iy * frame.nx + ix,
-                    frame.center(ix, iy),
+                    (&world.cmap, NONE),
+                    (iy * frame.nx + ix, frame.center(ix, iy)),
                     top,
                     bottom,
                     &mut out,
@@ -259,10 +271,11 @@ pub fn compile(
         },
         |done| progress("floors", done as u64, total),
     );
-    let spans: Vec<Span> = per_row.into_iter().flatten().collect();
+    let mut spans: Vec<Span> = per_row.into_iter().flatten().collect();
     if !spans.iter().any(|s| !s.key.swim) {
         return Err(CompileError::NoFloor { map: name });
     }
+    spans.extend(moved_spans(&world, &frame, &spans, (top, bottom)));
     let areas = merge(&frame, &spans);
     let mut stats = CompileStats {
         columns: frame.nx as u64 * frame.ny as u64,
@@ -284,6 +297,72 @@ pub fn compile(
     stats.seconds = clock.elapsed().as_secs_f64();
     mesh.stats = stats;
     Ok(mesh)
+}
+
+/// The spans that are there only with a mover at its other end: each plat, door and secret
+/// door's footprint (both ends, grown by the player box and a cell) swept again in the world
+/// with it moved, keeping the spans the first sweep did not find (a floor not within a unit
+/// of one found there, a swim span where none overlaps its depth).
+fn moved_spans(
+    world: &NavWorld,
+    frame: &Frame,
+    base: &[Span],
+    (top, bottom): (f32, f32),
+) -> Vec<Span> {
+    let mut by_cell: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (i, s) in base.iter().enumerate() {
+        by_cell.entry(s.cell).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for m in &world.moved {
+        let grow = PLAYER_MAXS.truncate() + Vec2::splat(frame.cell);
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for &g in &m.group {
+            let def = &world.level.movers[g];
+            let here = world.cmap.mover_offset(def.id).unwrap_or_default();
+            let there = m.cmap.mover_offset(def.id).unwrap_or_default();
+            lo = lo.min(def.mins.truncate() + here.truncate().min(there.truncate()) - grow);
+            hi = hi.max(def.maxs.truncate() + here.truncate().max(there.truncate()) + grow);
+        }
+        let clamp = |v: Vec2| {
+            let c = ((v - frame.origin) / frame.cell).floor();
+            (
+                (c.x.max(0.0) as u32).min(frame.nx - 1),
+                (c.y.max(0.0) as u32).min(frame.ny - 1),
+            )
+        };
+        let ((x0, y0), (x1, y1)) = (clamp(lo), clamp(hi));
+        let mut found = Vec::new();
+        for iy in y0..=y1 {
+            for ix in x0..=x1 {
+                let cell = iy * frame.nx + ix;
+                found.clear();
+                column(
+                    world,
+                    (&m.cmap, m.id),
+                    (cell, frame.center(ix, iy)),
+                    top,
+                    bottom,
+                    &mut found,
+                );
+                let known = by_cell.get(&cell).map_or(&[][..], |v| &v[..]);
+                out.extend(found.iter().filter(|s| {
+                    !known.iter().any(|&k| {
+                        let b = &base[k];
+                        // A swim span is the same liquid when their depths overlap (a
+                        // mover moved off the bottom deepens it, one moved over it caps it).
+                        b.key.swim == s.key.swim
+                            && if s.key.swim {
+                                b.origin.z <= s.top + 1.0 && s.origin.z <= b.top + 1.0
+                            } else {
+                                (b.origin.z - s.origin.z).abs() <= 1.0
+                            }
+                    })
+                }));
+            }
+        }
+    }
+    out
 }
 
 /// Cuts each surface into rectangles of cells: the areas, in the order their first cell was
@@ -357,6 +436,7 @@ fn merge(frame: &Frame, spans: &[Span]) -> Vec<Area> {
                 center,
                 mover: (s.key.mover != NONE).then_some(s.key.mover),
                 trigger: (s.key.trigger != NONE).then_some(s.key.trigger),
+                moved: (s.key.moved != NONE).then_some(s.key.moved),
             });
         }
     }

@@ -31,7 +31,7 @@ use super::mesh::{Area, CompileParams, CompileStats, Frame, NavMesh, Reach};
 /// The `format` field.
 pub const FORMAT: &str = "botarena-nav";
 /// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct NavFile {

@@ -124,6 +124,12 @@ pub struct Area {
     pub mover: Option<u32>,
     /// The teleporter trigger it touches (TELEPORTER areas; index into the level's triggers).
     pub trigger: Option<u32>,
+    /// The mover (by id) that must be at the other end from where navigation assumes it for
+    /// this area to be there: the shaft under a raised plat, the top of a plat waiting low
+    /// once fired, a bridge that a door slides away. `None`: the area of the world as
+    /// navigation assumes it ([`super::NavWorld`]).
+    #[serde(default)]
+    pub moved: Option<u32>,
 }
 
 impl Area {
@@ -219,6 +225,9 @@ pub enum MoverNeed {
     Fired(u32),
     /// The teleporter (by trigger index) that works only once something has fired it.
     Teleporter(u32),
+    /// The mover (by id) at the other end from where navigation assumes it: a plat up (or
+    /// low, once fired), a door closed (see [`Area::moved`]).
+    Moved(u32),
 }
 
 /// A way from one area to another, verified by the physics.

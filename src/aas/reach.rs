@@ -46,27 +46,29 @@ pub struct Arrival {
     pub teleported: Option<u32>,
 }
 
-/// Runs `commands` from `start` through the physics at `dt` (a plat `plat`, by mover index,
-/// started at tick 0 and moved as the mover code moves it, carrying whoever stands on it),
-/// and returns the first tick at which `arrived` (given the state and the teleporter that
-/// has sent the player on so far) holds. Teleport triggers send the player on after each
-/// tick's check.
+/// A mover moving during a run: its index in the level's movers and its state at tick 0.
+type Carrier = (usize, MoverState);
+
+/// Runs `commands` from `start` through the physics at `dt` in `cmap` (a mover `carrier`
+/// started at tick 0 from its given state and moved as the mover code moves it, carrying
+/// whoever stands on it), and returns the first tick at which `arrived` (given the state
+/// and the teleporter that has sent the player on so far) holds. Teleport triggers send the
+/// player on after each tick's check.
 fn simulate(
-    world: &NavWorld,
+    (world, cmap): (&NavWorld, &crate::map::CollisionMap),
     start: PlayerState,
     commands: &[CmdRun],
-    plat: Option<usize>,
+    carrier: Option<Carrier>,
     dt: f32,
     mut arrived: impl FnMut(&PlayerState, Option<u32>) -> bool,
     ticks_run: &mut u64,
 ) -> Option<Arrival> {
     let mut teleported = None;
     let physics = PhysicsParams::default();
-    let mut moving = plat.map(|i| {
-        let def = &world.level.movers[i];
-        let mut st = MoverState::spawn(def, &world.level.path_corners);
-        st.use_mover(def);
-        (i, st, world.cmap.clone())
+    let mut moving = carrier.map(|(i, st)| {
+        let mut c = cmap.clone();
+        c.set_mover_offset(world.level.movers[i].id, st.offset);
+        (i, st, c)
     });
     let mut s = start;
     let mut tick = 0u32;
@@ -80,7 +82,7 @@ fn simulate(
                 let delta = next.offset - st.offset;
                 *st = next;
                 cmap.set_mover_offset(def.id, st.offset);
-                // As the movers stage does: riders, and a player the plat moved into, are
+                // As the movers stage does: riders, and a player the mover moved into, are
                 // carried with it; a carried player that would end in something blocks it.
                 if delta != Vec3::ZERO
                     && (s.on_ground == Some(def.id)
@@ -95,7 +97,7 @@ fn simulate(
                     s.origin = to;
                 }
             }
-            let map = moving.as_ref().map_or(&world.cmap, |m| &m.2);
+            let map = moving.as_ref().map_or(cmap, |m| &m.2);
             s = pmove(&s, &run.cmd, map, &physics, dt, None).0;
             if arrived(&s, teleported) {
                 return Some(Arrival {
@@ -149,17 +151,18 @@ fn in_area(mesh: &NavMesh, s: &PlayerState, to: u32) -> bool {
 /// swims) in its end area, or `None` when it never does.
 pub fn run_reach(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Arrival> {
     let dt = 1.0 / mesh.params.tick_rate as f32;
-    let start = settle(
-        world,
-        reach.start,
-        mesh.areas()[reach.from as usize].is_swim(),
-    );
-    let plat = plat_of(world, reach);
+    let from = &mesh.areas()[reach.from as usize];
+    let moved = reach.needs.iter().find_map(|n| match n {
+        MoverNeed::Moved(id) => Some(*id),
+        _ => None,
+    });
+    let cmap = world.cmap_for(moved);
+    let start = settle(cmap, reach.start, from.is_swim());
     simulate(
-        world,
+        (world, cmap),
         start,
         &reach.commands,
-        plat,
+        carrier_of(world, mesh, reach),
         dt,
         // A teleport arrives as the compile saw it: sent on, then on the ground.
         |s, sent| {
@@ -170,29 +173,60 @@ pub fn run_reach(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Arri
     )
 }
 
-fn plat_of(world: &NavWorld, reach: &Reach) -> Option<usize> {
+/// The mover an elevator reachability rides, as it was at its start: a carry between an
+/// area on a mover where navigation has it and one on the same mover at its other end, or
+/// a plat ride from the plat at rest to a floor beside its other end.
+fn carrier_of(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Carrier> {
     if reach.kind != ReachKind::Elevator {
         return None;
     }
-    reach.needs.iter().find_map(|n| match n {
+    let (fa, ta) = (
+        &mesh.areas()[reach.from as usize],
+        &mesh.areas()[reach.to as usize],
+    );
+    if let (Some(m), Some(t)) = (fa.mover, ta.mover)
+        && m == t
+        && fa.moved != ta.moved
+    {
+        let index = world.level.movers.iter().position(|d| d.id.0 == m)?;
+        return carry_state(world, index, ta.moved.is_some()).map(|st| (index, st));
+    }
+    let index = reach.needs.iter().find_map(|n| match n {
         MoverNeed::Down(id) | MoverNeed::Fired(id) => {
             world.level.movers.iter().position(|m| m.id.0 == *id)
         }
-        MoverNeed::Open(_) | MoverNeed::Key(_) | MoverNeed::Teleporter(_) => None,
-    })
+        MoverNeed::Open(_) | MoverNeed::Key(_) | MoverNeed::Teleporter(_) | MoverNeed::Moved(_) => {
+            None
+        }
+    })?;
+    let def = &world.level.movers[index];
+    let mut st = MoverState::spawn(def, &world.level.path_corners);
+    st.use_mover(def);
+    Some((index, st))
 }
 
-/// A player at rest at `p`: settled by the physics on a floor, or floating where put in
-/// liquid.
-fn settle(world: &NavWorld, p: Vec3, swim: bool) -> PlayerState {
+/// A plat or door (by index) leaving where navigation has it for its other end
+/// (`to_other`), or coming back.
+fn carry_state(world: &NavWorld, index: usize, to_other: bool) -> Option<MoverState> {
+    let def = &world.level.movers[index];
+    let here = world.cmap.mover_offset(def.id)?;
+    let there = world.moved.iter().find(|m| m.index == index)?.offset;
+    let target = if to_other { there } else { here };
+    let (_, b) = MoverState::ends(def);
+    MoverState::travelling(def, (target - b).length() < 0.01)
+}
+
+/// A player at rest at `p` in `cmap`: settled by the physics on a floor, or floating where
+/// put in liquid.
+fn settle(cmap: &crate::map::CollisionMap, p: Vec3, swim: bool) -> PlayerState {
     if swim {
         let mut s = PlayerState::at(p, 0.0);
-        let (level, kind) = crate::physics::pmove::water_level(&world.cmap, p);
+        let (level, kind) = crate::physics::pmove::water_level(cmap, p);
         s.water_level = level;
         s.water_type = kind;
         s
     } else {
-        crate::nav::sample::stand_still(&world.cmap, &PhysicsParams::default(), p)
+        crate::nav::sample::stand_still(cmap, &PhysicsParams::default(), p)
     }
 }
 
@@ -243,15 +277,31 @@ enum Job {
         plat: usize,
         cell: u32,
     },
+    /// Carried by a plat or door (`mover`: index) from an area on it to an area on it at its
+    /// other end.
+    Carry { from: u32, to: u32, mover: usize },
 }
 
 struct Ctx<'a> {
     world: &'a NavWorld<'a>,
     mesh: &'a NavMesh,
     dt: f32,
+    /// The mover the job's areas need at its other end (see [`super::Area::moved`]).
+    moved: Option<u32>,
 }
 
 impl Ctx<'_> {
+    /// Whether area `a` is there in the job's world.
+    fn here(&self, a: u32) -> bool {
+        let m = self.mesh.areas()[a as usize].moved;
+        m.is_none() || m == self.moved
+    }
+
+    /// The job's world.
+    fn cmap(&self) -> &crate::map::CollisionMap {
+        self.world.cmap_for(self.moved)
+    }
+
     fn cell_xy(&self, c: u32) -> Vec2 {
         let f = &self.mesh.frame;
         f.center(c % f.nx, c / f.nx)
@@ -262,11 +312,34 @@ impl Ctx<'_> {
         xy.cmpge(a.mins.truncate()).all() && xy.cmple(a.maxs.truncate()).all()
     }
 
-    /// A point of area `a` over `xy`: on its floor, or mid-depth when it swims.
+    /// A point of area `a` over `xy`: on its floor, or when it swims at mid depth — or
+    /// just under its surface where the bottom under `xy` is higher than mid depth (a swim
+    /// area is a rectangle of columns sharing a surface; their bottoms differ, and any
+    /// column's box fits all the way up to the surface).
     fn point_in(&self, a: u32, xy: Vec2) -> Vec3 {
         let area = &self.mesh.areas()[a as usize];
         if area.is_swim() {
-            xy.extend((area.mins.z + area.maxs.z) * 0.5)
+            let mask = crate::map::Contents::MASK_PLAYER_NO_BODIES;
+            let fits = |z: f32| {
+                !self
+                    .cmap()
+                    .trace(
+                        xy.extend(z),
+                        xy.extend(z),
+                        PLAYER_MINS,
+                        PLAYER_MAXS,
+                        mask,
+                        None,
+                    )
+                    .start_solid
+            };
+            let mid = (area.mins.z + area.maxs.z) * 0.5;
+            let near_top = (area.maxs.z - 1.0).max(area.mins.z);
+            xy.extend(if fits(mid) || !fits(near_top) {
+                mid
+            } else {
+                near_top
+            })
         } else {
             xy.extend(area.floor_z(xy) + 0.5)
         }
@@ -275,9 +348,9 @@ impl Ctx<'_> {
     /// A player at rest in `a` near `xy`, or `None` when settling leaves the area.
     fn start_in(&self, a: u32, xy: Vec2) -> Option<PlayerState> {
         let area = &self.mesh.areas()[a as usize];
-        let s = settle(self.world, self.point_in(a, xy), area.is_swim());
+        let s = settle(self.cmap(), self.point_in(a, xy), area.is_swim());
         // Settled twice, as a replay settles the stored origin again.
-        let s = settle(self.world, s.origin, area.is_swim());
+        let s = settle(self.cmap(), s.origin, area.is_swim());
         (self.mesh.area_at(s.origin) == Some(a)).then_some(s)
     }
 
@@ -291,15 +364,15 @@ impl Ctx<'_> {
         &self,
         start: PlayerState,
         commands: Vec<CmdRun>,
-        plat: Option<usize>,
+        carrier: Option<Carrier>,
         to: Option<u32>,
         ticks: &mut u64,
     ) -> Option<(Arrival, Vec<CmdRun>)> {
         let a = simulate(
-            self.world,
+            (self.world, self.cmap()),
             start,
             &commands,
-            plat,
+            carrier,
             self.dt,
             |s, sent| match sent {
                 None => to.is_some_and(|to| in_area(self.mesh, s, to)),
@@ -409,7 +482,7 @@ impl Ctx<'_> {
             return None;
         }
         let arr = simulate(
-            self.world,
+            (self.world, self.cmap()),
             start,
             &commands,
             None,
@@ -420,7 +493,7 @@ impl Ctx<'_> {
                     && self
                         .mesh
                         .area_at(s.origin)
-                        .is_some_and(|l| l != from && in_area(self.mesh, s, l))
+                        .is_some_and(|l| l != from && self.here(l) && in_area(self.mesh, s, l))
             },
             ticks,
         )?;
@@ -458,7 +531,7 @@ impl Ctx<'_> {
             self.start_in(a, p)
         })?;
         let from = self.mesh.area_at(start.origin)?;
-        if from == to {
+        if from == to || !self.here(from) {
             return None;
         }
         let target = cxy + d * MAX_GAP;
@@ -472,7 +545,7 @@ impl Ctx<'_> {
             s = pmove(
                 &s,
                 &run,
-                &self.world.cmap,
+                self.cmap(),
                 &PhysicsParams::default(),
                 self.dt,
                 None,
@@ -500,7 +573,42 @@ impl Ctx<'_> {
                 return self.make((from, to, ReachKind::Jump), &start, &arr, cmds);
             }
         }
-        None
+        // A jump that carries the runner past the first floor across (a narrow ledge on the
+        // far side) is kept as a jump to where it comes down, as falls are.
+        let k = states.len() - 1;
+        let mut commands = Vec::new();
+        if k > 0 {
+            commands.push(CmdRun {
+                ticks: k as u32,
+                cmd: run,
+            });
+        }
+        commands.push(CmdRun {
+            ticks: flight,
+            cmd: leap,
+        });
+        let bad = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
+        let landed = simulate(
+            (self.world, self.cmap()),
+            start,
+            &commands,
+            None,
+            self.dt,
+            |s, sent| {
+                sent.is_none()
+                    && s.on_ground.is_some()
+                    && (s.origin.truncate() - cxy).dot(d) > self.mesh.frame.cell
+                    && self.mesh.area_at(s.origin).is_some_and(|l| {
+                        l != from
+                            && self.here(l)
+                            && self.mesh.areas()[l as usize].flags.0 & bad == 0
+                    })
+            },
+            ticks,
+        )?;
+        let to = self.mesh.area_at(landed.state.origin)?;
+        let (arr, cmds) = self.run(start, commands, None, Some(to), ticks)?;
+        self.make((from, to, ReachKind::Jump), &start, &arr, cmds)
     }
 
     fn teleport(&self, from: u32, ticks: &mut u64) -> Option<Reach> {
@@ -519,11 +627,53 @@ impl Ctx<'_> {
         self.make((from, from, ReachKind::Teleport), &start, &arr, cmds)
     }
 
+    /// Standing on a plat or door while it moves to its other end (or back), until the
+    /// player is in `to`, the area on it there.
+    fn carry(&self, from: u32, to: u32, mover: usize, ticks: &mut u64) -> Option<Reach> {
+        let (fa, ta) = (
+            &self.mesh.areas()[from as usize],
+            &self.mesh.areas()[to as usize],
+        );
+        let st = carry_state(self.world, mover, ta.moved.is_some())?;
+        // Over where the two areas overlap, nearest the middle of the overlap.
+        let lo = fa.mins.truncate().max(ta.mins.truncate());
+        let hi = fa.maxs.truncate().min(ta.maxs.truncate());
+        if lo.cmpgt(hi).any() {
+            return None;
+        }
+        let start = self.start_in(from, (lo + hi) * 0.5)?;
+        let def = &self.world.level.movers[mover];
+        if start.on_ground != Some(def.id) {
+            return None;
+        }
+        let (a, b) = MoverState::ends(def);
+        let seconds = (b - a).length() / def.speed.max(1.0) + 2.0;
+        let commands = vec![CmdRun {
+            ticks: self.max_ticks(seconds),
+            cmd: UserCmd {
+                yaw: start.yaw,
+                ..Default::default()
+            },
+        }];
+        let (arr, cmds) = self.run(start, commands, Some((mover, st)), Some(to), ticks)?;
+        if arr.teleported.is_some() {
+            return None;
+        }
+        let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds)?;
+        r.needs.push(if def.targetname.is_some() {
+            MoverNeed::Fired(def.id.0)
+        } else {
+            MoverNeed::Down(def.id.0)
+        });
+        Some(r)
+    }
+
     fn ride(&self, from: u32, to: u32, plat: usize, cell: u32, ticks: &mut u64) -> Option<Reach> {
         let def = &self.world.level.movers[plat];
         let (rest, other) = plat_ends(def)?;
         let mut st = MoverState::spawn(def, &self.world.level.path_corners);
         st.use_mover(def);
+        let used = st;
         let travel = other - rest;
         // Where on the plat to stand: the cell nearest the middle whose box rides clear of
         // the shaft all the way (a pillar may stand in a corner of the plat).
@@ -574,7 +724,7 @@ impl Ctx<'_> {
                 cmd: run_cmd(there, aim, false, false),
             },
         ];
-        let (arr, cmds) = self.run(start, commands, Some(plat), Some(to), ticks)?;
+        let (arr, cmds) = self.run(start, commands, Some((plat, used)), Some(to), ticks)?;
         if arr.teleported.is_some() {
             return None;
         }
@@ -679,7 +829,7 @@ fn touching(mesh: &NavMesh) -> Vec<Job> {
             for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
                 let (blo, bhi) = heights(mesh, b, n);
                 // Up no more than a jump, down no more than the longest fall.
-                if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL {
+                if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL || !same_world(mesh, a.id, b) {
                     continue;
                 }
                 pairs.entry((a.id, b)).or_default().push((c, n));
@@ -738,7 +888,7 @@ fn gaps(mesh: &NavMesh, walkable: &std::collections::BTreeSet<(u32, u32)>) -> Ve
                     if bz > z + MAX_JUMP_UP || bz < z - 64.0 {
                         continue;
                     }
-                    if !walkable.contains(&(a.id, b)) {
+                    if !walkable.contains(&(a.id, b)) && same_world(mesh, a.id, b) {
                         let e = best.entry((a.id, b)).or_insert((k, c, dir));
                         if k < e.0 {
                             *e = (k, c, dir);
@@ -786,7 +936,7 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
                 let xy = f.center(x, y);
                 for &b in mesh.areas_in_cell(x, y) {
                     let area = &mesh.areas()[b as usize];
-                    if area.is_swim() || area.mover.is_some() {
+                    if area.is_swim() || area.mover.is_some() || area.moved.is_some() {
                         continue;
                     }
                     if (area.floor_z(xy) - top_z).abs() > STEP_DROP {
@@ -804,7 +954,11 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
         let mut near: Vec<(u32, (f32, u32))> = near.into_iter().collect();
         near.sort_by(|a, b| a.1.0.total_cmp(&b.1.0).then(a.0.cmp(&b.0)));
         near.truncate(6);
-        for a in mesh.areas().iter().filter(|a| a.mover == Some(def.id.0)) {
+        for a in mesh
+            .areas()
+            .iter()
+            .filter(|a| a.mover == Some(def.id.0) && a.moved.is_none())
+        {
             for &(b, (_, cell)) in &near {
                 out.push(Job::Ride {
                     from: a.id,
@@ -818,13 +972,59 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
     out
 }
 
-/// Doors whose closed brushes a reachability's path crosses, and the plat of an area it
-/// ends on.
-fn needs(world: &NavWorld, mesh: &NavMesh, r: &mut Reach) {
+/// Carries: between each area on a plat or door where navigation has it and each area on
+/// it at its other end above or below, both ways.
+fn carries(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
+    let mut out = Vec::new();
+    for m in &world.moved {
+        let on = |moved: Option<u32>| {
+            mesh.areas()
+                .iter()
+                .filter(move |a| a.mover == Some(m.id) && a.moved == moved)
+        };
+        for a in on(None) {
+            for b in on(Some(m.id)) {
+                let lo = a.mins.truncate().max(b.mins.truncate());
+                let hi = a.maxs.truncate().min(b.maxs.truncate());
+                if lo.cmpgt(hi).any() {
+                    continue;
+                }
+                out.push(Job::Carry {
+                    from: a.id,
+                    to: b.id,
+                    mover: m.index,
+                });
+                out.push(Job::Carry {
+                    from: b.id,
+                    to: a.id,
+                    mover: m.index,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Two areas can be joined when at most one mover has to be moved for them.
+fn same_world(mesh: &NavMesh, a: u32, b: u32) -> bool {
+    let (x, y) = (
+        mesh.areas()[a as usize].moved,
+        mesh.areas()[b as usize].moved,
+    );
+    x.is_none() || y.is_none() || x == y
+}
+
+/// The mover the world it runs in has moved, doors whose closed brushes a reachability's
+/// path crosses, and the plat of an area it ends on.
+fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
     let lo = r.start.min(r.end) + PLAYER_MINS;
     let hi = r.start.max(r.end) + PLAYER_MAXS;
+    // The world it was verified in (and a replay runs in).
+    if let Some(id) = moved {
+        r.needs.push(MoverNeed::Moved(id));
+    }
     for m in &world.level.movers {
-        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) {
+        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) || moved == Some(m.id.0) {
             continue;
         }
         match m.kind {
@@ -862,13 +1062,23 @@ pub(crate) fn build(
     stats: &mut CompileStats,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Vec<Reach> {
-    let ctx = Ctx {
-        world,
-        mesh,
-        dt: 1.0 / mesh.params.tick_rate as f32,
-    };
-    let verify = |job: &Job| -> (Option<Reach>, u64) {
+    let areas = mesh.areas();
+    let verify = |job: &Job| -> (Option<(Reach, Option<u32>)>, u64) {
         let mut ticks = 0u64;
+        // The world the job runs in: where its start (or its end) needs a mover moved.
+        let moved = match job {
+            Job::Touch { from, to, .. } | Job::Gap { from, to, .. } => {
+                areas[*from as usize].moved.or(areas[*to as usize].moved)
+            }
+            Job::Teleport { from } | Job::Carry { from, .. } => areas[*from as usize].moved,
+            Job::Ride { .. } => None,
+        };
+        let ctx = Ctx {
+            world,
+            mesh,
+            dt: 1.0 / mesh.params.tick_rate as f32,
+            moved,
+        };
         let r = match job {
             Job::Touch { from, to, places } => ctx.touch(*from, *to, places, &mut ticks),
             Job::Gap {
@@ -884,8 +1094,9 @@ pub(crate) fn build(
                 plat,
                 cell,
             } => ctx.ride(*from, *to, *plat, *cell, &mut ticks),
+            Job::Carry { from, to, mover } => ctx.carry(*from, *to, *mover, &mut ticks),
         };
-        (r, ticks)
+        (r.map(|r| (r, moved)), ticks)
     };
     let mut reaches = Vec::new();
     let mut run = |jobs: Vec<Job>, stage: &str, reaches: &mut Vec<Reach>| {
@@ -895,8 +1106,8 @@ pub(crate) fn build(
         for (r, t) in done {
             stats.ticks_simulated += t;
             match r {
-                Some(mut r) => {
-                    needs(world, mesh, &mut r);
+                Some((mut r, moved)) => {
+                    needs(world, mesh, moved, &mut r);
                     reaches.push(r);
                 }
                 None => stats.dropped += 1,
@@ -914,6 +1125,7 @@ pub(crate) fn build(
             .map(|a| Job::Teleport { from: a.id }),
     );
     special.extend(rides(world, mesh));
+    special.extend(carries(world, mesh));
     run(special, "jump/teleport/plat reachabilities", &mut reaches);
     // Two candidates can end as the same (from, to, kind) (running jumps start where their
     // run-up does): the quickest stays.

@@ -33,6 +33,25 @@ pub struct NavWorld<'a> {
     pub cmap: CollisionMap,
     /// Its teleporters.
     pub teleports: Vec<Teleporter>,
+    /// Each plat, door and secret door at its other end (a plat up — or low when it waits
+    /// high —, a door closed), by mover id: the world of the areas that are there only
+    /// then ([`super::Area::moved`]). The collision maps share their static brushes.
+    pub moved: Vec<Moved>,
+}
+
+/// One mover at the other end from where navigation assumes it (a door with the doors
+/// linked to it).
+pub struct Moved {
+    /// The mover's id.
+    pub id: u32,
+    /// Its index in the level's movers.
+    pub index: usize,
+    /// Its offset there.
+    pub offset: Vec3,
+    /// The movers moved with it (indices, itself first; linked doors).
+    pub group: Vec<usize>,
+    /// The world with it there.
+    pub cmap: CollisionMap,
 }
 
 impl<'a> NavWorld<'a> {
@@ -69,17 +88,71 @@ impl<'a> NavWorld<'a> {
                 _ => None,
             })
             .collect();
+        let moved = level
+            .movers
+            .iter()
+            .enumerate()
+            .filter_map(|(index, m)| {
+                let here = cmap.mover_offset(m.id)?;
+                let offset = match &m.kind {
+                    MoverKind::Plat { low } => {
+                        if (here - *low).length() < 0.01 {
+                            Vec3::ZERO
+                        } else {
+                            *low
+                        }
+                    }
+                    // Doors and secret doors are taken open; closed is where the map has them.
+                    MoverKind::Door { .. } | MoverKind::SecretDoor { .. } => Vec3::ZERO,
+                    _ => return None,
+                };
+                if (offset - here).length() < 0.01 {
+                    return None;
+                }
+                // Linked doors move as one: the group is moved with its first door.
+                let group: &[usize] = match &m.kind {
+                    MoverKind::Door { .. } => &m.linked,
+                    _ => &[],
+                };
+                if group.iter().any(|&g| g < index) {
+                    return None;
+                }
+                let mut c = cmap.clone();
+                c.set_mover_offset(m.id, offset);
+                for &g in group {
+                    c.set_mover_offset(level.movers[g].id, Vec3::ZERO);
+                }
+                let mut all = vec![index];
+                all.extend(group.iter().copied().filter(|&g| g != index));
+                Some(Moved {
+                    id: m.id.0,
+                    index,
+                    offset,
+                    group: all,
+                    cmap: c,
+                })
+            })
+            .collect();
         NavWorld {
             level,
             cmap,
             teleports,
+            moved,
         }
+    }
+
+    /// The collision world of areas that need mover `moved` at its other end (`None`: the
+    /// world as navigation assumes it).
+    pub fn cmap_for(&self, moved: Option<u32>) -> &CollisionMap {
+        moved
+            .and_then(|id| self.moved.iter().find(|m| m.id == id))
+            .map_or(&self.cmap, |m| &m.cmap)
     }
 
     /// The teleporter trigger a player box at `origin` touches, if any.
     pub fn teleporter_at(&self, origin: Vec3) -> Option<&Teleporter> {
         self.teleports.iter().find(|t| {
-            crate::map::collision::overlaps(
+            crate::map::collision::touches(
                 origin + PLAYER_MINS,
                 origin + PLAYER_MAXS,
                 t.mins,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use crate::map::collision::overlaps;
+use crate::map::collision::{overlaps, touches};
 use crate::map::level::{MoverKind, TriggerKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::physics::teleport::teleported;
@@ -38,7 +38,7 @@ pub fn triggers_system(sim: &mut Sim) {
         };
         let (mn, mx) = (state.origin + PLAYER_MINS, state.origin + PLAYER_MAXS);
         for (ti, t) in level.triggers.iter().enumerate() {
-            if !overlaps(mn, mx, t.mins, t.maxs) || !sim.triggers[ti].active {
+            if !touches(mn, mx, t.mins, t.maxs) || !sim.triggers[ti].active {
                 continue;
             }
             match &t.kind {

@@ -10,6 +10,8 @@
 //! moves; bodies are player boxes. Everything is f32 and evaluated in a fixed order, so the
 //! answers are deterministic.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
@@ -54,7 +56,7 @@ pub struct Trace {
 #[derive(Clone)]
 struct Mover {
     id: EntId,
-    brushes: Vec<Brush>,
+    brushes: Arc<[Brush]>,
     mins: Vec3,
     maxs: Vec3,
     offset: Vec3,
@@ -87,11 +89,13 @@ pub fn count_traces_here(n: u64) {
 /// The collision world of one map.
 #[derive(Clone)]
 pub struct CollisionMap {
-    brushes: Vec<Brush>,
+    /// The static world, shared between clones (a clone differs only in its movers' offsets
+    /// and its bodies: navigation keeps one per mover position).
+    brushes: Arc<[Brush]>,
     /// Every kind of contents some brush has (static or mover).
     present: Contents,
-    bvh: Bvh,
-    grid: BrushGrid,
+    bvh: Arc<Bvh>,
+    grid: Arc<BrushGrid>,
     mins: Vec3,
     maxs: Vec3,
     movers: Vec<Mover>,
@@ -154,7 +158,7 @@ impl CollisionMap {
                 }
                 Mover {
                     id,
-                    brushes,
+                    brushes: brushes.into(),
                     mins: mn,
                     maxs: mx,
                     offset: Vec3::ZERO,
@@ -168,9 +172,9 @@ impl CollisionMap {
             .fold(Contents::EMPTY, |c, b| c | b.contents);
         CollisionMap {
             present,
-            brushes,
-            bvh,
-            grid,
+            brushes: brushes.into(),
+            bvh: Arc::new(bvh),
+            grid: Arc::new(grid),
             mins,
             maxs,
             movers,
@@ -267,9 +271,7 @@ impl CollisionMap {
 
     /// Every mover's brushes (at offset zero) with its current offset, in id order.
     pub fn mover_geometry(&self) -> impl Iterator<Item = (EntId, &[Brush], Vec3)> + '_ {
-        self.movers
-            .iter()
-            .map(|m| (m.id, m.brushes.as_slice(), m.offset))
+        self.movers.iter().map(|m| (m.id, &m.brushes[..], m.offset))
     }
 
     /// Moves a mover's brushes to `offset` from where the map placed them.
@@ -417,7 +419,7 @@ impl CollisionMap {
                 if Some(m.id) == ignore || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset) {
                     continue;
                 }
-                for b in &m.brushes {
+                for b in m.brushes.iter() {
                     if b.contents.intersects(mask) {
                         let (ls, le) = (s - m.offset, e - m.offset);
                         clip_planes(&b.clip_planes, ls, le, half, b.contents, m.id, &mut w);
@@ -536,7 +538,7 @@ impl CollisionMap {
         for m in &self.movers {
             if overlaps(p, p, m.mins + m.offset, m.maxs + m.offset) {
                 let lp = p - m.offset;
-                for b in &m.brushes {
+                for b in m.brushes.iter() {
                     if b.contains_point(lp) {
                         c |= b.contents;
                     }
@@ -576,6 +578,16 @@ impl CollisionMap {
 /// The order of `CollisionMap::bodies_by_x`: low x, then id.
 fn x_order(a: &Body, b: &Body) -> std::cmp::Ordering {
     a.mins.x.total_cmp(&b.mins.x).then(a.id.cmp(&b.id))
+}
+
+/// Whether an entity box touches a trigger box as Quake links them (`SV_LinkEdict` grows
+/// every non-item box by a unit on each side "because movement is clipped an epsilon away
+/// from an actual edge", and `SV_TouchLinks` counts boxes whose faces meet): a player
+/// standing against the wall a thin trigger is set into touches it.
+pub fn touches(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
+    let (amin, amax) = (amin - Vec3::ONE, amax + Vec3::ONE);
+    let (bmin, bmax) = (bmin - Vec3::ONE, bmax + Vec3::ONE);
+    amin.cmple(bmax).all() && amax.cmpge(bmin).all()
 }
 
 /// Strict overlap of two boxes (touching faces do not overlap).
@@ -1072,7 +1084,7 @@ mod tests {
             let (s, e) = (a + centre, b + centre);
             let (lo, hi) = (s.min(e) - half - Vec3::ONE, s.max(e) + half + Vec3::ONE);
             let mut w = Work::new();
-            for br in &map.brushes {
+            for br in map.brushes.iter() {
                 if overlaps(lo, hi, br.mins, br.maxs) && !w.all_solid {
                     clip_planes(
                         &br.clip_planes,

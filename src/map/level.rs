@@ -271,6 +271,9 @@ pub struct TriggerDef {
     pub line: usize,
 }
 
+/// The spawnflag of entities a deathmatch leaves out (Quake's `SPAWNFLAG_NOT_DEATHMATCH`).
+pub const SPAWNFLAG_NOT_DEATHMATCH: u32 = 2048;
+
 /// Everything the simulation needs from a map.
 #[derive(Clone, Debug)]
 pub struct Level {
@@ -418,9 +421,15 @@ impl Level {
                 e,
                 warnings: &mut warnings,
             };
-            teleport_surfaces.extend(e.teleport_surfaces.iter().cloned());
             let class = e.classname.as_str();
             let spawnflags = k.f32_or("spawnflags", 0.0).max(0.0) as u32;
+            // Quake's ED_LoadFromFile: in deathmatch (a match is one) an entity flagged "not
+            // in deathmatch" is never spawned — single-player levels lose their key doors,
+            // some items and triggers; the skill flags count only outside deathmatch.
+            if spawnflags & SPAWNFLAG_NOT_DEATHMATCH != 0 && class != "worldspawn" {
+                continue;
+            }
+            teleport_surfaces.extend(e.teleport_surfaces.iter().cloned());
             match class {
                 "worldspawn" | "func_wall" | "func_bossgate" => {
                     static_brushes.extend(e.brushes.iter().cloned());

@@ -143,6 +143,28 @@ impl MoverState {
         }
     }
 
+    /// A plat or door on its way from one end to the other (`to_b`: towards the end it
+    /// reaches when used from rest, the plat's top or the door's open position), starting
+    /// at the end it leaves; `None` for other movers.
+    pub fn travelling(def: &MoverDef, to_b: bool) -> Option<MoverState> {
+        let (a, b) = positions(def);
+        match def.kind {
+            MoverKind::Plat { .. } | MoverKind::Door { .. } => Some(MoverState {
+                offset: if to_b { a } else { b },
+                phase: if to_b { Phase::ToB } else { Phase::ToA },
+                timer: 0.0,
+                corner: None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Where a plat or door's two ends are: (rest, other end) — the plat low and high, the
+    /// door closed and open (a door that starts open: open and closed).
+    pub fn ends(def: &MoverDef) -> (Vec3, Vec3) {
+        positions(def)
+    }
+
     /// A player touched the mover's trigger, or a trigger fired it.
     pub fn use_mover(&mut self, def: &MoverDef) -> Option<MoverEvent> {
         match (&def.kind, self.phase) {

@@ -664,7 +664,7 @@ pub fn plan(
         };
         let (mut next, _) = pmove(&from.state, &cmd, cmap, physics, cfg.step, cfg.me);
         if let Some(t) = cfg.teleporters.iter().find(|t| {
-            overlaps(
+            crate::map::collision::touches(
                 next.origin + PLAYER_MINS,
                 next.origin + PLAYER_MAXS,
                 t.mins,
