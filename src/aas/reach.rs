@@ -655,16 +655,27 @@ impl Ctx<'_> {
                 ..Default::default()
             },
         }];
-        let (arr, cmds) = self.run(start, commands, Some((mover, st)), Some(to), ticks)?;
+        self.ride_run((from, to), start, commands, (mover, st), ticks)
+    }
+
+    /// Runs a ride on a mover (`carrier`) into `to`: an elevator reachability needing the
+    /// mover where it waits (or fired), or `None` when it does not arrive or a teleporter
+    /// takes it.
+    fn ride_run(
+        &self,
+        (from, to): (u32, u32),
+        start: PlayerState,
+        commands: Vec<CmdRun>,
+        carrier: Carrier,
+        ticks: &mut u64,
+    ) -> Option<Reach> {
+        let def = &self.world.level.movers[carrier.0];
+        let (arr, cmds) = self.run(start, commands, Some(carrier), Some(to), ticks)?;
         if arr.teleported.is_some() {
             return None;
         }
         let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds)?;
-        r.needs.push(if def.targetname.is_some() {
-            MoverNeed::Fired(def.id.0)
-        } else {
-            MoverNeed::Down(def.id.0)
-        });
+        r.needs.push(rest_need(def.id.0, def.targetname.is_some()));
         Some(r)
     }
 
@@ -724,17 +735,17 @@ impl Ctx<'_> {
                 cmd: run_cmd(there, aim, false, false),
             },
         ];
-        let (arr, cmds) = self.run(start, commands, Some((plat, used)), Some(to), ticks)?;
-        if arr.teleported.is_some() {
-            return None;
-        }
-        let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds)?;
-        r.needs.push(if def.targetname.is_some() {
-            MoverNeed::Fired(def.id.0)
-        } else {
-            MoverNeed::Down(def.id.0)
-        });
-        Some(r)
+        self.ride_run((from, to), start, commands, (plat, used), ticks)
+    }
+}
+
+/// What a mover (by id) must be for a reachability on it: where it waits, or fired when a
+/// trigger moves it (`targeted`).
+fn rest_need(id: u32, targeted: bool) -> MoverNeed {
+    if targeted {
+        MoverNeed::Fired(id)
+    } else {
+        MoverNeed::Down(id)
     }
 }
 
@@ -1042,11 +1053,7 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
                 .movers
                 .iter()
                 .any(|m| m.id.0 == id && m.targetname.is_some());
-            let need = if targeted {
-                MoverNeed::Fired(id)
-            } else {
-                MoverNeed::Down(id)
-            };
+            let need = rest_need(id, targeted);
             if !r.needs.contains(&need) {
                 r.needs.push(need);
             }
