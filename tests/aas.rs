@@ -72,31 +72,19 @@ fn settled(world: &NavWorld, p: Vec3) -> Vec3 {
 /// Weapons and exits the area graph does not reach from the start, each with what is known
 /// ("exit" names the map's trigger_changelevel). A gap listed here must still be a gap (the
 /// test fails when it closes, so the list stays true).
-const KNOWN_GAPS: [(&str, &str, &str); 3] = [
-    (
-        "e1m1",
-        "weapon_grenadelauncher",
-        "deathmatch-only room under the room at z -256 (x 1136..1488, y 784..1136, floor \
-         z -432), left only by its teleporter; no reachability into it was found and the \
-         way in was not identified",
-    ),
-    (
-        "e2m2",
-        "exit",
-        "in deathmatch the two func_walls flagged not-in-deathmatch (map lines 11482 and \
-         11495) are not there, and the way to the exit the skill levels have is cut at \
-         x 1208..1368, y -8..16 (a 16-unit drop the physics does not make across); the \
-         deathmatch way was not identified",
-    ),
-    (
-        "start",
-        "weapon_supernailgun",
-        "deathmatch-only item in the end hall (x 936..2032, y 1520..2096) whose way in (the \
-         deathmatch-only teleporter at x 952..1024, y 1896..1912, across a lava pit from \
-         the fourth episode's hall) was not found: no running jump starts from the hall's \
-         edge there",
-    ),
-];
+const KNOWN_GAPS: [(&str, &str, &str); 1] = [(
+    "e1m1",
+    "weapon_grenadelauncher",
+    "deathmatch-only secret room (x 1136..1488, y 784..1136, floor z -432) closed on every \
+     side but one: its floor is an 18-unit slab over slime with a 6-unit air gap under it, \
+     and every area beside it is that slime. Out of slime a player climbs only by a water \
+     jump, which needs something solid 8 units above a waist-deep origin ahead \
+     (pmove's check_water_jump, as QuakeWorld's PM_CheckWaterJump): the air gap gives none, \
+     and the 32-unit channel at x 1120..1152 where the slime is open is too narrow to rise \
+     in (the box's head meets the slab). The room is left by its teleporter; no walk, \
+     jump, swim, ride or teleport leads in, so the way in must be something navigation \
+     does not model (a rocket or grenade jump, perhaps)",
+)];
 
 #[test]
 fn every_map_compiles_with_areas_and_reachabilities() {
@@ -445,6 +433,109 @@ fn compile_is_the_same_for_any_thread_count() {
     let b = compile(&level, &cmap, &two, &mut |_, _, _| {}).unwrap();
     assert_eq!(a.areas(), b.areas());
     assert_eq!(a.reaches(), b.reaches());
+}
+
+/// A pool of water hanging over air (as start.map's way down into its fourth episode's
+/// hall): it is a swim area, a walk off the ledge beside it ends in it, and a player leaves
+/// it through its bottom onto the floor below.
+#[test]
+fn a_liquid_with_air_under_it_is_swum_and_left_through_its_bottom() {
+    let v = Vec3::new;
+    let mut b = botarena::map::builder::MapBuilder::new();
+    // A sealed room x 0..512, y 0..256, z 0..512.
+    b.solid(v(-16., -16., -16.), v(528., 272., 0.), "FLOOR")
+        .solid(v(-16., -16., 512.), v(528., 272., 528.), "CEIL")
+        .solid(v(-16., -16., 0.), v(0., 272., 512.), "WALL")
+        .solid(v(512., -16., 0.), v(528., 272., 512.), "WALL")
+        .solid(v(0., -16., 0.), v(512., 0., 512.), "WALL")
+        .solid(v(0., 256., 0.), v(512., 272., 512.), "WALL")
+        // A ledge 256 up on the west side, and the pool beside it from 200 to 300.
+        .solid(v(0., 0., 0.), v(192., 256., 256.), "LEDGE")
+        .solid(v(192., 0., 200.), v(512., 256., 300.), "*water1")
+        .point("info_player_deathmatch", v(96., 128., 280.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let ledge = mesh
+        .area_at(v(96., 128., 256. + 24.))
+        .expect("the ledge is an area");
+    let pool = mesh
+        .area_at(v(352., 128., 250.))
+        .expect("the hanging pool is an area");
+    let pool_area = &mesh.areas()[pool as usize];
+    assert!(pool_area.flags.has(AreaFlags::SWIM | AreaFlags::WATER));
+    // From waist deep at its bottom (200 - 4) up to its surface.
+    assert!(
+        (pool_area.mins.z - 197.0).abs() <= 1.0,
+        "{:?}",
+        pool_area.mins
+    );
+    assert!(
+        (pool_area.maxs.z - 300.0).abs() <= 1.0,
+        "{:?}",
+        pool_area.maxs
+    );
+    let floor = mesh
+        .area_at(v(352., 128., 24.))
+        .expect("the floor is an area");
+    assert!(
+        mesh.reachabilities_from(ledge).any(|r| r.to == pool),
+        "ledge -> pool"
+    );
+    let out = mesh
+        .reachabilities_from(pool)
+        .find(|r| r.to == floor)
+        .expect("pool -> floor below");
+    assert_eq!(out.kind, ReachKind::WalkOffLedge);
+    // And the stored commands do it.
+    let world = NavWorld::new(&level, &cmap);
+    let arrival = run_reach(&world, &mesh, out).expect("replays");
+    assert_eq!(mesh.area_at(arrival.state.origin), Some(floor));
+    let seen = mesh.reachable_from(ledge, |_| true);
+    assert!(seen[floor as usize]);
+}
+
+/// A low, narrow floor across a gap that every running jump overshoots (e2m2's pillar
+/// top): running off the edge without jumping comes down on it.
+#[test]
+fn a_low_narrow_floor_across_a_gap_is_reached_by_running_off_the_edge() {
+    let v = Vec3::new;
+    let mut b = botarena::map::builder::MapBuilder::new();
+    b.solid(v(-16., -16., -272.), v(1040., 272., -256.), "FLOOR")
+        .solid(v(-16., -16., 512.), v(1040., 272., 528.), "CEIL")
+        .solid(v(-16., -16., -256.), v(0., 272., 512.), "WALL")
+        .solid(v(1024., -16., -256.), v(1040., 272., 512.), "WALL")
+        .solid(v(0., -16., -256.), v(1024., 0., 512.), "WALL")
+        .solid(v(0., 256., -256.), v(1024., 272., 512.), "WALL")
+        // Walkway (top 64), a 48-unit gap, a 96-unit pillar top 16 lower, a gap, and a
+        // far floor at the walkway's height where running jumps come down.
+        .solid(v(0., 0., -256.), v(256., 256., 64.), "WALK")
+        .solid(v(304., 0., -256.), v(400., 256., 48.), "PILLAR")
+        .solid(v(480., 0., -256.), v(1024., 256., 64.), "FAR")
+        .point("info_player_deathmatch", v(96., 128., 90.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let walkway = mesh.area_at(v(96., 128., 88.)).expect("walkway");
+    let pillar = mesh.area_at(v(352., 128., 72.)).expect("pillar top");
+    let seen = mesh.reachable_from(walkway, |_| true);
+    assert!(
+        seen[pillar as usize],
+        "the pillar top is reached from the walkway"
+    );
+    // Onto the pillar's top (its middle or the strips along its edges) from the walkway.
+    let on_pillar = |a: u32| {
+        let a = &mesh.areas()[a as usize];
+        (a.maxs.z - 72.0).abs() < 1.0 && a.mins.x >= 280.0 && a.maxs.x <= 424.0
+    };
+    let world = NavWorld::new(&level, &cmap);
+    let r = mesh
+        .reaches()
+        .iter()
+        .find(|r| on_pillar(r.to) && r.start.z > 80.0 && r.start.x < 280.0)
+        .expect("a reachability from the walkway onto the pillar");
+    assert_eq!(r.kind, ReachKind::WalkOffLedge, "{r:?}");
+    assert!(r.commands.iter().all(|c| !c.cmd.jump), "no jump: {r:?}");
+    let arrival = run_reach(&world, &mesh, r).expect("replays");
+    assert_eq!(mesh.area_at(arrival.state.origin), Some(r.to));
 }
 
 #[test]

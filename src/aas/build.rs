@@ -6,7 +6,8 @@
 //! player's box: where the box comes to rest on a surface a player can stand on (normal
 //! z ≥ 0.7), that origin is a floor span (only inside the map: something solid or sky must
 //! be above it); the sweep goes on under that floor. A floor where the player would be waist
-//! deep in liquid becomes a swim span instead, from the bottom up to the liquid's surface.
+//! deep in liquid becomes a swim span instead, from the bottom up to the liquid's surface;
+//! a liquid the sweep falls through with air under it is a swim span of its own.
 //! Spans with the same plane (to 1/1000 in the normal, 1/4 unit in distance) and the same
 //! flags are one surface; each surface is cut greedily into rectangles of cells (rows grown
 //! in x, then in y), which are the areas.
@@ -108,6 +109,9 @@ fn column(
             break;
         }
         let o = t.end_pos;
+        if let Some(span) = floating_liquid(cmap, (cell, xy), start.z, o, moved) {
+            out.push(span);
+        }
         // Next: under this floor (the box's full height below it).
         z = o.z + PLAYER_MINS.z - PLAYER_MAXS.z - 1.0;
         if t.normal.z < 0.7 {
@@ -210,6 +214,82 @@ fn column(
             },
         });
     }
+}
+
+/// A liquid the sweep fell through on its way from `from_z` down to the floor origin `o`
+/// whose bottom is open (air under it, as under start.map's pool into the fourth episode's
+/// hall): a swim span from where a swimmer is waist deep at its bottom up to its surface.
+/// A liquid that reaches down to the floor is the floor's own swim span instead.
+fn floating_liquid(
+    cmap: &CollisionMap,
+    (cell, xy): (u32, Vec2),
+    from_z: f32,
+    o: Vec3,
+    moved: u32,
+) -> Option<Span> {
+    // The waist of a player's box: where a swimmer's liquid is measured (`water_level`).
+    let waist = (PLAYER_MINS.z + PLAYER_MAXS.z) * 0.5;
+    if water_level(cmap, o).0 >= 2 {
+        return None;
+    }
+    let down = cmap.trace_ray(xy.extend(from_z), o, Contents::LIQUID, None);
+    if down.fraction >= 1.0 && !down.start_solid {
+        return None;
+    }
+    let surface = if down.start_solid {
+        from_z
+    } else {
+        down.end_pos.z
+    };
+    let up = cmap.trace_ray(
+        o + Vec3::Z * waist,
+        xy.extend(surface),
+        Contents::LIQUID,
+        None,
+    );
+    if up.start_solid || up.fraction >= 1.0 {
+        return None;
+    }
+    // Origins from waist deep at the bottom up to the surface (as floors' swim spans).
+    let low = up.end_pos.z - waist + 1.0;
+    let top = surface;
+    if surface - waist - low < 8.0 {
+        return None;
+    }
+    // Only where the box fits in it and it is inside the map (something above).
+    let mid = xy.extend((low + surface - waist) * 0.5);
+    if cmap
+        .trace(mid, mid, PLAYER_MINS, PLAYER_MAXS, MASK, None)
+        .start_solid
+        || cmap
+            .trace_ray(mid, mid + Vec3::Z * 8192.0, Contents::SOLID, None)
+            .fraction
+            >= 1.0
+    {
+        return None;
+    }
+    let liquid = cmap.point_contents(mid + Vec3::Z * waist).liquid();
+    let flags = AreaFlags::SWIM
+        | match liquid {
+            Contents::LAVA => AreaFlags::LAVA,
+            Contents::SLIME => AreaFlags::SLIME,
+            _ => AreaFlags::WATER,
+        };
+    Some(Span {
+        cell,
+        origin: xy.extend(low),
+        top,
+        normal: Vec3::Z,
+        key: Key {
+            swim: true,
+            normal: [0, 0, 0],
+            dist: (top * 4.0).round() as i32,
+            flags: flags.0,
+            mover: NONE,
+            trigger: NONE,
+            moved,
+        },
+    })
 }
 
 /// Compiles `level` (whose collision world is `cmap`): areas, lookup and physics-verified

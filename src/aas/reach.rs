@@ -33,6 +33,9 @@ use super::world::{NavWorld, par_map};
 const MAX_JUMP_UP: f32 = 44.0;
 /// The longest drop tried.
 const MAX_FALL: f32 = 1024.0;
+/// How far above the highest swimming origin a floor may be for a water jump to be tried:
+/// the jump's lift (`pmove`'s water jump) carries the box about 60 units up from the surface.
+const MAX_WATER_JUMP_UP: f32 = 96.0;
 /// How far across a gap a running jump is looked for.
 const MAX_GAP: f32 = 256.0;
 
@@ -468,6 +471,8 @@ impl Ctx<'_> {
                             ReachKind::WalkOffLedge
                         }
                         (true, false) if jump => ReachKind::WaterJump,
+                        // Out of the bottom of a liquid with air under it.
+                        (true, false) if dz < -STEP_DROP => ReachKind::WalkOffLedge,
                         _ => ReachKind::Swim,
                     };
                     return self.make((from, to, kind), &start, &arr, cmds);
@@ -572,6 +577,16 @@ impl Ctx<'_> {
             if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
                 return self.make((from, to, ReachKind::Jump), &start, &arr, cmds);
             }
+        }
+        // Where every jump carries the runner past the floor across (a low, narrow one),
+        // running off the edge without jumping may come down on it.
+        let commands = vec![CmdRun {
+            ticks: states.len() as u32 + flight,
+            cmd: run,
+        }];
+        // (A fall across the gap, however little lower it lands.)
+        if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
+            return self.make((from, to, ReachKind::WalkOffLedge), &start, &arr, cmds);
         }
         // A jump that carries the runner past the first floor across (a narrow ledge on the
         // far side) is kept as a jump to where it comes down, as falls are.
@@ -839,12 +854,45 @@ fn touching(mesh: &NavMesh) -> Vec<Job> {
             let (alo, ahi) = heights(mesh, a.id, c);
             for &b in mesh.areas_in_cell(n % f.nx, n / f.nx) {
                 let (blo, bhi) = heights(mesh, b, n);
-                // Up no more than a jump, down no more than the longest fall.
-                if blo > ahi + MAX_JUMP_UP || bhi < alo - MAX_FALL || !same_world(mesh, a.id, b) {
+                // Up no more than a jump (out of a liquid: a water jump), down no more than
+                // the longest fall.
+                let up = if a.is_swim() && !mesh.areas()[b as usize].is_swim() {
+                    MAX_WATER_JUMP_UP
+                } else {
+                    MAX_JUMP_UP
+                };
+                if blo > ahi + up || bhi < alo - MAX_FALL || !same_world(mesh, a.id, b) {
                     continue;
                 }
                 pairs.entry((a.id, b)).or_default().push((c, n));
             }
+        }
+    }
+    // Out of the bottom of a liquid with air under it (see `build::floating_liquid`): to
+    // the floor under its middle cell, the nearest below.
+    for a in mesh.areas().iter().filter(|a| a.is_swim()) {
+        let (x, y) = (
+            (a.cell_min[0] + a.cell_max[0]) / 2,
+            (a.cell_min[1] + a.cell_max[1]) / 2,
+        );
+        let c = y * f.nx + x;
+        let below = mesh
+            .areas_in_cell(x, y)
+            .iter()
+            .copied()
+            .filter(|&b| {
+                let area = &mesh.areas()[b as usize];
+                !area.is_swim()
+                    && area.maxs.z < a.mins.z
+                    && area.maxs.z >= a.mins.z - MAX_FALL
+                    && same_world(mesh, a.id, b)
+            })
+            .max_by(|&p, &q| {
+                let z = |b: u32| heights(mesh, b, c).1;
+                z(p).total_cmp(&z(q)).then(q.cmp(&p))
+            });
+        if let Some(b) = below {
+            pairs.entry((a.id, b)).or_default().push((c, c));
         }
     }
     pairs
@@ -872,10 +920,13 @@ fn gaps(mesh: &NavMesh, walkable: &std::collections::BTreeSet<(u32, u32)>) -> Ve
     for a in areas.iter().filter(|a| a.flags.has(AreaFlags::LEDGE)) {
         for (c, dir, n1) in border_steps(mesh, a, &EIGHT) {
             let (z, _) = heights(mesh, a.id, c);
-            // A drop right beside: no floor within a step there.
+            // A drop right beside: no floor within a step there (lava and slime are no
+            // floor: walking in is not a way across).
             let level = mesh.areas_in_cell(n1 % f.nx, n1 / f.nx).iter().any(|&b| {
                 let (lo, hi) = heights(mesh, b, n1);
-                hi >= z - STEP_DROP && lo <= z + STEP_DROP
+                areas[b as usize].flags.0 & (AreaFlags::LAVA.0 | AreaFlags::SLIME.0) == 0
+                    && hi >= z - STEP_DROP
+                    && lo <= z + STEP_DROP
             });
             if level {
                 continue;

@@ -92,6 +92,8 @@ pub fn run(cmd: Command) -> Outcome {
 
 fn print_info(mesh: &NavMesh, json: bool, wrote: Option<&str>) {
     let s = &mesh.stats;
+    // Areas that are there only with a plat, door or secret door at its other end.
+    let moved = mesh.areas().iter().filter(|a| a.moved.is_some()).count();
     if json {
         let flags: serde_json::Map<String, serde_json::Value> = mesh
             .areas_by_flag()
@@ -111,6 +113,7 @@ fn print_info(mesh: &NavMesh, json: bool, wrote: Option<&str>) {
             "grid": [mesh.frame.nx, mesh.frame.ny],
             "areas": mesh.areas().len(),
             "areas_by_flag": flags,
+            "areas_moved": moved,
             "reachabilities": mesh.reaches().len(),
             "reachabilities_by_kind": kinds,
             "compile_seconds": s.seconds,
@@ -138,7 +141,10 @@ fn print_info(mesh: &NavMesh, json: bool, wrote: Option<&str>) {
         "compiled in {:.2} s: {} spans, {} candidates run through the physics ({} ticks), {} dropped",
         s.seconds, s.spans, s.candidates, s.ticks_simulated, s.dropped
     );
-    println!("areas: {}", mesh.areas().len());
+    println!(
+        "areas: {} ({moved} there only with a mover at its other end)",
+        mesh.areas().len()
+    );
     for (name, n) in mesh.areas_by_flag() {
         println!("  {name:<16} {n:>7}");
     }
