@@ -12,7 +12,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use botarena::aas::NavWorld;
 use botarena::aas::file::{NavFileError, parse};
 use botarena::aas::reach::run_reach;
-use botarena::aas::{AreaFlags, CompileError, CompileParams, NavMesh, ReachKind, compile};
+use botarena::aas::{
+    AreaFlags, CompileError, CompileParams, MoverNeed, NavMesh, ReachKind, compile,
+};
 use botarena::map::level::ItemKind;
 use botarena::map::{CollisionMap, Contents, Level, MapData, build_level};
 use botarena::nav::sample::{floor_points, stand_still};
@@ -538,6 +540,63 @@ fn a_low_narrow_floor_across_a_gap_is_reached_by_running_off_the_edge() {
     assert_eq!(mesh.area_at(arrival.state.origin), Some(r.to));
 }
 
+/// The arena's shuttling train (two stops, a second's wait at each) is ridden both ways:
+/// carries between the areas on it at its two stops, each needing the train where it
+/// starts, and walks onto it at its second stop needing it there; they replay.
+#[test]
+fn trains_are_ridden_between_their_stops() {
+    let (level, cmap) = shipped("arena");
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let train = level
+        .movers
+        .iter()
+        .find(|m| m.classname == "func_train")
+        .expect("the arena has a train");
+    let stop2 = mesh
+        .positions
+        .iter()
+        .position(|p| p.mover == train.id.0 && p.corner.is_some())
+        .expect("the train's second stop is a mover position") as u32;
+    let on = |a: u32, moved: Option<u32>| {
+        let a = &mesh.areas()[a as usize];
+        a.mover == Some(train.id.0) && a.moved == moved
+    };
+    let out = mesh
+        .reaches()
+        .iter()
+        .find(|r| on(r.from, None) && on(r.to, Some(stop2)))
+        .expect("a ride from the first stop to the second");
+    let back = mesh
+        .reaches()
+        .iter()
+        .find(|r| on(r.from, Some(stop2)) && on(r.to, None))
+        .expect("a ride back");
+    assert_eq!(out.kind, ReachKind::Elevator);
+    assert_eq!(back.kind, ReachKind::Elevator);
+    assert_eq!(out.needs, vec![MoverNeed::Down(train.id.0)]);
+    assert_eq!(back.needs, vec![MoverNeed::Moved(stop2)]);
+    // 200 units at 100 units/s: about two seconds.
+    assert!((1.0..=2.5).contains(&out.seconds), "{out:?}");
+    let board = mesh
+        .reaches()
+        .iter()
+        .find(|r| {
+            !on(r.from, Some(stop2)) && on(r.to, Some(stop2)) && r.kind != ReachKind::Elevator
+        })
+        .expect("a walk onto the train at its second stop");
+    assert!(board.needs.contains(&MoverNeed::Moved(stop2)), "{board:?}");
+    let world = NavWorld::new(&level, &cmap);
+    let dt = 1.0 / mesh.params.tick_rate as f32;
+    for r in [out, back, board] {
+        let got = run_reach(&world, &mesh, r).unwrap_or_else(|| panic!("{r:?} replays"));
+        assert_eq!(mesh.area_at(got.state.origin), Some(r.to), "{r:?}");
+        assert!(
+            (got.ticks as f32 * dt - r.seconds).abs() <= dt + 1e-4,
+            "{r:?}"
+        );
+    }
+}
+
 #[test]
 fn maps_without_floor_or_geometry_are_refused() {
     // One box floating in the void: its top has nothing above it, so it is outside any map.
@@ -626,6 +685,11 @@ fn truncated_foreign_and_wrong_map_nav_files_are_refused() {
     let broken = text.replacen("\"to\":", "\"to\":999999,\"x\":", 1);
     let e = parse(&broken, "b.nav").unwrap_err();
     assert!(e.to_string().contains("inconsistent"), "{e}");
+    // An area on a mover position the file does not list.
+    let broken = text.replacen("\"moved\":null", "\"moved\":999", 1);
+    assert_ne!(broken, text);
+    let e = parse(&broken, "m.nav").unwrap_err();
+    assert!(e.to_string().contains("mover position"), "{e}");
     // Made for another map.
     let (proving, _) = shipped("proving");
     let e = botarena::aas::file::load_for(&nav, &proving).unwrap_err();

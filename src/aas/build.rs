@@ -372,6 +372,7 @@ pub fn compile(
         Vec::new(),
         CompileStats::default(),
     );
+    mesh.positions = world.positions();
     let reaches = super::reach::build(&world, &mesh, threads, &mut stats, progress);
     mesh.set_reaches(reaches);
     stats.seconds = clock.elapsed().as_secs_f64();
@@ -394,52 +395,55 @@ fn moved_spans(
         by_cell.entry(s.cell).or_default().push(i);
     }
     let mut out = Vec::new();
-    for m in &world.moved {
+    let clamp = |v: Vec2| {
+        let c = ((v - frame.origin) / frame.cell).floor();
+        (
+            (c.x.max(0.0) as u32).min(frame.nx - 1),
+            (c.y.max(0.0) as u32).min(frame.ny - 1),
+        )
+    };
+    for (position, m) in world.moved.iter().enumerate() {
+        // The footprints where it was and where it is (a train's stops lie far apart).
         let grow = PLAYER_MAXS.truncate() + Vec2::splat(frame.cell);
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        let mut cells = std::collections::BTreeSet::new();
         for &g in &m.group {
             let def = &world.level.movers[g];
             let here = world.cmap.mover_offset(def.id).unwrap_or_default();
             let there = m.cmap.mover_offset(def.id).unwrap_or_default();
-            lo = lo.min(def.mins.truncate() + here.truncate().min(there.truncate()) - grow);
-            hi = hi.max(def.maxs.truncate() + here.truncate().max(there.truncate()) + grow);
-        }
-        let clamp = |v: Vec2| {
-            let c = ((v - frame.origin) / frame.cell).floor();
-            (
-                (c.x.max(0.0) as u32).min(frame.nx - 1),
-                (c.y.max(0.0) as u32).min(frame.ny - 1),
-            )
-        };
-        let ((x0, y0), (x1, y1)) = (clamp(lo), clamp(hi));
-        let mut found = Vec::new();
-        for iy in y0..=y1 {
-            for ix in x0..=x1 {
-                let cell = iy * frame.nx + ix;
-                found.clear();
-                column(
-                    world,
-                    (&m.cmap, m.id),
-                    (cell, frame.center(ix, iy)),
-                    top,
-                    bottom,
-                    &mut found,
-                );
-                let known = by_cell.get(&cell).map_or(&[][..], |v| &v[..]);
-                out.extend(found.iter().filter(|s| {
-                    !known.iter().any(|&k| {
-                        let b = &base[k];
-                        // A swim span is the same liquid when their depths overlap (a
-                        // mover moved off the bottom deepens it, one moved over it caps it).
-                        b.key.swim == s.key.swim
-                            && if s.key.swim {
-                                b.origin.z <= s.top + 1.0 && s.origin.z <= b.top + 1.0
-                            } else {
-                                (b.origin.z - s.origin.z).abs() <= 1.0
-                            }
-                    })
-                }));
+            for off in [here, there] {
+                let (x0, y0) = clamp(def.mins.truncate() + off.truncate() - grow);
+                let (x1, y1) = clamp(def.maxs.truncate() + off.truncate() + grow);
+                for iy in y0..=y1 {
+                    cells.extend((x0..=x1).map(|ix| iy * frame.nx + ix));
+                }
             }
+        }
+        let mut found = Vec::new();
+        for cell in cells {
+            let (ix, iy) = (cell % frame.nx, cell / frame.nx);
+            found.clear();
+            column(
+                world,
+                (&m.cmap, position as u32),
+                (cell, frame.center(ix, iy)),
+                top,
+                bottom,
+                &mut found,
+            );
+            let known = by_cell.get(&cell).map_or(&[][..], |v| &v[..]);
+            out.extend(found.iter().filter(|s| {
+                !known.iter().any(|&k| {
+                    let b = &base[k];
+                    // A swim span is the same liquid when their depths overlap (a
+                    // mover moved off the bottom deepens it, one moved over it caps it).
+                    b.key.swim == s.key.swim
+                        && if s.key.swim {
+                            b.origin.z <= s.top + 1.0 && s.origin.z <= b.top + 1.0
+                        } else {
+                            (b.origin.z - s.origin.z).abs() <= 1.0
+                        }
+                })
+            }));
         }
     }
     out

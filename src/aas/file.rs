@@ -2,14 +2,16 @@
 //! do), so a file is never used with another map or an edited one.
 //!
 //! ```text
-//! { "format": "botarena-nav", "version": 1, "map": "dm4", "geometry_hash": "5f0c…",
+//! { "format": "botarena-nav", "version": 3, "map": "dm4", "geometry_hash": "5f0c…",
 //!   "params": { "cell": 8.0, "tick_rate": 20 },
 //!   "frame": { "origin": [x, y], "cell": 8.0, "nx": 310, "ny": 262 },
 //!   "stats": { "seconds": 0.9, "columns": …, "spans": …, "candidates": …, "dropped": …,
 //!              "ticks_simulated": … },
+//!   "positions": [ { "mover": id, "offset": [x, y, z], "corner": index | null }, … ],
 //!   "areas": [ { "id": 0, "flags": 33, "cell_min": [ix, iy], "cell_max": [ix, iy],
 //!                "mins": [x, y, z], "maxs": [x, y, z], "plane": [[nx, ny, nz], d] | null,
-//!                "center": [x, y, z], "mover": id | null, "trigger": index | null }, … ],
+//!                "center": [x, y, z], "mover": id | null, "trigger": index | null,
+//!                "moved": position | null }, … ],
 //!   "reaches": [ { "from": 0, "to": 1, "kind": "Walk", "start": [x, y, z], "end": [x, y, z],
 //!                  "commands": [ { "ticks": 3, "cmd": { "forward_move": 320.0, … } } ],
 //!                  "seconds": 0.15, "needs": [ { "Open": 3 } ] }, … ] }
@@ -26,12 +28,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::map::Level;
 
-use super::mesh::{Area, CompileParams, CompileStats, Frame, NavMesh, Reach};
+use super::mesh::{
+    Area, CompileParams, CompileStats, Frame, MoverNeed, MoverPosition, NavMesh, Reach,
+};
 
 /// The `format` field.
 pub const FORMAT: &str = "botarena-nav";
 /// The version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct NavFile {
@@ -42,6 +46,7 @@ struct NavFile {
     params: CompileParams,
     frame: Frame,
     stats: CompileStats,
+    positions: Vec<MoverPosition>,
     areas: Vec<Area>,
     reaches: Vec<Reach>,
 }
@@ -101,6 +106,7 @@ pub fn save(mesh: &NavMesh, path: &Path) -> Result<(), NavFileError> {
         params: mesh.params,
         frame: mesh.frame,
         stats: mesh.stats.clone(),
+        positions: mesh.positions.clone(),
         areas: mesh.areas().to_vec(),
         reaches: mesh.reaches().to_vec(),
     };
@@ -179,6 +185,22 @@ pub fn parse(text: &str, path: &str) -> Result<NavMesh, NavFileError> {
             )));
         }
     }
+    let np = f.positions.len() as u32;
+    if let Some(a) = f.areas.iter().find(|a| a.moved.is_some_and(|m| m >= np)) {
+        return Err(inconsistent(format!(
+            "area {} names mover position {:?} of {np}",
+            a.id, a.moved
+        )));
+    }
+    if let Some((i, _)) = f.reaches.iter().enumerate().find(|(_, r)| {
+        r.needs
+            .iter()
+            .any(|n| matches!(n, MoverNeed::Moved(m) if *m >= np))
+    }) {
+        return Err(inconsistent(format!(
+            "reachability {i} names a mover position beyond the {np} there are"
+        )));
+    }
     let n = f.areas.len() as u32;
     if let Some((i, r)) = f
         .reaches
@@ -191,7 +213,7 @@ pub fn parse(text: &str, path: &str) -> Result<NavMesh, NavFileError> {
             r.from, r.to
         )));
     }
-    Ok(NavMesh::new(
+    let mut mesh = NavMesh::new(
         f.map,
         f.geometry_hash,
         f.params,
@@ -199,7 +221,9 @@ pub fn parse(text: &str, path: &str) -> Result<NavMesh, NavFileError> {
         f.areas,
         f.reaches,
         f.stats,
-    ))
+    );
+    mesh.positions = f.positions;
+    Ok(mesh)
 }
 
 /// Reads a `.nav` file.

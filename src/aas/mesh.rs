@@ -124,12 +124,24 @@ pub struct Area {
     pub mover: Option<u32>,
     /// The teleporter trigger it touches (TELEPORTER areas; index into the level's triggers).
     pub trigger: Option<u32>,
-    /// The mover (by id) that must be at the other end from where navigation assumes it for
-    /// this area to be there: the shaft under a raised plat, the top of a plat waiting low
-    /// once fired, a bridge that a door slides away. `None`: the area of the world as
-    /// navigation assumes it ([`super::NavWorld`]).
+    /// The mover position (index into [`NavMesh::positions`]) this area is there only
+    /// with: the shaft under a raised plat, the top of a plat waiting low once fired, a
+    /// bridge that a door slides away, a train's top at one of its stops. `None`: the area
+    /// of the world as navigation assumes it ([`super::NavWorld`]).
     #[serde(default)]
     pub moved: Option<u32>,
+}
+
+/// A mover somewhere else than where navigation assumes it: a plat, door or secret door at
+/// its other end, or a train at one of its stops but the first.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoverPosition {
+    /// The mover's id.
+    pub mover: u32,
+    /// Its brushes' offset from their map position there.
+    pub offset: Vec3,
+    /// A train's stop (index into the level's path corners).
+    pub corner: Option<u32>,
 }
 
 impl Area {
@@ -218,15 +230,16 @@ pub enum MoverNeed {
     /// The locked door (by mover id) opened with its key (never in a bot match: routing
     /// for deathmatch leaves these out).
     Key(u32),
-    /// The plat (by mover id) down, waiting to be ridden.
+    /// The plat (by mover id) down, waiting to be ridden (a train: at its first stop).
     Down(u32),
     /// The mover (by id) where it waits until a trigger fires it (a plat waiting at the top
     /// until it is sent down).
     Fired(u32),
     /// The teleporter (by trigger index) that works only once something has fired it.
     Teleporter(u32),
-    /// The mover (by id) at the other end from where navigation assumes it: a plat up (or
-    /// low, once fired), a door closed (see [`Area::moved`]).
+    /// A mover where the position (index into [`NavMesh::positions`]) has it: a plat up
+    /// (or low, once fired), a door closed, a train at one of its stops (see
+    /// [`Area::moved`]).
     Moved(u32),
 }
 
@@ -320,6 +333,9 @@ pub struct NavMesh {
     reaches: Vec<Reach>,
     /// Counts and costs of the compile.
     pub stats: CompileStats,
+    /// The mover positions areas and reachabilities name ([`Area::moved`],
+    /// [`MoverNeed::Moved`]).
+    pub positions: Vec<MoverPosition>,
     /// Per cell (row-major), the range of `cell_areas` listing the areas covering it.
     cell_start: Vec<u32>,
     cell_areas: Vec<u32>,
@@ -374,6 +390,7 @@ impl NavMesh {
             areas,
             reaches: Vec::new(),
             stats,
+            positions: Vec::new(),
             cell_start: count,
             cell_areas,
             from: Vec::new(),

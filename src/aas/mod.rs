@@ -30,7 +30,7 @@ pub mod world;
 
 pub use build::{CompileError, compile};
 pub use mesh::{
-    Area, AreaFlags, CmdRun, CompileParams, CompileStats, Frame, MoverNeed, NavMesh, Reach,
-    ReachKind,
+    Area, AreaFlags, CmdRun, CompileParams, CompileStats, Frame, MoverNeed, MoverPosition, NavMesh,
+    Reach, ReachKind,
 };
 pub use world::{NavWorld, Teleporter};

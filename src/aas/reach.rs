@@ -192,6 +192,17 @@ fn carrier_of(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Carrier
         && fa.moved != ta.moved
     {
         let index = world.level.movers.iter().position(|d| d.id.0 == m)?;
+        let def = &world.level.movers[index];
+        if matches!(def.kind, MoverKind::Train { .. }) {
+            // A train's leg: from the stop the from area is at to the one the to area is at.
+            let corners = &world.level.path_corners;
+            let stop = |moved: Option<u32>| match moved {
+                None => MoverState::train_stops(def, corners).first().map(|s| s.0),
+                Some(p) => world.moved.get(p as usize).and_then(|m| m.corner),
+            };
+            let (c0, c1) = (stop(fa.moved)?, stop(ta.moved)?);
+            return Some((index, MoverState::train_travelling(def, corners, c0, c1)));
+        }
         return carry_state(world, index, ta.moved.is_some()).map(|st| (index, st));
     }
     let index = reach.needs.iter().find_map(|n| match n {
@@ -213,7 +224,11 @@ fn carrier_of(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Carrier
 fn carry_state(world: &NavWorld, index: usize, to_other: bool) -> Option<MoverState> {
     let def = &world.level.movers[index];
     let here = world.cmap.mover_offset(def.id)?;
-    let there = world.moved.iter().find(|m| m.index == index)?.offset;
+    let there = world
+        .moved
+        .iter()
+        .find(|m| m.index == index && m.corner.is_none())?
+        .offset;
     let target = if to_other { there } else { here };
     let (_, b) = MoverState::ends(def);
     MoverState::travelling(def, (target - b).length() < 0.01)
@@ -281,8 +296,13 @@ enum Job {
         cell: u32,
     },
     /// Carried by a plat or door (`mover`: index) from an area on it to an area on it at its
-    /// other end.
-    Carry { from: u32, to: u32, mover: usize },
+    /// other end; or by a train along one leg of its path (`leg`: from corner, to corner).
+    Carry {
+        from: u32,
+        to: u32,
+        mover: usize,
+        leg: Option<(usize, usize)>,
+    },
 }
 
 struct Ctx<'a> {
@@ -644,25 +664,44 @@ impl Ctx<'_> {
 
     /// Standing on a plat or door while it moves to its other end (or back), until the
     /// player is in `to`, the area on it there.
-    fn carry(&self, from: u32, to: u32, mover: usize, ticks: &mut u64) -> Option<Reach> {
+    fn carry(
+        &self,
+        from: u32,
+        to: u32,
+        mover: usize,
+        leg: Option<(usize, usize)>,
+        ticks: &mut u64,
+    ) -> Option<Reach> {
         let (fa, ta) = (
             &self.mesh.areas()[from as usize],
             &self.mesh.areas()[to as usize],
         );
-        let st = carry_state(self.world, mover, ta.moved.is_some())?;
-        // Over where the two areas overlap, nearest the middle of the overlap.
-        let lo = fa.mins.truncate().max(ta.mins.truncate());
-        let hi = fa.maxs.truncate().min(ta.maxs.truncate());
-        if lo.cmpgt(hi).any() {
-            return None;
-        }
-        let start = self.start_in(from, (lo + hi) * 0.5)?;
         let def = &self.world.level.movers[mover];
+        let (st, start_xy, distance) = match leg {
+            Some((c0, c1)) => {
+                // A train from one stop to the next: standing at the from area's middle.
+                let corners = &self.world.level.path_corners;
+                let st = MoverState::train_travelling(def, corners, c0, c1);
+                let d = (corners[c1].origin - corners[c0].origin).length();
+                (st, fa.center.truncate(), d)
+            }
+            None => {
+                let st = carry_state(self.world, mover, ta.moved.is_some())?;
+                // Over where the two areas overlap, nearest the middle of the overlap.
+                let lo = fa.mins.truncate().max(ta.mins.truncate());
+                let hi = fa.maxs.truncate().min(ta.maxs.truncate());
+                if lo.cmpgt(hi).any() {
+                    return None;
+                }
+                let (a, b) = MoverState::ends(def);
+                (st, (lo + hi) * 0.5, (b - a).length())
+            }
+        };
+        let start = self.start_in(from, start_xy)?;
         if start.on_ground != Some(def.id) {
             return None;
         }
-        let (a, b) = MoverState::ends(def);
-        let seconds = (b - a).length() / def.speed.max(1.0) + 2.0;
+        let seconds = distance / def.speed.max(1.0) + 2.0;
         let commands = vec![CmdRun {
             ticks: self.max_ticks(seconds),
             cmd: UserCmd {
@@ -690,7 +729,10 @@ impl Ctx<'_> {
             return None;
         }
         let mut r = self.make((from, to, ReachKind::Elevator), &start, &arr, cmds)?;
-        r.needs.push(rest_need(def.id.0, def.targetname.is_some()));
+        // Where it waits — unless it starts from another position, which `Moved` names.
+        if self.mesh.areas()[from as usize].moved.is_none() {
+            r.needs.push(rest_need(def.id.0, def.targetname.is_some()));
+        }
         Some(r)
     }
 
@@ -1038,29 +1080,75 @@ fn rides(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
 /// it at its other end above or below, both ways.
 fn carries(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
     let mut out = Vec::new();
-    for m in &world.moved {
-        let on = |moved: Option<u32>| {
-            mesh.areas()
-                .iter()
-                .filter(move |a| a.mover == Some(m.id) && a.moved == moved)
-        };
-        for a in on(None) {
-            for b in on(Some(m.id)) {
+    let on = |mover: u32, moved: Option<u32>| {
+        mesh.areas()
+            .iter()
+            .filter(move |a| a.mover == Some(mover) && a.moved == moved)
+    };
+    for (position, m) in world.moved.iter().enumerate() {
+        if m.corner.is_some() {
+            continue;
+        }
+        for a in on(m.id, None) {
+            for b in on(m.id, Some(position as u32)) {
                 let lo = a.mins.truncate().max(b.mins.truncate());
                 let hi = a.maxs.truncate().min(b.maxs.truncate());
                 if lo.cmpgt(hi).any() {
                     continue;
                 }
-                out.push(Job::Carry {
-                    from: a.id,
-                    to: b.id,
-                    mover: m.index,
-                });
-                out.push(Job::Carry {
-                    from: b.id,
-                    to: a.id,
-                    mover: m.index,
-                });
+                for (from, to) in [(a.id, b.id), (b.id, a.id)] {
+                    out.push(Job::Carry {
+                        from,
+                        to,
+                        mover: m.index,
+                        leg: None,
+                    });
+                }
+            }
+        }
+    }
+    // Trains: from each stop to the next, from the area on the train there to the one the
+    // same spot on the train is in at the next stop.
+    let corners = &world.level.path_corners;
+    for (index, def) in world.level.movers.iter().enumerate() {
+        let stops = MoverState::train_stops(def, corners);
+        let position = |corner: usize| -> Option<Option<u32>> {
+            if stops.first().map(|s| s.0) == Some(corner) {
+                return Some(None);
+            }
+            world
+                .moved
+                .iter()
+                .position(|m| m.index == index && m.corner == Some(corner))
+                .map(|p| Some(p as u32))
+        };
+        for &(corner, offset) in &stops {
+            let next = corners[corner]
+                .target
+                .as_deref()
+                .and_then(|t| stops.iter().find(|s| corners[s.0].name == t));
+            let Some(&(next, next_offset)) = next else {
+                continue;
+            };
+            if next == corner {
+                continue;
+            }
+            let (Some(here), Some(there)) = (position(corner), position(next)) else {
+                continue;
+            };
+            let delta = (next_offset - offset).truncate();
+            for a in on(def.id.0, here) {
+                let p = a.center.truncate() + delta;
+                for b in on(def.id.0, there) {
+                    if p.cmpge(b.mins.truncate()).all() && p.cmple(b.maxs.truncate()).all() {
+                        out.push(Job::Carry {
+                            from: a.id,
+                            to: b.id,
+                            mover: index,
+                            leg: Some((corner, next)),
+                        });
+                    }
+                }
             }
         }
     }
@@ -1085,8 +1173,11 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
     if let Some(id) = moved {
         r.needs.push(MoverNeed::Moved(id));
     }
+    let moved_mover = moved
+        .and_then(|p| world.moved.get(p as usize))
+        .map(|m| m.id);
     for m in &world.level.movers {
-        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) || moved == Some(m.id.0) {
+        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) || moved_mover == Some(m.id.0) {
             continue;
         }
         match m.kind {
@@ -1097,13 +1188,27 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
             _ => {}
         }
     }
-    for a in [r.from, r.to] {
-        if let Some(id) = mesh.areas()[a as usize].mover {
-            let targeted = world
-                .level
-                .movers
-                .iter()
-                .any(|m| m.id.0 == id && m.targetname.is_some());
+    // A carry (on one mover from one of its positions to another) needs the mover where
+    // it starts; where it ends is its doing.
+    let (fa, ta) = (&mesh.areas()[r.from as usize], &mesh.areas()[r.to as usize]);
+    let carry = r.kind == ReachKind::Elevator && fa.mover.is_some() && fa.mover == ta.mover;
+    let ends: &[u32] = if carry { &[r.from] } else { &[r.from, r.to] };
+    for &a in ends {
+        let area = &mesh.areas()[a as usize];
+        if let Some(id) = area.mover {
+            let Some(def) = world.level.movers.iter().find(|m| m.id.0 == id) else {
+                continue;
+            };
+            // On the mover at another position (a raised plat's top, a train at a later
+            // stop): the position (`Moved`) alone names what it needs.
+            if area
+                .moved
+                .and_then(|p| world.moved.get(p as usize))
+                .is_some_and(|m| m.id == id)
+            {
+                continue;
+            }
+            let targeted = def.targetname.is_some();
             let need = rest_need(id, targeted);
             if !r.needs.contains(&need) {
                 r.needs.push(need);
@@ -1152,7 +1257,12 @@ pub(crate) fn build(
                 plat,
                 cell,
             } => ctx.ride(*from, *to, *plat, *cell, &mut ticks),
-            Job::Carry { from, to, mover } => ctx.carry(*from, *to, *mover, &mut ticks),
+            Job::Carry {
+                from,
+                to,
+                mover,
+                leg,
+            } => ctx.carry(*from, *to, *mover, *leg, &mut ticks),
         };
         (r.map(|r| (r, moved)), ticks)
     };

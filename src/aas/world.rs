@@ -7,6 +7,7 @@ use glam::Vec3;
 
 use crate::map::level::{MoverKind, TriggerKind};
 use crate::map::{CollisionMap, Level};
+use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 
 /// A `trigger_teleport` as navigation uses it.
@@ -34,13 +35,15 @@ pub struct NavWorld<'a> {
     /// Its teleporters.
     pub teleports: Vec<Teleporter>,
     /// Each plat, door and secret door at its other end (a plat up — or low when it waits
-    /// high —, a door closed), by mover id: the world of the areas that are there only
-    /// then ([`super::Area::moved`]). The collision maps share their static brushes.
+    /// high —, a door closed), and each train at each of its stops but the first: the
+    /// worlds of the areas that are there only then ([`super::Area::moved`] is an index
+    /// into this list, as are the mesh's [`super::NavMesh::positions`]). The collision
+    /// maps share their static brushes.
     pub moved: Vec<Moved>,
 }
 
-/// One mover at the other end from where navigation assumes it (a door with the doors
-/// linked to it).
+/// One mover somewhere else than where navigation assumes it (a door with the doors linked
+/// to it).
 pub struct Moved {
     /// The mover's id.
     pub id: u32,
@@ -52,6 +55,8 @@ pub struct Moved {
     pub group: Vec<usize>,
     /// The world with it there.
     pub cmap: CollisionMap,
+    /// A train's stop there (index into the level's path corners).
+    pub corner: Option<usize>,
 }
 
 impl<'a> NavWorld<'a> {
@@ -130,9 +135,35 @@ impl<'a> NavWorld<'a> {
                     offset,
                     group: all,
                     cmap: c,
+                    corner: None,
                 })
             })
-            .collect();
+            .collect::<Vec<_>>();
+        // Trains at each stop but the first (where navigation has them), each place once.
+        let mut moved = moved;
+        for (index, m) in level.movers.iter().enumerate() {
+            let stops = MoverState::train_stops(m, &level.path_corners);
+            let Some(&(_, first)) = stops.first() else {
+                continue;
+            };
+            let mut seen = vec![first];
+            for &(corner, offset) in &stops[1..] {
+                if seen.iter().any(|o| (*o - offset).length() < 0.01) {
+                    continue;
+                }
+                seen.push(offset);
+                let mut c = cmap.clone();
+                c.set_mover_offset(m.id, offset);
+                moved.push(Moved {
+                    id: m.id.0,
+                    index,
+                    offset,
+                    group: vec![index],
+                    cmap: c,
+                    corner: Some(corner),
+                });
+            }
+        }
         NavWorld {
             level,
             cmap,
@@ -141,12 +172,24 @@ impl<'a> NavWorld<'a> {
         }
     }
 
-    /// The collision world of areas that need mover `moved` at its other end (`None`: the
-    /// world as navigation assumes it).
+    /// The collision world of areas that need the mover position `moved` (an index into
+    /// [`NavWorld::moved`]; `None`: the world as navigation assumes it).
     pub fn cmap_for(&self, moved: Option<u32>) -> &CollisionMap {
         moved
-            .and_then(|id| self.moved.iter().find(|m| m.id == id))
+            .and_then(|i| self.moved.get(i as usize))
             .map_or(&self.cmap, |m| &m.cmap)
+    }
+
+    /// The mover positions, as the mesh stores them.
+    pub fn positions(&self) -> Vec<super::MoverPosition> {
+        self.moved
+            .iter()
+            .map(|m| super::MoverPosition {
+                mover: m.id,
+                offset: m.offset,
+                corner: m.corner.map(|c| c as u32),
+            })
+            .collect()
     }
 
     /// The teleporter trigger a player box at `origin` touches, if any.

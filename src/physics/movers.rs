@@ -159,6 +159,42 @@ impl MoverState {
         }
     }
 
+    /// A train's stops in the order it visits them from its first corner (indices into
+    /// `corners`, each once; the path may loop back or end), with its offset at each.
+    pub fn train_stops(def: &MoverDef, corners: &[PathCorner]) -> Vec<(usize, Vec3)> {
+        let MoverKind::Train { first } = &def.kind else {
+            return Vec::new();
+        };
+        let mut out: Vec<(usize, Vec3)> = Vec::new();
+        let mut at = find_corner(corners, first);
+        while let Some(c) = at {
+            if out.iter().any(|s| s.0 == c) {
+                break;
+            }
+            out.push((c, corners[c].origin - def.mins));
+            at = corners[c]
+                .target
+                .as_deref()
+                .and_then(|t| find_corner(corners, t));
+        }
+        out
+    }
+
+    /// A train just leaving corner `from` for corner `to` (indices into `corners`).
+    pub fn train_travelling(
+        def: &MoverDef,
+        corners: &[PathCorner],
+        from: usize,
+        to: usize,
+    ) -> MoverState {
+        MoverState {
+            offset: corners[from].origin - def.mins,
+            phase: Phase::TrainMoving,
+            timer: 0.0,
+            corner: Some(to),
+        }
+    }
+
     /// Where a plat or door's two ends are: (rest, other end) — the plat low and high, the
     /// door closed and open (a door that starts open: open and closed).
     pub fn ends(def: &MoverDef) -> (Vec3, Vec3) {
