@@ -432,6 +432,16 @@ impl NavMesh {
             .map(|&i| &self.reaches[i as usize])
     }
 
+    /// Indices (into [`NavMesh::reaches`]) of the reachabilities starting in `area`.
+    pub fn reach_ids_from(&self, area: u32) -> &[u32] {
+        self.from.get(area as usize).map_or(&[], |v| &v[..])
+    }
+
+    /// Indices of the reachabilities ending in `area`.
+    pub fn reach_ids_to(&self, area: u32) -> &[u32] {
+        self.to.get(area as usize).map_or(&[], |v| &v[..])
+    }
+
     /// Reachabilities ending in `area`.
     pub fn reachabilities_to(&self, area: u32) -> impl Iterator<Item = &Reach> + '_ {
         self.to

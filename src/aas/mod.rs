@@ -26,6 +26,7 @@ pub mod build;
 pub mod file;
 pub mod mesh;
 pub mod reach;
+pub mod route;
 pub mod world;
 
 pub use build::{CompileError, compile};

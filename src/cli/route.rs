@@ -1,5 +1,6 @@
 //! `botarena route`: distances over a waypoint file to a goal, and the path from a start
-//! (between waypoints, or with the map between points).
+//! (between waypoints, or with the map between points); or, with `--nav`, the quickest
+//! route in seconds between two points over a compiled navigation file.
 
 use std::path::PathBuf;
 
@@ -15,8 +16,12 @@ pub struct Args {
     /// The .map file (needed for --from/--to points).
     map: Option<PathBuf>,
     /// The waypoint file.
-    #[arg(long)]
-    waypoints: PathBuf,
+    #[arg(long, required_unless_present = "nav", conflicts_with = "nav")]
+    waypoints: Option<PathBuf>,
+    /// A compiled navigation file (`botarena nav compile`): route between --from and --to
+    /// in seconds over its areas (needs the map).
+    #[arg(long, requires_all = ["map", "from", "to"])]
+    nav: Option<PathBuf>,
     /// The goal waypoint's number.
     #[arg(long, conflicts_with = "to")]
     to_waypoint: Option<u32>,
@@ -29,7 +34,9 @@ pub struct Args {
     /// Goal point `x,y,z` (a player origin; needs the map).
     #[arg(long, requires = "map", allow_hyphen_values = true)]
     to: Option<String>,
-    /// Allowed travel types, e.g. `walk,jump,fall` (default: all).
+    /// Allowed travel types, e.g. `walk,jump,fall` (default: all). With --nav the
+    /// reachability kinds: walk, step_up, barrier_jump, jump, walk_off_ledge, swim,
+    /// water_jump, teleport, elevator, all, and keys (locked doors).
     #[arg(long, default_value = "all")]
     flags: String,
     /// Print as JSON.
@@ -50,6 +57,9 @@ fn parse_point(name: &str, s: &str) -> Result<glam::Vec3, String> {
 }
 
 pub fn run(args: Args) -> Outcome {
+    if let Some(nav) = &args.nav {
+        return run_nav(&args, nav);
+    }
     let flags = TravelFlags::parse(&args.flags).map_err(|e| format!("--flags: {e}"))?;
     let from_p = args
         .from
@@ -65,7 +75,10 @@ pub fn run(args: Args) -> Outcome {
     let expect = map
         .as_ref()
         .map(|(level, _)| (level.map.name.clone(), geometry_hash(level)));
-    let file = &args.waypoints;
+    let file = args
+        .waypoints
+        .as_ref()
+        .expect("clap requires --waypoints or --nav");
     let (header, graph) = load(file, expect.as_ref().map(|(m, h)| (m.as_str(), h.as_str())))?;
     // Points become waypoints as a route bot picks them: the goal's nearest waypoint that
     // reaches it, the start's nearest that it reaches (each settled onto the floor first).
@@ -111,6 +124,94 @@ pub fn run(args: Args) -> Outcome {
         );
     } else {
         print!("{}", answer.to_text(&header.map));
+    }
+    Ok(())
+}
+
+/// `route --nav`: the quickest route between two points over compiled navigation.
+fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
+    use botarena::aas::route::{Travel, build_cache, route};
+    let travel = Travel::parse(&args.flags).map_err(|e| format!("--flags: {e}"))?;
+    let (level, cmap) = load_level(args.map.as_deref().expect("clap requires the map"))?;
+    let mesh = botarena::aas::file::load_for(nav, &level)?;
+    let point = |name: &str, s: &Option<String>| -> Result<(glam::Vec3, u32), String> {
+        let p = parse_point(name, s.as_deref().expect("clap requires --from and --to"))?;
+        // As given, or settled on the floor as a player put there would be (an item's
+        // origin lies lower than a player's: tried a little higher too).
+        let world = botarena::aas::NavWorld::new(&level, &cmap);
+        let physics = botarena::physics::pmove::PhysicsParams::default();
+        std::iter::once(p)
+            .chain([0.0, 24.0, 48.0].map(|up| {
+                botarena::nav::sample::stand_still(&world.cmap, &physics, p + glam::Vec3::Z * up)
+                    .origin
+            }))
+            .find_map(|o| mesh.area_at(o).map(|a| (o, a)))
+            .ok_or_else(|| format!("{name} {p}: no area there (is it inside the map, on a floor?)"))
+    };
+    let (from, from_area) = point("--from", &args.from)?;
+    let (to, to_area) = point("--to", &args.to)?;
+    let cache = build_cache(&mesh, to_area, travel);
+    let r = route(&mesh, &cache, from, to);
+    let steps: Vec<serde_json::Value> = r
+        .iter()
+        .flat_map(|r| &r.reaches)
+        .map(|&i| {
+            let x = &mesh.reaches()[i as usize];
+            serde_json::json!({
+                "reachability": i,
+                "kind": x.kind.name(),
+                "from_area": x.from,
+                "to_area": x.to,
+                "start": [x.start.x, x.start.y, x.start.z],
+                "end": [x.end.x, x.end.y, x.end.z],
+                "seconds": x.seconds,
+                "needs": x.needs,
+            })
+        })
+        .collect();
+    if args.json {
+        let v = serde_json::json!({
+            "map": mesh.map,
+            "from": [from.x, from.y, from.z],
+            "from_area": from_area,
+            "to": [to.x, to.y, to.z],
+            "to_area": to_area,
+            "reachable": r.is_some(),
+            "seconds": r.as_ref().map(|r| r.seconds),
+            "steps": steps,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    let Some(r) = r else {
+        println!(
+            "{}: no route from {from} (area {from_area}) to {to} (area {to_area}) with --flags {}",
+            mesh.map, args.flags
+        );
+        return Ok(());
+    };
+    println!(
+        "{}: {:.2} s from {from} (area {from_area}) to {to} (area {to_area}), {} reachabilities",
+        mesh.map,
+        r.seconds,
+        r.reaches.len()
+    );
+    for &i in &r.reaches {
+        let x = &mesh.reaches()[i as usize];
+        println!(
+            "  {:<15} area {:>5} -> {:<5} {:>6.2} s  from {} to {}{}",
+            x.kind.name(),
+            x.from,
+            x.to,
+            x.seconds,
+            x.start,
+            x.end,
+            if x.needs.is_empty() {
+                String::new()
+            } else {
+                format!("  needs {:?}", x.needs)
+            }
+        );
     }
     Ok(())
 }

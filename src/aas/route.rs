@@ -1,0 +1,684 @@
+//! Routing on the compiled area graph (reference 001 §routing), in seconds.
+//!
+//! A route is a chain of reachabilities. Its time is each reachability's measured time plus,
+//! inside each area, the straight walk (or swim) from where the player arrived to where the
+//! next reachability starts — areas are convex, so that line stays inside — at full running
+//! speed (swimming: Quake's 0.7 of it). Because that crossing depends on where the previous
+//! reachability ended, the search runs over reachabilities, not areas: for a goal area, a
+//! cache holds for every reachability the time from its end to the goal area's centre and
+//! the reachability to take after it ([`AreaCache`]), filled backwards from the goal by the
+//! FIFO update the waypoint caches use (reference 000 §9.3).
+//!
+//! [`AreaCaches`] keeps caches per (goal area, travel) under a memory cap, least recently
+//! used evicted, as the waypoint caches do. [`Clusters`] cuts the areas into clusters whose
+//! crossing reachabilities are the portals (Q3 and Doom 3 put portals on areas; with
+//! reachability-to-reachability times the crossing reachabilities are the natural ones):
+//! [`HierCache`] answers from a search inside the goal's cluster plus a search over the
+//! portals, joined by per-cluster tables of times to each exit — exactly the flat answer,
+//! for less work per goal on a large map.
+//!
+//! Entry points: [`Travel`], [`build_cache`], [`route`], [`AreaCaches`], [`Clusters`],
+//! [`HierRouter`].
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::mesh::{MoverNeed, NavMesh, Reach, ReachKind};
+use crate::physics::pmove::PhysicsParams;
+
+/// What a route may use: reachability kinds (a bit per [`ReachKind::ALL`] index) and
+/// whether locked doors count (their key is needed; a deathmatch bot never has one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Travel(pub u16);
+
+impl Travel {
+    const KEYS: u16 = 1 << 15;
+    /// Every kind, no locked doors.
+    pub const ALL: Travel = Travel((1 << ReachKind::ALL.len()) - 1);
+
+    fn bit(k: ReachKind) -> u16 {
+        1 << ReachKind::ALL.iter().position(|x| *x == k).unwrap_or(0)
+    }
+
+    /// Whether reachabilities of kind `k` may be used.
+    pub fn allows(self, k: ReachKind) -> bool {
+        self.0 & Self::bit(k) != 0
+    }
+
+    /// The same without kind `k`.
+    pub fn without(self, k: ReachKind) -> Travel {
+        Travel(self.0 & !Self::bit(k))
+    }
+
+    /// The same, through locked doors too (a holder of their keys).
+    pub fn with_keys(self) -> Travel {
+        Travel(self.0 | Self::KEYS)
+    }
+
+    /// Whether reachability `r` may be used.
+    pub fn permits(self, r: &Reach) -> bool {
+        self.allows(r.kind)
+            && (self.0 & Self::KEYS != 0 || !r.needs.iter().any(|n| matches!(n, MoverNeed::Key(_))))
+    }
+
+    /// Parses kind names (`walk,step_up,barrier_jump,jump,walk_off_ledge,swim,water_jump,
+    /// teleport,elevator`), `all`, and `keys`.
+    pub fn parse(s: &str) -> Result<Travel, String> {
+        let mut t = 0u16;
+        for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "all" => t |= Travel::ALL.0,
+                "keys" => t |= Self::KEYS,
+                _ => {
+                    let k = ReachKind::ALL
+                        .iter()
+                        .find(|k| k.name() == name)
+                        .ok_or_else(|| {
+                            let names: Vec<_> = ReachKind::ALL.iter().map(|k| k.name()).collect();
+                            format!(
+                                "unknown travel type {name:?} ({}, all or keys)",
+                                names.join(", ")
+                            )
+                        })?;
+                    t |= Self::bit(*k);
+                }
+            }
+        }
+        Ok(Travel(t))
+    }
+}
+
+/// Seconds to cross area `area` in a straight line from `a` to `b`: running on a floor
+/// (horizontal distance), swimming in liquid.
+pub fn cross(mesh: &NavMesh, area: u32, a: Vec3, b: Vec3) -> f32 {
+    let speed = PhysicsParams::default().max_speed;
+    if mesh.areas()[area as usize].is_swim() {
+        (b - a).length() / (speed * 0.7)
+    } else {
+        (b - a).truncate().length() / speed
+    }
+}
+
+/// The side of the default clusters' tiles, units.
+pub const DEFAULT_TILE: f32 = 768.0;
+
+/// No reachability (end of a route).
+const NONE: u32 = u32::MAX;
+
+/// Times to one goal area from the end of every reachability.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AreaCache {
+    /// The goal area.
+    pub goal: u32,
+    /// What routes may use.
+    pub travel: Travel,
+    /// Per reachability: seconds from its end to the goal area's centre (`INFINITY`: none).
+    pub time: Vec<f32>,
+    /// Per reachability: the one to take after it (`u32::MAX`: it ends in the goal area,
+    /// or there is no route).
+    pub next: Vec<u32>,
+}
+
+impl AreaCache {
+    /// Memory it takes, bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<AreaCache>() + self.time.len() * 8
+    }
+}
+
+/// Fills the cache for `goal` by the FIFO update, backwards over the reachabilities
+/// `travel` permits.
+pub fn build_cache(mesh: &NavMesh, goal: u32, travel: Travel) -> AreaCache {
+    let n = mesh.reaches().len();
+    let mut c = AreaCache {
+        goal,
+        travel,
+        time: vec![f32::INFINITY; n],
+        next: vec![NONE; n],
+    };
+    let Some(g) = mesh.areas().get(goal as usize) else {
+        return c;
+    };
+    let reaches = mesh.reaches();
+    let mut queue = VecDeque::new();
+    let mut queued = vec![false; n];
+    for &i in mesh.reach_ids_to(goal) {
+        let r = &reaches[i as usize];
+        if travel.permits(r) {
+            c.time[i as usize] = cross(mesh, goal, r.end, g.center);
+            queue.push_back(i);
+            queued[i as usize] = true;
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        queued[i as usize] = false;
+        let r = &reaches[i as usize];
+        let after = c.time[i as usize] + r.seconds;
+        for &j in mesh.reach_ids_to(r.from) {
+            let p = &reaches[j as usize];
+            if !travel.permits(p) {
+                continue;
+            }
+            let d = after + cross(mesh, r.from, p.end, r.start);
+            if d < c.time[j as usize] {
+                c.time[j as usize] = d;
+                c.next[j as usize] = i;
+                if !queued[j as usize] {
+                    queued[j as usize] = true;
+                    queue.push_back(j);
+                }
+            }
+        }
+    }
+    c
+}
+
+/// A route from a point: its time and the reachabilities to take, in order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Route {
+    /// Seconds to the goal point.
+    pub seconds: f32,
+    /// Reachability indices (into [`NavMesh::reaches`]), first to last.
+    pub reaches: Vec<u32>,
+}
+
+/// The best first step from `from` (in area `area`) given `time_after(r)`: the time from
+/// reachability `r`'s end to the goal. `direct`: the time when no reachability is taken.
+fn best_first(
+    mesh: &NavMesh,
+    area: u32,
+    from: Vec3,
+    travel: Travel,
+    direct: Option<f32>,
+    time_after: impl Fn(u32) -> f32,
+) -> Option<(f32, Option<u32>)> {
+    let mut best: Option<(f32, Option<u32>)> = direct.map(|d| (d, None));
+    for &i in mesh.reach_ids_from(area) {
+        let r = &mesh.reaches()[i as usize];
+        if !travel.permits(r) {
+            continue;
+        }
+        let t = cross(mesh, area, from, r.start) + r.seconds + time_after(i);
+        if t.is_finite() && best.is_none_or(|b| t < b.0) {
+            best = Some((t, Some(i)));
+        }
+    }
+    best
+}
+
+/// The route from point `from` to point `to` over a cache for `to`'s area: the quickest
+/// first reachability, then the cache's chain; its time ends at `to` (the cache's last leg
+/// to the area's centre is replaced by the leg to `to`). `None`: either point is in no
+/// area, `to` is not in the cache's goal area, or no route exists.
+pub fn route(mesh: &NavMesh, cache: &AreaCache, from: Vec3, to: Vec3) -> Option<Route> {
+    let a = mesh.area_at(from)?;
+    if mesh.area_at(to)? != cache.goal {
+        return None;
+    }
+    let g = &mesh.areas()[cache.goal as usize];
+    let direct = (a == cache.goal).then(|| cross(mesh, a, from, to));
+    let (mut seconds, first) = best_first(mesh, a, from, cache.travel, direct, |i| {
+        cache.time[i as usize]
+    })?;
+    let mut reaches = Vec::new();
+    let mut at = first;
+    while let Some(i) = at {
+        reaches.push(i);
+        if reaches.len() > cache.time.len() {
+            return None; // cannot happen with positive times; never loop forever
+        }
+        at = Some(cache.next[i as usize]).filter(|&n| n != NONE);
+    }
+    if let Some(&last) = reaches.last() {
+        let end = mesh.reaches()[last as usize].end;
+        seconds += cross(mesh, cache.goal, end, to) - cross(mesh, cache.goal, end, g.center);
+    }
+    Some(Route { seconds, reaches })
+}
+
+/// How cache requests went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CacheStats {
+    /// Served from a cache held.
+    pub hits: u64,
+    /// Built.
+    pub builds: u64,
+    /// Evicted to stay under the memory cap.
+    pub evictions: u64,
+}
+
+/// Caches per (goal area, travel), least recently used evicted above a memory cap.
+#[derive(Clone, Debug)]
+pub struct AreaCaches {
+    caches: BTreeMap<(u32, Travel), (AreaCache, u64)>,
+    clock: u64,
+    /// Memory cap, bytes.
+    pub cap_bytes: usize,
+    /// Counters.
+    pub stats: CacheStats,
+}
+
+impl AreaCaches {
+    /// Empty, with a memory cap.
+    pub fn new(cap_bytes: usize) -> AreaCaches {
+        AreaCaches {
+            caches: BTreeMap::new(),
+            clock: 0,
+            cap_bytes,
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// Number held.
+    pub fn len(&self) -> usize {
+        self.caches.len()
+    }
+
+    /// True when none is held.
+    pub fn is_empty(&self) -> bool {
+        self.caches.is_empty()
+    }
+
+    /// Memory held, bytes.
+    pub fn bytes(&self) -> usize {
+        self.caches.values().map(|c| c.0.bytes()).sum()
+    }
+
+    /// The cache for `goal` under `travel`, built on first use.
+    pub fn get(&mut self, mesh: &NavMesh, goal: u32, travel: Travel) -> &AreaCache {
+        self.clock += 1;
+        let key = (goal, travel);
+        match self.caches.get_mut(&key) {
+            Some((_, used)) => {
+                *used = self.clock;
+                self.stats.hits += 1;
+            }
+            None => {
+                let c = build_cache(mesh, goal, travel);
+                self.stats.builds += 1;
+                self.caches.insert(key, (c, self.clock));
+            }
+        }
+        while self.bytes() > self.cap_bytes && self.caches.len() > 1 {
+            let oldest = self
+                .caches
+                .iter()
+                .filter(|(k, _)| **k != key)
+                .min_by_key(|(_, v)| v.1)
+                .map(|(k, _)| *k);
+            match oldest {
+                Some(k) => {
+                    self.caches.remove(&k);
+                    self.stats.evictions += 1;
+                }
+                None => break,
+            }
+        }
+        &self.caches[&key].0
+    }
+}
+
+/// The areas cut into clusters: connected groups of at most `size` areas, grown breadth
+/// first over the reachabilities (either way) from the lowest unassigned area. The
+/// reachabilities between clusters are the portals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clusters {
+    /// Cluster of each area.
+    pub of_area: Vec<u32>,
+    /// Number of clusters.
+    pub count: u32,
+    /// Reachabilities whose ends lie in different clusters (indices), ascending.
+    pub portals: Vec<u32>,
+    /// Per cluster: the portals leaving it (indices).
+    pub exits: Vec<Vec<u32>>,
+    /// Per cluster: the reachabilities ending in it (indices), ascending.
+    pub into: Vec<Vec<u32>>,
+    /// Per cluster: the portals entering it, as (position in `into`, position in
+    /// `portals`).
+    pub entries: Vec<Vec<(u32, u32)>>,
+    /// Per reachability: its position in `into` of the cluster it ends in.
+    pub slot: Vec<u32>,
+}
+
+impl Clusters {
+    /// Cuts `mesh`'s areas into clusters of at most `size` areas.
+    pub fn build(mesh: &NavMesh, size: usize) -> Clusters {
+        let n = mesh.areas().len();
+        let size = size.max(1);
+        let mut of_area = vec![u32::MAX; n];
+        let mut count = 0u32;
+        for seed in 0..n {
+            if of_area[seed] != u32::MAX {
+                continue;
+            }
+            let mut members = 1usize;
+            of_area[seed] = count;
+            let mut queue = VecDeque::from([seed as u32]);
+            while let Some(a) = queue.pop_front() {
+                let near = mesh
+                    .reachabilities_from(a)
+                    .map(|r| r.to)
+                    .chain(mesh.reachabilities_to(a).map(|r| r.from));
+                for b in near {
+                    if members >= size {
+                        break;
+                    }
+                    if of_area[b as usize] == u32::MAX {
+                        of_area[b as usize] = count;
+                        members += 1;
+                        queue.push_back(b);
+                    }
+                }
+            }
+            count += 1;
+        }
+        Clusters::from_assignment(mesh, of_area, count)
+    }
+
+    /// Clusters given each area's (`of_area`, all below `count`).
+    fn from_assignment(mesh: &NavMesh, of_area: Vec<u32>, count: u32) -> Clusters {
+        let mut portals = Vec::new();
+        let mut exits = vec![Vec::new(); count as usize];
+        let mut into = vec![Vec::new(); count as usize];
+        let mut entries = vec![Vec::new(); count as usize];
+        let mut slot = Vec::with_capacity(mesh.reaches().len());
+        for (i, r) in mesh.reaches().iter().enumerate() {
+            let (cf, ct) = (of_area[r.from as usize], of_area[r.to as usize]);
+            if cf != ct {
+                entries[ct as usize].push((into[ct as usize].len() as u32, portals.len() as u32));
+                portals.push(i as u32);
+                exits[cf as usize].push(i as u32);
+            }
+            slot.push(into[ct as usize].len() as u32);
+            into[ct as usize].push(i as u32);
+        }
+        Clusters {
+            of_area,
+            count,
+            portals,
+            exits,
+            into,
+            entries,
+            slot,
+        }
+    }
+
+    /// Cuts `mesh`'s areas by square tiles `tile` units on a side (an area belongs to the
+    /// tile of its centre), each tile's areas split further into the groups its own
+    /// reachabilities connect (separate floors stay separate clusters).
+    pub fn tiles(mesh: &NavMesh, tile: f32) -> Clusters {
+        let n = mesh.areas().len();
+        let key = |a: u32| {
+            let c = mesh.areas()[a as usize].center;
+            ((c.x / tile).floor() as i32, (c.y / tile).floor() as i32)
+        };
+        let mut of_area = vec![u32::MAX; n];
+        let mut count = 0u32;
+        for seed in 0..n as u32 {
+            if of_area[seed as usize] != u32::MAX {
+                continue;
+            }
+            let k = key(seed);
+            of_area[seed as usize] = count;
+            let mut queue = VecDeque::from([seed]);
+            while let Some(a) = queue.pop_front() {
+                let near = mesh
+                    .reachabilities_from(a)
+                    .map(|r| r.to)
+                    .chain(mesh.reachabilities_to(a).map(|r| r.from));
+                for b in near {
+                    if of_area[b as usize] == u32::MAX && key(b) == k {
+                        of_area[b as usize] = count;
+                        queue.push_back(b);
+                    }
+                }
+            }
+            count += 1;
+        }
+        Clusters::from_assignment(mesh, of_area, count)
+    }
+}
+
+/// Inside the cluster of the reachabilities' ends, the times from each reachability ending
+/// there to the cluster's exit `exit` (its start, plus its own time) without leaving the
+/// cluster, or to the goal area's centre when `exit` is `None` (goal: the area). Indexed by
+/// position in `clusters.into[cluster]`.
+fn inside(
+    mesh: &NavMesh,
+    clusters: &Clusters,
+    cluster: u32,
+    target: Result<u32, u32>,
+    travel: Travel,
+) -> (Vec<f32>, Vec<u32>) {
+    let list = &clusters.into[cluster as usize];
+    let slot = |i: u32| clusters.slot[i as usize] as usize;
+    let mut time = vec![f32::INFINITY; list.len()];
+    let mut next = vec![NONE; list.len()];
+    let reaches = mesh.reaches();
+    let mut queue = VecDeque::new();
+    let mut queued = vec![false; list.len()];
+    // Seeds: reachabilities ending where the target is.
+    let (area, point, extra, via) = match target {
+        Ok(exit) => {
+            let q = &reaches[exit as usize];
+            (q.from, q.start, q.seconds, exit)
+        }
+        Err(goal) => (goal, mesh.areas()[goal as usize].center, 0.0, NONE),
+    };
+    for &j in mesh.reach_ids_to(area) {
+        let p = &reaches[j as usize];
+        if !travel.permits(p) {
+            continue;
+        }
+        let k = slot(j);
+        time[k] = cross(mesh, area, p.end, point) + extra;
+        next[k] = via;
+        queued[k] = true;
+        queue.push_back(j);
+    }
+    while let Some(i) = queue.pop_front() {
+        let k = slot(i);
+        queued[k] = false;
+        let r = &reaches[i as usize];
+        // An entry into the cluster: what came before it lies outside.
+        if clusters.of_area[r.from as usize] != cluster {
+            continue;
+        }
+        let after = time[k] + r.seconds;
+        for &j in mesh.reach_ids_to(r.from) {
+            let p = &reaches[j as usize];
+            if !travel.permits(p) {
+                continue;
+            }
+            let kj = slot(j);
+            let d = after + cross(mesh, r.from, p.end, r.start);
+            if d < time[kj] {
+                time[kj] = d;
+                next[kj] = i;
+                if !queued[kj] {
+                    queued[kj] = true;
+                    queue.push_back(j);
+                }
+            }
+        }
+    }
+    (time, next)
+}
+
+/// Per cluster and exit, the times inside the cluster to that exit, for one travel.
+#[derive(Clone, Debug)]
+struct ExitTables {
+    /// Per cluster, per exit (in `clusters.exits` order): times and next reachabilities by
+    /// position in `clusters.into[cluster]`.
+    tables: Vec<Vec<(Vec<f32>, Vec<u32>)>>,
+}
+
+/// A goal's answer on the hierarchy: the time from the end of every reachability that
+/// ends in the goal's cluster (inside it) and from the end of every portal (anywhere).
+#[derive(Clone, Debug)]
+pub struct HierCache {
+    /// The goal area.
+    pub goal: u32,
+    /// What routes may use.
+    pub travel: Travel,
+    local: (Vec<f32>, Vec<u32>),
+    /// Per portal (by position in `clusters.portals`): seconds from its end to the goal.
+    portal_time: Vec<f32>,
+}
+
+/// Routing over [`Clusters`]: exit tables per travel, built on first use.
+#[derive(Clone, Debug)]
+pub struct HierRouter {
+    /// The clusters.
+    pub clusters: Clusters,
+    exit_tables: BTreeMap<Travel, ExitTables>,
+}
+
+/// A float ordered for a min-heap, ties by id.
+#[derive(PartialEq)]
+struct Min(f32, u32);
+impl Eq for Min {}
+impl PartialOrd for Min {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Min {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+    }
+}
+
+impl HierRouter {
+    /// Over `mesh`'s default clusters: [`Clusters::tiles`] of [`DEFAULT_TILE`] units
+    /// (measured on dm4 and e1m3 against breadth-first clusters and other tile sizes: the
+    /// fewest portals and the cheapest goal searches).
+    pub fn for_mesh(mesh: &NavMesh) -> HierRouter {
+        HierRouter::with(Clusters::tiles(mesh, DEFAULT_TILE))
+    }
+
+    /// Clusters of at most `size` areas over `mesh`, grown breadth first.
+    pub fn new(mesh: &NavMesh, size: usize) -> HierRouter {
+        HierRouter::with(Clusters::build(mesh, size))
+    }
+
+    /// Over the given clusters.
+    pub fn with(clusters: Clusters) -> HierRouter {
+        HierRouter {
+            clusters,
+            exit_tables: BTreeMap::new(),
+        }
+    }
+
+    fn tables(&mut self, mesh: &NavMesh, travel: Travel) -> &ExitTables {
+        let clusters = &self.clusters;
+        self.exit_tables
+            .entry(travel)
+            .or_insert_with(|| ExitTables {
+                tables: (0..clusters.count)
+                    .map(|c| {
+                        clusters.exits[c as usize]
+                            .iter()
+                            .map(|&q| inside(mesh, clusters, c, Ok(q), travel))
+                            .collect()
+                    })
+                    .collect(),
+            })
+    }
+
+    /// The goal's search: inside its cluster, then over the portals (Dijkstra, backwards
+    /// from the portals entering the goal's cluster).
+    pub fn goal(&mut self, mesh: &NavMesh, goal: u32, travel: Travel) -> HierCache {
+        self.tables(mesh, travel);
+        let tables = &self.exit_tables[&travel];
+        let cl = &self.clusters;
+        let cg = cl.of_area[goal as usize];
+        let local = inside(mesh, cl, cg, Err(goal), travel);
+        let reaches = mesh.reaches();
+        let mut portal_time = vec![f32::INFINITY; cl.portals.len()];
+        let mut heap = BinaryHeap::new();
+        for &(k, p) in &cl.entries[cg as usize] {
+            let t = local.0[k as usize];
+            if t < portal_time[p as usize] {
+                portal_time[p as usize] = t;
+                heap.push(Min(t, p));
+            }
+        }
+        while let Some(Min(t, p)) = heap.pop() {
+            if t > portal_time[p as usize] {
+                continue;
+            }
+            // Portal q = cl.portals[p] leaves cluster c: every reachability ending in c that
+            // is a portal (an entry) reaches q's start inside c.
+            let q = cl.portals[p as usize];
+            let c = cl.of_area[reaches[q as usize].from as usize];
+            let e = cl.exits[c as usize]
+                .binary_search(&q)
+                .expect("a portal is an exit of its cluster");
+            let (times, _) = &tables.tables[c as usize][e];
+            for &(k, pi) in &cl.entries[c as usize] {
+                let d = times[k as usize] + t;
+                if d < portal_time[pi as usize] {
+                    portal_time[pi as usize] = d;
+                    heap.push(Min(d, pi));
+                }
+            }
+        }
+        HierCache {
+            goal,
+            travel,
+            local,
+            portal_time,
+        }
+    }
+
+    /// Seconds from the end of reachability `r` to the goal, from the hierarchy's tables.
+    fn time_after(&self, mesh: &NavMesh, hc: &HierCache, r: u32) -> f32 {
+        let cl = &self.clusters;
+        let c = cl.of_area[mesh.reaches()[r as usize].to as usize];
+        let k = cl.slot[r as usize] as usize;
+        let mut best = if c == cl.of_area[hc.goal as usize] {
+            hc.local.0[k]
+        } else {
+            f32::INFINITY
+        };
+        let tables = &self.exit_tables[&hc.travel].tables[c as usize];
+        for (e, &q) in cl.exits[c as usize].iter().enumerate() {
+            let Ok(p) = cl.portals.binary_search(&q) else {
+                continue;
+            };
+            best = best.min(tables[e].0[k] + hc.portal_time[p]);
+        }
+        best
+    }
+
+    /// Seconds from point `from` to the goal area's centre, and the first reachability to
+    /// take (`None` inside the goal area when walking straight there is quickest).
+    pub fn seconds_from(
+        &self,
+        mesh: &NavMesh,
+        hc: &HierCache,
+        from: Vec3,
+    ) -> Option<(f32, Option<u32>)> {
+        let a = mesh.area_at(from)?;
+        let g = &mesh.areas()[hc.goal as usize];
+        let direct = (a == hc.goal).then(|| cross(mesh, a, from, g.center));
+        best_first(mesh, a, from, hc.travel, direct, |i| {
+            self.time_after(mesh, hc, i)
+        })
+    }
+}
+
+/// Seconds from point `from` to the goal area's centre over a flat cache (as
+/// [`HierRouter::seconds_from`] answers on the hierarchy).
+pub fn seconds_from(mesh: &NavMesh, cache: &AreaCache, from: Vec3) -> Option<(f32, Option<u32>)> {
+    let a = mesh.area_at(from)?;
+    let g = &mesh.areas()[cache.goal as usize];
+    let direct = (a == cache.goal).then(|| cross(mesh, a, from, g.center));
+    best_first(mesh, a, from, cache.travel, direct, |i| {
+        cache.time[i as usize]
+    })
+}

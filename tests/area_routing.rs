@@ -1,0 +1,275 @@
+//! Routing on the compiled area graph (issue: routing on the area graph): caches in seconds
+//! that are shortest (no reachability can improve any entry), routes whose time is the sum
+//! of their legs, the cluster/portal hierarchy answering exactly what the flat caches
+//! answer on dm4, dm6 and e1m1, travel flags, the memory cap, and `route --nav`.
+
+mod common;
+
+use botarena::aas::route::{
+    AreaCaches, HierRouter, Travel, build_cache, cross, route, seconds_from,
+};
+use botarena::aas::{CompileParams, NavMesh, ReachKind, compile};
+use botarena::map::{MapData, build_level};
+use common::{TempDir, bin, quake_maps, shipped};
+use glam::Vec3;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+fn mesh_of(name: &str) -> Option<NavMesh> {
+    let (level, cmap) = if name == "arena" {
+        shipped(name)
+    } else {
+        let dir = quake_maps()?;
+        build_level(MapData::load(&dir.join(format!("{name}.map"))).expect("id map loads"))
+    };
+    Some(compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap())
+}
+
+/// A grounded area's centre, or a swim area's.
+fn points(mesh: &NavMesh, n: usize, seed: u64) -> Vec<(Vec3, u32)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let m = mesh.areas().len() as u32;
+    (0..n)
+        .map(|_| {
+            let a = rng.next_u32() % m;
+            (mesh.areas()[a as usize].center, a)
+        })
+        .collect()
+}
+
+#[test]
+fn caches_are_shortest_and_routes_add_up() {
+    let mesh = mesh_of("arena").unwrap();
+    for (goal_point, goal) in points(&mesh, 12, 1) {
+        let c = build_cache(&mesh, goal, Travel::ALL);
+        let g = &mesh.areas()[goal as usize];
+        // No entry can be improved by any reachability out of its end area (the cache is
+        // a fixed point of the update), and each entry is what its next step gives.
+        for (i, r) in mesh.reaches().iter().enumerate() {
+            let t = c.time[i];
+            let mut best = if r.to == goal {
+                cross(&mesh, goal, r.end, g.center)
+            } else {
+                f32::INFINITY
+            };
+            for &j in mesh.reach_ids_from(r.to) {
+                let q = &mesh.reaches()[j as usize];
+                best =
+                    best.min(cross(&mesh, r.to, r.end, q.start) + q.seconds + c.time[j as usize]);
+            }
+            if t.is_finite() || best.is_finite() {
+                assert!(
+                    (t - best).abs() < 1e-3,
+                    "reach {i}: cache {t}, best step {best}"
+                );
+            }
+        }
+        // Routes from every area's centre: their time is the sum of their legs.
+        for (from, _) in points(&mesh, 20, 2) {
+            let Some(r) = route(&mesh, &c, from, goal_point) else {
+                continue;
+            };
+            let mut at = from;
+            let mut sum = 0.0;
+            for &i in &r.reaches {
+                let x = &mesh.reaches()[i as usize];
+                sum += cross(&mesh, x.from, at, x.start) + x.seconds;
+                at = x.end;
+            }
+            sum += cross(&mesh, goal, at, goal_point);
+            assert!((sum - r.seconds).abs() < 1e-3, "{sum} vs {}", r.seconds);
+            if let Some(&last) = r.reaches.last() {
+                assert_eq!(mesh.reaches()[last as usize].to, goal);
+            }
+        }
+    }
+}
+
+#[test]
+fn travel_flags_leave_kinds_out_and_parse_with_clear_errors() {
+    let mesh = mesh_of("arena").unwrap();
+    let t = Travel::parse("walk,step_up").unwrap();
+    assert!(t.allows(ReachKind::Walk) && !t.allows(ReachKind::Teleport));
+    assert_eq!(Travel::parse("all").unwrap(), Travel::ALL);
+    assert!(!Travel::ALL.without(ReachKind::Jump).allows(ReachKind::Jump));
+    let e = Travel::parse("walk,fly").unwrap_err();
+    assert!(e.contains("\"fly\"") && e.contains("water_jump"), "{e}");
+    // A route with walking only uses walks and steps.
+    for (p, goal) in points(&mesh, 10, 3) {
+        let c = build_cache(&mesh, goal, t);
+        for (from, _) in points(&mesh, 10, 4) {
+            if let Some(r) = route(&mesh, &c, from, p) {
+                assert!(r.reaches.iter().all(|&i| {
+                    matches!(
+                        mesh.reaches()[i as usize].kind,
+                        ReachKind::Walk | ReachKind::StepUp
+                    )
+                }));
+            }
+        }
+    }
+}
+
+#[test]
+fn caches_stay_under_their_memory_cap() {
+    let mesh = mesh_of("arena").unwrap();
+    let one = build_cache(&mesh, 0, Travel::ALL).bytes();
+    let mut caches = AreaCaches::new(one * 3);
+    for goal in 0..10 {
+        caches.get(&mesh, goal, Travel::ALL);
+        assert!(caches.len() <= 3);
+    }
+    assert_eq!(caches.stats.builds, 10);
+    assert_eq!(caches.stats.evictions, 7);
+    caches.get(&mesh, 9, Travel::ALL);
+    assert_eq!(caches.stats.hits, 1);
+    // The most recently used stay: 9 (just asked for), 8, 7.
+    caches.get(&mesh, 7, Travel::ALL);
+    assert_eq!(caches.stats.hits, 2);
+}
+
+/// The hierarchy against the flat caches: every answer equal (the largest excess is
+/// printed; the goal is 0 %).
+#[test]
+fn clusters_and_portals_answer_exactly_as_the_flat_search() {
+    let mut maps = vec!["arena"];
+    if quake_maps().is_some() {
+        maps.extend(["dm4", "dm6", "e1m1"]);
+    } else {
+        eprintln!("skipping dm4, dm6, e1m1: ../shared/quake-maps not found");
+    }
+    for name in maps {
+        let mesh = mesh_of(name).unwrap();
+        let mut hier = HierRouter::for_mesh(&mesh);
+        let cl = &hier.clusters;
+        assert!(cl.count > 1);
+        assert!(cl.of_area.iter().all(|&c| c < cl.count));
+        let (clusters, portals) = (cl.count, cl.portals.len());
+        let mut worst: f32 = 0.0;
+        let mut compared = 0;
+        for (k, (_, goal)) in points(&mesh, 25, 5).into_iter().enumerate() {
+            // Every other goal without teleporters (a travel of its own: its own tables).
+            let travel = if k % 2 == 0 {
+                Travel::ALL
+            } else {
+                Travel::ALL.without(ReachKind::Teleport)
+            };
+            let flat = build_cache(&mesh, goal, travel);
+            let hc = hier.goal(&mesh, goal, travel);
+            for (from, _) in points(&mesh, 40, 100 + k as u64) {
+                let f = seconds_from(&mesh, &flat, from);
+                let h = hier.seconds_from(&mesh, &hc, from);
+                match (f, h) {
+                    (Some((f, _)), Some((h, _))) => {
+                        compared += 1;
+                        let excess = (h - f) / f.max(1e-3);
+                        worst = worst.max(excess.abs());
+                        assert!(
+                            (h - f).abs() <= 1e-3 * f.max(1.0),
+                            "{name}: goal {goal} from {from}: flat {f} s, hierarchy {h} s"
+                        );
+                    }
+                    (None, None) => {}
+                    _ => panic!("{name}: goal {goal} from {from}: flat {f:?}, hierarchy {h:?}"),
+                }
+            }
+        }
+        eprintln!(
+            "{name}: {clusters} clusters, {portals} portals; {compared} routes compared, \
+             largest excess over the flat search {:.4} %",
+            worst * 100.0
+        );
+        assert!(compared > 100, "{name}: {compared}");
+        // Breadth-first clusters answer the same.
+        let mut bfs = HierRouter::new(&mesh, 48);
+        for (_, goal) in points(&mesh, 5, 7) {
+            let flat = build_cache(&mesh, goal, Travel::ALL);
+            let hc = bfs.goal(&mesh, goal, Travel::ALL);
+            for (from, _) in points(&mesh, 20, 8) {
+                let f = seconds_from(&mesh, &flat, from).map(|x| x.0);
+                let h = bfs.seconds_from(&mesh, &hc, from).map(|x| x.0);
+                assert_eq!(f.is_some(), h.is_some());
+                if let (Some(f), Some(h)) = (f, h) {
+                    assert!((h - f).abs() <= 1e-3 * f.max(1.0), "{name}: {f} vs {h}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn route_nav_prints_a_time_and_refuses_bad_input() {
+    let dir = TempDir::new("area-route-cli");
+    let nav = dir.join("arena.nav");
+    let o = bin()
+        .args(["nav", "compile", "maps/arena.map", "--out"])
+        .arg(&nav)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Between two areas' centres.
+    let mesh = botarena::aas::file::load(&nav).unwrap();
+    let (a, b) = (
+        mesh.areas()[0].center,
+        mesh.areas()[mesh.areas().len() / 2].center,
+    );
+    let arg = |p: Vec3| format!("{},{},{}", p.x, p.y, p.z);
+    let o = bin()
+        .args(["route", "maps/arena.map", "--nav"])
+        .arg(&nav)
+        .args(["--from", &arg(a), "--to", &arg(b), "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["map"], "arena");
+    if v["reachable"] == true {
+        let s = v["seconds"].as_f64().unwrap();
+        let legs: f64 = v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["seconds"].as_f64().unwrap())
+            .sum();
+        assert!(s >= legs - 1e-3, "{s} < {legs}");
+    }
+    // Text for people.
+    let o = bin()
+        .args(["route", "maps/arena.map", "--nav"])
+        .arg(&nav)
+        .args(["--from", &arg(a), "--to", &arg(b)])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("arena: "), "{text}");
+    // A point outside the map, bad flags, a missing map, another map's file.
+    for (args, want) in [
+        (
+            vec!["--from", "99999,0,0", "--to", "0,0,0"],
+            "no area there",
+        ),
+        (
+            vec!["--from", &arg(a), "--to", &arg(b), "--flags", "fly"],
+            "unknown travel type",
+        ),
+        (vec!["--from", "1,2", "--to", &arg(b)], "expected x,y,z"),
+    ] {
+        let o = bin()
+            .args(["route", "maps/arena.map", "--nav"])
+            .arg(&nav)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let o = bin()
+        .args(["route", "maps/proving.map", "--nav"])
+        .arg(&nav)
+        .args(["--from", &arg(a), "--to", &arg(b)])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map"));
+}
