@@ -25,6 +25,7 @@ pub mod aas;
 pub mod bench;
 pub mod bot;
 pub mod game;
+pub mod lint;
 pub mod map;
 pub mod nav;
 pub mod physics;

@@ -532,8 +532,7 @@ fn the_picture_shows_the_map_and_the_graph() {
         &level,
         &botarena::render::Overlay {
             waypoints: Some(&g),
-            tree: None,
-            nav: None,
+            ..Default::default()
         },
         800.0,
     );

@@ -5,6 +5,7 @@
 mod batch;
 mod bench;
 mod explore;
+mod lint;
 mod map;
 mod nav;
 mod progress;
@@ -57,6 +58,11 @@ enum Command {
     /// teleporters, items, spawn points), optionally with a waypoint graph or compiled
     /// navigation (.nav: areas by flag, reachabilities by type) over it.
     Render(render::Args),
+    /// Check a map's flow for level designers: items some spawn point cannot reach, spawn
+    /// points far (in route seconds) from every weapon, one-way traps, items only a lift or
+    /// a long fall leads to, and each spawn's time to its nearest weapon and armour (text,
+    /// --json, --svg).
+    Lint(lint::Args),
     /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
     /// cache update algorithm), and the path from a start waypoint.
     ///
@@ -100,6 +106,7 @@ pub fn main() -> ExitCode {
         Command::Nav { command } => nav::run(command),
         Command::Explore(args) => explore::run(args),
         Command::Render(args) => render::run(args),
+        Command::Lint(args) => lint::run(args),
         Command::Route(args) => route::run(args),
         Command::Waypoints { command } => waypoints::run(command),
         Command::Run(args) => run::run(args),

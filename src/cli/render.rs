@@ -47,8 +47,8 @@ pub fn run(args: Args) -> Outcome {
         &level,
         &Overlay {
             waypoints: graph.as_ref(),
-            tree: None,
             nav: mesh.as_ref(),
+            ..Default::default()
         },
         width,
     );

@@ -22,6 +22,23 @@ pub struct Overlay<'a> {
     pub tree: Option<&'a TreeDrawing>,
     /// Compiled navigation: areas shaded by flag, reachabilities as arrows by kind.
     pub nav: Option<&'a NavMesh>,
+    /// Boxes (x, y extent) outlined in a colour: e.g. the areas a lint flags.
+    pub boxes: &'a [(Vec3, Vec3, &'static str)],
+    /// Points ringed in a colour with a label beside them.
+    pub marks: &'a [Mark],
+    /// Appended to the caption.
+    pub caption: Option<&'a str>,
+}
+
+/// A point to ring and label.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// Where.
+    pub at: Vec3,
+    /// The label beside it.
+    pub label: String,
+    /// Ring and label colour (SVG).
+    pub colour: &'static str,
 }
 
 /// A planner tree as the reference draws it: states as dots (blue, or by time when `until`
@@ -126,9 +143,8 @@ pub fn render_tree(level: &Level, tree: &TreeDrawing) -> String {
     render_map(
         level,
         &Overlay {
-            waypoints: None,
             tree: Some(tree),
-            nav: None,
+            ..Default::default()
         },
         1200.0,
     )
@@ -426,6 +442,53 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             }
         }
     }
+    for &(lo, hi, colour) in overlay.boxes {
+        let (x0, y0) = view.xy(lo);
+        let (x1, y1) = view.xy(hi);
+        doc = doc.add(
+            Rectangle::new()
+                .set("x", x0.min(x1))
+                .set("y", y0.min(y1))
+                .set("width", (x1 - x0).abs().max(1.0))
+                .set("height", (y1 - y0).abs().max(1.0))
+                .set("fill", colour)
+                .set("fill-opacity", 0.25)
+                .set("stroke", colour)
+                .set("stroke-width", 1.5),
+        );
+    }
+    for m in overlay.marks {
+        let (x, y) = view.xy(m.at);
+        doc = doc.add(
+            Circle::new()
+                .set("cx", x)
+                .set("cy", y)
+                .set("r", 7)
+                .set("fill", "none")
+                .set("stroke", m.colour)
+                .set("stroke-width", 2.5),
+        );
+        if !m.label.is_empty() {
+            // Near the right edge the label goes on the ring's left, so it is not cut off.
+            let (lx, anchor) = if x > width * 0.7 {
+                (x - 9.0, "end")
+            } else {
+                (x + 9.0, "start")
+            };
+            doc = doc.add(
+                Text::new(m.label.as_str())
+                    .set("x", lx)
+                    .set("y", y + 4.0)
+                    .set("text-anchor", anchor)
+                    .set("font-family", "sans-serif")
+                    .set("font-size", 11)
+                    .set("fill", m.colour)
+                    .set("stroke", "#fff")
+                    .set("stroke-width", 2.5)
+                    .set("paint-order", "stroke"),
+            );
+        }
+    }
     let caption = match overlay.waypoints {
         Some(g) => format!(
             "{} — {} waypoints, {} links",
@@ -446,6 +509,10 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
     let caption = match overlay.tree {
         Some(t) if !t.caption.is_empty() => format!("{caption} — {}", t.caption),
         _ => caption,
+    };
+    let caption = match overlay.caption {
+        Some(c) => format!("{caption} — {c}"),
+        None => caption,
     };
     doc = doc.add(
         Text::new(caption)
