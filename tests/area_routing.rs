@@ -6,7 +6,8 @@
 mod common;
 
 use botarena::aas::route::{
-    AreaCaches, HierRouter, Travel, build_cache, cross, route, seconds_from,
+    AreaCaches, Blocked, HierRouter, Travel, build_cache, build_cache_blocked, cross, repair,
+    route, seconds_from,
 };
 use botarena::aas::{CompileParams, NavMesh, ReachKind, compile};
 use botarena::map::{MapData, build_level};
@@ -116,15 +117,15 @@ fn caches_stay_under_their_memory_cap() {
     let one = build_cache(&mesh, 0, Travel::ALL).bytes();
     let mut caches = AreaCaches::new(one * 3);
     for goal in 0..10 {
-        caches.get(&mesh, goal, Travel::ALL);
+        caches.get(&mesh, goal, Travel::ALL, None);
         assert!(caches.len() <= 3);
     }
     assert_eq!(caches.stats.builds, 10);
     assert_eq!(caches.stats.evictions, 7);
-    caches.get(&mesh, 9, Travel::ALL);
+    caches.get(&mesh, 9, Travel::ALL, None);
     assert_eq!(caches.stats.hits, 1);
     // The most recently used stay: 9 (just asked for), 8, 7.
-    caches.get(&mesh, 7, Travel::ALL);
+    caches.get(&mesh, 7, Travel::ALL, None);
     assert_eq!(caches.stats.hits, 2);
 }
 
@@ -272,4 +273,105 @@ fn route_nav_prints_a_time_and_refuses_bad_input() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map"));
+}
+
+/// Obstacles: reachabilities blocked and freed at random; every cache repaired with the
+/// changes gives the times a fresh build gives, and the caches are repaired, not rebuilt.
+#[test]
+fn caches_repaired_after_obstacles_equal_fresh_builds() {
+    let name = if quake_maps().is_some() {
+        "dm4"
+    } else {
+        "arena"
+    };
+    let mesh = mesh_of(name).unwrap();
+    let n = mesh.reaches().len() as u32;
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let goals: Vec<u32> = points(&mesh, 6, 10).into_iter().map(|p| p.1).collect();
+    let mut blocked = Blocked::new(&mesh);
+    let mut caches = AreaCaches::new(usize::MAX);
+    for &g in &goals {
+        caches.get(&mesh, g, Travel::ALL, Some(&blocked));
+    }
+    for round in 0..12 {
+        // Block a handful, free some of those blocked before.
+        for _ in 0..(1 + rng.next_u32() % 20) {
+            let i = rng.next_u32() % n;
+            blocked.set(i, true);
+        }
+        if round % 3 == 2 {
+            for i in 0..n {
+                if blocked.blocked[i as usize] && rng.next_u32() % 2 == 0 {
+                    blocked.set(i, false);
+                }
+            }
+        }
+        for &g in &goals {
+            let fresh = build_cache_blocked(&mesh, g, Travel::ALL, Some(&blocked));
+            let got = caches.get(&mesh, g, Travel::ALL, Some(&blocked));
+            for (i, (a, b)) in got.time.iter().zip(&fresh.time).enumerate() {
+                assert!(
+                    (a.is_infinite() && b.is_infinite()) || (a - b).abs() < 1e-3,
+                    "{name} round {round} goal {g} reach {i}: repaired {a}, fresh {b}"
+                );
+            }
+            for (i, &b) in blocked.blocked.iter().enumerate() {
+                if b {
+                    assert!(got.time[i].is_infinite());
+                }
+            }
+        }
+    }
+    assert_eq!(caches.stats.builds, goals.len() as u64);
+    assert!(caches.stats.repairs >= 12 * goals.len() as u64 - 6);
+    // Repairing a standalone cache the same way.
+    let mut c = build_cache(&mesh, goals[0], Travel::ALL);
+    repair(&mesh, &mut c, &blocked);
+    let fresh = build_cache_blocked(&mesh, goals[0], Travel::ALL, Some(&blocked));
+    assert!(
+        c.time
+            .iter()
+            .zip(&fresh.time)
+            .all(|(a, b)| (a.is_infinite() && b.is_infinite()) || (a - b).abs() < 1e-3)
+    );
+}
+
+/// An obstacle box across the arena's door to the south room: the reachabilities through
+/// it are blocked, routes through the door go another way or not at all, and freeing the
+/// box gives the first time back.
+#[test]
+fn an_obstacle_box_blocks_the_reachabilities_through_it() {
+    let mesh = mesh_of("arena").unwrap();
+    // The arena's door: x -64..64 at y -528..-512 (gen_maps); north hall to south room.
+    let from = mesh.areas()[mesh.area_at(Vec3::new(0.0, -300.0, 24.0)).unwrap() as usize].center;
+    let to_area = mesh.area_at(Vec3::new(0.0, -800.0, 24.0)).unwrap();
+    let to = mesh.areas()[to_area as usize].center;
+    let open = route(&mesh, &build_cache(&mesh, to_area, Travel::ALL), from, to).unwrap();
+    let mut blocked = Blocked::new(&mesh);
+    let (lo, hi) = (
+        Vec3::new(-80.0, -540.0, 0.0),
+        Vec3::new(80.0, -500.0, 120.0),
+    );
+    let hit = blocked.set_box(&mesh, lo, hi, true);
+    assert!(!hit.is_empty(), "reachabilities through the door");
+    let c = build_cache_blocked(&mesh, to_area, Travel::ALL, Some(&blocked));
+    // The teleporter pair is the other way.
+    let r = route(&mesh, &c, from, to).expect("around by the teleporters");
+    assert!(
+        r.seconds > open.seconds,
+        "{} vs {}",
+        r.seconds,
+        open.seconds
+    );
+    assert!(r.reaches.iter().all(|i| !hit.contains(i)));
+    assert!(
+        r.reaches
+            .iter()
+            .any(|&i| mesh.reaches()[i as usize].kind == botarena::aas::ReachKind::Teleport)
+    );
+    blocked.set_box(&mesh, lo, hi, false);
+    let mut c = c;
+    repair(&mesh, &mut c, &blocked);
+    let again = route(&mesh, &c, from, to).unwrap();
+    assert!((again.seconds - open.seconds).abs() < 1e-3);
 }
