@@ -375,3 +375,24 @@ fn an_obstacle_box_blocks_the_reachabilities_through_it() {
     let again = route(&mesh, &c, from, to).unwrap();
     assert!((again.seconds - open.seconds).abs() < 1e-3);
 }
+
+/// `explore`'s measure of a learned graph against the compiled one: a waypoint grid over
+/// the arena covers nearly all of its compiled floor, an empty graph none of it.
+#[test]
+fn waypoint_coverage_of_the_compiled_floor() {
+    use botarena::nav::grid::{GridParams, seed_grid};
+    use botarena::scenario::explore::nav_coverage;
+    let (level, cmap) = shipped("arena");
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let grid = seed_grid(&cmap, &GridParams::default());
+    let full = nav_coverage(&mesh, &cmap, &grid);
+    assert!(full.share() > 0.9, "{full:?}");
+    assert!(full.areas_touched <= full.areas && full.areas > 10);
+    let none = nav_coverage(
+        &mesh,
+        &cmap,
+        &botarena::nav::waypoints::WaypointGraph::new(),
+    );
+    assert_eq!(none.covered, 0.0);
+    assert_eq!(none.floor, full.floor);
+}

@@ -144,6 +144,12 @@ fn explore_grid_info_merge_and_render() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["graph"]["waypoints"].as_u64().unwrap() > 3);
     assert_eq!(v["waypoints_in_solid"], 0);
+    // Measured against the compiled navigation: some of its floor, not more than all.
+    let (covered, floor) = (
+        v["against_nav"]["covered"].as_f64().unwrap(),
+        v["against_nav"]["floor"].as_f64().unwrap(),
+    );
+    assert!(covered > 0.0 && covered <= floor, "{covered} of {floor}");
     let grid = dir.join("grid.json");
     let out = bin()
         .args([

@@ -36,6 +36,13 @@ pub struct Args {
     /// connected part) with routable ones nearby where straight-line reachability holds.
     #[arg(long)]
     no_connect: bool,
+    /// The map's compiled navigation to measure the learned graph against (share of its
+    /// floor within reach of a waypoint); compiled here when not given.
+    #[arg(long)]
+    nav: Option<PathBuf>,
+    /// Skip measuring against compiled navigation.
+    #[arg(long, conflicts_with = "nav")]
+    no_nav: bool,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -63,6 +70,12 @@ pub fn run(args: Args) -> Outcome {
         return Err(format!("--tick-rate {tick_rate}: must be 1..=1000").into());
     }
     let (level, cmap) = load_level(&args.map)?;
+    // A .nav file given is checked before the long run.
+    let given_nav = args
+        .nav
+        .as_ref()
+        .map(|f| botarena::aas::file::load_for(f, &level))
+        .transpose()?;
     let level = Arc::new(level);
     let show = std::io::stderr().is_terminal();
     let m = explore(Arc::clone(&level), cmap, &cfg, |m| {
@@ -98,6 +111,22 @@ pub fn run(args: Args) -> Outcome {
         cfg.seed,
     );
     report.links_connected = m.sim.stats.links_connected as usize;
+    if !args.no_nav {
+        let mesh = match given_nav {
+            Some(mesh) => mesh,
+            None => botarena::aas::compile(
+                &level,
+                &m.sim.cmap,
+                &botarena::aas::CompileParams::default(),
+                &mut |_, _, _| {},
+            )?,
+        };
+        report.against_nav = Some(botarena::scenario::explore::nav_coverage(
+            &mesh,
+            &m.sim.cmap,
+            &m.learned.waypoints,
+        ));
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -1,7 +1,8 @@
 //! An exploration run (`botarena explore`): bots that know nothing explore a map for a given
 //! simulated time, dropping waypoints; the report gives coverage — waypoints by kind, links,
-//! connected components, important items with a waypoint, and waypoints found inside solid
-//! (which should be none).
+//! connected components, important items with a waypoint, waypoints found inside solid
+//! (which should be none), and the share of the compiled navigation's floor the waypoints
+//! cover ([`nav_coverage`]).
 //!
 //! Entry points: [`explore`], [`ExploreReport`].
 
@@ -41,6 +42,83 @@ pub struct ExploreReport {
     /// Waypoints where a standing player box would be inside the map's fixed solid (movers —
     /// doors, plats — are left out: where they stand depends on the moment).
     pub waypoints_in_solid: usize,
+    /// The learned graph against the map's compiled navigation (when measured).
+    pub against_nav: Option<NavCoverage>,
+}
+
+/// How much of the compiled navigation's floor the learned waypoints cover.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct NavCoverage {
+    /// Areas counted: the world as navigation assumes it (not those there only while a mover
+    /// is away), deadly liquids left out.
+    pub areas: usize,
+    /// Their floor, square units (cells of the compile's grid).
+    pub floor: f64,
+    /// Of it, the part within reach of a learned waypoint (see [`nav_coverage`]).
+    pub covered: f64,
+    /// Areas with at least one covered cell.
+    pub areas_touched: usize,
+}
+
+impl NavCoverage {
+    /// Covered share of the floor, 0..1.
+    pub fn share(&self) -> f64 {
+        if self.floor > 0.0 {
+            self.covered / self.floor
+        } else {
+            0.0
+        }
+    }
+}
+
+/// How far a waypoint's reach counts for coverage: a cell is covered when a learned waypoint
+/// stands within this distance of its standing point, at most a step and a half above or
+/// below, with a clear line between them.
+pub const COVER_RADIUS: f32 = 128.0;
+
+/// Coverage of `mesh`'s floor by `graph`: each cell of each counted area (its standing point
+/// on the area's floor) is covered when a waypoint is within [`COVER_RADIUS`], at most 32
+/// units higher or lower, and a ray between them is clear of solid.
+pub fn nav_coverage(
+    mesh: &crate::aas::NavMesh,
+    cmap: &CollisionMap,
+    graph: &WaypointGraph,
+) -> NavCoverage {
+    use crate::aas::AreaFlags;
+    let f = &mesh.frame;
+    let cell_area = (f.cell * f.cell) as f64;
+    let mut out = NavCoverage::default();
+    let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
+    for a in mesh.areas() {
+        if a.moved.is_some() || a.flags.0 & deadly != 0 {
+            continue;
+        }
+        out.areas += 1;
+        let mut touched = false;
+        for iy in a.cell_min[1]..=a.cell_max[1] {
+            for ix in a.cell_min[0]..=a.cell_max[0] {
+                out.floor += cell_area;
+                let xy = f.center(ix, iy);
+                let p = if a.is_swim() {
+                    xy.extend((a.mins.z + a.maxs.z) * 0.5)
+                } else {
+                    xy.extend(a.floor_z(xy))
+                };
+                let covered = graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
+                    graph.get(w).is_some_and(|w| {
+                        (w.origin.z - p.z).abs() <= 32.0
+                            && cmap.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
+                    })
+                });
+                if covered {
+                    out.covered += cell_area;
+                    touched = true;
+                }
+            }
+        }
+        out.areas_touched += touched as usize;
+    }
+    out
 }
 
 /// Counts a graph's coverage of a level.
@@ -103,6 +181,7 @@ pub fn coverage(
         items_missing: missing,
         links_connected: 0,
         waypoints_in_solid: in_solid,
+        against_nav: None,
     }
 }
 
@@ -222,6 +301,16 @@ impl ExploreReport {
             }
         );
         let _ = writeln!(s, "in solid    {}", self.waypoints_in_solid);
+        if let Some(c) = &self.against_nav {
+            let _ = writeln!(
+                s,
+                "vs compiled {:.1} % of the compiled areas' floor within reach of a waypoint \
+                 ({} of {} areas touched)",
+                100.0 * c.share(),
+                c.areas_touched,
+                c.areas
+            );
+        }
         s
     }
 }
