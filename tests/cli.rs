@@ -432,6 +432,115 @@ fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
     }
 }
 
+/// `--shard I/N` runs every N-th seed (the shards together are the whole sweep, with the
+/// same results), and `--resume` keeps an interrupted run's whole lines and runs only the
+/// seeds they lack.
+#[test]
+fn batch_shards_and_resumes() {
+    let dir = TempDir::new("cli-shard");
+    let run = |extra: &[&str], out: &std::path::Path| {
+        let o = bin()
+            .args([
+                "batch",
+                "scenarios/duel.toml",
+                "--seeds",
+                "0..6",
+                "--ticks",
+                "60",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let hashes = |path: &std::path::Path| -> std::collections::BTreeMap<u64, String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["seed"].as_u64().unwrap(),
+                    v["final_hash"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let all = dir.join("all.jsonl");
+    run(&[], &all);
+    let whole = hashes(&all);
+    assert_eq!(whole.len(), 6);
+    let mut joined = std::collections::BTreeMap::new();
+    for i in 0..3 {
+        let part = dir.join(format!("s{i}.jsonl"));
+        run(&["--shard", &format!("{i}/3")], &part);
+        let h = hashes(&part);
+        assert_eq!(h.keys().copied().collect::<Vec<_>>(), vec![i, i + 3]);
+        joined.extend(h);
+    }
+    assert_eq!(joined, whole);
+    // Two whole lines and half of a third, as an interrupted run leaves them.
+    let text = std::fs::read_to_string(&all).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2]
+    );
+    let part = dir.join("part.jsonl");
+    std::fs::write(&part, &cut).unwrap();
+    let said = run(&["--resume"], &part);
+    assert!(
+        said.contains("2 finished lines kept, 4 of 6 seeds left"),
+        "{said}"
+    );
+    let resumed = std::fs::read_to_string(&part).unwrap();
+    assert!(resumed.starts_with(&format!("{}\n{}\n", lines[0], lines[1])));
+    assert_eq!(resumed.lines().count(), 6);
+    assert_eq!(hashes(&part), whole);
+    // Nothing left: nothing run, nothing lost.
+    let said = run(&["--resume"], &part);
+    assert!(said.contains("nothing to run"), "{said}");
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), resumed);
+    // Bad shards, and resuming a file that is not a batch's output.
+    let foreign = dir.join("foreign.jsonl");
+    std::fs::write(&foreign, "{\"hello\": 1}\n").unwrap();
+    for (extra, out, want) in [
+        (vec!["--shard", "3/3"], &all, "--shard"),
+        (vec!["--shard", "x"], &all, "--shard"),
+        (vec!["--shard", "1/0"], &all, "--shard"),
+        (vec!["--resume"], &foreign, "foreign.jsonl:1"),
+    ] {
+        let o = bin()
+            .args([
+                "batch",
+                "scenarios/duel.toml",
+                "--seeds",
+                "0..6",
+                "--ticks",
+                "60",
+            ])
+            .args(&extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{extra:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(want),
+            "{extra:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "{\"hello\": 1}\n"
+    );
+}
+
 #[test]
 fn an_interrupted_batch_keeps_every_finished_line() {
     let dir = TempDir::new("cli-int");
