@@ -366,11 +366,7 @@ fn traps(mesh: &NavMesh, spawns: &[(Vec3, Option<u32>)], travel: Travel) -> Vec<
         while k < members.len() {
             let a = members[k];
             k += 1;
-            let near = mesh
-                .reachabilities_from(a)
-                .map(|r| r.to)
-                .chain(mesh.reachabilities_to(a).map(|r| r.from));
-            for b in near {
+            for b in mesh.neighbours(a) {
                 if trapped[b as usize] && group[b as usize] == u32::MAX {
                     group[b as usize] = g;
                     members.push(b);

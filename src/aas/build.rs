@@ -123,12 +123,7 @@ fn column(
             continue;
         }
         let (level, liquid) = water_level(cmap, o);
-        let liquid_flag = match liquid {
-            Contents::LAVA => AreaFlags::LAVA,
-            Contents::SLIME => AreaFlags::SLIME,
-            Contents::WATER => AreaFlags::WATER,
-            _ => AreaFlags::default(),
-        };
+        let liquid_flag = liquid_flag(liquid);
         if level >= 2 {
             // Swim span: up to where the origin leaves the liquid (or the ceiling).
             let ceiling = cmap
@@ -216,6 +211,16 @@ fn column(
     }
 }
 
+/// The area flag of a liquid (`point_contents`' liquid bits; none for no liquid).
+fn liquid_flag(liquid: Contents) -> AreaFlags {
+    match liquid {
+        Contents::LAVA => AreaFlags::LAVA,
+        Contents::SLIME => AreaFlags::SLIME,
+        Contents::WATER => AreaFlags::WATER,
+        _ => AreaFlags::default(),
+    }
+}
+
 /// A liquid the sweep fell through on its way from `from_z` down to the floor origin `o`
 /// whose bottom is open (air under it, as under start.map's pool into the fourth episode's
 /// hall): a swim span from where a swimmer is waist deep at its bottom up to its surface.
@@ -269,12 +274,11 @@ fn floating_liquid(
         return None;
     }
     let liquid = cmap.point_contents(mid + Vec3::Z * waist).liquid();
-    let flags = AreaFlags::SWIM
-        | match liquid {
-            Contents::LAVA => AreaFlags::LAVA,
-            Contents::SLIME => AreaFlags::SLIME,
-            _ => AreaFlags::WATER,
-        };
+    // A liquid is there: water unless it is slime or lava.
+    let flags = match liquid_flag(liquid) {
+        AreaFlags(0) => AreaFlags::SWIM | AreaFlags::WATER,
+        f => AreaFlags::SWIM | f,
+    };
     Some(Span {
         cell,
         origin: xy.extend(low),

@@ -442,6 +442,13 @@ impl NavMesh {
         self.to.get(area as usize).map_or(&[], |v| &v[..])
     }
 
+    /// The areas a reachability joins to `area`, either way (with repeats).
+    pub fn neighbours(&self, area: u32) -> impl Iterator<Item = u32> + '_ {
+        self.reachabilities_from(area)
+            .map(|r| r.to)
+            .chain(self.reachabilities_to(area).map(|r| r.from))
+    }
+
     /// Reachabilities ending in `area`.
     pub fn reachabilities_to(&self, area: u32) -> impl Iterator<Item = &Reach> + '_ {
         self.to

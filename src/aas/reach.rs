@@ -582,7 +582,8 @@ impl Ctx<'_> {
             states.push(s);
         }
         let flight = self.max_ticks(2.5);
-        for k in (0..states.len()).rev().take(3) {
+        // Running `k` ticks, then the leap.
+        let jump_after = |k: usize| {
             let mut commands = Vec::new();
             if k > 0 {
                 commands.push(CmdRun {
@@ -594,7 +595,10 @@ impl Ctx<'_> {
                 ticks: flight,
                 cmd: leap,
             });
-            if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
+            commands
+        };
+        for k in (0..states.len()).rev().take(3) {
+            if let Some((arr, cmds)) = self.run(start, jump_after(k), None, Some(to), ticks) {
                 return self.make((from, to, ReachKind::Jump), &start, &arr, cmds);
             }
         }
@@ -610,18 +614,7 @@ impl Ctx<'_> {
         }
         // A jump that carries the runner past the first floor across (a narrow ledge on the
         // far side) is kept as a jump to where it comes down, as falls are.
-        let k = states.len() - 1;
-        let mut commands = Vec::new();
-        if k > 0 {
-            commands.push(CmdRun {
-                ticks: k as u32,
-                cmd: run,
-            });
-        }
-        commands.push(CmdRun {
-            ticks: flight,
-            cmd: leap,
-        });
+        let commands = jump_after(states.len() - 1);
         let bad = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
         let landed = simulate(
             (self.world, self.cmap()),

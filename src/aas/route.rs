@@ -161,7 +161,7 @@ pub fn build_cache_blocked(
     let mut queue = VecDeque::new();
     for &i in mesh.reach_ids_to(goal) {
         if usable(i) {
-            c.time[i as usize] = step_time(mesh, &c, i);
+            c.time[i as usize] = best_step(mesh, &c, i).0;
             queue.push_back(i);
         }
     }
@@ -175,21 +175,27 @@ fn usable(mesh: &NavMesh, travel: Travel, blocked: Option<&Blocked>, i: u32) -> 
         && !blocked.is_some_and(|b| b.blocked.get(i as usize).copied().unwrap_or(false))
 }
 
-/// The best time from reachability `i`'s end over the cache's current entries: to the goal
-/// area's centre if it ends there, else through the best reachability out of its end area.
-/// Sets nothing.
-fn step_time(mesh: &NavMesh, c: &AreaCache, i: u32) -> f32 {
+/// The best way on from reachability `i`'s end over the cache's current entries: to the
+/// goal area's centre if it ends there (next `NONE`), else through the best reachability
+/// out of its end area. Returns (time, next); sets nothing.
+fn best_step(mesh: &NavMesh, c: &AreaCache, i: u32) -> (f32, u32) {
     let r = &mesh.reaches()[i as usize];
     let mut best = if r.to == c.goal {
-        cross(mesh, c.goal, r.end, mesh.areas()[c.goal as usize].center)
+        (
+            cross(mesh, c.goal, r.end, mesh.areas()[c.goal as usize].center),
+            NONE,
+        )
     } else {
-        f32::INFINITY
+        (f32::INFINITY, NONE)
     };
     for &j in mesh.reach_ids_from(r.to) {
         let t = c.time[j as usize];
         if t.is_finite() {
             let q = &mesh.reaches()[j as usize];
-            best = best.min(cross(mesh, r.to, r.end, q.start) + q.seconds + t);
+            let d = cross(mesh, r.to, r.end, q.start) + q.seconds + t;
+            if d < best.0 {
+                best = (d, j);
+            }
         }
     }
     best
@@ -363,38 +369,14 @@ pub fn repair(mesh: &NavMesh, c: &mut AreaCache, blocked: &Blocked) {
         if !usable(i) {
             continue;
         }
-        let t = step_time(mesh, c, i);
+        let (t, next) = best_step(mesh, c, i);
         if t < c.time[i as usize] {
             c.time[i as usize] = t;
-            c.next[i as usize] = best_next(mesh, c, i);
+            c.next[i as usize] = next;
             queue.push_back(i);
         }
     }
     relax(mesh, c, queue, &usable);
-}
-
-/// The reachability after `i` that [`step_time`] took (`NONE`: straight to the goal).
-fn best_next(mesh: &NavMesh, c: &AreaCache, i: u32) -> u32 {
-    let r = &mesh.reaches()[i as usize];
-    let mut best = if r.to == c.goal {
-        (
-            cross(mesh, c.goal, r.end, mesh.areas()[c.goal as usize].center),
-            NONE,
-        )
-    } else {
-        (f32::INFINITY, NONE)
-    };
-    for &j in mesh.reach_ids_from(r.to) {
-        let t = c.time[j as usize];
-        if t.is_finite() {
-            let q = &mesh.reaches()[j as usize];
-            let d = cross(mesh, r.to, r.end, q.start) + q.seconds + t;
-            if d < best.0 {
-                best = (d, j);
-            }
-        }
-    }
-    best.1
 }
 
 /// A route from a point: its time and the reachabilities to take, in order.
@@ -538,21 +520,9 @@ impl AreaCaches {
                 self.caches.insert(key, (c, self.clock));
             }
         }
-        while self.bytes() > self.cap_bytes && self.caches.len() > 1 {
-            let oldest = self
-                .caches
-                .iter()
-                .filter(|(k, _)| **k != key)
-                .min_by_key(|(_, v)| v.1)
-                .map(|(k, _)| *k);
-            match oldest {
-                Some(k) => {
-                    self.caches.remove(&k);
-                    self.stats.evictions += 1;
-                }
-                None => break,
-            }
-        }
+        // Stay under the cap, oldest first, never evicting the one just asked for.
+        self.stats.evictions +=
+            crate::nav::routing::evict_lru(&mut self.caches, key, self.cap_bytes, AreaCache::bytes);
         &self.caches[&key].0
     }
 }
@@ -594,11 +564,7 @@ impl Clusters {
             of_area[seed] = count;
             let mut queue = VecDeque::from([seed as u32]);
             while let Some(a) = queue.pop_front() {
-                let near = mesh
-                    .reachabilities_from(a)
-                    .map(|r| r.to)
-                    .chain(mesh.reachabilities_to(a).map(|r| r.from));
-                for b in near {
+                for b in mesh.neighbours(a) {
                     if members >= size {
                         break;
                     }
@@ -661,11 +627,7 @@ impl Clusters {
             of_area[seed as usize] = count;
             let mut queue = VecDeque::from([seed]);
             while let Some(a) = queue.pop_front() {
-                let near = mesh
-                    .reachabilities_from(a)
-                    .map(|r| r.to)
-                    .chain(mesh.reachabilities_to(a).map(|r| r.from));
-                for b in near {
+                for b in mesh.neighbours(a) {
                     if of_area[b as usize] == u32::MAX && key(b) == k {
                         of_area[b as usize] = count;
                         queue.push_back(b);

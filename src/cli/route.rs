@@ -134,11 +134,11 @@ fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
     let travel = Travel::parse(&args.flags).map_err(|e| format!("--flags: {e}"))?;
     let (level, cmap) = load_level(args.map.as_deref().expect("clap requires the map"))?;
     let mesh = botarena::aas::file::load_for(nav, &level)?;
+    let world = botarena::aas::NavWorld::new(&level, &cmap);
     let point = |name: &str, s: &Option<String>| -> Result<(glam::Vec3, u32), String> {
         let p = parse_point(name, s.as_deref().expect("clap requires --from and --to"))?;
         // As given, or settled on the floor as a player put there would be (an item's
         // origin lies lower than a player's: tried a little higher too).
-        let world = botarena::aas::NavWorld::new(&level, &cmap);
         let physics = botarena::physics::pmove::PhysicsParams::default();
         std::iter::once(p)
             .chain([0.0, 24.0, 48.0].map(|up| {

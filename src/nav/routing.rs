@@ -208,6 +208,35 @@ pub struct CacheStats {
     pub evictions: u64,
 }
 
+/// Evicts from `caches` (each with the clock of its last use), least recently used first,
+/// until their `bytes` total at most `cap` — never `keep`, the one just asked for, and
+/// never the last one. Returns how many went. (The waypoint caches and the compiled
+/// navigation's area caches share it.)
+pub fn evict_lru<K: Ord + Copy, V>(
+    caches: &mut BTreeMap<K, (V, u64)>,
+    keep: K,
+    cap: usize,
+    bytes: impl Fn(&V) -> usize,
+) -> u64 {
+    let mut total: usize = caches.values().map(|c| bytes(&c.0)).sum();
+    let mut evicted = 0;
+    while total > cap && caches.len() > 1 {
+        let Some(k) = caches
+            .iter()
+            .filter(|(k, _)| **k != keep)
+            .min_by_key(|(_, v)| v.1)
+            .map(|(k, _)| *k)
+        else {
+            break;
+        };
+        if let Some((v, _)) = caches.remove(&k) {
+            total -= bytes(&v);
+        }
+        evicted += 1;
+    }
+    evicted
+}
+
 /// Caches per (goal waypoint, travel flags), least recently used evicted above a memory cap.
 #[derive(Clone, Debug)]
 pub struct RouteCaches {
@@ -276,22 +305,7 @@ impl RouteCaches {
                 self.caches.insert(key, (c, self.clock));
             }
         }
-        // Stay under the cap, oldest first, never evicting the one just asked for.
-        while self.bytes() > self.cap_bytes && self.caches.len() > 1 {
-            let oldest = self
-                .caches
-                .iter()
-                .filter(|(k, _)| **k != key)
-                .min_by_key(|(_, v)| v.1)
-                .map(|(k, _)| *k);
-            match oldest {
-                Some(k) => {
-                    self.caches.remove(&k);
-                    self.stats.evictions += 1;
-                }
-                None => break,
-            }
-        }
+        self.stats.evictions += evict_lru(&mut self.caches, key, self.cap_bytes, RouteCache::bytes);
         &self.caches[&key].0
     }
 
