@@ -79,6 +79,7 @@ pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result
             spawn: None,
             start: Some((points[(i * stride) % points.len()], (i * 37 % 360) as f32)),
             senses: Default::default(),
+            navigation: Default::default(),
         })
         .collect();
     let cfg = MatchConfig::new(seed, players);

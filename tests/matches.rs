@@ -206,6 +206,7 @@ fn eight_bots_play_five_minutes_on_dm4_and_dm6() {
                 ..Default::default()
             },
             players: common::players(8, ControllerConfig::Brain(Skill::default())),
+            nav: None,
         };
         let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
         let ran = run_match(&mut m, 100_000, |_| {});

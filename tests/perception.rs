@@ -78,6 +78,7 @@ fn field_of_view_and_sight_distance_limit_what_is_seen() {
     };
     let cfg = |name: &str, o: Vec3, yaw: f32, senses: Senses| PlayerConfig {
         senses,
+        navigation: Default::default(),
         ..scripted(name, o, yaw, ControllerConfig::Idle)
     };
     let mut m = match_on(
@@ -283,6 +284,7 @@ fn perception_is_part_of_the_deterministic_state() {
                     fov: 120.0,
                     ..Default::default()
                 },
+                navigation: Default::default(),
             })
             .collect();
         let mut m = match_on("arena", 11, players);

@@ -208,6 +208,7 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
                 spawn: None,
                 start: None,
                 senses: Default::default(),
+                navigation: Default::default(),
             })
             .collect();
         let mut m = Match::new(Arc::new(level), cmap, &MatchConfig::new(5, players)).unwrap();

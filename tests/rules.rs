@@ -67,6 +67,7 @@ fn match_with(players: Vec<botarena::tick::PlayerConfig>, rules: MatchRules) -> 
             params: PhysicsParams::default(),
             players,
             rules,
+            nav: None,
         },
     )
     .expect("the match builds")

@@ -381,6 +381,7 @@ fn players_spawn_on_distinct_free_points() {
             spawn: None,
             start: None,
             senses: Default::default(),
+            navigation: Default::default(),
         })
         .collect();
     let m = match_on("arena", 9, players);

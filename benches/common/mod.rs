@@ -32,6 +32,7 @@ pub fn arena_with(
                 spawn: None,
                 start: Some((s, (i * 37 % 360) as f32)),
                 senses: Default::default(),
+                navigation: Default::default(),
             }
         })
         .collect();

@@ -833,8 +833,9 @@ impl HierRouter {
         }
     }
 
-    /// Seconds from the end of reachability `r` to the goal, from the hierarchy's tables.
-    fn time_after(&self, mesh: &NavMesh, hc: &HierCache, r: u32) -> f32 {
+    /// Seconds from the end of reachability `r` to the goal, from the hierarchy's tables
+    /// (`INFINITY`: no route from there).
+    pub fn time_after(&self, mesh: &NavMesh, hc: &HierCache, r: u32) -> f32 {
         let cl = &self.clusters;
         let c = cl.of_area[mesh.reaches()[r as usize].to as usize];
         let k = cl.slot[r as usize] as usize;

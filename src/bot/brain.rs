@@ -251,10 +251,16 @@ pub fn look_at(from: Vec3, to: Vec3) -> (f32, f32) {
 
 /// The brain stage: each living brain bot's goal, and what it hands on (see the module
 /// docs). Reads [`Motion`], [`Vitals`], [`Inventory`], [`Percepts`], [`Tracking`],
-/// [`MoveStatus`], [`Still`], item slots, the learned map and the rules' respawn scale;
+/// [`MoveStatus`], [`Still`], item slots, the learned map (the compiled
+/// navigation for a compiled-navigation bot's route times) and the rules' respawn scale;
 /// writes [`Brain`], [`RouteState`] (goal), [`MoveIntent`], [`Aim`], the bot's random
 /// stream, the routing caches (distances asked for), and deaths (stuck bots).
-pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules) {
+pub fn brain_system(
+    sim: &mut Sim,
+    learned: &mut LearnedMap,
+    mut nav: Option<&mut super::compiled::CompiledNav>,
+    rules: &MatchRules,
+) {
     let dt = sim.dt;
     let tick = sim.tick;
     let rate = sim.tick_rate();
@@ -302,13 +308,15 @@ pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules)
         &mut Aim,
         &mut PlayerRng,
         &Still,
+        &super::compiled::AreaNav,
     )>();
     for &player in &sim.players {
         let id = player.id;
         let Some(q) = view.get_mut(player.entity) else {
             continue;
         };
-        let (b, m, v, inv, p, trk, route, intent, status, aim, rng, still) = q;
+        let (b, m, v, inv, p, trk, route, intent, status, aim, rng, still, area_nav) = q;
+        let compiled = area_nav.navigation == super::compiled::Navigation::Compiled;
         *aim = Aim::default();
         if !v.alive {
             b.enemy = None;
@@ -516,8 +524,13 @@ pub fn brain_system(sim: &mut Sim, learned: &mut LearnedMap, rules: &MatchRules)
                 let goal_wp = wp.or_else(|| g.near(stand, 256.0).first().map(|x| x.0));
                 // The graph's distance where it knows a way; straight when the item is in
                 // sight; otherwise it is not a candidate (exploring will find a way).
-                let known = match (here, goal_wp) {
-                    (Some(h), Some(gw)) => routes.get(g, gw, b.skill.travel).distance(h),
+                // A compiled-navigation bot knows the route time on the area graph (as the
+                // distance run at full speed in that time).
+                let known = match (here, goal_wp, nav.as_deref_mut()) {
+                    (_, _, Some(n)) if compiled => n
+                        .seconds(s.origin, stand, super::compiled::travel_of(b.skill.travel))
+                        .map(|t| t * 320.0),
+                    (Some(h), Some(gw), _) => routes.get(g, gw, b.skill.travel).distance(h),
                     _ => None,
                 };
                 let cost = match (known, seen) {

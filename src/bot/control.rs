@@ -19,14 +19,13 @@ use crate::game::life::kill;
 use crate::game::{Aim, Weapon};
 use crate::map::EntId;
 use crate::nav::routing::TravelFlags;
-use crate::physics::movers::Phase;
 use crate::physics::pmove::{PlayerState, UserCmd};
 use crate::sim::Sim;
-use crate::sim::components::{Command, Motion, MoverSlot, PlayerRng, Vitals};
+use crate::sim::components::{Command, Motion, PlayerRng, Vitals};
 use crate::sim::rng::SimRng;
 
 use super::Percepts;
-use super::explore::{Explorer, SecretDoorView};
+use super::explore::Explorer;
 use super::learned::LearnedMap;
 use super::movement::{MoveIntent, MoveRequest, MoveStatus, MoveTarget};
 use super::routing::{Roam, RouteGoal, RouteState};
@@ -150,7 +149,7 @@ impl Controller {
 pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
-    let doors = secret_doors(sim);
+    let doors = super::explore::secret_doors(sim);
     // An explorer's step, for explorers and for route bots roaming where they have no route.
     let explore = |ex: &mut Explorer,
                    s: &PlayerState,
@@ -371,27 +370,4 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     for p in stuck {
         kill(sim, p, "stuck", None);
     }
-}
-
-/// The shootable secret doors and where they stand (for explorers, who open them).
-fn secret_doors(sim: &Sim) -> Vec<SecretDoorView> {
-    sim.level
-        .movers
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.kind.is_shootable())
-        .filter_map(|(index, m)| {
-            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
-            let home_centre = (m.mins + m.maxs) * 0.5;
-            Some(SecretDoorView {
-                index,
-                id: m.id,
-                centre: home_centre + st.offset,
-                home_centre,
-                home: (m.mins, m.maxs),
-                closed: st.phase == Phase::AtA,
-                open: st.phase == Phase::AtB,
-            })
-        })
-        .collect()
 }

@@ -391,6 +391,32 @@ pub struct SecretDoorView {
     pub open: bool,
 }
 
+/// The shootable secret doors and where they stand (for explorers and route bots, who
+/// open them).
+pub fn secret_doors(sim: &crate::sim::Sim) -> Vec<SecretDoorView> {
+    use crate::physics::movers::Phase;
+    use crate::sim::components::MoverSlot;
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.kind.is_shootable())
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let home_centre = (m.mins + m.maxs) * 0.5;
+            Some(SecretDoorView {
+                index,
+                id: m.id,
+                centre: home_centre + st.offset,
+                home_centre,
+                home: (m.mins, m.maxs),
+                closed: st.phase == Phase::AtA,
+                open: st.phase == Phase::AtB,
+            })
+        })
+        .collect()
+}
+
 impl Explorer {
     /// A fresh explorer at `origin`.
     pub fn new(origin: Vec3) -> Explorer {

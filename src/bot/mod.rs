@@ -4,7 +4,8 @@
 //! where its enemies are going ([`prediction`]), what its controller asks ([`control`]), what
 //! the deathmatch brain wants ([`brain`]), which waypoint it heads for ([`routing`]), how it
 //! moves there ([`movement`]) and looks ([`aim`]), how it learns the map by dropping waypoints
-//! ([`waypoints`]) and where it goes with nothing better to do ([`explore`]).
+//! ([`waypoints`]) and where it goes with nothing better to do ([`explore`]). A bot with
+//! compiled navigation routes on the compiled area graph instead ([`compiled`]).
 //!
 //! What the bots have learned of the map together — the waypoint graph, its routing caches
 //! and where they have been — is the [`learned::LearnedMap`]; the components a bot
@@ -12,6 +13,7 @@
 
 pub mod aim;
 pub mod brain;
+pub mod compiled;
 pub mod control;
 pub mod explore;
 pub mod hearing;
@@ -31,6 +33,37 @@ use crate::nav::Reachability;
 use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::sound::SoundKind;
 
+/// How a bot knows its way (a component of every bot; [`compiled`] is the compiled way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Navigation {
+    /// It drops waypoints as it goes and routes over what it has learned (reference 000).
+    #[default]
+    Learned,
+    /// It routes on the compiled area graph from tick 0.
+    Compiled,
+}
+
+impl Navigation {
+    /// Its name in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Navigation::Learned => "learned",
+            Navigation::Compiled => "compiled",
+        }
+    }
+
+    /// Parses `learned` or `compiled`.
+    pub fn parse(s: &str) -> Result<Navigation, String> {
+        match s {
+            "learned" => Ok(Navigation::Learned),
+            "compiled" => Ok(Navigation::Compiled),
+            _ => Err(format!(
+                "unknown navigation {s:?} (learned: waypoints dropped as it goes; compiled: the compiled area graph)"
+            )),
+        }
+    }
+}
+
 /// A bot's senses.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Senses {
@@ -40,6 +73,8 @@ pub struct Senses {
     pub sight: f32,
     /// Multiplies every sound's audible distance (1: normal hearing).
     pub hearing: f32,
+    /// How a sound's distance is measured: straight, or along the way through the map.
+    pub hearing_model: hearing::HearingModel,
 }
 
 impl Default for Senses {
@@ -48,6 +83,7 @@ impl Default for Senses {
             fov: 360.0,
             sight: 8192.0,
             hearing: 1.0,
+            hearing_model: Default::default(),
         }
     }
 }

@@ -456,7 +456,7 @@ mod tests {
         let s = Senses {
             fov: 90.0,
             sight: 300.0,
-            hearing: 1.0,
+            ..Default::default()
         };
         // Ahead, in range: traced and visible.
         assert_eq!(

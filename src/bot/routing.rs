@@ -476,13 +476,22 @@ impl RoutingStage {
         let mut bots: Vec<Bot> = Vec::new();
         // The goal points to search, in the order first needed.
         let mut points: Vec<Vec3> = Vec::new();
-        let mut view = sim
-            .world
-            .view_mut::<(&Motion, &Vitals, &mut RouteState, &MoveIntent, &MoveStatus)>();
+        let mut view = sim.world.view_mut::<(
+            &Motion,
+            &Vitals,
+            &mut RouteState,
+            &MoveIntent,
+            &MoveStatus,
+            &super::Navigation,
+        )>();
         for (pi, p) in sim.players.iter().enumerate() {
-            let Some((motion, vitals, state, intent, status)) = view.get_mut(p.entity) else {
+            let Some((motion, vitals, state, intent, status, nav)) = view.get_mut(p.entity) else {
                 continue;
             };
+            // Compiled-navigation bots route on the area graph ([`super::compiled`]).
+            if *nav == super::Navigation::Compiled {
+                continue;
+            }
             let Some(goal) = state.goal else { continue };
             if !vitals.alive {
                 state.next = None;

@@ -4,12 +4,14 @@
 use glam::Vec3;
 
 use super::Senses;
+use super::compiled::{AreaNav, Navigation};
 use super::control::{Controller, ControllerConfig};
 use super::{Percepts, brain, movement, prediction, routing, waypoints};
 
 /// Inserts the components a bot carries into player entity `e` of `world`: its controller
 /// (from `cfg`, at `origin` facing `yaw`), senses and percepts, movement request, status and
-/// memory, tracked enemies, dropping memory, route state and fallback, and a brain for a
+/// memory, tracked enemies, dropping memory, route state and fallback, how it navigates
+/// (learned, until [`set_navigation`] says otherwise), and a brain for a
 /// brain bot on a map with `items` items.
 pub fn insert_components(
     world: &mut hecs::World,
@@ -34,6 +36,8 @@ pub fn insert_components(
                 waypoints::Dropper::default(),
                 routing::RouteState::default(),
                 routing::Roam::new(origin),
+                AreaNav::default(),
+                Navigation::Learned,
             ),
         )
         .expect("a spawned player entity");
@@ -41,5 +45,21 @@ pub fn insert_components(
         world
             .insert_one(e, brain::Brain::new(*skill, origin, items))
             .expect("a spawned player entity");
+    }
+}
+
+/// Sets how the bot in player entity `e` navigates; a compiled-navigation brain bot knows
+/// every item of the map from the start (as it knows the map).
+pub fn set_navigation(world: &mut hecs::World, e: hecs::Entity, navigation: Navigation) {
+    if let Ok(mut nav) = world.get::<&mut AreaNav>(e) {
+        *nav = AreaNav::new(navigation);
+    }
+    if let Ok(mut nav) = world.get::<&mut Navigation>(e) {
+        *nav = navigation;
+    }
+    if navigation == Navigation::Compiled
+        && let Ok(mut b) = world.get::<&mut brain::Brain>(e)
+    {
+        b.known.iter_mut().for_each(|k| *k = true);
     }
 }

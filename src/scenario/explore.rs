@@ -234,6 +234,7 @@ pub fn explore(
             spawn: None,
             start: None,
             senses: Default::default(),
+            navigation: Default::default(),
         })
         .collect();
     let cfg = MatchConfig {
@@ -242,6 +243,7 @@ pub fn explore(
         params: Default::default(),
         players,
         rules: Default::default(),
+        nav: None,
     };
     let mut m = Match::new(level, cmap, &cfg)?;
     let ticks = (seconds * tick_rate as f64).round() as u64;

@@ -7,6 +7,8 @@
 //! tick_rate = 20              # ticks per second, 1..=1000 (default 20)
 //! ticks = 1200                # run length (default 1200; `--ticks` overrides)
 //! waypoints = "arena.json"    # optional waypoint file made for this map, to start from
+//! nav = "arena.nav"           # optional compiled navigation (`botarena nav compile`) for
+//!                             # compiled-navigation players; compiled at load when absent
 //! time_limit = 300            # seconds; the match ends then (optional)
 //! frag_limit = 20             # the match ends when a player reaches it (optional)
 //! threads = 2                 # worker threads for per-bot stages (default: the cores)
@@ -21,10 +23,14 @@
 //! reaction = 0.2              # brain: seconds before reacting to an enemy in sight
 //! aim_error = 4.0             # brain: largest aim error, degrees
 //! travel = ["walk", "jump", "fall", "swim", "teleport", "elevator"]   # allowed routes
+//! navigation = "learned"      # learned (drops waypoints, reference 000) | compiled (routes
+//!                             # on the compiled area graph from tick 0)
 //! spawn = 0                   # optional spawn point index
 //! fov = 360                   # field of view, degrees (1..=360)
 //! sight = 8192                # farthest distance seen
 //! hearing = 1.0               # scales every sound's audible distance
+//! hearing_model = "distance"  # distance (straight) | path (along the way through the map,
+//!                             # on the compiled area graph)
 //! ```
 //!
 //! Runs built on scenarios and matches: [`run_match`], explorations ([`explore`]), item tours
@@ -45,6 +51,7 @@ use toml::Spanned;
 
 use crate::bot::Senses;
 use crate::bot::brain::Skill;
+use crate::bot::compiled::Navigation;
 use crate::bot::control::ControllerConfig;
 use crate::bot::control::ScriptStep;
 use crate::game::MatchRules;
@@ -92,6 +99,7 @@ struct RawScenario {
     tick_rate: Option<Spanned<u32>>,
     ticks: Option<Spanned<u64>>,
     waypoints: Option<Spanned<String>>,
+    nav: Option<Spanned<String>>,
     time_limit: Option<Spanned<f32>>,
     frag_limit: Option<Spanned<i32>>,
     threads: Option<Spanned<usize>>,
@@ -126,6 +134,8 @@ struct RawPlayer {
     reaction: Option<Spanned<f32>>,
     aim_error: Option<Spanned<f32>>,
     travel: Option<Spanned<Vec<String>>>,
+    navigation: Option<Spanned<String>>,
+    hearing_model: Option<Spanned<String>>,
 }
 
 /// A player as the scenario describes it.
@@ -154,6 +164,9 @@ pub struct Scenario {
     pub ticks: u64,
     /// A waypoint file to start from (made for this map), and the line of its key.
     pub waypoints: Option<(PathBuf, usize)>,
+    /// A compiled navigation file for compiled-navigation players, and the line of its key
+    /// (none: compiled when the match is built, if a player needs it).
+    pub nav: Option<(PathBuf, usize)>,
     /// Players.
     pub players: Vec<ScenarioPlayer>,
     /// Match rules (limits, item rules).
@@ -252,6 +265,19 @@ impl Scenario {
                     return Err(err_at(
                         w.span().start,
                         format!("waypoints: file {} does not exist", f.display()),
+                    ));
+                }
+                Some((f, line_col(text, w.span().start).0))
+            }
+            None => None,
+        };
+        let nav = match &raw.nav {
+            Some(w) => {
+                let f = base.join(w.get_ref());
+                if !f.is_file() {
+                    return Err(err_at(
+                        w.span().start,
+                        format!("nav: file {} does not exist", f.display()),
                     ));
                 }
                 Some((f, line_col(text, w.span().start).0))
@@ -474,6 +500,15 @@ impl Scenario {
                     *slot = in_range(key, v, lo, hi)?;
                 }
             }
+            let navigation = match &rp.navigation {
+                Some(n) => Navigation::parse(n.get_ref())
+                    .map_err(|m| err_at(n.span().start, format!("navigation: {m}")))?,
+                None => Navigation::Learned,
+            };
+            if let Some(h) = &rp.hearing_model {
+                senses.hearing_model = crate::bot::hearing::HearingModel::parse(h.get_ref())
+                    .map_err(|m| err_at(h.span().start, format!("hearing_model: {m}")))?;
+            }
             let spawn_line = rp
                 .spawn
                 .as_ref()
@@ -486,6 +521,7 @@ impl Scenario {
                     spawn: rp.spawn.map(|s| s.into_inner()),
                     start,
                     senses,
+                    navigation,
                 },
                 spawn_line,
             });
@@ -502,6 +538,7 @@ impl Scenario {
             tick_rate,
             ticks,
             waypoints,
+            nav,
             players,
             rules,
             threads,
@@ -516,6 +553,7 @@ impl Scenario {
             params: PhysicsParams::default(),
             players: self.players.iter().map(|p| p.config.clone()).collect(),
             rules: self.rules.clone(),
+            nav: None,
         }
     }
 
@@ -538,7 +576,39 @@ impl Scenario {
             }
             None => None,
         };
-        let mut m = Match::new(Arc::new(level), cmap, &self.match_config()).map_err(|e| {
+        let invalid = |line: usize, message: String| ScenarioError::Invalid {
+            path: self.path.display().to_string(),
+            line,
+            column: 1,
+            message,
+        };
+        let needs_nav = self.players.iter().any(|p| {
+            p.config.navigation == Navigation::Compiled
+                || p.config.senses.hearing_model == crate::bot::hearing::HearingModel::Path
+        });
+        let nav = match &self.nav {
+            Some((f, line)) => Some(
+                crate::aas::file::load_for(f, &level)
+                    .map_err(|e| invalid(*line, format!("nav: {e}")))?,
+            ),
+            // Compiled here at the match's tick rate (a second or so on an id map).
+            None if needs_nav => {
+                let params = crate::aas::CompileParams {
+                    tick_rate: self.tick_rate,
+                    threads: self.threads.unwrap_or(0),
+                    ..Default::default()
+                };
+                Some(
+                    crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
+                        .map_err(|e| invalid(0, format!("compiling navigation: {e}")))?,
+                )
+            }
+            None => None,
+        };
+        let mut cfg = self.match_config();
+        cfg.nav = nav.map(Arc::new);
+        let nav_line = self.nav.as_ref().map(|n| n.1).unwrap_or(0);
+        let mut m = Match::new(Arc::new(level), cmap, &cfg).map_err(|e| {
             let line = match &e {
                 MatchError::NoSuchSpawn { player, .. } => self
                     .players
@@ -546,6 +616,7 @@ impl Scenario {
                     .find(|p| &p.config.name == player)
                     .map(|p| p.spawn_line)
                     .unwrap_or(0),
+                MatchError::NavTickRate { .. } => nav_line,
                 _ => 0,
             };
             ScenarioError::Invalid {

@@ -4,11 +4,15 @@
 //! to get there), and one leg compared with the travel-time planner (`botarena times
 //! --waypoints`).
 //!
-//! Entry points: [`tour`], [`TourReport`], [`compare`].
+//! A compiled-navigation tour ([`tour_compiled`]) sends a bot on the compiled area graph to
+//! every weapon, armour and powerup in turn, beside the time the graph predicted.
+//!
+//! Entry points: [`tour`], [`TourReport`], [`compare`], [`tour_compiled`].
 
 use std::sync::Arc;
 
 use glam::Vec3;
+use serde::Serialize;
 
 use crate::bot::control::Controller;
 use crate::bot::control::ControllerConfig;
@@ -90,6 +94,7 @@ pub fn tour(
         spawn: Some(0),
         start: None,
         senses: Default::default(),
+        navigation: Default::default(),
     }];
     let cfg = MatchConfig::new(seed, players);
     let mut m = Match::new(level, cmap, &cfg)?;
@@ -179,6 +184,7 @@ pub fn compare(
             spawn: None,
             start: Some((from.stand, 0.0)),
             senses: Default::default(),
+            navigation: Default::default(),
         }],
     );
     let Ok(mut m) = Match::new(Arc::clone(level), cmap.clone(), &cfg) else {
@@ -194,4 +200,107 @@ pub fn compare(
         }
     }
     (route, bot)
+}
+
+/// One item of a compiled-navigation tour.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompiledStop {
+    /// The item (index, class, standing point, pickup box).
+    pub item: ItemRef,
+    /// Where the bot set off from.
+    pub from: Vec3,
+    /// Seconds the area graph predicted from there to the standing point (`None`: no
+    /// route).
+    pub predicted: Option<f32>,
+    /// Seconds the bot took to touch the item; `None`: not in the time given.
+    pub reached_after: Option<f32>,
+}
+
+impl CompiledStop {
+    /// Time taken over time predicted, where both exist.
+    pub fn ratio(&self) -> Option<f32> {
+        Some(self.reached_after? / self.predicted?.max(0.05))
+    }
+}
+
+/// The weapons, armour and powerups of a map (the items a deathmatch player routes to).
+pub fn tour_items(level: &Level, cmap: &CollisionMap) -> Vec<ItemRef> {
+    use crate::map::level::ItemKind;
+    crate::planner::times::items(level, cmap)
+        .into_iter()
+        .filter(|i| {
+            matches!(
+                level.items[i.index].kind,
+                ItemKind::Weapon | ItemKind::Armor | ItemKind::Powerup | ItemKind::MegaHealth
+            )
+        })
+        .collect()
+}
+
+/// Tours `items` with one compiled-navigation route bot (navigation `mesh`, compiled at 20
+/// Hz): seed `seed` chooses its spawn point and the item it starts the round with; each
+/// item is given `seconds`, and is reached when the bot's box touches its pickup box.
+/// `each` sees the match after every tick, with the stop once it is over (for diagnostics).
+pub fn tour_compiled(
+    level: Arc<Level>,
+    cmap: CollisionMap,
+    mesh: Arc<crate::aas::NavMesh>,
+    items: &[ItemRef],
+    seed: u64,
+    seconds: f32,
+    mut each: impl FnMut(&Match, Option<&CompiledStop>),
+) -> Result<Vec<CompiledStop>, MatchError> {
+    use crate::aas::route::{Travel, build_cache_blocked, route};
+    let mut cfg = MatchConfig::new(
+        seed,
+        vec![PlayerConfig {
+            name: "tourist".into(),
+            controller: ControllerConfig::Idle,
+            spawn: None,
+            start: None,
+            senses: Default::default(),
+            navigation: crate::bot::compiled::Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::clone(&mesh));
+    let mut m = Match::new(level, cmap, &cfg)?;
+    let e = m.sim.players[0].entity;
+    let ticks = (seconds / m.sim.dt).round() as usize;
+    let n = items.len();
+    let mut stops = Vec::new();
+    for k in 0..n {
+        let item = &items[(k + seed as usize) % n];
+        let from = m.sim.player_state(0).expect("the tourist exists").origin;
+        // Around what is blocked now (doors that do not open by approach, while closed).
+        let blocked = m.nav.as_ref().map(|n| &n.blocked);
+        // Through them where they cut the item off (the bot opens or waits for them).
+        let predicted = mesh.area_at(item.stand).and_then(|g| {
+            let around = build_cache_blocked(&mesh, g, Travel::ALL, blocked);
+            route(&mesh, &around, from, item.stand)
+                .or_else(|| {
+                    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
+                    route(&mesh, &through, from, item.stand)
+                })
+                .map(|r| r.seconds)
+        });
+        m.sim
+            .world
+            .insert_one(e, Controller::Route { goal: item.stand })
+            .expect("the tourist exists");
+        let got = (0..ticks).find(|_| {
+            m.step();
+            each(&m, None);
+            let s = m.sim.player_state(0).expect("the tourist exists");
+            item.goal.reached(&s)
+        });
+        let stop = CompiledStop {
+            item: item.clone(),
+            from,
+            predicted,
+            reached_after: got.map(|t| (t + 1) as f32 * m.sim.dt),
+        };
+        each(&m, Some(&stop));
+        stops.push(stop);
+    }
+    Ok(stops)
 }

@@ -3,10 +3,10 @@
 //! is the listed pieces of state in a fixed order, each writing its own bytes
 //! ([`StateHash`], implemented beside its type by the layer that owns it).
 //!
-//! A player: its id, movement, vitals, random stream, inventory, frags, route, movement
-//! memory, tracked enemies and percepts. The world: movers, items, triggers, the world's
-//! random stream, missiles and grenades, whether the match is over, the waypoint graph and
-//! the sounds.
+//! A player: its id, movement, vitals, random stream, inventory, frags, route (and where a
+//! compiled-navigation bot is on its route), movement memory, tracked enemies and percepts.
+//! The world: movers, items, triggers, the world's random stream, missiles and grenades,
+//! whether the match is over, the waypoint graph and the sounds.
 
 use hecs::{Component, Entity, World};
 
@@ -38,6 +38,7 @@ pub fn player_hash(world: &World, p: Player) -> u64 {
     part::<Inventory>(&mut h, world, e);
     part::<PlayerStats>(&mut h, world, e);
     part::<RouteState>(&mut h, world, e);
+    part::<crate::bot::compiled::AreaNav>(&mut h, world, e);
     part::<MoveMemory>(&mut h, world, e);
     part::<Tracking>(&mut h, world, e);
     part::<Percepts>(&mut h, world, e);

@@ -12,7 +12,9 @@ pub mod spawn;
 
 use std::sync::Arc;
 
+use crate::aas::NavMesh;
 use crate::bot::Percepts;
+use crate::bot::compiled::{CompiledNav, Navigation};
 use crate::bot::learned::LearnedMap;
 use crate::bot::movement::MoveStatus;
 use crate::bot::prediction::Tracking;
@@ -40,6 +42,9 @@ pub struct MatchConfig {
     pub players: Vec<PlayerConfig>,
     /// Match rules.
     pub rules: MatchRules,
+    /// The compiled navigation of the map, for players with `navigation = "compiled"`
+    /// (compiled at the match's tick rate: their commands are replayed tick by tick).
+    pub nav: Option<Arc<NavMesh>>,
 }
 
 impl MatchConfig {
@@ -51,6 +56,7 @@ impl MatchConfig {
             params: PhysicsParams::default(),
             players,
             rules: Default::default(),
+            nav: None,
         }
     }
 }
@@ -63,6 +69,8 @@ pub struct Match {
     pub game: GameState,
     /// What the bots have learned of the map.
     pub learned: LearnedMap,
+    /// The compiled area graph compiled-navigation bots route on (none without such bots).
+    pub nav: Option<CompiledNav>,
     /// The stages' scratch.
     pub stages: Stages,
     /// Wall-clock time and traces per stage (statistics only: nothing in the state reads
@@ -78,6 +86,24 @@ impl Match {
         cmap: CollisionMap,
         cfg: &MatchConfig,
     ) -> Result<Match, MatchError> {
+        // Players that route on the area graph, or hear along it, need it.
+        let needs = cfg.players.iter().find(|p| {
+            p.navigation == Navigation::Compiled
+                || p.senses.hearing_model == crate::bot::hearing::HearingModel::Path
+        });
+        let nav = match (&cfg.nav, needs) {
+            (Some(mesh), _) => {
+                if mesh.params.tick_rate != cfg.tick_rate {
+                    return Err(MatchError::NavTickRate {
+                        nav: mesh.params.tick_rate,
+                        tick_rate: cfg.tick_rate,
+                    });
+                }
+                Some(CompiledNav::new(Arc::clone(mesh), &level))
+            }
+            (None, Some(p)) => return Err(MatchError::NoNavigation(p.name.clone())),
+            (None, None) => None,
+        };
         let mut sim = Sim::new(level, cmap, cfg.seed, cfg.tick_rate, cfg.params)?;
         spawn::spawn_world(&mut sim, &cfg.rules);
         spawn::spawn_players(&mut sim, &cfg.players)?;
@@ -85,6 +111,7 @@ impl Match {
             sim,
             game: GameState::new(cfg.rules.clone()),
             learned: LearnedMap::default(),
+            nav,
             stages: Stages::default(),
             timings: StageTimings::default(),
         })
@@ -97,6 +124,7 @@ impl Match {
             &mut self.sim,
             &mut self.game,
             &mut self.learned,
+            self.nav.as_mut(),
             &mut self.stages,
             &mut self.timings,
         );

@@ -34,7 +34,8 @@ pub enum Stage {
     Control,
     /// The bot brain picks goals, aims and pulls the trigger.
     Brain,
-    /// Route goals become movement requests toward the next waypoint.
+    /// Route goals become movement requests toward the next waypoint (or, for a
+    /// compiled-navigation bot, along its route on the area graph).
     Route,
     /// Movement requests become user commands.
     Move,
@@ -184,6 +185,7 @@ pub fn run_tick(
     sim: &mut Sim,
     game: &mut GameState,
     learned: &mut LearnedMap,
+    mut nav: Option<&mut crate::bot::compiled::CompiledNav>,
     stages: &mut Stages,
     timings: &mut StageTimings,
 ) {
@@ -193,11 +195,14 @@ pub fn run_tick(
         let p0 = pool_seconds(sim);
         match stage {
             Stage::Sense => stages.perception.run(sim),
-            Stage::Hear => hearing::hearing_system(sim),
+            Stage::Hear => hearing::hearing_system(sim, nav.as_deref_mut()),
             Stage::Predict => stages.prediction.run(sim),
             Stage::Control => control::control_system(sim, learned),
-            Stage::Brain => brain::brain_system(sim, learned, &game.rules),
-            Stage::Route => stages.routing.run(sim, learned),
+            Stage::Brain => brain::brain_system(sim, learned, nav.as_deref_mut(), &game.rules),
+            Stage::Route => {
+                stages.routing.run(sim, learned);
+                crate::bot::compiled::route_system(sim, nav.as_deref_mut());
+            }
             Stage::Move => movement::movement_system(sim),
             Stage::Aim => aim::aim_system(sim),
             Stage::Movers => movers::movers_system(sim),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use crate::bot::Senses;
+use crate::bot::compiled::Navigation;
 use crate::bot::control::ControllerConfig;
 use crate::game::{GameState, MatchRules};
 use crate::map::EntId;
@@ -32,6 +33,22 @@ pub enum MatchError {
     /// The map has no spawn point and a player needs one.
     #[error("the map has no info_player_deathmatch or info_player_start for player {0:?}")]
     NoSpawnPoints(String),
+    /// A player navigates (or hears) on the compiled area graph and the match was given
+    /// none.
+    #[error(
+        "player {0:?} has navigation = \"compiled\" or hearing_model = \"path\" but the match has no compiled navigation (give the scenario a `nav` file, or let it compile one)"
+    )]
+    NoNavigation(String),
+    /// The compiled navigation was made at another tick rate (its commands are per tick).
+    #[error(
+        "the compiled navigation was made at {nav} Hz but the match runs at {tick_rate} Hz (compile it with --tick-rate {tick_rate})"
+    )]
+    NavTickRate {
+        /// The .nav file's tick rate.
+        nav: u32,
+        /// The match's.
+        tick_rate: u32,
+    },
     /// The world could not be set up.
     #[error(transparent)]
     World(#[from] SimError),
@@ -50,6 +67,8 @@ pub struct PlayerConfig {
     pub start: Option<(Vec3, f32)>,
     /// Field of view, sight distance and hearing.
     pub senses: Senses,
+    /// How it finds its way: learned waypoints (the default) or the compiled area graph.
+    pub navigation: Navigation,
 }
 
 /// Spawns the level's movers and items into `sim` (movers first: items dropped to the floor
@@ -111,6 +130,7 @@ pub fn spawn_players(sim: &mut Sim, players: &[PlayerConfig]) -> Result<(), Matc
             yaw,
             items,
         );
+        crate::bot::spawn::set_navigation(&mut sim.world, p.entity, pc.navigation);
         if let Some(spot) = spot {
             sim.events.push(SimEvent::Spawn { player: id.0, spot });
         }

@@ -135,6 +135,7 @@ pub fn scripted(name: &str, origin: Vec3, yaw: f32, ctrl: ControllerConfig) -> P
         spawn: None,
         start: Some((origin, yaw)),
         senses: Default::default(),
+        navigation: Default::default(),
     }
 }
 
@@ -147,6 +148,7 @@ pub fn players(n: usize, ctrl: ControllerConfig) -> Vec<PlayerConfig> {
             spawn: None,
             start: None,
             senses: Default::default(),
+            navigation: Default::default(),
         })
         .collect()
 }

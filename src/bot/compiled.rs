@@ -1,0 +1,1076 @@
+//! Compiled navigation for bots (`navigation = "compiled"`): a bot that knows the map from
+//! tick 0 routes on the compiled area graph ([`crate::aas`]) instead of the waypoints it
+//! would learn (reference 000). Its route is asked of the cluster/portal hierarchy
+//! ([`HierRouter`], exact) in seconds; it follows the first reachability of the quickest
+//! route and asks again in every new area it stands in:
+//!
+//! - a walk, step up or swim is steered by the movement stage: to the reachability's start,
+//!   then across the border to its end;
+//! - every other kind (jumps, walking off a ledge, water jumps, teleporters, lifts and trains)
+//!   plays the commands the compiler verified, from where they were verified: the bot goes
+//!   to the start, slows to a stand there, waits for the mover the reachability needs to be
+//!   where it was when the run was measured, and plays the commands tick by tick;
+//! - a reachability the bot fails to get through within twice its time (plus 3 s) is
+//!   left out of its choices for [`AVOID_SECONDS`], so the route goes round.
+//!
+//! The brain asks [`CompiledNav::seconds`] for its item choice. The hierarchy's goal
+//! searches are kept per (goal area, travel) under an LRU cap; they are made in the players'
+//! id order on the scheduling thread, and each answer is a pure function of the mesh, so
+//! routes do not depend on the thread count.
+//!
+//! Entry points: [`Navigation`], [`CompiledNav`], [`AreaNav`], [`route_system`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::Vec3;
+
+use crate::aas::route::{
+    AreaCache, Blocked, HierCache, HierRouter, Travel, build_cache_blocked, cross, repair,
+};
+use crate::aas::{MoverNeed, NavMesh, ReachKind};
+use crate::map::{CollisionMap, EntId};
+use crate::nav::routing::TravelFlags;
+use crate::nav::waypoints::Travel as WpTravel;
+use crate::physics::movers::Phase;
+use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::sim::Sim;
+use crate::sim::components::{Command, Motion, Vitals};
+use crate::sim::hash::{StateHash, StateHasher};
+
+pub use super::Navigation;
+use super::movement::{MoveIntent, MoveRequest, MoveTarget};
+use super::routing::RouteState;
+
+/// The reachability kinds a waypoint bot's travel flags stand for.
+pub fn travel_of(flags: TravelFlags) -> Travel {
+    let mut t = Travel(0);
+    let mut add = |k: ReachKind| t = Travel(t.0 | (Travel::ALL.0 & !Travel::ALL.without(k).0));
+    for (w, kinds) in [
+        (WpTravel::Walk, &[ReachKind::Walk, ReachKind::StepUp][..]),
+        (
+            WpTravel::Jump,
+            &[ReachKind::BarrierJump, ReachKind::Jump][..],
+        ),
+        (WpTravel::Fall, &[ReachKind::WalkOffLedge][..]),
+        (WpTravel::Swim, &[ReachKind::Swim, ReachKind::WaterJump][..]),
+        (WpTravel::Teleport, &[ReachKind::Teleport][..]),
+        (WpTravel::Elevator, &[ReachKind::Elevator][..]),
+    ] {
+        if flags.allows(w) {
+            kinds.iter().for_each(|&k| add(k));
+        }
+    }
+    t
+}
+
+/// Goal searches kept (each a few kilobytes on an id map).
+pub const GOAL_CACHES: usize = 256;
+/// Seconds a reachability a bot failed to get through is left out of its choices.
+pub const AVOID_SECONDS: f32 = 5.0;
+/// Distance from a reachability's start at which a bot stops steering round obstacles and
+/// slows to a stand on the start.
+const APPROACH: f32 = 80.0;
+/// How near the start (units across) and how slow (u/s) a bot must be to play the commands.
+const READY_DISTANCE: f32 = 6.0;
+const READY_SPEED: f32 = 40.0;
+/// Seconds of slowing onto a start after which the commands are played from where it is.
+const APPROACH_SECONDS: f32 = 1.5;
+
+/// A goal's answer: the hierarchy's while nothing is blocked, else a flat cache that leaves
+/// the blocked reachabilities out (repaired, not rebuilt, as doors open and close).
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// From the cluster/portal hierarchy.
+    Hier(Arc<HierCache>),
+    /// A flat cache up to date with the blocked reachabilities.
+    Flat(Arc<AreaCache>),
+}
+
+impl Answer {
+    /// The goal area.
+    pub fn goal(&self) -> u32 {
+        match self {
+            Answer::Hier(h) => h.goal,
+            Answer::Flat(c) => c.goal,
+        }
+    }
+
+    /// What routes may use.
+    pub fn travel(&self) -> Travel {
+        match self {
+            Answer::Hier(h) => h.travel,
+            Answer::Flat(c) => c.travel,
+        }
+    }
+}
+
+/// A door a reachability needs open that does not open when a player comes near (a secret
+/// door, a door opened by a button or trigger): by mover index, its open offset, and the
+/// reachabilities through it.
+#[derive(Clone, Debug)]
+struct NeededDoor {
+    mover: usize,
+    open: Vec3,
+    reaches: Vec<u32>,
+}
+
+/// The compiled area graph a match's compiled-navigation bots share, with the goal
+/// searches and the reachabilities blocked now.
+#[derive(Clone, Debug)]
+pub struct CompiledNav {
+    /// The compiled navigation.
+    pub mesh: Arc<NavMesh>,
+    router: HierRouter,
+    goals: BTreeMap<(u32, Travel), (Arc<HierCache>, u64)>,
+    flat: BTreeMap<(u32, Travel), (Arc<AreaCache>, u64)>,
+    clock: u64,
+    /// Reachabilities that cannot be taken now (through a closed door that a player cannot
+    /// open by walking up to it).
+    pub blocked: Blocked,
+    blocked_count: usize,
+    doors: Vec<NeededDoor>,
+    /// Goal searches made (hierarchy and flat).
+    pub searches: u64,
+    /// Flat caches repaired after a door opened or closed.
+    pub repairs: u64,
+}
+
+impl CompiledNav {
+    /// Over `mesh` (compiled for `level`), with its default clusters; every reachability
+    /// through a door that does not open by approach is blocked until [`CompiledNav::update`]
+    /// sees it open.
+    pub fn new(mesh: Arc<NavMesh>, level: &crate::map::Level) -> CompiledNav {
+        use crate::map::level::MoverKind;
+        let mut doors: Vec<NeededDoor> = Vec::new();
+        for (i, r) in mesh.reaches().iter().enumerate() {
+            for n in &r.needs {
+                let MoverNeed::Open(id) = *n else { continue };
+                let Some(mover) = level.movers.iter().position(|m| m.id.0 == id) else {
+                    continue;
+                };
+                let open = match level.movers[mover].kind {
+                    MoverKind::Door {
+                        open,
+                        touch_opens: false,
+                        ..
+                    } => open,
+                    MoverKind::SecretDoor { open, .. } => open,
+                    _ => continue,
+                };
+                match doors.iter_mut().find(|d| d.mover == mover) {
+                    Some(d) => d.reaches.push(i as u32),
+                    None => doors.push(NeededDoor {
+                        mover,
+                        open,
+                        reaches: vec![i as u32],
+                    }),
+                }
+            }
+        }
+        let mut blocked = Blocked::new(&mesh);
+        for d in &doors {
+            for &r in &d.reaches {
+                blocked.set(r, true);
+            }
+        }
+        let blocked_count = blocked.blocked.iter().filter(|b| **b).count();
+        CompiledNav {
+            router: HierRouter::for_mesh(&mesh),
+            mesh,
+            goals: BTreeMap::new(),
+            flat: BTreeMap::new(),
+            clock: 0,
+            blocked,
+            blocked_count,
+            doors,
+            searches: 0,
+            repairs: 0,
+        }
+    }
+
+    /// Frees the reachabilities through each needed door that stands open now and blocks
+    /// those through one that does not (`mover(index)`: a mover's state this tick).
+    pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {
+        for d in &self.doors {
+            let open = mover(d.mover).is_some_and(|m| (m.offset - d.open).length() < 1.0);
+            for &r in &d.reaches {
+                if self.blocked.set(r, !open) {
+                    self.blocked_count = if open {
+                        self.blocked_count - 1
+                    } else {
+                        self.blocked_count + 1
+                    };
+                }
+            }
+        }
+    }
+
+    /// The answer for goal area `goal` under `travel`, searched on first use (the
+    /// hierarchy's while nothing is blocked; a flat cache, repaired, while something is).
+    pub fn goal(&mut self, goal: u32, travel: Travel) -> Answer {
+        self.clock += 1;
+        let key = (goal, travel);
+        let clock = self.clock;
+        if self.blocked_count > 0 {
+            if let Some((c, used)) = self.flat.get_mut(&key) {
+                *used = clock;
+                if c.revision != self.blocked.revision {
+                    repair(&self.mesh, Arc::make_mut(c), &self.blocked);
+                    self.repairs += 1;
+                }
+                return Answer::Flat(Arc::clone(c));
+            }
+            let c = Arc::new(build_cache_blocked(
+                &self.mesh,
+                goal,
+                travel,
+                Some(&self.blocked),
+            ));
+            self.searches += 1;
+            evict_oldest(&mut self.flat);
+            self.flat.insert(key, (Arc::clone(&c), clock));
+            return Answer::Flat(c);
+        }
+        if let Some((hc, used)) = self.goals.get_mut(&key) {
+            *used = clock;
+            return Answer::Hier(Arc::clone(hc));
+        }
+        let hc = Arc::new(self.router.goal(&self.mesh, goal, travel));
+        self.searches += 1;
+        evict_oldest(&mut self.goals);
+        self.goals.insert(key, (Arc::clone(&hc), clock));
+        Answer::Hier(hc)
+    }
+
+    /// The hierarchy's answer for `goal`, as if every door stood open: the way a bot takes
+    /// when the doors that are closed now cut it off from the goal (it opens them on the
+    /// way — shoots a secret door — or waits).
+    pub fn goal_through_doors(&mut self, goal: u32, travel: Travel) -> Answer {
+        let count = std::mem::replace(&mut self.blocked_count, 0);
+        let a = self.goal(goal, travel);
+        self.blocked_count = count;
+        a
+    }
+
+    /// Whether reachability `r` is blocked now.
+    pub fn is_blocked(&self, r: u32) -> bool {
+        self.blocked.blocked[r as usize]
+    }
+
+    /// Seconds from the end of reachability `r` to the goal area's centre.
+    pub fn time_after(&self, a: &Answer, r: u32) -> f32 {
+        match a {
+            Answer::Hier(h) => self.router.time_after(&self.mesh, h, r),
+            Answer::Flat(c) => c.time[r as usize],
+        }
+    }
+
+    /// The first steps out of `area` (where `from` stands) toward the goal, quickest first:
+    /// (seconds to the goal area's centre, reachability); ties by reachability id.
+    /// Blocked reachabilities are left out unless the answer is a hierarchy's (made as if
+    /// every door stood open, see [`CompiledNav::goal_through_doors`]).
+    pub fn steps(&self, a: &Answer, area: u32, from: Vec3) -> Vec<(f32, u32)> {
+        let mesh = &*self.mesh;
+        let travel = a.travel();
+        let through = matches!(a, Answer::Hier(_));
+        let mut out: Vec<(f32, u32)> = mesh
+            .reach_ids_from(area)
+            .iter()
+            .filter(|&&i| through || !self.blocked.blocked[i as usize])
+            .filter(|&&i| travel.permits(&mesh.reaches()[i as usize]))
+            .filter_map(|&i| {
+                let r = &mesh.reaches()[i as usize];
+                let t = cross(mesh, area, from, r.start) + r.seconds + self.time_after(a, i);
+                t.is_finite().then_some((t, i))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        out
+    }
+
+    /// Seconds from `from` to `to` over the area graph (to the goal area's centre when the
+    /// two are in different areas); `None` where either is in no area or there is no route.
+    pub fn seconds(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
+        let a = self.mesh.area_at(from)?;
+        let g = self.mesh.area_at(to)?;
+        if a == g {
+            return Some(cross(&self.mesh, a, from, to));
+        }
+        let ans = self.goal(g, travel);
+        self.steps(&ans, a, from).first().map(|s| s.0)
+    }
+}
+
+/// Keeps a goal store under [`GOAL_CACHES`] entries, least recently used out first.
+fn evict_oldest<T>(m: &mut BTreeMap<(u32, Travel), (T, u64)>) {
+    while m.len() >= GOAL_CACHES {
+        let Some(old) = m.iter().min_by_key(|(k, v)| (v.1, **k)).map(|(k, _)| *k) else {
+            return;
+        };
+        m.remove(&old);
+    }
+}
+
+/// A bot's way of navigating and, for a compiled-navigation bot, where it is on its route.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AreaNav {
+    /// How it navigates.
+    pub navigation: Navigation,
+    /// The goal point being routed to, and its area.
+    pub goal: Option<(Vec3, u32)>,
+    /// The reachability being followed.
+    pub reach: Option<u32>,
+    /// Ticks of its commands played (`None`: still on the way to its start).
+    pub played: Option<u32>,
+    /// The area last stood in.
+    pub area: Option<u32>,
+    /// Seconds on the current reachability (not counting waits for a mover).
+    pub held: f32,
+    /// Seconds spent slowing onto the current reachability's start.
+    pub approach: f32,
+    /// Reachabilities failed lately, with the seconds they stay left out.
+    pub avoid: [Option<(u32, f32)>; 8],
+    /// Degrees the played commands are turned by (the fit from where the bot started them).
+    pub turn: f32,
+    /// A reachability whose commands were played, until the bot lands (to check it landed
+    /// where the reachability ends).
+    pub landing: Option<u32>,
+    /// The route goes through doors closed now (none around them).
+    pub through_doors: bool,
+    /// A reachability's commands have just been played: until the bot is on the ground
+    /// and going the new way, it brakes rather than slide off where it landed.
+    pub settle: bool,
+    /// Seconds the route was predicted to take when the goal was set (from the area it was
+    /// set in).
+    pub predicted: Option<f32>,
+}
+
+impl AreaNav {
+    /// A bot navigating the given way.
+    pub fn new(navigation: Navigation) -> AreaNav {
+        AreaNav {
+            navigation,
+            ..Default::default()
+        }
+    }
+
+    fn avoided(&self, r: u32) -> bool {
+        self.avoid.iter().any(|a| a.is_some_and(|a| a.0 == r))
+    }
+
+    fn avoid(&mut self, r: u32) {
+        self.avoid.rotate_right(1);
+        self.avoid[0] = Some((r, AVOID_SECONDS));
+    }
+}
+
+/// The goal area, the reachability followed and how far its commands are played, and the
+/// area last stood in; nothing for a learned-navigation bot (which never changes it), so
+/// that its matches hash as they did before compiled navigation existed.
+impl StateHash for AreaNav {
+    fn hash_state(&self, h: &mut StateHasher) {
+        if self.navigation == Navigation::Learned {
+            return;
+        }
+        let opt = |v: Option<u32>| v.map(|n| n as u64 + 1).unwrap_or(0);
+        h.u64(opt(self.goal.map(|g| g.1)));
+        h.u64(opt(self.reach));
+        h.u64(opt(self.played));
+        h.u64(opt(self.area));
+    }
+}
+
+/// What following the route asks of the bot this tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// A movement request for the movement stage.
+    Go(MoveRequest),
+    /// This exact command (a reachability's recorded run, or slowing onto its start).
+    Cmd(UserCmd),
+    /// Stand and shoot along this view (yaw, pitch): a secret door on the way.
+    Shoot((f32, f32)),
+    /// No route from where it is.
+    NoRoute,
+}
+
+/// Whether the movers a reachability needs are where they were when it was verified
+/// (`mover(id)`: the state of the mover with that id).
+fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
+    let mover = ctx.mover;
+    needs.iter().all(|n| match *n {
+        // A plat waits low to be ridden (a train at its first stop).
+        MoverNeed::Down(id) => mover(id).is_none_or(|m| {
+            matches!(
+                m.phase,
+                Phase::AtA | Phase::TrainWaiting | Phase::TrainIdle | Phase::Fixed
+            ) && (m.phase != Phase::TrainWaiting || m.corner.is_some())
+        }),
+        MoverNeed::Moved(p) => mesh.positions.get(p as usize).is_none_or(|pos| {
+            mover(pos.mover).is_none_or(|m| {
+                (m.offset - pos.offset).length() < 2.0
+                    && !matches!(
+                        m.phase,
+                        Phase::ToA | Phase::ToB | Phase::TrainMoving | Phase::SecretIn
+                    )
+            })
+        }),
+        // A door the bot waits at opens as it comes near (the others are blocked in
+        // routing while closed).
+        MoverNeed::Open(id) => (ctx.door_open)(id),
+        // A fired mover or teleporter is what the reachability's own run fires.
+        MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
+    })
+}
+
+/// How far ahead along the route a walking bot looks for a point to head straight for.
+const LOOKAHEAD: f32 = 320.0;
+
+/// Whether a player could go straight from `a` to `b` over the floors of `areas`: every
+/// 8 units along the way is over one of them, within a step of its floor.
+fn straight_over(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> bool {
+    let n = ((b - a).truncate().length() / 8.0).ceil().max(1.0) as u32;
+    (1..=n).all(|i| {
+        let p = a.lerp(b, i as f32 / n as f32);
+        let Some((ix, iy)) = mesh.frame.cell_of(p.truncate()) else {
+            return false;
+        };
+        areas.iter().any(|&id| {
+            let ar = &mesh.areas()[id as usize];
+            (ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
+                && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
+                && (p.z - ar.floor_z(p.truncate())).abs() <= 20.0
+        })
+    })
+}
+
+/// The farthest point a walking bot at `origin` in `area` can head straight for along the
+/// route, first reachability `r`: the end of the last of the walks ahead (within
+/// [`LOOKAHEAD`]) it sees over the route's floors, or the start of a reachability whose
+/// commands are played (`true`: a point to stop on); with the reachability it belongs to. Heading for it cuts the corners of a
+/// route through areas a few cells wide (stairs, curved rooms), which a bot at running
+/// speed crosses in less than a tick.
+fn lookahead(
+    nav: &CompiledNav,
+    hc: &Answer,
+    st: &AreaNav,
+    area: u32,
+    r: u32,
+    origin: Vec3,
+) -> Option<(Vec3, bool, Vec<u32>)> {
+    let mesh = &*nav.mesh;
+    let mut areas = vec![area];
+    let mut best = None;
+    let mut cur = r;
+    for _ in 0..16 {
+        let reach = &mesh.reaches()[cur as usize];
+        let blocked = nav.is_blocked(cur);
+        let walk = steered(mesh, reach);
+        if !walk || blocked || mesh.areas()[reach.to as usize].is_swim() {
+            if (walk && !blocked) || !straight_over(mesh, &areas, origin, reach.start) {
+                break;
+            }
+            return Some((reach.start, true, areas));
+        }
+        areas.push(reach.to);
+        if !straight_over(mesh, &areas, origin, reach.end) {
+            break;
+        }
+        best = Some((reach.end, false, areas.clone()));
+        if reach.to == hc.goal() || (reach.end - origin).truncate().length() > LOOKAHEAD {
+            break;
+        }
+        let Some(&(_, next)) = nav
+            .steps(hc, reach.to, reach.end)
+            .iter()
+            .find(|(_, n)| !st.avoided(*n))
+        else {
+            break;
+        };
+        cur = next;
+    }
+    best
+}
+
+/// A point up to [`PAST`] units beyond walk `r`'s end, along the walk, still over the
+/// area it ends in (the end itself would be "arrived at" short of the border; a point off
+/// a narrow strip would lead off it). Heading for a point rather than a direction keeps the
+/// movement stage's look for gaps to the way there: a walk along a ledge is not refused
+/// for the drop beside it.
+fn past(p: Vec3, from: Vec3) -> Vec3 {
+    let d = (p - from).truncate();
+    if d.length() < 0.5 {
+        return p;
+    }
+    p + (d.normalize() * PAST).extend(0.0)
+}
+
+/// Ticks a walking bot's command is run ahead through the physics where the way is narrow.
+const GUARD_TICKS: u32 = 4;
+
+/// Whether area `a` is narrow enough (a ledge strip, two cells or less across) that a bot
+/// at running speed can overshoot it.
+fn narrow(mesh: &NavMesh, a: u32) -> bool {
+    let ar = &mesh.areas()[a as usize];
+    ar.flags.has(crate::aas::AreaFlags::LEDGE)
+        || ar.cell_max[0] - ar.cell_min[0] < 2
+        || ar.cell_max[1] - ar.cell_min[1] < 2
+}
+
+/// Where the route runs over narrow floors (`areas`, the route's areas from here to the
+/// point `p` headed for): the command of heading for `p` at full speed is run
+/// [`GUARD_TICKS`] ahead through the player physics, and when the player would leave
+/// every floor (momentum carrying it off a ledge where the way turns), the first of
+/// half speed, standing, and braking against the motion that keeps it on one is returned
+/// instead. `None`: heading for `p` as the movement stage does is safe.
+fn guard(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    s: &PlayerState,
+    p: Vec3,
+    areas: &[u32],
+) -> Option<UserCmd> {
+    if s.on_ground.is_none() || s.water_level > 0 || !areas.iter().any(|&a| narrow(mesh, a)) {
+        return None;
+    }
+    let on_floor = |c: &UserCmd| {
+        let mut q = *s;
+        (0..GUARD_TICKS).all(|_| {
+            q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+            mesh.area_at(q.origin).is_some()
+        })
+    };
+    let yaw = yaw_to(s.origin, p);
+    let toward = |speed: f32| UserCmd {
+        forward_move: speed,
+        yaw,
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    if on_floor(&toward(320.0)) {
+        return None;
+    }
+    let v = s.velocity.truncate();
+    let brake = UserCmd {
+        forward_move: 320.0,
+        yaw: (-v).y.atan2(-v.x).to_degrees(),
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    [toward(160.0), toward(0.0), brake]
+        .into_iter()
+        .find(|c| on_floor(c))
+        .or(Some(brake))
+}
+
+/// How far past a walk's end a bot heads (more than the movement stage's arrival radius).
+const PAST: f32 = 20.0;
+
+/// `c` with its view turned by `turn` degrees.
+fn turned(c: UserCmd, turn: f32) -> UserCmd {
+    UserCmd {
+        yaw: c.yaw + turn,
+        ..c
+    }
+}
+
+/// Turns (degrees) tried on a run's commands, in order.
+const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
+
+/// The first of [`FIT_TURNS`] under which `reach`'s commands, run through the player
+/// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
+/// area (standing, coming down onto it, or swimming there); `None` when none does.
+fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> Option<f32> {
+    let to = &mesh.areas()[reach.to as usize];
+    let arrived = |p: &PlayerState| {
+        let settled = if to.is_swim() {
+            p.water_level >= 2
+        } else {
+            p.on_ground.is_some() || p.velocity.z <= 0.0
+        };
+        settled && mesh.area_at(p.origin) == Some(reach.to)
+    };
+    FIT_TURNS.into_iter().find(|&turn| {
+        let mut p = *s;
+        for run in &reach.commands {
+            let c = turned(run.cmd, turn);
+            for _ in 0..run.ticks {
+                p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                if arrived(&p) {
+                    // Over the end area coming down is not enough: it must land there (a
+                    // jump that tops out over a ledge's edge without the speed to get onto
+                    // it falls back).
+                    let idle = UserCmd {
+                        yaw: c.yaw,
+                        ..Default::default()
+                    };
+                    for _ in 0..40 {
+                        if p.on_ground.is_some() || p.water_level >= 2 {
+                            break;
+                        }
+                        p = pmove(&p, &idle, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                    }
+                    return (p.on_ground.is_some() || p.water_level >= 2)
+                        && mesh
+                            .area_at(p.origin)
+                            .is_some_and(|a| next_to(mesh, reach.to, a));
+                }
+            }
+        }
+        false
+    })
+}
+
+/// Whether area `a` is `to` or a neighbour a walk joins to it (either way): landing there
+/// instead of in `to` (a run that comes down over `to` at speed and lands a little
+/// beyond) does as well for the route, which is asked again from where the bot lands.
+fn next_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
+    let walk = |from: u32, into: u32| {
+        mesh.reach_ids_from(from).iter().any(|&i| {
+            let r = &mesh.reaches()[i as usize];
+            r.to == into && matches!(r.kind, ReachKind::Walk | ReachKind::StepUp)
+        })
+    };
+    a == to || walk(to, a) || walk(a, to)
+}
+
+/// Whether the movement stage steers reachability `r` (the others play their recorded
+/// commands): walks, steps up, and swims that do not climb out of the water (getting out
+/// takes the water jump the recorded run makes, which steering toward a point does not).
+fn steered(mesh: &NavMesh, r: &crate::aas::Reach) -> bool {
+    match r.kind {
+        ReachKind::Walk | ReachKind::StepUp => true,
+        ReachKind::Swim => {
+            !mesh.areas()[r.from as usize].is_swim() || mesh.areas()[r.to as usize].is_swim()
+        }
+        _ => false,
+    }
+}
+
+fn yaw_to(from: Vec3, to: Vec3) -> f32 {
+    let d = to - from;
+    d.y.atan2(d.x).to_degrees()
+}
+
+/// What following a route reads of the world besides the bot.
+pub struct FollowCtx<'a> {
+    /// The geometry as it is this tick (a run's fit is tried on it).
+    pub map: &'a CollisionMap,
+    /// Movement constants.
+    pub physics: PhysicsParams,
+    /// Tick length, seconds.
+    pub dt: f32,
+    /// The bot's own body (traces ignore it).
+    pub me: Option<EntId>,
+    /// The state of the mover with a given id.
+    pub mover: &'a dyn Fn(u32) -> Option<crate::physics::movers::MoverState>,
+    /// Whether the door with a given id stands open.
+    pub door_open: &'a dyn Fn(u32) -> bool,
+    /// The shootable secret doors as they stand.
+    pub doors: &'a [super::explore::SecretDoorView],
+}
+
+/// One tick of following the route to `goal` for a bot in state `s` (pure but for the
+/// goal searches it asks of `nav`): [`follow_route`], then, just after a reachability's
+/// commands were played (a jump, a fall, a teleport, a lift), braking while the bot moves
+/// fast in another direction than the route's next one — it landed at speed, often on a
+/// ledge whose way on turns, and would slide off.
+pub fn follow(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    goal: Vec3,
+    travel: Travel,
+) -> Step {
+    let step = follow_route(ctx, nav, st, s, goal, travel);
+    if !st.settle {
+        return step;
+    }
+    if s.water_level >= 2 || st.played.is_some() {
+        st.settle = false;
+        return step;
+    }
+    if s.on_ground.is_none() {
+        // Coming down at the end of the run: no steering until it lands.
+        return Step::Cmd(UserCmd {
+            yaw: s.yaw,
+            pitch: s.pitch,
+            ..Default::default()
+        });
+    }
+    let v = s.velocity.truncate();
+    let want = match step {
+        Step::Go(MoveRequest {
+            target: MoveTarget::Point(p),
+            ..
+        }) => (p - s.origin).truncate(),
+        Step::Go(MoveRequest {
+            target: MoveTarget::Direction(d),
+            ..
+        }) => d.truncate(),
+        _ => v,
+    };
+    if v.length() > SETTLE_SPEED && v.normalize_or_zero().dot(want.normalize_or_zero()) < 0.5 {
+        // Wishing against the motion brakes hard (pmove's acceleration toward the wish).
+        return Step::Cmd(UserCmd {
+            forward_move: 320.0,
+            yaw: (-v).y.atan2(-v.x).to_degrees(),
+            pitch: s.pitch,
+            ..Default::default()
+        });
+    }
+    st.settle = false;
+    step
+}
+
+/// Speed (u/s) under which a bot that has just landed from a reachability's run goes on
+/// without braking.
+const SETTLE_SPEED: f32 = 120.0;
+
+/// [`follow`] without the braking after a run.
+fn follow_route(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    goal: Vec3,
+    travel: Travel,
+) -> Step {
+    let dt = ctx.dt;
+    let go = |p: Vec3| {
+        Step::Go(MoveRequest {
+            target: MoveTarget::Point(p),
+            speed: 320.0,
+        })
+    };
+    for a in st.avoid.iter_mut() {
+        if let Some((_, left)) = a {
+            *left -= dt;
+            if *left <= 0.0 {
+                *a = None;
+            }
+        }
+    }
+    if st.goal.map(|g| g.0) != Some(goal) {
+        let Some(ga) = nav.mesh.area_at(goal) else {
+            st.goal = None;
+            return Step::NoRoute;
+        };
+        st.goal = Some((goal, ga));
+        st.reach = None;
+        st.played = None;
+        st.predicted = nav.seconds(s.origin, goal, travel);
+    }
+    let (_, goal_area) = st.goal.expect("set above");
+    let mesh = Arc::clone(&nav.mesh);
+    // Playing a reachability's commands: on to the end of them.
+    if let (Some(r), Some(k)) = (st.reach, st.played) {
+        let reach = &mesh.reaches()[r as usize];
+        let mut left = k;
+        for run in &reach.commands {
+            if left < run.ticks {
+                st.played = Some(k + 1);
+                return Step::Cmd(turned(run.cmd, st.turn));
+            }
+            left -= run.ticks;
+        }
+        st.reach = None;
+        st.played = None;
+        st.settle = true;
+        st.landing = Some(r);
+    }
+    let swimming = s.water_level >= 2;
+    // A run that did not land where it should is not tried again for a while.
+    if let Some(r) = st.landing
+        && (s.on_ground.is_some() || swimming)
+    {
+        st.landing = None;
+        let to = mesh.reaches()[r as usize].to;
+        if !mesh
+            .area_at(s.origin)
+            .is_some_and(|a| next_to(&mesh, to, a))
+        {
+            st.avoid(r);
+        }
+    }
+    let area = mesh.area_at(s.origin).or(st.area);
+    if s.on_ground.is_none() && !swimming {
+        // In the air: the fall or jump decides where it lands; keep heading on.
+        let to = st
+            .reach
+            .map(|r| mesh.reaches()[r as usize].end)
+            .unwrap_or(goal);
+        return go(to);
+    }
+    st.area = area;
+    let Some(area) = area else {
+        return Step::NoRoute;
+    };
+    if area == goal_area {
+        st.reach = None;
+        return go(goal);
+    }
+    // Keep the reachability being followed while the bot is still in its area, or near its
+    // start (momentum carries a bot through areas a few cells wide: choosing again in each
+    // would go round in circles); otherwise the quickest way on from here.
+    let keep = st.reach.filter(|&r| {
+        let reach = &mesh.reaches()[r as usize];
+        let near = (reach.start - s.origin).truncate().length()
+            <= if steered(&mesh, reach) {
+                24.0
+            } else {
+                APPROACH
+            };
+        !st.avoided(r) && (reach.from == area || (near && reach.to != area))
+    });
+    let r = match keep {
+        Some(r) => r,
+        None => {
+            let avoid = st.avoid;
+            let first = |nav: &CompiledNav, a: &Answer| {
+                nav.steps(a, area, s.origin)
+                    .into_iter()
+                    .find(|(_, r)| !avoid.iter().any(|x| x.is_some_and(|x| x.0 == *r)))
+                    .map(|x| x.1)
+            };
+            let open_way = nav.goal(goal_area, travel);
+            let mut found = first(nav, &open_way);
+            st.through_doors = found.is_none() && nav.blocked_count > 0;
+            if st.through_doors {
+                // Cut off by closed doors: the way through them.
+                let a = nav.goal_through_doors(goal_area, travel);
+                found = first(nav, &a);
+            }
+            let Some(r) = found else {
+                st.reach = None;
+                return Step::NoRoute;
+            };
+            st.reach = Some(r);
+            st.held = 0.0;
+            st.approach = 0.0;
+            r
+        }
+    };
+    let reach = &mesh.reaches()[r as usize];
+    let limit = 2.0 * (cross(&mesh, area, s.origin, reach.start) + reach.seconds) + 3.0;
+    if st.held > limit {
+        st.avoid(r);
+        st.reach = None;
+        return go(s.origin);
+    }
+    let to_start = reach.start - s.origin;
+    let flat = to_start.truncate().length();
+    if nav.is_blocked(r) {
+        // Through a closed door: to its start, then open it (shoot a secret door in
+        // sight) or wait for it.
+        if flat > 24.0 {
+            st.held += dt;
+            return go(reach.start);
+        }
+        st.held += dt * 0.25;
+        let (_, view) = super::routing::secret_door_on_the_way(ctx.map, ctx.doors, s, reach.end);
+        return match view {
+            Some(v) => Step::Shoot(v),
+            None => Step::Cmd(UserCmd {
+                yaw: s.yaw,
+                pitch: s.pitch,
+                ..Default::default()
+            }),
+        };
+    }
+    match reach.kind {
+        _ if steered(&mesh, reach) => {
+            st.held += dt;
+            if !swimming {
+                let hc = if st.through_doors {
+                    nav.goal_through_doors(goal_area, travel)
+                } else {
+                    nav.goal(goal_area, travel)
+                };
+                let (p, areas) = match lookahead(nav, &hc, st, area, r, s.origin) {
+                    Some((p, stop, areas)) => (if stop { p } else { past(p, s.origin) }, areas),
+                    None if flat <= 16.0 => (past(reach.end, reach.start), vec![area, reach.to]),
+                    None => (reach.start, vec![area, reach.to]),
+                };
+                return match guard(ctx, &mesh, s, p, &areas) {
+                    Some(c) => Step::Cmd(c),
+                    None => go(p),
+                };
+            }
+            if to_start.length() <= 16.0 {
+                // Across the border, to a little past the end: the end itself would be
+                // "arrived at" short of the border.
+                go(past(reach.end, reach.start))
+            } else {
+                go(reach.start)
+            }
+        }
+        _ => {
+            let speed = s.velocity.truncate().length();
+            if swimming {
+                st.held += dt;
+                if to_start.length() > 16.0 {
+                    return go(reach.start);
+                }
+            } else if flat > APPROACH {
+                st.held += dt;
+                return go(reach.start);
+            } else if (flat > READY_DISTANCE || speed > READY_SPEED)
+                && st.approach < APPROACH_SECONDS
+            {
+                // Slow to a stand on the start: the wished speed falls with the distance left
+                // (about what ground friction takes off), and wishing toward the start
+                // brakes hard after an overshoot.
+                st.held += dt;
+                st.approach += dt;
+                return Step::Cmd(UserCmd {
+                    forward_move: (flat * 6.0).min(320.0),
+                    yaw: yaw_to(s.origin, reach.start),
+                    pitch: s.pitch,
+                    ..Default::default()
+                });
+            }
+            if !movers_ready(&mesh, &reach.needs, ctx) {
+                // Waiting for the lift or door counts against the reachability at a quarter
+                // of the time (a door that never opens is given up on in the end).
+                st.held += dt * 0.25;
+                return Step::Cmd(UserCmd {
+                    yaw: s.yaw,
+                    pitch: s.pitch,
+                    ..Default::default()
+                });
+            }
+            // The commands were verified from the start exactly; from where the bot stands
+            // they are tried first as they are, then turned a little, and played the first
+            // way that gets there (kinds that ride movers or teleport are played as they
+            // are: their runs depend on more than the geometry).
+            st.turn = 0.0;
+            if matches!(
+                reach.kind,
+                ReachKind::Jump
+                    | ReachKind::BarrierJump
+                    | ReachKind::WalkOffLedge
+                    | ReachKind::WaterJump
+            ) {
+                match fit(ctx, &mesh, reach, s) {
+                    Some(turn) => st.turn = turn,
+                    None if flat > 1.0 && st.approach < APPROACH_SECONDS => {
+                        // Nearer the start may do.
+                        st.held += dt;
+                        st.approach += dt;
+                        return Step::Cmd(UserCmd {
+                            forward_move: (flat * 6.0).clamp(30.0, 320.0),
+                            yaw: yaw_to(s.origin, reach.start),
+                            pitch: s.pitch,
+                            ..Default::default()
+                        });
+                    }
+                    None => {
+                        st.avoid(r);
+                        st.reach = None;
+                        return go(s.origin);
+                    }
+                }
+            }
+            st.played = Some(1);
+            Step::Cmd(turned(
+                reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
+                st.turn,
+            ))
+        }
+    }
+}
+
+/// The routing stage's part for compiled-navigation bots (after the waypoint bots'): each
+/// living one with a route goal follows its route one tick. Reads [`Motion`], [`Vitals`],
+/// the movers; writes [`AreaNav`], [`MoveIntent`], [`Command`] (while a reachability's
+/// commands play), and [`RouteState`]'s `no_route`.
+pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
+    let Some(nav) = nav else { return };
+    let dt = sim.dt;
+    nav.update(|i| sim.mover_state(i));
+    // Mover states by id, as they stand this tick.
+    let movers: Vec<(u32, crate::physics::movers::MoverState)> = sim
+        .level
+        .movers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| Some((d.id.0, sim.mover_state(i)?)))
+        .collect();
+    let mover = |id: u32| movers.iter().find(|m| m.0 == id).map(|m| m.1);
+    let door_open = |id: u32| {
+        use crate::map::level::MoverKind;
+        let Some(i) = sim.level.movers.iter().position(|m| m.id.0 == id) else {
+            return true;
+        };
+        let open = match sim.level.movers[i].kind {
+            MoverKind::Door { open, .. } | MoverKind::SecretDoor { open, .. } => open,
+            _ => return true,
+        };
+        mover(id).is_none_or(|m| (m.offset - open).length() < 1.0)
+    };
+    let doors = super::explore::secret_doors(sim);
+    let mut view = sim.world.view_mut::<(
+        &Motion,
+        &Vitals,
+        &mut AreaNav,
+        &mut RouteState,
+        &mut MoveIntent,
+        &mut Command,
+        &mut crate::game::Aim,
+    )>();
+    for p in &sim.players {
+        let Some((motion, vitals, st, route, intent, cmd, aim)) = view.get_mut(p.entity) else {
+            continue;
+        };
+        if st.navigation != Navigation::Compiled {
+            continue;
+        }
+        let goal = match route.goal {
+            Some(g) if vitals.alive => g,
+            _ => {
+                st.goal = None;
+                st.reach = None;
+                st.played = None;
+                continue;
+            }
+        };
+        if route.hold {
+            continue;
+        }
+        let ctx = FollowCtx {
+            map: &sim.cmap,
+            physics: sim.params,
+            dt,
+            me: Some(p.id),
+            mover: &mover,
+            door_open: &door_open,
+            doors: &doors,
+        };
+        match follow(&ctx, nav, st, &motion.0, goal.point, travel_of(goal.flags)) {
+            Step::Go(req) => {
+                route.no_route = false;
+                intent.0 = Some(req);
+            }
+            Step::Cmd(c) => {
+                route.no_route = false;
+                intent.0 = None;
+                cmd.0 = c;
+            }
+            Step::Shoot(view) => {
+                route.no_route = false;
+                intent.0 = None;
+                cmd.0 = UserCmd {
+                    yaw: motion.0.yaw,
+                    pitch: motion.0.pitch,
+                    ..Default::default()
+                };
+                aim.shoot_along(Some(view));
+            }
+            Step::NoRoute => {
+                route.no_route = true;
+            }
+        }
+    }
+}
