@@ -8,6 +8,8 @@
 //!   reached again without dying (liquids that kill are left out: they are not survived).
 //! - Items that only a lift or a long fall (one that hurts: more than [`HURTING_FALL`]
 //!   units) leads to.
+//! - Where players are ([`TrafficCounter`]): the area each living player stands in, tick by
+//!   tick, over a batch of matches, as a density per floor patch.
 //!
 //! Routes use every reachability kind but locked doors (a deathmatch player has no keys);
 //! movers are taken as the routing takes them (it waits for them).
@@ -111,6 +113,145 @@ pub struct LintReport {
     pub traps: Vec<Trap>,
     /// Everything flagged, in the order above.
     pub findings: Vec<Finding>,
+    /// Where players were in a batch of matches (`lint --traffic`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<Traffic>,
+}
+
+/// One area's share of the traffic.
+#[derive(Clone, Debug, Serialize)]
+pub struct AreaTraffic {
+    /// The area.
+    pub area: u32,
+    /// Player-ticks spent standing or swimming in it.
+    pub ticks: u64,
+    /// Its share of all player-ticks.
+    pub share: f32,
+    /// Ticks per 64×64-unit patch of its floor, relative to the busiest area's (0..=1): the
+    /// heat it is drawn with.
+    pub heat: f32,
+    /// Its box.
+    pub mins: Vec3,
+    /// Its box.
+    pub maxs: Vec3,
+}
+
+/// Where living players were, tick by tick, over a batch of matches on the map.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Traffic {
+    /// Matches counted.
+    pub matches: usize,
+    /// Living player-ticks counted (those over no area are counted here only).
+    pub player_ticks: u64,
+    /// Player-ticks over no area (in the air high above a floor, or off the graph).
+    pub off_graph: u64,
+    /// Areas with traffic, busiest first (ticks per floor patch), ties by area id.
+    pub areas: Vec<AreaTraffic>,
+    /// Areas nobody stood in.
+    pub unvisited_areas: usize,
+    /// The share of the areas' floor nobody stood on.
+    pub unvisited_floor: f32,
+}
+
+/// Counts area traffic: add each match with [`TrafficCounter::count`], then
+/// [`TrafficCounter::finish`].
+#[derive(Clone, Debug)]
+pub struct TrafficCounter {
+    ticks: Vec<u64>,
+    matches: usize,
+    player_ticks: u64,
+    off_graph: u64,
+}
+
+impl TrafficCounter {
+    /// Nothing counted yet, over `mesh`'s areas.
+    pub fn new(mesh: &NavMesh) -> TrafficCounter {
+        TrafficCounter {
+            ticks: vec![0; mesh.areas().len()],
+            matches: 0,
+            player_ticks: 0,
+            off_graph: 0,
+        }
+    }
+
+    /// Runs `m` for `ticks` ticks (or until it ends), counting each living player's area
+    /// after every tick; `each` hears the ticks done (a progress bar).
+    pub fn count(
+        &mut self,
+        mesh: &NavMesh,
+        m: &mut crate::tick::Match,
+        ticks: u64,
+        mut each: impl FnMut(u64),
+    ) {
+        self.matches += 1;
+        crate::scenario::run_match(m, ticks, |m| {
+            for i in 0..m.sim.players.len() {
+                if !m.sim.player_vitals(i).is_some_and(|v| v.alive) {
+                    continue;
+                }
+                let Some(s) = m.sim.player_state(i) else {
+                    continue;
+                };
+                self.player_ticks += 1;
+                match mesh.area_at(s.origin) {
+                    Some(a) => self.ticks[a as usize] += 1,
+                    None => self.off_graph += 1,
+                }
+            }
+            each(m.sim.tick);
+        });
+    }
+
+    /// The summary, areas busiest first by ticks per 64×64 patch of floor.
+    pub fn finish(&self, mesh: &NavMesh) -> Traffic {
+        let patches = |a: &crate::aas::Area| {
+            let d = a.maxs - a.mins;
+            ((d.x.max(8.0) * d.y.max(8.0)) / (64.0 * 64.0)).max(1.0)
+        };
+        let density: Vec<f32> = mesh
+            .areas()
+            .iter()
+            .zip(&self.ticks)
+            .map(|(a, &t)| t as f32 / patches(a))
+            .collect();
+        let top = density.iter().copied().fold(0.0f32, f32::max).max(1e-9);
+        let total = self.player_ticks.max(1) as f32;
+        let mut areas: Vec<AreaTraffic> = mesh
+            .areas()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.ticks[*i] > 0)
+            .map(|(i, a)| AreaTraffic {
+                area: i as u32,
+                ticks: self.ticks[i],
+                share: self.ticks[i] as f32 / total,
+                heat: density[i] / top,
+                mins: a.mins,
+                maxs: a.maxs,
+            })
+            .collect();
+        areas.sort_by(|a, b| b.heat.total_cmp(&a.heat).then(a.area.cmp(&b.area)));
+        let floor = |a: &crate::aas::Area| {
+            let d = a.maxs - a.mins;
+            (d.x * d.y).max(0.0)
+        };
+        let all: f32 = mesh.areas().iter().map(floor).sum();
+        let unvisited: f32 = mesh
+            .areas()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.ticks[*i] == 0)
+            .map(|(_, a)| floor(a))
+            .sum();
+        Traffic {
+            matches: self.matches,
+            player_ticks: self.player_ticks,
+            off_graph: self.off_graph,
+            unvisited_areas: self.ticks.iter().filter(|t| **t == 0).count(),
+            unvisited_floor: if all > 0.0 { unvisited / all } else { 0.0 },
+            areas,
+        }
+    }
 }
 
 /// Where a player put at `p` comes to rest (three settles: long enough to land), and its area.
@@ -314,6 +455,7 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
         items: item_reports,
         traps,
         findings,
+        traffic: None,
     }
 }
 
@@ -427,6 +569,31 @@ impl LintReport {
                 show(&sp.nearest_weapon),
                 show(&sp.nearest_armour)
             );
+        }
+        if let Some(t) = &self.traffic {
+            let _ = writeln!(
+                s,
+                "traffic over {} match(es), {} player-ticks ({} over no area): {} of {} areas never stood in ({:.0} % of the floor); busiest (ticks per 64x64 patch):",
+                t.matches,
+                t.player_ticks,
+                t.off_graph,
+                t.unvisited_areas,
+                t.unvisited_areas + t.areas.len(),
+                100.0 * t.unvisited_floor
+            );
+            for a in t.areas.iter().take(8) {
+                let c = (a.mins + a.maxs) * 0.5;
+                let _ = writeln!(
+                    s,
+                    "  area {:>5} at ({:.0} {:.0} {:.0}): {:.1} % of the time, heat {:.2}",
+                    a.area,
+                    c.x,
+                    c.y,
+                    a.mins.z,
+                    100.0 * a.share,
+                    a.heat
+                );
+            }
         }
         s
     }

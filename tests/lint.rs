@@ -174,3 +174,114 @@ fn lint_prints_text_json_and_svg_and_refuses_bad_input() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map"));
 }
+
+/// `lint --traffic`: a heatmap of where players stand over a batch of matches.
+#[test]
+fn lint_maps_area_traffic_from_a_batch_of_matches() {
+    let dir = TempDir::new("lint-traffic");
+    let svg = dir.join("traffic.svg");
+    let o = bin()
+        .args([
+            "lint",
+            "maps/arena.map",
+            "--traffic",
+            "scenarios/arena8.toml",
+            "--seeds",
+            "1..=2",
+            "--ticks",
+            "300",
+            "--json",
+            "--svg",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let t = &v["traffic"];
+    assert_eq!(t["matches"], 2);
+    // Eight players, two matches of 300 ticks: at most 4,800 living player-ticks, and the
+    // bots are alive most of the time.
+    let ticks = t["player_ticks"].as_u64().unwrap();
+    assert!((3000..=4800).contains(&ticks), "{ticks}");
+    let areas = t["areas"].as_array().unwrap();
+    let counted: u64 = areas.iter().map(|a| a["ticks"].as_u64().unwrap()).sum();
+    assert_eq!(counted + t["off_graph"].as_u64().unwrap(), ticks);
+    // Busiest first, the busiest at heat 1; shares add up to what was on the graph.
+    let heats: Vec<f64> = areas.iter().map(|a| a["heat"].as_f64().unwrap()).collect();
+    assert!(heats.windows(2).all(|w| w[0] >= w[1]));
+    assert!((heats[0] - 1.0).abs() < 1e-6);
+    let unvisited = t["unvisited_areas"].as_u64().unwrap() as usize;
+    assert!(
+        unvisited + areas.len() >= 60,
+        "every area is listed or counted unvisited"
+    );
+    let pic = std::fs::read_to_string(&svg).unwrap();
+    assert!(pic.contains("class=\"heat\"") && pic.contains("traffic of 2 match(es)"));
+    // The same seeds give the same counts (the matches are deterministic).
+    let again = bin()
+        .args([
+            "lint",
+            "maps/arena.map",
+            "--traffic",
+            "scenarios/arena8.toml",
+            "--seeds",
+            "1..=2",
+            "--ticks",
+            "300",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w["traffic"], v["traffic"]);
+    // Text for people.
+    let o = bin()
+        .args([
+            "lint",
+            "maps/arena.map",
+            "--traffic",
+            "scenarios/arena8.toml",
+            "--seeds",
+            "1",
+            "--ticks",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("traffic over 1 match(es)"), "{text}");
+    // Bad input: a scenario on another map, bad seeds, --seeds without --traffic.
+    for (args, want) in [
+        (
+            vec![
+                "lint",
+                "maps/arena.map",
+                "--traffic",
+                "scenarios/proving.toml",
+            ],
+            "plays",
+        ),
+        (
+            vec![
+                "lint",
+                "maps/arena.map",
+                "--traffic",
+                "scenarios/arena8.toml",
+                "--seeds",
+                "x",
+            ],
+            "--seeds",
+        ),
+        (vec!["lint", "maps/arena.map", "--seeds", "1"], "--traffic"),
+        (
+            vec!["lint", "maps/arena.map", "--traffic", "scenarios/none.toml"],
+            "none.toml",
+        ),
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

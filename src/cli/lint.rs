@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 
 use botarena::aas::{CompileParams, compile};
-use botarena::lint::{LintParams, lint};
+use botarena::lint::{LintParams, TrafficCounter, lint};
 use botarena::map::load_level;
 use botarena::render::{Mark, Overlay, render_map};
 
 use super::Outcome;
+use super::progress::Progress;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,9 +26,19 @@ pub struct Args {
     json: bool,
     /// Also draw the findings over the map (SVG): unreachable items red, items only a lift
     /// or long fall leads to orange, traps purple, spawns blue with their nearest weapon's
-    /// time.
+    /// time; with --traffic, areas shaded yellow to red by how much players stood there.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Also map where players are: run this scenario (it must play MAP) once per seed and
+    /// count, tick by tick, the area each living player stands in.
+    #[arg(long, value_name = "SCENARIO")]
+    traffic: Option<PathBuf>,
+    /// Seeds of the traffic matches: `A..B`, `A..=B` or one seed.
+    #[arg(long, default_value = "1..=4", requires = "traffic")]
+    seeds: String,
+    /// Ticks per traffic match (default: the scenario's `ticks`).
+    #[arg(long, requires = "traffic")]
+    ticks: Option<u64>,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -43,7 +54,7 @@ pub fn run(args: Args) -> Outcome {
         Some(f) => botarena::aas::file::load_for(f, &level)?,
         None => compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {})?,
     };
-    let report = lint(
+    let mut report = lint(
         &level,
         &cmap,
         &mesh,
@@ -51,6 +62,36 @@ pub fn run(args: Args) -> Outcome {
             far_seconds: args.far_seconds,
         },
     );
+    if let Some(file) = &args.traffic {
+        let seeds = botarena::scenario::batch::parse_seeds(&args.seeds)
+            .map_err(|e| format!("--seeds: {e}"))?;
+        let mut sc = botarena::scenario::Scenario::load(file)?;
+        let ticks = args.ticks.unwrap_or(sc.ticks);
+        if ticks == 0 {
+            return Err("--ticks: must be at least 1".into());
+        }
+        let mut counter = TrafficCounter::new(&mesh);
+        let mut bar = Progress::counting(seeds.len() as u64 * ticks, args.json, "traffic: tick");
+        for (k, &seed) in seeds.iter().enumerate() {
+            sc.seed = seed;
+            let mut m = sc.build()?;
+            let here = botarena::nav::waypoint_file::geometry_hash(&level);
+            if m.sim.level.map.name != level.map.name
+                || botarena::nav::waypoint_file::geometry_hash(&m.sim.level) != here
+            {
+                return Err(format!(
+                    "--traffic {}: the scenario plays {}, not {}",
+                    file.display(),
+                    sc.map.display(),
+                    args.map.display()
+                )
+                .into());
+            }
+            counter.count(&mesh, &mut m, ticks, |t| bar.tick(k as u64 * ticks + t));
+        }
+        bar.done();
+        report.traffic = Some(counter.finish(&mesh));
+    }
     if let Some(out) = &args.svg {
         let mut marks: Vec<Mark> = report
             .findings
@@ -89,12 +130,25 @@ pub fn run(args: Args) -> Outcome {
             .iter()
             .map(|t| (t.mins, t.maxs, "#9c36b5"))
             .collect();
-        let caption = format!("lint: {} finding(s)", report.findings.len());
+        let heat: Vec<(glam::Vec3, glam::Vec3, f32)> = report
+            .traffic
+            .iter()
+            .flat_map(|t| t.areas.iter().map(|a| (a.mins, a.maxs, a.heat)))
+            .collect();
+        let caption = match &report.traffic {
+            Some(t) => format!(
+                "lint: {} finding(s); traffic of {} match(es), yellow to red",
+                report.findings.len(),
+                t.matches
+            ),
+            None => format!("lint: {} finding(s)", report.findings.len()),
+        };
         let svg = render_map(
             &level,
             &Overlay {
                 marks: &marks,
                 boxes: &boxes,
+                heat: &heat,
                 caption: Some(&caption),
                 ..Default::default()
             },

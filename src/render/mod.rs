@@ -24,6 +24,8 @@ pub struct Overlay<'a> {
     pub nav: Option<&'a NavMesh>,
     /// Boxes (x, y extent) outlined in a colour: e.g. the areas a lint flags.
     pub boxes: &'a [(Vec3, Vec3, &'static str)],
+    /// Boxes (x, y extent) filled by heat, 0 (pale yellow) to 1 (red): a traffic map.
+    pub heat: &'a [(Vec3, Vec3, f32)],
     /// Points ringed in a colour with a label beside them.
     pub marks: &'a [Mark],
     /// Appended to the caption.
@@ -441,6 +443,31 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
                 );
             }
         }
+    }
+    for &(lo, hi, h) in overlay.heat {
+        let (x0, y0) = view.xy(lo);
+        let (x1, y1) = view.xy(hi);
+        let h = h.clamp(0.0, 1.0);
+        // Yellow (255, 230, 80) to red (220, 20, 20).
+        let c = |a: f32, b: f32| (a + (b - a) * h).round() as u8;
+        doc = doc.add(
+            Rectangle::new()
+                .set("x", x0.min(x1))
+                .set("y", y0.min(y1))
+                .set("width", (x1 - x0).abs().max(1.0))
+                .set("height", (y1 - y0).abs().max(1.0))
+                .set(
+                    "fill",
+                    format!(
+                        "#{:02x}{:02x}{:02x}",
+                        c(255.0, 220.0),
+                        c(230.0, 20.0),
+                        c(80.0, 20.0)
+                    ),
+                )
+                .set("fill-opacity", 0.35 + 0.5 * h)
+                .set("class", "heat"),
+        );
     }
     for &(lo, hi, colour) in overlay.boxes {
         let (x0, y0) = view.xy(lo);
