@@ -237,3 +237,81 @@ fn dm6_weapon_table_completes_within_its_budget() {
     println!("dm6: {found} of {} pairs found", rows.len());
     assert_eq!(found, rows.len(), "every pair found within the budget");
 }
+
+/// `--metric area` (issue: planner on the area graph): the nearest node is chosen by route
+/// time on the compiled area graph. Its tables are the graph's times from each area's centre,
+/// it finds the way down the proving ledge, and on the command line it needs no more than
+/// the map (compiling its navigation) and refuses `--nav` with another metric.
+#[test]
+fn the_area_metric_routes_nodes_by_graph_time_and_finds_the_ledge_way() {
+    use botarena::aas::route::{Travel, build_cache, seconds_from};
+    use botarena::aas::{CompileParams, compile};
+    let (level, cmap, all) = proving();
+    let mesh =
+        Arc::new(compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap());
+    let am = Arc::new(botarena::planner::AreaMetric::new(Arc::clone(&mesh)));
+    // The table is the flat cache's answer from each area's centre.
+    let goal = 0u32;
+    let t = am.table(goal);
+    let cache = build_cache(&mesh, goal, Travel::ALL);
+    assert_eq!(t[goal as usize], 0.0);
+    for (a, area) in mesh.areas().iter().enumerate() {
+        let want = seconds_from(&mesh, &cache, area.center).map(|x| x.0);
+        if a as u32 == goal || mesh.area_at(area.center) != Some(a as u32) {
+            continue;
+        }
+        match want {
+            Some(w) => assert!((t[a] - w).abs() < 1e-3, "area {a}: {} vs {w}", t[a]),
+            None => assert!(t[a].is_infinite(), "area {a}"),
+        }
+    }
+    let free = botarena::nav::sample::floor_points(&level, &cmap, 64.0);
+    let shotgun = by_class(&all, "weapon_supershotgun");
+    let c = PlanConfig {
+        metric: Metric::Area,
+        area_metric: Some(am),
+        seed: 1,
+        stop_at_first: true,
+        expansions: 30000,
+        ..Default::default()
+    };
+    let p = plan_pair(
+        &cmap,
+        &PhysicsParams::default(),
+        &free,
+        &lane_start(0),
+        shotgun,
+        &c,
+    );
+    assert!(
+        p.first_at.is_some(),
+        "the area metric finds the way down the ledge"
+    );
+    let out = common::bin()
+        .args([
+            "times",
+            "maps/proving.map",
+            "--from",
+            "weapon_supershotgun",
+            "--to",
+            "weapon_nailgun",
+            "--metric",
+            "area",
+            "--samples",
+            "20000",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = common::bin()
+        .args(["times", "maps/proving.map", "--nav", "x.nav"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--metric area"));
+}

@@ -42,9 +42,13 @@ pub struct Args {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Metric: `euclidean` (default) or `height` (height differences ×3).
+    /// Metric: `euclidean` (default), `height` (height differences ×3) or `area` (route
+    /// time on the compiled area graph between the node's area and the sample's).
     #[arg(long, default_value = "euclidean")]
     metric: String,
+    /// The map's compiled navigation for `--metric area` (compiled here when not given).
+    #[arg(long)]
+    nav: Option<PathBuf>,
     /// A waypoint file for the map: adds the route and bot estimates.
     #[arg(long)]
     waypoints: Option<PathBuf>,
@@ -85,7 +89,21 @@ pub fn run(args: Args) -> Outcome {
     let (level, cmap) = load_level(&args.map)?;
     let level = Arc::new(level);
     let all = items(&level, &cmap);
-    let cfg = plan_config(&args)?;
+    let mut cfg = plan_config(&args)?;
+    if cfg.metric == Metric::Area {
+        let mesh = match &args.nav {
+            Some(f) => botarena::aas::file::load_for(f, &level)?,
+            None => botarena::aas::compile(
+                &level,
+                &cmap,
+                &botarena::aas::CompileParams::default(),
+                &mut |_, _, _| {},
+            )?,
+        };
+        cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh))));
+    } else if args.nav.is_some() {
+        return Err("--nav is used only with --metric area".into());
+    }
     let graph = args
         .waypoints
         .as_ref()

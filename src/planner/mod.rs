@@ -16,8 +16,10 @@
 //! multiplies height differences by `w`, so a node under a ledge is not taken as near to a
 //! point on it. Measured here it did worse than Euclidean (see [`PlanConfig::default`]):
 //! the goal-directed extension by arrival time already keeps the tree from being fooled by
-//! height, and the stretched metric starves exploration up and down stairs. Toward the goal
-//! the node that would arrive soonest running straight is extended (its time + distance /
+//! height, and the stretched metric starves exploration up and down stairs. `Area` takes
+//! nearness from the compiled area graph's route times ([`AreaMetric`]); measured worse
+//! than Euclidean too (README). Toward the goal the node that would arrive soonest running
+//! straight is extended (its time + distance /
 //! 320, from a queue), which keeps the fastest branch growing. Teleporters are taken (through
 //! the simulation's own teleport rule); doors that open on approach and secret doors that
 //! open when shot are open ([`planning_map`]); other movers stay where the map puts them, so
@@ -53,26 +55,35 @@ pub enum Metric {
     Euclidean,
     /// Height differences count `w` times (w ≥ 1).
     Height(f32),
+    /// The route time on the compiled area graph from the node's area to the point's, at
+    /// running speed (never less than the straight distance); needs
+    /// [`PlanConfig::area_metric`], else it is Euclidean.
+    Area,
 }
 
 impl Metric {
-    /// The metric a user names: `euclidean`, or `height` (height differences ×3).
+    /// The metric a user names: `euclidean`, `height` (height differences ×3) or `area`
+    /// (route time on the compiled area graph).
     pub fn from_name(name: &str) -> Result<Metric, String> {
         match name {
             "height" => Ok(Metric::Height(3.0)),
             "euclidean" => Ok(Metric::Euclidean),
-            m => Err(format!("--metric {m:?}: expected height or euclidean")),
+            "area" => Ok(Metric::Area),
+            m => Err(format!(
+                "--metric {m:?}: expected euclidean, height or area"
+            )),
         }
     }
 
     fn weight(self) -> f32 {
         match self {
-            Metric::Euclidean => 1.0,
+            Metric::Euclidean | Metric::Area => 1.0,
             Metric::Height(w) => w.max(1.0),
         }
     }
 
-    /// The distance between two points.
+    /// The distance between two points (for [`Metric::Area`] the straight one: a lower
+    /// bound of its route distance).
     pub fn distance(self, a: Vec3, b: Vec3) -> f32 {
         let d = a - b;
         let w = self.weight();
@@ -102,6 +113,67 @@ pub struct PlanConfig {
     /// The body the planned player has in the map, if any (ignored by its own moves: a bot
     /// planning in a running simulation).
     pub me: Option<EntId>,
+    /// The area graph's times for [`Metric::Area`].
+    pub area_metric: Option<std::sync::Arc<AreaMetric>>,
+}
+
+/// Route times between areas for [`Metric::Area`]: per query area, the time from every
+/// area's centre to its centre over the compiled area graph (a flat cache, made on first
+/// use and kept: a pure function of the mesh, so plans stay deterministic however the
+/// tables are shared).
+#[derive(Debug)]
+pub struct AreaMetric {
+    /// The compiled navigation.
+    pub mesh: std::sync::Arc<crate::aas::NavMesh>,
+    tables: std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<f32>>>>,
+}
+
+impl AreaMetric {
+    /// Over `mesh`.
+    pub fn new(mesh: std::sync::Arc<crate::aas::NavMesh>) -> AreaMetric {
+        AreaMetric {
+            mesh,
+            tables: Default::default(),
+        }
+    }
+
+    /// The area at (or up to 96 units under) `p`.
+    pub fn area_under(&self, p: Vec3) -> Option<u32> {
+        [0.0, 24.0, 48.0, 96.0]
+            .into_iter()
+            .find_map(|d| self.mesh.area_at(p - Vec3::Z * d))
+    }
+
+    /// Seconds from each area's centre to area `goal`'s (`INFINITY`: no route).
+    pub fn table(&self, goal: u32) -> std::sync::Arc<Vec<f32>> {
+        use crate::aas::route::{Travel, build_cache, cross};
+        if let Some(t) = self.tables.lock().expect("no panics inside").get(&goal) {
+            return std::sync::Arc::clone(t);
+        }
+        let mesh = &*self.mesh;
+        let cache = build_cache(mesh, goal, Travel::ALL);
+        let t: Vec<f32> = (0..mesh.areas().len() as u32)
+            .map(|a| {
+                if a == goal {
+                    return 0.0;
+                }
+                let c = mesh.areas()[a as usize].center;
+                mesh.reach_ids_from(a)
+                    .iter()
+                    .map(|&i| {
+                        let r = &mesh.reaches()[i as usize];
+                        cross(mesh, a, c, r.start) + r.seconds + cache.time[i as usize]
+                    })
+                    .fold(f32::INFINITY, f32::min)
+            })
+            .collect();
+        let t = std::sync::Arc::new(t);
+        self.tables
+            .lock()
+            .expect("no panics inside")
+            .insert(goal, std::sync::Arc::clone(&t));
+        t
+    }
 }
 
 impl Default for PlanConfig {
@@ -118,6 +190,7 @@ impl Default for PlanConfig {
             stop_at_first: false,
             teleporters: Vec::new(),
             me: None,
+            area_metric: None,
         }
     }
 }
@@ -426,10 +499,12 @@ impl Grid {
 
     /// The usable node nearest to `q` by `metric`, among those younger than `limit` steps;
     /// ties go to the lower index.
+    /// `dist(p, n)` is node `n`'s (at `p`) distance to `q`, never under `metric`'s.
     fn nearest(
         &mut self,
         q: Vec3,
         metric: Metric,
+        dist: impl Fn(Vec3, u32) -> f32,
         limit: u32,
         usable: impl Fn(u32) -> bool,
     ) -> Option<u32> {
@@ -471,7 +546,7 @@ impl Grid {
                 let mut k = 0;
                 while k < list.len() {
                     let (p, n) = list[k];
-                    let d = metric.distance(p, q);
+                    let d = dist(p, n);
                     // Distance first: it needs no lookup in the node arrays.
                     if best.is_none_or(|b| (d, n) < b) {
                         if !usable(n) {
@@ -570,6 +645,15 @@ pub fn plan(
     }];
     let mut grid = Grid::new();
     grid.insert(start.origin, 0, 0);
+    let area_metric = cfg.area_metric.clone();
+    let area_of = |p: Vec3| {
+        area_metric
+            .as_ref()
+            .and_then(|am| am.area_under(p))
+            .unwrap_or(u32::MAX)
+    };
+    // Each node's area, for the area metric (none without it).
+    let mut node_area: Vec<u32> = vec![area_of(start.origin)];
     let mut queue = GoalQueue(Default::default());
     let goal_score =
         |nd: &Node, g: &Goal| score(nd, g.centre(), cfg.metric, GOAL_TIME_WEIGHT, cfg.step);
@@ -624,7 +708,21 @@ pub fn plan(
                 n
             })
         } else {
-            grid.nearest(target, cfg.metric, limit, usable)
+            // The area metric: the route time from each node's area to the target's (as a
+            // distance at running speed), never under the straight distance.
+            let table = match (&area_metric, cfg.metric) {
+                (Some(am), Metric::Area) => am.area_under(target).map(|a| am.table(a)),
+                _ => None,
+            };
+            let node_area = &node_area;
+            let dist = |p: Vec3, n: u32| {
+                let e = cfg.metric.distance(p, target);
+                match (&table, node_area[n as usize]) {
+                    (Some(t), a) if a != u32::MAX => e.max(t[a as usize] * 320.0),
+                    _ => e,
+                }
+            };
+            grid.nearest(target, cfg.metric, dist, limit, usable)
         };
         let Some(near) = near else {
             continue;
@@ -692,6 +790,7 @@ pub fn plan(
             steps: from.steps + 1,
         });
         grid.insert(next.origin, n, from.steps + 1);
+        node_area.push(area_of(next.origin));
         if let Some(g) = goal {
             queue.push(goal_score(&nodes[n as usize], g), n);
         }
