@@ -69,7 +69,7 @@ fn main() {
     for s in &stops {
         let r = s.ratio();
         ok += s.reached_after.is_some() as usize;
-        within += r.is_some_and(|r| r <= 1.1) as usize;
+        within += r.is_some_and(|r| (r - 1.0).abs() <= 0.1) as usize;
         println!(
             "{:24} from {:>6.0} {:>6.0} {:>5.0}  predicted {:>6}  took {:>6}  ratio {}",
             s.item.label,

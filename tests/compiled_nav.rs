@@ -69,7 +69,7 @@ fn ratios(tours: &[(u64, Vec<CompiledStop>)]) -> Vec<f32> {
 
 fn report(name: &str, tours: &[(u64, Vec<CompiledStop>)]) {
     let r = ratios(tours);
-    let within = r.iter().filter(|&&x| x <= 1.1).count();
+    let within = r.iter().filter(|&&x| (x - 1.0).abs() <= 0.1).count();
     println!(
         "{name}: {} legs timed; taken/predicted median {:.2}, 90th percentile {:.2}; within 10 %: {within} ({:.0} %)",
         r.len(),
@@ -106,7 +106,7 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
 /// names. The issue's target is within 10 % for every route; it is not met (see the issue
 /// notes for the measured share and why: playing a run from a stand costs the slowing
 /// onto its start, and runs that fail from where a bot stands are avoided for longer
-/// ways round). What this test holds is the measured median: a bot takes at most 1.6 times
+/// ways round). What this test holds is the measured median: a bot takes at most 1.3 times
 /// the predicted time on half the legs of dm4 and dm6.
 #[test]
 fn routes_followed_are_timed_against_their_predictions() {
@@ -119,7 +119,7 @@ fn routes_followed_are_timed_against_their_predictions() {
         assert!(!r.is_empty(), "{name}: no leg timed");
         if name != "e1m1" {
             assert!(
-                r[r.len() / 2] <= 1.6,
+                r[r.len() / 2] <= 1.3,
                 "{name}: median taken/predicted {}",
                 r[r.len() / 2]
             );

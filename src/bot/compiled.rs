@@ -574,6 +574,20 @@ fn turned(c: UserCmd, turn: f32) -> UserCmd {
     }
 }
 
+/// Distance from a run's start (units across) within which a moving bot tries the run as
+/// it is before slowing to a stand on the start.
+const ON_THE_RUN: f32 = 24.0;
+
+/// Kinds whose commands are fitted through the physics from where the bot stands before
+/// they are played (the others ride movers or teleport: their runs depend on more than the
+/// geometry).
+fn played_by_fit(k: ReachKind) -> bool {
+    matches!(
+        k,
+        ReachKind::Jump | ReachKind::BarrierJump | ReachKind::WalkOffLedge | ReachKind::WaterJump
+    )
+}
+
 /// Turns (degrees) tried on a run's commands, in order.
 const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
 
@@ -916,7 +930,25 @@ fn follow_route(
             } else if flat > APPROACH {
                 st.held += dt;
                 return go(reach.start);
-            } else if (flat > READY_DISTANCE || speed > READY_SPEED)
+            }
+            // On the run: near the start, a jump or fall that lands from the bot's state as
+            // it is (moving) is played without stopping first — a stand on the start costs
+            // the braking and the run-up again.
+            if !swimming
+                && flat <= ON_THE_RUN
+                && reach.needs.is_empty()
+                && played_by_fit(reach.kind)
+                && let Some(turn) = fit(ctx, &mesh, reach, s)
+            {
+                st.turn = turn;
+                st.played = Some(1);
+                return Step::Cmd(turned(
+                    reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
+                    turn,
+                ));
+            }
+            if !swimming
+                && (flat > READY_DISTANCE || speed > READY_SPEED)
                 && st.approach < APPROACH_SECONDS
             {
                 // Slow to a stand on the start: the wished speed falls with the distance left
@@ -946,13 +978,7 @@ fn follow_route(
             // way that gets there (kinds that ride movers or teleport are played as they
             // are: their runs depend on more than the geometry).
             st.turn = 0.0;
-            if matches!(
-                reach.kind,
-                ReachKind::Jump
-                    | ReachKind::BarrierJump
-                    | ReachKind::WalkOffLedge
-                    | ReachKind::WaterJump
-            ) {
+            if played_by_fit(reach.kind) {
                 match fit(ctx, &mesh, reach, s) {
                     Some(turn) => st.turn = turn,
                     None if flat > 1.0 && st.approach < APPROACH_SECONDS => {
