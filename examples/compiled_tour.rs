@@ -21,7 +21,6 @@ fn main() {
     let items = tour_items(&level, &cmap);
     let debug = std::env::var("DBG").is_ok();
     let mesh = Arc::new(mesh);
-    let mesh2 = Arc::clone(&mesh);
     let mut last = None;
     let stops = tour_compiled(Arc::new(level), cmap, mesh, &items, seed, secs, |m, s| {
         if !debug {
@@ -30,9 +29,9 @@ fn main() {
         let st = m.sim.player_state(0).unwrap();
         let nav: botarena::bot::compiled::AreaNav = m.sim.player_component(0).unwrap();
         let key = (nav.area, nav.reach, nav.played.is_some());
-        if s.is_some() || last != Some(key) {
+        if s.is_some() || last != Some(key) || std::env::var("DBG_ALL").is_ok() {
             let r = nav.reach.map(|r| {
-                let r = &mesh2.reaches()[r as usize];
+                let r = &m.nav.as_ref().unwrap().mesh.reaches()[r as usize];
                 format!(
                     "{}->{} {} start {:.0} {:.0} {:.0} end {:.0} {:.0} {:.0}",
                     r.from,

@@ -508,6 +508,23 @@ fn past(p: Vec3, from: Vec3) -> Vec3 {
 /// Ticks a walking bot's command is run ahead through the physics where the way is narrow.
 const GUARD_TICKS: u32 = 4;
 
+/// Whether `p` is over an area's own cells, within a step of its floor (or in a swim area):
+/// strictly, unlike [`NavMesh::area_at`], which also answers for an origin a cell beside an
+/// area (a player against a wall) — one that is beside a ledge is falling off it.
+fn over_floor(mesh: &NavMesh, p: Vec3) -> bool {
+    let Some((ix, iy)) = mesh.frame.cell_of(p.truncate()) else {
+        return false;
+    };
+    mesh.areas_in_cell(ix, iy).iter().any(|&a| {
+        let ar = &mesh.areas()[a as usize];
+        if ar.is_swim() {
+            p.z >= ar.mins.z - 18.0 && p.z <= ar.maxs.z + 18.0
+        } else {
+            (p.z - ar.floor_z(p.truncate())).abs() <= 18.0
+        }
+    })
+}
+
 /// Whether area `a` is narrow enough (a ledge strip, two cells or less across) that a bot
 /// at running speed can overshoot it.
 fn narrow(mesh: &NavMesh, a: u32) -> bool {
@@ -537,7 +554,7 @@ fn guard(
         let mut q = *s;
         (0..GUARD_TICKS).all(|_| {
             q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
-            mesh.area_at(q.origin).is_some()
+            over_floor(mesh, q.origin)
         })
     };
     let yaw = yaw_to(s.origin, p);

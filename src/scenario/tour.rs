@@ -271,15 +271,17 @@ pub fn tour_compiled(
     for k in 0..n {
         let item = &items[(k + seed as usize) % n];
         let from = m.sim.player_state(0).expect("the tourist exists").origin;
-        // Around what is blocked now (doors that do not open by approach, while closed).
-        let blocked = m.nav.as_ref().map(|n| &n.blocked);
+        // On the bots' graph, around what is blocked now (doors that do not open by
+        // approach, while closed).
+        let nav = m.nav.as_ref().expect("a compiled match");
+        let (mesh, blocked) = (&nav.mesh, Some(&nav.blocked));
         // Through them where they cut the item off (the bot opens or waits for them).
         let predicted = mesh.area_at(item.stand).and_then(|g| {
-            let around = build_cache_blocked(&mesh, g, Travel::ALL, blocked);
-            route(&mesh, &around, from, item.stand)
+            let around = build_cache_blocked(mesh, g, Travel::ALL, blocked);
+            route(mesh, &around, from, item.stand)
                 .or_else(|| {
-                    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
-                    route(&mesh, &through, from, item.stand)
+                    let through = build_cache_blocked(mesh, g, Travel::ALL, None);
+                    route(mesh, &through, from, item.stand)
                 })
                 .map(|r| r.seconds)
         });
