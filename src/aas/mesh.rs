@@ -538,6 +538,15 @@ impl NavMesh {
         best.map(|(_, a)| a)
     }
 
+    /// The area at `p` or under it, up to 96 units down, with the point found in it: for a
+    /// point in the air (a blast, a planner's sample), the floor beneath it.
+    pub fn area_under(&self, p: Vec3) -> Option<(Vec3, u32)> {
+        [0.0, 24.0, 48.0, 96.0].into_iter().find_map(|d| {
+            let q = p - Vec3::Z * d;
+            self.area_at(q).map(|a| (q, a))
+        })
+    }
+
     /// Bytes the mesh takes in memory (areas, reachabilities with their commands, lookup).
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;

@@ -266,27 +266,31 @@ impl CompiledNav {
         }
     }
 
-    /// The first steps out of `area` (where `from` stands) toward the goal, quickest first:
-    /// (seconds to the goal area's centre, reachability); ties by reachability id.
-    /// Blocked reachabilities are left out unless the answer is a hierarchy's (made as if
-    /// every door stood open, see [`CompiledNav::goal_through_doors`]).
-    pub fn steps(&self, a: &Answer, area: u32, from: Vec3) -> Vec<(f32, u32)> {
+    /// The quickest first step out of `area` (where `from` stands) toward the goal that
+    /// `skip` does not leave out: (seconds to the goal area's centre, reachability); ties
+    /// go to the lower reachability id. Blocked reachabilities are left out unless the
+    /// answer is a hierarchy's (made as if every door stood open, see
+    /// [`CompiledNav::goal_through_doors`]).
+    pub fn first_step(
+        &self,
+        a: &Answer,
+        area: u32,
+        from: Vec3,
+        skip: impl Fn(u32) -> bool,
+    ) -> Option<(f32, u32)> {
         let mesh = &*self.mesh;
         let travel = a.travel();
         let through = matches!(a, Answer::Hier(_));
-        let mut out: Vec<(f32, u32)> = mesh
-            .reach_ids_from(area)
+        mesh.reach_ids_from(area)
             .iter()
             .filter(|&&i| through || !self.blocked.blocked[i as usize])
-            .filter(|&&i| travel.permits(&mesh.reaches()[i as usize]))
+            .filter(|&&i| !skip(i) && travel.permits(&mesh.reaches()[i as usize]))
             .filter_map(|&i| {
                 let r = &mesh.reaches()[i as usize];
                 let t = cross(mesh, area, from, r.start) + r.seconds + self.time_after(a, i);
                 t.is_finite().then_some((t, i))
             })
-            .collect();
-        out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        out
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
     }
 
     /// Seconds from `from` to `to` over the area graph (to the goal area's centre when the
@@ -298,7 +302,7 @@ impl CompiledNav {
             return Some(cross(&self.mesh, a, from, to));
         }
         let ans = self.goal(g, travel);
-        self.steps(&ans, a, from).first().map(|s| s.0)
+        self.first_step(&ans, a, from, |_| false).map(|s| s.0)
     }
 }
 
@@ -341,9 +345,6 @@ pub struct AreaNav {
     /// A reachability's commands have just been played: until the bot is on the ground
     /// and going the new way, it brakes rather than slide off where it landed.
     pub settle: bool,
-    /// Seconds the route was predicted to take when the goal was set (from the area it was
-    /// set in).
-    pub predicted: Option<f32>,
 }
 
 impl AreaNav {
@@ -476,20 +477,20 @@ fn lookahead(
         if !straight_over(mesh, &areas, origin, reach.end) {
             break;
         }
-        best = Some((reach.end, false, areas.clone()));
+        // The areas up to this end (a later one that is not seen is cut off again below).
+        best = Some((reach.end, areas.len()));
         if reach.to == hc.goal() || (reach.end - origin).truncate().length() > LOOKAHEAD {
             break;
         }
-        let Some(&(_, next)) = nav
-            .steps(hc, reach.to, reach.end)
-            .iter()
-            .find(|(_, n)| !st.avoided(*n))
-        else {
+        let Some((_, next)) = nav.first_step(hc, reach.to, reach.end, |n| st.avoided(n)) else {
             break;
         };
         cur = next;
     }
-    best
+    best.map(|(p, n)| {
+        areas.truncate(n);
+        (p, false, areas)
+    })
 }
 
 /// A point up to [`PAST`] units beyond walk `r`'s end, along the walk, still over the
@@ -567,13 +568,7 @@ fn guard(
     if on_floor(&toward(320.0)) {
         return None;
     }
-    let v = s.velocity.truncate();
-    let brake = UserCmd {
-        forward_move: 320.0,
-        yaw: (-v).y.atan2(-v.x).to_degrees(),
-        pitch: s.pitch,
-        ..Default::default()
-    };
+    let brake = brake(s);
     [toward(160.0), toward(0.0), brake]
         .into_iter()
         .find(|c| on_floor(c))
@@ -724,11 +719,7 @@ pub fn follow(
     }
     if s.on_ground.is_none() {
         // Coming down at the end of the run: no steering until it lands.
-        return Step::Cmd(UserCmd {
-            yaw: s.yaw,
-            pitch: s.pitch,
-            ..Default::default()
-        });
+        return Step::Cmd(stand(s));
     }
     let v = s.velocity.truncate();
     let want = match step {
@@ -744,15 +735,31 @@ pub fn follow(
     };
     if v.length() > SETTLE_SPEED && v.normalize_or_zero().dot(want.normalize_or_zero()) < 0.5 {
         // Wishing against the motion brakes hard (pmove's acceleration toward the wish).
-        return Step::Cmd(UserCmd {
-            forward_move: 320.0,
-            yaw: (-v).y.atan2(-v.x).to_degrees(),
-            pitch: s.pitch,
-            ..Default::default()
-        });
+        return Step::Cmd(brake(s));
     }
     st.settle = false;
     step
+}
+
+/// Standing still, looking where it looks.
+fn stand(s: &PlayerState) -> UserCmd {
+    UserCmd {
+        yaw: s.yaw,
+        pitch: s.pitch,
+        ..Default::default()
+    }
+}
+
+/// Wishing full speed against the motion: pmove's acceleration toward the wish brakes
+/// hard (on top of friction).
+fn brake(s: &PlayerState) -> UserCmd {
+    let v = s.velocity.truncate();
+    UserCmd {
+        forward_move: 320.0,
+        yaw: (-v).y.atan2(-v.x).to_degrees(),
+        pitch: s.pitch,
+        ..Default::default()
+    }
 }
 
 /// Speed (u/s) under which a bot that has just landed from a reachability's run goes on
@@ -791,7 +798,6 @@ fn follow_route(
         st.goal = Some((goal, ga));
         st.reach = None;
         st.played = None;
-        st.predicted = nav.seconds(s.origin, goal, travel);
     }
     let (_, goal_area) = st.goal.expect("set above");
     let mesh = Arc::clone(&nav.mesh);
@@ -860,10 +866,10 @@ fn follow_route(
         None => {
             let avoid = st.avoid;
             let first = |nav: &CompiledNav, a: &Answer| {
-                nav.steps(a, area, s.origin)
-                    .into_iter()
-                    .find(|(_, r)| !avoid.iter().any(|x| x.is_some_and(|x| x.0 == *r)))
-                    .map(|x| x.1)
+                nav.first_step(a, area, s.origin, |r| {
+                    avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
+                })
+                .map(|x| x.1)
             };
             let open_way = nav.goal(goal_area, travel);
             let mut found = first(nav, &open_way);
@@ -903,11 +909,7 @@ fn follow_route(
         let (_, view) = super::routing::secret_door_on_the_way(ctx.map, ctx.doors, s, reach.end);
         return match view {
             Some(v) => Step::Shoot(v),
-            None => Step::Cmd(UserCmd {
-                yaw: s.yaw,
-                pitch: s.pitch,
-                ..Default::default()
-            }),
+            None => Step::Cmd(stand(s)),
         };
     }
     match reach.kind {
@@ -984,11 +986,7 @@ fn follow_route(
                 // Waiting for the lift or door counts against the reachability at a quarter
                 // of the time (a door that never opens is given up on in the end).
                 st.held += dt * 0.25;
-                return Step::Cmd(UserCmd {
-                    yaw: s.yaw,
-                    pitch: s.pitch,
-                    ..Default::default()
-                });
+                return Step::Cmd(stand(s));
             }
             // The commands were verified from the start exactly; from where the bot stands
             // they are tried first as they are, then turned a little, and played the first

@@ -139,14 +139,8 @@ pub fn hear_by(
 /// over no area, unbounded where no way joins them.
 pub fn path_distance(nav: &mut CompiledNav, a: Vec3, b: Vec3) -> f32 {
     let travel = Travel::ALL.without(ReachKind::Teleport);
-    // A sound in the air (a rocket's blast) is placed on the floor under it.
-    let floor = |nav: &CompiledNav, p: Vec3| {
-        [0.0, 24.0, 48.0, 96.0]
-            .into_iter()
-            .map(|d| p - Vec3::Z * d)
-            .find(|q| nav.mesh.area_at(*q).is_some())
-    };
-    let (Some(fa), Some(fb)) = (floor(nav, a), floor(nav, b)) else {
+    // A sound in the air (a rocket's blast) is heard from the floor under it.
+    let (Some((fa, _)), Some((fb, _))) = (nav.mesh.area_under(a), nav.mesh.area_under(b)) else {
         return (a - b).length();
     };
     let speed = crate::physics::pmove::PhysicsParams::default().max_speed;

@@ -137,11 +137,9 @@ impl AreaMetric {
         }
     }
 
-    /// The area at (or up to 96 units under) `p`.
+    /// The area at (or up to 96 units under) `p` ([`crate::aas::NavMesh::area_under`]).
     pub fn area_under(&self, p: Vec3) -> Option<u32> {
-        [0.0, 24.0, 48.0, 96.0]
-            .into_iter()
-            .find_map(|d| self.mesh.area_at(p - Vec3::Z * d))
+        self.mesh.area_under(p).map(|(_, a)| a)
     }
 
     /// Seconds from each area's centre to area `goal`'s (`INFINITY`: no route).

@@ -444,18 +444,22 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             }
         }
     }
-    for &(lo, hi, h) in overlay.heat {
+    // A box's (x, y) extent as a rectangle on the picture.
+    let rect = |lo: Vec3, hi: Vec3| {
         let (x0, y0) = view.xy(lo);
         let (x1, y1) = view.xy(hi);
+        Rectangle::new()
+            .set("x", x0.min(x1))
+            .set("y", y0.min(y1))
+            .set("width", (x1 - x0).abs().max(1.0))
+            .set("height", (y1 - y0).abs().max(1.0))
+    };
+    for &(lo, hi, h) in overlay.heat {
         let h = h.clamp(0.0, 1.0);
         // Yellow (255, 230, 80) to red (220, 20, 20).
         let c = |a: f32, b: f32| (a + (b - a) * h).round() as u8;
         doc = doc.add(
-            Rectangle::new()
-                .set("x", x0.min(x1))
-                .set("y", y0.min(y1))
-                .set("width", (x1 - x0).abs().max(1.0))
-                .set("height", (y1 - y0).abs().max(1.0))
+            rect(lo, hi)
                 .set(
                     "fill",
                     format!(
@@ -470,14 +474,8 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         );
     }
     for &(lo, hi, colour) in overlay.boxes {
-        let (x0, y0) = view.xy(lo);
-        let (x1, y1) = view.xy(hi);
         doc = doc.add(
-            Rectangle::new()
-                .set("x", x0.min(x1))
-                .set("y", y0.min(y1))
-                .set("width", (x1 - x0).abs().max(1.0))
-                .set("height", (y1 - y0).abs().max(1.0))
+            rect(lo, hi)
                 .set("fill", colour)
                 .set("fill-opacity", 0.25)
                 .set("stroke", colour)

@@ -258,32 +258,22 @@ impl Scenario {
                 format!("map: file {} does not exist", map.display()),
             ));
         }
-        let waypoints = match &raw.waypoints {
+        // A file the scenario names (relative to it), with the line of its key.
+        let named_file = |key: &str, v: &Option<Spanned<String>>| match v {
             Some(w) => {
                 let f = base.join(w.get_ref());
                 if !f.is_file() {
                     return Err(err_at(
                         w.span().start,
-                        format!("waypoints: file {} does not exist", f.display()),
+                        format!("{key}: file {} does not exist", f.display()),
                     ));
                 }
-                Some((f, line_col(text, w.span().start).0))
+                Ok(Some((f, line_col(text, w.span().start).0)))
             }
-            None => None,
+            None => Ok(None),
         };
-        let nav = match &raw.nav {
-            Some(w) => {
-                let f = base.join(w.get_ref());
-                if !f.is_file() {
-                    return Err(err_at(
-                        w.span().start,
-                        format!("nav: file {} does not exist", f.display()),
-                    ));
-                }
-                Some((f, line_col(text, w.span().start).0))
-            }
-            None => None,
-        };
+        let waypoints = named_file("waypoints", &raw.waypoints)?;
+        let nav = named_file("nav", &raw.nav)?;
         let tick_rate = match &raw.tick_rate {
             Some(t) if !(1..=1000).contains(t.get_ref()) => {
                 return Err(err_at(
