@@ -1,6 +1,7 @@
 //! The travel-time planner: a straight corridor matches distance / 320 plus acceleration, a
 //! running jump is found, an item on a ledge above jump height is not, reported times replay
-//! through the physics, runs are deterministic, and dm6's weapon table completes.
+//! through the physics, runs are deterministic, dm6's weapon table completes, and plats and
+//! trains are ridden as the simulation moves them.
 
 mod common;
 
@@ -100,7 +101,7 @@ fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
     assert_eq!(controls.len() as f32 * 0.05, t);
     // Replaying the controls from the start reaches the goal at the reported time.
     let start = stand_still(&cmap, &physics, from.stand);
-    let states = replay_controls(&cmap, &physics, start, &controls, 0.05);
+    let states = replay_controls(&cmap, &physics, start, &controls, &cfg(GAP_EXPANSIONS));
     assert!(goal.goal.reached(states.last().unwrap()));
     assert!(
         states[..states.len() - 1]
@@ -314,4 +315,186 @@ fn the_area_metric_routes_nodes_by_graph_time_and_finds_the_ledge_way() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--metric area"));
+}
+
+/// The planner's controls played by a scripted player in the simulation from `start`: the
+/// tick at which it picks up `class` (within `ticks`).
+fn sim_pickup_tick(
+    level: botarena::Level,
+    cmap: botarena::CollisionMap,
+    start: &botarena::physics::pmove::PlayerState,
+    controls: &[UserCmd],
+    class: &str,
+) -> Option<u64> {
+    use botarena::bot::control::{ControllerConfig, ScriptStep};
+    use botarena::sim::SimEvent;
+    let steps: Vec<ScriptStep> = controls
+        .iter()
+        .map(|c| ScriptStep {
+            ticks: 1,
+            forward: c.forward_move,
+            side: c.side_move,
+            up: c.up_move,
+            yaw: c.yaw,
+            pitch: c.pitch,
+            jump: c.jump,
+            ..Default::default()
+        })
+        .collect();
+    let mut m = common::match_of(
+        level,
+        cmap,
+        1,
+        vec![common::scripted(
+            "rider",
+            start.origin,
+            start.yaw,
+            ControllerConfig::Script(steps),
+        )],
+    );
+    for _ in 0..controls.len() + 20 {
+        m.step();
+        if m.sim
+            .events
+            .iter()
+            .any(|e| matches!(e, SimEvent::Pickup { item, .. } if item == class))
+        {
+            return Some(m.sim.tick);
+        }
+    }
+    None
+}
+
+/// The ids of the movers of one kind.
+fn mover_ids(level: &botarena::Level, plat: bool) -> Vec<botarena::map::EntId> {
+    use botarena::map::level::MoverKind;
+    level
+        .movers
+        .iter()
+        .filter(|m| match m.kind {
+            MoverKind::Plat { .. } => plat,
+            MoverKind::Train { .. } => !plat,
+            _ => false,
+        })
+        .map(|m| m.id)
+        .collect()
+}
+
+/// Issue 21 (the planner rides lifts): the arena's rocket launcher stands on a balcony 128
+/// units up that only the plat reaches. Without lifts no plan gets there; with them the best
+/// path stands on the plat while it rises, its controls replay through the planner's world,
+/// and a scripted player playing them in the simulation picks the launcher up at the
+/// planned tick.
+#[test]
+fn the_planner_rides_the_arena_plat_to_the_balcony_launcher_as_the_simulation_does() {
+    use botarena::planner::times::planning;
+    let (level, cmap) = common::shipped("arena");
+    let all = items(&level, &cmap);
+    let physics = PhysicsParams::default();
+    let armour = by_class(&all, "item_armor2");
+    let rl = by_class(&all, "weapon_rocketlauncher");
+    let (open, free, with) = planning(&level, &cmap, &cfg(30_000));
+    assert_eq!(with.lifts.defs.len(), 2, "the plat and the train move");
+    let plan = plan_pair(&open, &physics, &free, armour, rl, &with);
+    let t = plan.time().expect("found, riding the plat");
+    let mut without = with.clone();
+    without.lifts = Default::default();
+    assert_eq!(
+        plan_pair(&open, &physics, &free, armour, rl, &without).time(),
+        None,
+        "nothing else gets up there"
+    );
+    let plat = mover_ids(&level, true)[0];
+    let best = plan.branch(plan.best.unwrap());
+    let rising = best.windows(2).any(|w| {
+        let (a, b) = (
+            &plan.nodes[w[0] as usize].state,
+            &plan.nodes[w[1] as usize].state,
+        );
+        a.on_ground == Some(plat) && b.origin.z > a.origin.z + 4.0
+    });
+    assert!(rising, "the path stands on the plat while it rises");
+    let start = stand_still(&open, &physics, armour.stand);
+    let controls = plan.controls();
+    let states = replay_controls(&open, &physics, start, &controls, &with);
+    assert!(rl.goal.reached(states.last().unwrap()));
+    assert!(
+        !states[..states.len() - 1]
+            .iter()
+            .any(|s| rl.goal.reached(s))
+    );
+    let tick = sim_pickup_tick(level, cmap, &start, &controls, "weapon_rocketlauncher");
+    println!("planner {t:.2} s; simulation picks it up at tick {tick:?}");
+    assert_eq!(tick, Some(controls.len() as u64), "the simulation agrees");
+}
+
+/// A hall split by a 512-unit lava moat that only a train crosses (20 Hz corners 2 s apart,
+/// waiting 2 s at each): the planner's state includes time, so it waits for the train, rides
+/// it over and gets the shotgun beyond; a scripted player in the simulation doing the same
+/// gets it at the same tick.
+#[test]
+fn the_planner_waits_for_a_train_and_rides_it_over_lava() {
+    use botarena::map::builder::MapBuilder;
+    use botarena::planner::times::planning;
+    let v = Vec3::new;
+    let mut b = MapBuilder::new();
+    b.solid(v(-16., -16., -96.), v(1552., 0., 256.), "WALL");
+    b.solid(v(-16., 512., -96.), v(1552., 528., 256.), "WALL");
+    b.solid(v(-16., 0., -96.), v(0., 512., 256.), "WALL");
+    b.solid(v(1536., 0., -96.), v(1552., 512., 256.), "WALL");
+    b.solid(v(0., 0., 240.), v(1536., 512., 256.), "CEIL");
+    b.solid(v(0., 0., -96.), v(512., 512., 0.), "FLOOR");
+    b.solid(v(1024., 0., -96.), v(1536., 512., 0.), "FLOOR");
+    b.solid(v(512., 0., -96.), v(1024., 512., -80.), "ROCK");
+    b.solid(v(512., 0., -80.), v(1024., 512., -24.), "*lava1");
+    b.brush_entity(
+        &[
+            ("classname", "func_train"),
+            ("target", "c1"),
+            ("speed", "200"),
+        ],
+        &[(v(0., 0., 0.), v(128., 128., 16.), "TRAIN")],
+    );
+    b.point(
+        "path_corner",
+        v(512., 192., -16.),
+        &[("targetname", "c1"), ("target", "c2"), ("wait", "2")],
+    );
+    b.point(
+        "path_corner",
+        v(896., 192., -16.),
+        &[("targetname", "c2"), ("target", "c1"), ("wait", "2")],
+    );
+    b.point("item_armor1", v(128., 256., 8.), &[]);
+    b.point("weapon_supershotgun", v(1400., 256., 8.), &[]);
+    b.point("info_player_deathmatch", v(64., 256., 24.), &[]);
+    let (level, cmap) = b.build();
+    let all = items(&level, &cmap);
+    let physics = PhysicsParams::default();
+    let armour = by_class(&all, "item_armor1");
+    let ssg = by_class(&all, "weapon_supershotgun");
+    let (open, free, with) = planning(&level, &cmap, &cfg(60_000));
+    let plan = plan_pair(&open, &physics, &free, armour, ssg, &with);
+    let t = plan.time().expect("found, riding the train");
+    let train = mover_ids(&level, false)[0];
+    let best = plan.branch(plan.best.unwrap());
+    assert!(
+        best.iter()
+            .any(|&n| plan.nodes[n as usize].state.on_ground == Some(train)),
+        "the path rides the train"
+    );
+    // The train leaves the near side at 0.1 s and is back there at 5.94 s (2 s trips of 384
+    // units at 200 u/s, 2 s waits): no way over before it returns.
+    assert!(t > 5.9, "{t}");
+    let mut without = with.clone();
+    without.lifts = Default::default();
+    assert_eq!(
+        plan_pair(&open, &physics, &free, armour, ssg, &without).time(),
+        None
+    );
+    let start = stand_still(&open, &physics, armour.stand);
+    let controls = plan.controls();
+    let tick = sim_pickup_tick(level, cmap, &start, &controls, "weapon_supershotgun");
+    println!("planner {t:.2} s; simulation picks it up at tick {tick:?}");
+    assert_eq!(tick, Some(controls.len() as u64), "the simulation agrees");
 }

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
+use crate::map::EntId;
 use crate::map::level::MoverKind;
-use crate::map::{Contents, EntId};
-use crate::physics::movers::MoverEvent;
+use crate::physics::movers::{Carry, MoverEvent, carry};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::components::{Motion, MoverSlot, Vitals};
 use crate::sim::sound::SoundKind;
@@ -94,27 +94,21 @@ pub fn movers_system(sim: &mut Sim) {
                 if !v.alive {
                     continue;
                 }
-                let riding = m.0.on_ground == Some(def.id);
-                if !riding
-                    && !sim
-                        .cmap
-                        .box_in_mover(def.id, m.0.origin, PLAYER_MINS, PLAYER_MAXS)
-                {
-                    continue;
-                }
-                let to = m.0.origin + delta;
-                let tr = sim.cmap.trace(
-                    to,
-                    to,
-                    PLAYER_MINS,
-                    PLAYER_MAXS,
-                    Contents::MASK_PLAYER_NO_BODIES,
+                let to = match carry(
+                    &sim.cmap,
+                    def.id,
+                    delta,
+                    m.0.origin,
+                    m.0.on_ground,
                     Some(p.id),
-                );
-                if tr.start_solid {
-                    blocker = Some(p);
-                    break;
-                }
+                ) {
+                    Carry::Untouched => continue,
+                    Carry::Blocked => {
+                        blocker = Some(p);
+                        break;
+                    }
+                    Carry::Carried(to) => to,
+                };
                 moved.push((p, m.0.origin));
                 m.0.origin = to;
                 std::sync::Arc::make_mut(&mut sim.cmap).set_body(

@@ -1,16 +1,18 @@
 //! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc): where a plat, door,
 //! secret door, button or train wants to be after `dt`, and what happens when it is used or blocked.
-//! Pushing riders is the movers stage's job (`game::movers::movers_system`), because it needs
-//! the players; this module only decides the mover's own motion.
+//! Whether a mover's step carries or is blocked by one player is [`carry`]; going over the
+//! players is the movers stage's job (`game::movers::movers_system`), and the planner's
+//! (`planner`) for its one player.
 //!
 //! Entry points: [`MoverState::spawn`], [`MoverState::step`], [`MoverState::use_mover`],
-//! [`MoverState::blocked`].
+//! [`MoverState::blocked`], [`carry`].
 
 use glam::Vec3;
 use serde::Serialize;
 
 use crate::map::level::{MoverDef, MoverKind, PathCorner};
-use crate::map::{CollisionMap, Level};
+use crate::map::{CollisionMap, Contents, EntId, Level};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 
 /// Where a mover is in its cycle. "A" is the rest position (plat low, door closed, button
 /// out), "B" the other end.
@@ -382,5 +384,48 @@ impl MoverState {
 pub fn place_at_spawn(level: &Level, cmap: &mut CollisionMap) {
     for def in &level.movers {
         cmap.set_mover_offset(def.id, MoverState::spawn(def, &level.path_corners).offset);
+    }
+}
+
+/// What a mover's step does to one player.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Carry {
+    /// Neither on it nor in its way.
+    Untouched,
+    /// Moved with it, to this origin.
+    Carried(Vec3),
+    /// Carried, the player would end inside something: the mover is blocked.
+    Blocked,
+}
+
+/// Whether mover `mover`, just moved by `delta` in `cmap` (already at its new offset),
+/// carries a player at `origin` standing on `on_ground` (Quake's SV_PushMove: riders and
+/// players it moved into go with it), and whether that leaves the player stuck. `me` is the
+/// player's own body in `cmap`, if it has one.
+pub fn carry(
+    cmap: &CollisionMap,
+    mover: EntId,
+    delta: Vec3,
+    origin: Vec3,
+    on_ground: Option<EntId>,
+    me: Option<EntId>,
+) -> Carry {
+    let riding = on_ground == Some(mover);
+    if !riding && !cmap.box_in_mover(mover, origin, PLAYER_MINS, PLAYER_MAXS) {
+        return Carry::Untouched;
+    }
+    let to = origin + delta;
+    let tr = cmap.trace(
+        to,
+        to,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER_NO_BODIES,
+        me,
+    );
+    if tr.start_solid {
+        Carry::Blocked
+    } else {
+        Carry::Carried(to)
     }
 }

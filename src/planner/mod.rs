@@ -22,8 +22,20 @@
 //! straight is extended (its time + distance /
 //! 320, from a queue), which keeps the fastest branch growing. Teleporters are taken (through
 //! the simulation's own teleport rule); doors that open on approach and secret doors that
-//! open when shot are open ([`planning_map`]); other movers stay where the map puts them, so
-//! a place only a lift reaches is not found.
+//! open when shot are open ([`planning_map`]). Plats and trains that run by themselves move
+//! ([`Lifts`]): a node holds their states beside the player's, and a step advances them by
+//! the movers' own state machines, carries the player as the movers stage does
+//! ([`crate::physics::movers::carry`]), moves the player, and lets a plat's field raise it —
+//! the simulation's order. The plan starts with them as the map starts (trains at their
+//! first corner), so a train's phase when the player sets off is that of time 0. A lift's
+//! timing is too narrow for random steps to hit, so the "standing" control next to a lift's
+//! track while the lift is away or moving uses it as a Q3 bot does ([`Chain`]): wait until it
+//! comes to rest near the player, walk onto it, ride it until it rests again — step by step,
+//! every step a node, in one expansion (a wait that nothing ends is dropped; the waiting
+//! steps are not extended from). A single still step counts only while a lift near the
+//! player moves, and states at one place differ by the lifts near them. Other movers
+//! (buttons, doors that need a trigger or a key, trains waiting for a trigger) stay where
+//! they start.
 //!
 //! Nearest nodes come from a grid of cells in blocks searched nearest-bound first; a node that
 //! failed three times or is as old as the best solution leaves the search for good, and a
@@ -43,8 +55,10 @@ use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::map::collision::overlaps;
+use crate::map::collision::{overlaps, touches};
+use crate::map::level::{MoverDef, MoverKind, PathCorner, TriggerKind};
 use crate::map::{CollisionMap, Contents, EntId};
+use crate::physics::movers::{Carry, MoverState, Phase, carry};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
 use crate::sim::rng::SimRng;
 
@@ -115,6 +129,150 @@ pub struct PlanConfig {
     pub me: Option<EntId>,
     /// The area graph's times for [`Metric::Area`].
     pub area_metric: Option<std::sync::Arc<AreaMetric>>,
+    /// Movers that move while the plan runs ([`lifts`]; none by default).
+    pub lifts: std::sync::Arc<Lifts>,
+}
+
+/// The movers that move while a plan runs — every plat (a player on it raises it; a
+/// targeted one waiting at the top is sent down by it, as in the simulation) and every
+/// train that runs by itself — with where they start.
+#[derive(Clone, Debug, Default)]
+pub struct Lifts {
+    /// The movers.
+    pub defs: Vec<MoverDef>,
+    /// Per mover, the box of its plat field (what a player touches to raise it).
+    pub fields: Vec<Option<(Vec3, Vec3)>>,
+    /// The map's path corners (trains' stops).
+    pub corners: Vec<PathCorner>,
+    /// Per mover, its state when the map starts.
+    pub start: Vec<MoverState>,
+    /// Per mover, the box it sweeps (its box at both ends, or at every corner of a train's
+    /// path): a player near it may wait for it.
+    pub tracks: Vec<(Vec3, Vec3)>,
+}
+
+/// The map's plats and self-running trains ([`Lifts`]).
+pub fn lifts(level: &crate::map::Level) -> Lifts {
+    let mut out = Lifts {
+        corners: level.path_corners.clone(),
+        ..Default::default()
+    };
+    for (i, def) in level.movers.iter().enumerate() {
+        let start = MoverState::spawn(def, &level.path_corners);
+        let moving = match def.kind {
+            MoverKind::Plat { .. } => true,
+            MoverKind::Train { .. } => start.phase == Phase::TrainWaiting,
+            _ => false,
+        };
+        if !moving {
+            continue;
+        }
+        let field = level.triggers.iter().find_map(|t| match t.kind {
+            TriggerKind::PlatRaise { mover } if mover == i && t.targetname.is_none() => {
+                Some((t.mins, t.maxs))
+            }
+            _ => None,
+        });
+        let stops: Vec<Vec3> = match def.kind {
+            MoverKind::Train { .. } => MoverState::train_stops(def, &level.path_corners)
+                .into_iter()
+                .map(|(_, o)| o)
+                .collect(),
+            _ => {
+                let (a, b) = MoverState::ends(def);
+                vec![a, b]
+            }
+        };
+        let track = stops.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), o| (lo.min(def.mins + *o), hi.max(def.maxs + *o)),
+        );
+        out.defs.push(def.clone());
+        out.fields.push(field);
+        out.start.push(start);
+        out.tracks.push(track);
+    }
+    out
+}
+
+/// Where the planner's steps happen: the map, and a copy of it whose moving movers are set
+/// from each node's states (only when there are [`Lifts`]).
+struct World<'a> {
+    base: &'a CollisionMap,
+    moving: Option<CollisionMap>,
+}
+
+impl<'a> World<'a> {
+    fn new(base: &'a CollisionMap, lifts: &Lifts) -> World<'a> {
+        World {
+            base,
+            moving: (!lifts.defs.is_empty()).then(|| base.clone()),
+        }
+    }
+
+    /// One step from `s` holding `cmd`, in the simulation's order: the lifts advance by
+    /// their state machines (from `movers`, updated here) and carry the player or are
+    /// blocked by it, the physics moves the player, then triggers act — a plat field raises
+    /// its plat, a teleporter sends the player on.
+    fn advance(
+        &mut self,
+        physics: &PhysicsParams,
+        cfg: &PlanConfig,
+        s: &PlayerState,
+        movers: &mut [MoverState],
+        cmd: &UserCmd,
+    ) -> PlayerState {
+        let lifts = &*cfg.lifts;
+        let mut s = *s;
+        let map = match self.moving.as_mut() {
+            Some(m) => {
+                for (d, st) in lifts.defs.iter().zip(movers.iter()) {
+                    m.set_mover_offset(d.id, st.offset);
+                }
+                for (d, st) in lifts.defs.iter().zip(movers.iter_mut()) {
+                    let (new, _) = st.step(d, &lifts.corners, cfg.step);
+                    let delta = new.offset - st.offset;
+                    if delta != Vec3::ZERO {
+                        m.set_mover_offset(d.id, new.offset);
+                        match carry(m, d.id, delta, s.origin, s.on_ground, cfg.me) {
+                            Carry::Untouched => {}
+                            Carry::Carried(to) => s.origin = to,
+                            Carry::Blocked => {
+                                m.set_mover_offset(d.id, st.offset);
+                                st.blocked(d);
+                                continue;
+                            }
+                        }
+                    }
+                    *st = new;
+                }
+                &*m
+            }
+            None => self.base,
+        };
+        let (mut next, _) = pmove(&s, cmd, map, physics, cfg.step, cfg.me);
+        let (mn, mx) = (next.origin + PLAYER_MINS, next.origin + PLAYER_MAXS);
+        for ((d, st), field) in lifts.defs.iter().zip(movers.iter_mut()).zip(&lifts.fields) {
+            if let Some((a, b)) = field
+                && touches(mn, mx, *a, *b)
+            {
+                st.use_mover(d);
+            }
+        }
+        if let Some(t) = cfg
+            .teleporters
+            .iter()
+            .find(|t| touches(mn, mx, t.mins, t.maxs))
+        {
+            next = crate::physics::teleport::teleported(&next, t.origin, t.yaw);
+        }
+        next
+    }
+}
+
+/// Whether a mover moved or changed what it does between two states.
+fn changed(a: &MoverState, b: &MoverState) -> bool {
+    a.offset != b.offset || a.phase != b.phase
 }
 
 /// Route times between areas for [`Metric::Area`]: per query area, the time from every
@@ -189,6 +347,7 @@ impl Default for PlanConfig {
             teleporters: Vec::new(),
             me: None,
             area_metric: None,
+            lifts: Default::default(),
         }
     }
 }
@@ -230,6 +389,8 @@ pub struct Node {
     pub cmd: UserCmd,
     /// Steps from the root.
     pub steps: u32,
+    /// Where its lifts' states are in [`Plan::movers`] (block `movers`, one state per lift).
+    pub movers: u32,
 }
 
 /// A grown tree and its best solution.
@@ -245,6 +406,8 @@ pub struct Plan {
     pub expansions: usize,
     /// Seconds per step.
     pub step: f32,
+    /// The lifts' states of every node, [`PlanConfig::lifts`]' count per node block.
+    pub movers: Vec<MoverState>,
 }
 
 impl Plan {
@@ -290,20 +453,23 @@ impl Plan {
     }
 }
 
-/// Plays `controls` from `start` through the physics, one step each: the states after every
-/// step (what the validation test checks a reported time with).
+/// Plays `controls` from `start` through the physics, one step each, in the world `cfg`
+/// plans in (its step, teleporters and lifts): the states after every step (what the
+/// validation test checks a reported time with).
 pub fn replay_controls(
     cmap: &CollisionMap,
     physics: &PhysicsParams,
     start: PlayerState,
     controls: &[UserCmd],
-    step: f32,
+    cfg: &PlanConfig,
 ) -> Vec<PlayerState> {
+    let mut world = World::new(cmap, &cfg.lifts);
+    let mut movers = cfg.lifts.start.clone();
     let mut s = start;
     controls
         .iter()
         .map(|c| {
-            s = pmove(&s, c, cmap, physics, step, None).0;
+            s = world.advance(physics, cfg, &s, &mut movers, c);
             s
         })
         .collect()
@@ -311,7 +477,7 @@ pub fn replay_controls(
 
 /// Nodes in cells of [`CELL`] units, for nearest-node queries.
 const CELL: f32 = 64.0;
-/// Nodes one cell may hold. Without a cap a tree that found a short solution early piles
+/// Nodes one cell may hold (states standing on a lift are let in over it). Without a cap a tree that found a short solution early piles
 /// every later node into the few cells its time limit leaves (dm6, SSG to the nearby rocket
 /// launcher: 7.8 s for 200,000 expansions, 1 s with the cap). A cap of 128 was too tight:
 /// the tree filled dm6's lightning-gun corridor and never found its way out (seed 9).
@@ -372,6 +538,31 @@ fn score(nd: &Node, q: Vec3, metric: Metric, time_weight: f32, step: f32) -> f32
         .dot((q - nd.state.origin).normalize_or_zero());
     let spin_up = (320.0 - toward).max(0.0) / 3200.0;
     d + time_weight * 320.0 * (nd.steps as f32 * step + spin_up)
+}
+
+/// A lift within this many units of the player makes a still step a move.
+const WAIT_NEAR: f32 = 256.0;
+/// A player on the ground standing still this near a lift's track ([`Lifts::tracks`]) while
+/// the lift is not at rest waits for it (see [`plan`] and [`Chain`]).
+const WAIT_FOR: f32 = 64.0;
+/// The longest chain of steps one expansion adds while using a lift (30 s of 50 ms).
+const MAX_CHAIN_STEPS: u32 = 600;
+/// The longest wait for a lift, steps (10 s of 50 ms).
+const MAX_WAIT_STEPS: u32 = 200;
+/// Boarding a lift that came to rest is given up after this many steps of the chain.
+const MAX_BOARD_STEPS: u32 = 300;
+
+/// What one expansion does: one step with its controls, or a lift used step by step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Chain {
+    /// One step.
+    Step,
+    /// Standing until a lift comes to rest near the player.
+    Wait,
+    /// Walking onto lift `i`.
+    Board(usize),
+    /// On lift `i` (true once it has moved) until it comes to rest again.
+    Ride(usize, bool),
 }
 
 /// Failed extensions after which a node is left alone (against a wall, at a pit's bottom).
@@ -482,7 +673,8 @@ impl Grid {
 
     /// Whether a node at (almost) this position and velocity is already in the tree: in the
     /// air the controls barely matter, so expansions there repeat states.
-    fn holds(&self, s: &PlayerState, nodes: &[Node]) -> bool {
+    /// `same_movers(n)`: whether node `n`'s lifts are where the new state's are.
+    fn holds(&self, s: &PlayerState, nodes: &[Node], same_movers: impl Fn(u32) -> bool) -> bool {
         self.cell_index.get(&cell(s.origin)).is_some_and(|&i| {
             self.cells[i].items.iter().any(|&(p, n)| {
                 p.distance_squared(s.origin) < 1.0
@@ -491,6 +683,7 @@ impl Grid {
                         .velocity
                         .distance_squared(s.velocity)
                         < 4.0
+                    && same_movers(n)
             })
         })
     }
@@ -566,11 +759,13 @@ impl Grid {
 
 /// The geometry the planner runs in: the map with every door that opens on approach, and
 /// every secret door that opens when shot, standing open (a player walking up to one finds
-/// it opening, or shoots it on the way; the seconds that takes are not counted). Plats,
-/// trains, buttons and doors that need a key or a trigger stay where the map puts them.
+/// it opening, or shoots it on the way; the seconds that takes are not counted); the other
+/// movers where the match starts them ([`lifts`] move from there during a plan).
 pub fn planning_map(level: &crate::map::Level, cmap: &CollisionMap) -> CollisionMap {
-    use crate::map::level::MoverKind;
     let mut m = cmap.clone();
+    // Movers where the match starts them (plats lowered, trains at their first corner):
+    // a map draws plats raised and trains anywhere.
+    crate::physics::movers::place_at_spawn(level, &mut m);
     for def in &level.movers {
         match def.kind {
             MoverKind::Door {
@@ -635,11 +830,19 @@ pub fn plan(
     cfg: &PlanConfig,
 ) -> Plan {
     let mut rng = SimRng::new(cfg.seed, 0x504c_414e);
+    let lifts = &*cfg.lifts;
+    let k = lifts.defs.len();
+    let mut world = World::new(cmap, lifts);
+    // Node blocks of lift states: the root's first.
+    let mut movers: Vec<MoverState> = lifts.start.clone();
+    let mut scratch: Vec<MoverState> = Vec::with_capacity(k);
+    let mut prev: Vec<MoverState> = Vec::with_capacity(k);
     let mut nodes = vec![Node {
         state: start,
         parent: u32::MAX,
         cmd: UserCmd::default(),
         steps: 0,
+        movers: 0,
     }];
     let mut grid = Grid::new();
     grid.insert(start.origin, 0, 0);
@@ -758,46 +961,175 @@ pub fn plan(
             },
             jump: rng.chance(0.25),
         };
-        let (mut next, _) = pmove(&from.state, &cmd, cmap, physics, cfg.step, cfg.me);
-        if let Some(t) = cfg.teleporters.iter().find(|t| {
-            crate::map::collision::touches(
-                next.origin + PLAYER_MINS,
-                next.origin + PLAYER_MAXS,
-                t.mins,
-                t.maxs,
-            )
-        }) {
-            next = crate::physics::teleport::teleported(&next, t.origin, t.yaw);
+        // Standing by a lift that is moving or about to (a train waiting at a corner, a
+        // raised plat counting down) uses it, as a Q3 bot does at a lift: wait until one
+        // comes to rest near the player, walk onto it, and ride it until it comes to rest
+        // again — one step at a time, as a chain of nodes (one control each) in one
+        // expansion: single random steps would almost never hit a lift's timing.
+        let lift_near = |st: &[MoverState], p: Vec3, i: usize, range: f32| {
+            let (d, o) = (&lifts.defs[i], st[i].offset);
+            (p.clamp(d.mins + o, d.maxs + o) - p).length() < range
+        };
+        let waiting = k > 0
+            && forward == 0.0
+            && side == 0.0
+            && from.state.on_ground.is_some()
+            && from.state.water_level == 0
+            && (0..k).any(|i| {
+                let st = &movers[from.movers as usize * k..(from.movers as usize + 1) * k];
+                let (lo, hi) = lifts.tracks[i];
+                let p = from.state.origin;
+                (p.clamp(lo, hi) - p).length() < WAIT_FOR && st[i].phase != Phase::AtA
+            });
+        let mut mode = if waiting { Chain::Wait } else { Chain::Step };
+        let mut unindexed: Option<u32> = None;
+        let mut parent = near;
+        scratch.clear();
+        scratch
+            .extend_from_slice(&movers[from.movers as usize * k..(from.movers as usize + 1) * k]);
+        for w in 0..MAX_CHAIN_STEPS {
+            let pnode = nodes[parent as usize];
+            let block = |b: u32| &movers[b as usize * k..(b as usize + 1) * k];
+            if pnode.steps + 1 >= limit {
+                break;
+            }
+            // Onto the lift and to the middle of its top; else stand.
+            let toward_lift = |i: usize, at_rest_close: f32| {
+                let (d, o) = (&lifts.defs[i], scratch[i].offset);
+                let to = ((d.mins + d.maxs) * 0.5 + o - pnode.state.origin).truncate();
+                if to.length() <= at_rest_close {
+                    UserCmd {
+                        yaw: cmd.yaw,
+                        ..Default::default()
+                    }
+                } else {
+                    UserCmd {
+                        forward_move: 320.0,
+                        yaw: to.y.atan2(to.x).to_degrees(),
+                        ..Default::default()
+                    }
+                }
+            };
+            let step_cmd = match mode {
+                Chain::Step => cmd,
+                Chain::Wait => UserCmd {
+                    yaw: cmd.yaw,
+                    ..Default::default()
+                },
+                Chain::Board(i) => toward_lift(i, 0.0),
+                Chain::Ride(i, _) => toward_lift(i, 8.0),
+            };
+            prev.clear();
+            prev.extend_from_slice(&scratch);
+            let next = world.advance(physics, cfg, &pnode.state, &mut scratch, &step_cmd);
+            // Lifts near the player: only they make a still step a move, and only they tell
+            // apart two states at the same place (a far train's phase does not).
+            let near_lift = |i: usize| lift_near(&scratch, next.origin, i, WAIT_NEAR);
+            let single = mode == Chain::Step;
+            let still = single
+                && (next.origin - pnode.state.origin).length() < 1.0
+                && !(0..k).any(|i| near_lift(i) && changed(&scratch[i], &block(pnode.movers)[i]));
+            // Standing on a lift is rare and precious: the cap on a cell's nodes (filled by
+            // jumps over a moat, say) does not keep such states out.
+            let on_lift = next
+                .on_ground
+                .is_some_and(|g| lifts.defs.iter().any(|d| d.id == g));
+            if next.water_type.intersects(Contents::LAVA | Contents::SLIME)
+                || next.origin.z < map_lo.z + 8.0
+                || still
+                || (grid.full(next.origin) && !on_lift && mode != Chain::Wait)
+                || (single
+                    && grid.holds(&next, &nodes, |n| {
+                        let other = block(nodes[n as usize].movers);
+                        (0..k).all(|i| !near_lift(i) || !changed(&other[i], &scratch[i]))
+                    }))
+            {
+                if w == 0 {
+                    failed[near as usize] = failed[near as usize].saturating_add(1);
+                }
+                break;
+            }
+            let n = nodes.len() as u32;
+            failed.push(0);
+            aimed.push(0);
+            // A node whose lifts are as its parent's shares its parent's block.
+            let mblock = if scratch[..] == *block(pnode.movers) {
+                pnode.movers
+            } else {
+                movers.extend_from_slice(&scratch);
+                (movers.len() / k.max(1) - 1) as u32
+            };
+            nodes.push(Node {
+                state: next,
+                parent,
+                cmd: step_cmd,
+                steps: pnode.steps + 1,
+                movers: mblock,
+            });
+            node_area.push(area_of(next.origin));
+            // Steps of a wait are not extended from (only the last): hundreds of them on
+            // one spot would crowd its cell and the goal queue.
+            if mode == Chain::Wait {
+                unindexed = Some(n);
+            } else {
+                grid.insert(next.origin, n, pnode.steps + 1);
+                if let Some(g) = goal {
+                    queue.push(goal_score(&nodes[n as usize], g), n);
+                }
+                unindexed = None;
+            }
+            if let Some(g) = goal
+                && g.reached(&next)
+                && best.is_none_or(|b| nodes[n as usize].steps < nodes[b as usize].steps)
+            {
+                best = Some(n);
+                first_at.get_or_insert(done);
+                break;
+            }
+            let was = &prev;
+            let rests = |p: Phase| {
+                matches!(
+                    p,
+                    Phase::AtA | Phase::AtB | Phase::TrainWaiting | Phase::TrainIdle
+                )
+            };
+            let on = |i: usize| next.on_ground == Some(lifts.defs[i].id);
+            mode = match mode {
+                Chain::Step => break,
+                // A lift came to rest near the player: board it.
+                Chain::Wait => match (0..k).find(|&i| {
+                    scratch[i].phase != was[i].phase && rests(scratch[i].phase) && near_lift(i)
+                }) {
+                    Some(i) if on(i) => Chain::Ride(i, false),
+                    Some(i) => Chain::Board(i),
+                    None if w < MAX_WAIT_STEPS => Chain::Wait,
+                    // Nothing came: the wait leads nowhere the tree has not been sooner.
+                    None => {
+                        unindexed = None;
+                        break;
+                    }
+                },
+                Chain::Board(i) if on(i) => Chain::Ride(i, false),
+                Chain::Board(i) if w < MAX_BOARD_STEPS => Chain::Board(i),
+                Chain::Board(_) => break,
+                // Ride until the lift has moved and comes to rest again, or the player is
+                // off it.
+                Chain::Ride(i, moved) => {
+                    let moving = !rests(scratch[i].phase);
+                    if !on(i) && next.on_ground.is_some() || (moved && !moving) {
+                        break;
+                    }
+                    Chain::Ride(i, moved || moving)
+                }
+            };
+            parent = n;
         }
-        if next.water_type.intersects(Contents::LAVA | Contents::SLIME)
-            || next.origin.z < map_lo.z + 8.0
-            || (next.origin - from.state.origin).length() < 1.0
-            || grid.full(next.origin)
-            || grid.holds(&next, &nodes)
-        {
-            failed[near as usize] = failed[near as usize].saturating_add(1);
-            continue;
-        }
-        let n = nodes.len() as u32;
-        failed.push(0);
-        aimed.push(0);
-        nodes.push(Node {
-            state: next,
-            parent: near,
-            cmd,
-            steps: from.steps + 1,
-        });
-        grid.insert(next.origin, n, from.steps + 1);
-        node_area.push(area_of(next.origin));
-        if let Some(g) = goal {
-            queue.push(goal_score(&nodes[n as usize], g), n);
-        }
-        if let Some(g) = goal
-            && g.reached(&next)
-            && best.is_none_or(|b| nodes[n as usize].steps < nodes[b as usize].steps)
-        {
-            best = Some(n);
-            first_at.get_or_insert(done);
+        if let Some(n) = unindexed {
+            let nd = nodes[n as usize];
+            grid.insert(nd.state.origin, n, nd.steps);
+            if let Some(g) = goal {
+                queue.push(goal_score(&nd, g), n);
+            }
         }
     }
     Plan {
@@ -806,5 +1138,6 @@ pub fn plan(
         first_at,
         expansions: done,
         step: cfg.step,
+        movers,
     }
 }

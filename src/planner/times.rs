@@ -177,11 +177,8 @@ pub fn table(
     mut done: impl FnMut(usize, usize),
 ) -> Vec<PairTime> {
     let physics = PhysicsParams::default();
-    let open = super::planning_map(level, cmap);
+    let (open, free, cfg) = planning(level, cmap, cfg);
     let cmap = &open;
-    let free = floor_points(level, cmap, 64.0);
-    let mut cfg = cfg.clone();
-    cfg.teleporters = super::teleporters(level);
     let cfg = &cfg;
     let pairs: Vec<(usize, usize)> = selection
         .iter()
@@ -231,8 +228,23 @@ pub fn table(
     out.into_iter().flatten().collect()
 }
 
-/// One pair planned in the geometry the planner runs in ([`super::planning_map`]: doors
-/// open), sampling floor points 64 units apart, taking teleporters.
+/// What a plan of `level` runs in: the geometry ([`super::planning_map`]: doors open,
+/// movers where they start), floor points 64 units apart to sample around, and `cfg` with
+/// the map's teleporters and lifts ([`super::lifts`]).
+pub fn planning(
+    level: &Level,
+    cmap: &CollisionMap,
+    cfg: &PlanConfig,
+) -> (CollisionMap, Vec<Vec3>, PlanConfig) {
+    let open = super::planning_map(level, cmap);
+    let free = floor_points(level, &open, 64.0);
+    let mut cfg = cfg.clone();
+    cfg.teleporters = super::teleporters(level);
+    cfg.lifts = std::sync::Arc::new(super::lifts(level));
+    (open, free, cfg)
+}
+
+/// One pair planned in the world the planner runs in ([`planning`]).
 pub fn plan_one(
     level: &Level,
     cmap: &CollisionMap,
@@ -240,16 +252,13 @@ pub fn plan_one(
     to: &ItemRef,
     cfg: &PlanConfig,
 ) -> Plan {
-    let open = super::planning_map(level, cmap);
-    let free = floor_points(level, &open, 64.0);
-    let mut cfg = cfg.clone();
-    cfg.teleporters = super::teleporters(level);
+    let (open, free, cfg) = planning(level, cmap, cfg);
     plan_pair(&open, &PhysicsParams::default(), &free, from, to, &cfg)
 }
 
 /// The tree a player standing at item `from` grows with no goal: `samples` expansions of
-/// the planner in the geometry it runs in, seeded with `seed` (where a player gets to, and
-/// when: `botarena reach`).
+/// the planner in the world it runs in ([`planning`]), seeded with `seed` (where a player
+/// gets to, and when: `botarena reach`).
 pub fn reach_tree(
     level: &Level,
     cmap: &CollisionMap,
@@ -257,15 +266,13 @@ pub fn reach_tree(
     samples: usize,
     seed: u64,
 ) -> Plan {
-    let open = super::planning_map(level, cmap);
-    let free = floor_points(level, &open, 64.0);
-    let physics = PhysicsParams::default();
     let cfg = PlanConfig {
         expansions: samples,
         seed,
-        teleporters: super::teleporters(level),
         ..Default::default()
     };
+    let (open, free, cfg) = planning(level, cmap, &cfg);
+    let physics = PhysicsParams::default();
     let start = stand_still(&open, &physics, from.stand);
     plan(&open, &physics, &free, start, None, &cfg)
 }
