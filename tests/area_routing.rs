@@ -385,14 +385,20 @@ fn waypoint_coverage_of_the_compiled_floor() {
     let (level, cmap) = shipped("arena");
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let grid = seed_grid(&cmap, &GridParams::default());
-    let full = nav_coverage(&mesh, &cmap, &grid);
+    let spawns: Vec<glam::Vec3> = level.spawns.iter().map(|s| s.origin).collect();
+    let full = nav_coverage(&mesh, &cmap, &grid, &spawns);
     assert!(full.share() > 0.9, "{full:?}");
     assert!(full.areas_touched <= full.areas && full.areas > 10);
     let none = nav_coverage(
         &mesh,
         &cmap,
         &botarena::nav::waypoints::WaypointGraph::new(),
+        &spawns,
     );
     assert_eq!(none.covered, 0.0);
+    assert_eq!(none.reachable_covered, 0.0);
+    // The arena is one piece: every spawn reaches nearly all of its floor.
+    assert!(full.reachable_floor > 0.9 * full.floor, "{full:?}");
+    assert!(full.reachable_share() > 0.9, "{full:?}");
     assert_eq!(none.floor, full.floor);
 }

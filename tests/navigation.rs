@@ -450,7 +450,18 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
     };
     let me = botarena::map::EntId(1);
     let run = (0..4)
-        .find_map(|seed| PlannedRun::plan(&cmap, &floor, &start, me, &goal, seed, 0.05))
+        .find_map(|seed| {
+            PlannedRun::plan(
+                &cmap,
+                &floor,
+                &start,
+                me,
+                &goal,
+                seed,
+                0.05,
+                &Default::default(),
+            )
+        })
         .expect("a running jump over the pit");
     assert_eq!(run.path.len(), run.cmds.len() + 1);
     // Played as the simulation would: a command per tick while on course.
@@ -471,7 +482,19 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
     let pushed = PlayerState::at(start.origin + Vec3::new(0., 40., 0.), 0.0);
     assert!(off.next_cmd(&pushed).is_none());
     // A tick that is not the planner's step: no run.
-    assert!(PlannedRun::plan(&cmap, &floor, &start, me, &goal, 0, 0.1).is_none());
+    assert!(
+        PlannedRun::plan(
+            &cmap,
+            &floor,
+            &start,
+            me,
+            &goal,
+            0,
+            0.1,
+            &Default::default()
+        )
+        .is_none()
+    );
 }
 
 /// dm4, where each of these was found.

@@ -157,6 +157,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                    mstatus: &MoveStatus,
                    rng: &mut SimRng,
                    planner: Option<EntId>| {
+        let planner = planner.map(|me| (me, &sim.params));
         ex.step(
             &sim.cmap,
             &learned.waypoints,
@@ -279,7 +280,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     floor,
                     route,
                     s,
-                    me,
+                    (me, &sim.params),
                     &mut rng.0,
                     dt,
                 ) {

@@ -6,7 +6,9 @@
 //! player stuck somewhere does with the `kill` command, and respawns. Where the movement
 //! stage cannot get to a seen item (a running jump over lava that its jump prediction does
 //! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
-//! its commands while it stays on the planned path.
+//! its commands while it stays on the planned path; where walking about leads only where the
+//! team has been, it plans such a run toward the nearest place nobody has visited
+//! ([`Explorer::frontier_run`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`PlannedRun`],
 //! [`choose_target`].
@@ -113,7 +115,8 @@ pub struct VisitMap {
 }
 
 impl VisitMap {
-    fn cell(p: Vec3) -> (i32, i32, i32) {
+    /// The cell of `p`.
+    pub fn cell(p: Vec3) -> (i32, i32, i32) {
         (
             (p.x / VISIT_CELL).floor() as i32,
             (p.y / VISIT_CELL).floor() as i32,
@@ -149,9 +152,20 @@ impl VisitMap {
 
     /// The nearest frontier point nobody has visited (height counting double).
     pub fn nearest_unvisited(&self, level: &Level, map: &CollisionMap, p: Vec3) -> Option<Vec3> {
+        self.nearest_unvisited_but(level, map, p, |_| false)
+    }
+
+    /// [`VisitMap::nearest_unvisited`] leaving out the points `left_out` names.
+    pub fn nearest_unvisited_but(
+        &self,
+        level: &Level,
+        map: &CollisionMap,
+        p: Vec3,
+        left_out: impl Fn(Vec3) -> bool,
+    ) -> Option<Vec3> {
         self.frontier(level, map)
             .iter()
-            .filter(|q| self.visits(**q) == 0)
+            .filter(|q| self.visits(**q) == 0 && !left_out(**q))
             .map(|q| {
                 let d = *q - p;
                 (d.x * d.x + d.y * d.y + 4.0 * d.z * d.z, *q)
@@ -269,6 +283,11 @@ pub struct Explorer {
     pub run: Option<PlannedRun>,
     /// Items a run was planned toward, with the number of tries.
     pub planned: Vec<(usize, u32)>,
+    /// Frontier points a run was planned toward ([`Explorer::frontier_run`]), with the
+    /// number of tries.
+    pub frontier_tries: Vec<((i32, i32, i32), u32)>,
+    /// Seconds before the next frontier run may be planned.
+    pub frontier_wait: f32,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -301,6 +320,11 @@ impl PlannedRun {
     /// Plans a run from `s` into `goal` over the `floor` points around the straight line
     /// between them ([`PLAN_TUBE`]), [`PLAN_EXPANSIONS`] expansions; `me` is the bot's body.
     /// `None` where none is found, or where the tick `dt` is not the planner's step.
+    /// `physics`: the match's.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate input of the plan"
+    )]
     pub fn plan(
         map: &CollisionMap,
         floor: &[Vec3],
@@ -309,6 +333,7 @@ impl PlannedRun {
         goal: &crate::planner::Goal,
         seed: u64,
         dt: f32,
+        physics: &crate::physics::PhysicsParams,
     ) -> Option<PlannedRun> {
         let cfg = crate::planner::PlanConfig {
             expansions: PLAN_EXPANSIONS,
@@ -332,8 +357,7 @@ impl PlannedRun {
                 p.distance(a + ab * t) < PLAN_TUBE
             })
             .collect();
-        let physics = crate::physics::PhysicsParams::default();
-        let plan = crate::planner::plan(map, &physics, &free, *s, Some(goal), &cfg);
+        let plan = crate::planner::plan(map, physics, &free, *s, Some(goal), &cfg);
         let cmds = plan.controls();
         (!cmds.is_empty()).then(|| PlannedRun {
             cmds,
@@ -360,6 +384,8 @@ pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool 
     true
 }
 
+/// Seconds between an explorer's runs planned toward the frontier.
+pub const FRONTIER_SECONDS: f32 = 4.0;
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
@@ -430,7 +456,51 @@ impl Explorer {
             door: None,
             run: None,
             planned: Vec::new(),
+            frontier_tries: Vec::new(),
+            frontier_wait: 0.0,
         }
+    }
+
+    /// Where walking about leads only where the team has been, a run planned over the
+    /// physics toward the nearest frontier point nobody has visited (up to [`PLAN_TRIES`]
+    /// per point, then the next nearest; at most one plan per [`FRONTIER_SECONDS`]): the
+    /// ledge only a jump reaches, the far end of a corridor the local choice keeps turning
+    /// away from. True when one was found.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the plan needs"
+    )]
+    fn frontier_run(
+        &mut self,
+        map: &CollisionMap,
+        level: &Level,
+        visits: &VisitMap,
+        s: &PlayerState,
+        (me, physics): (EntId, &crate::physics::PhysicsParams),
+        rng: &mut SimRng,
+        dt: f32,
+    ) -> bool {
+        if self.frontier_wait > 0.0 {
+            return false;
+        }
+        self.frontier_wait = FRONTIER_SECONDS;
+        let tries = &self.frontier_tries;
+        let spent = |q: Vec3| {
+            tries
+                .iter()
+                .any(|t| t.0 == VisitMap::cell(q) && t.1 >= PLAN_TRIES)
+        };
+        let Some(q) = visits.nearest_unvisited_but(level, map, s.origin, spent) else {
+            return false;
+        };
+        plan_try(&mut self.frontier_tries, VisitMap::cell(q));
+        let goal = crate::planner::Goal {
+            mins: q - Vec3::new(32.0, 32.0, 24.0),
+            maxs: q + Vec3::new(32.0, 32.0, 32.0),
+        };
+        let floor = visits.floor(level, map);
+        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
+        self.run.is_some()
     }
 
     /// This tick's command of a planned run, while the bot is where the plan said it would
@@ -455,7 +525,7 @@ impl Explorer {
         level: &Level,
         visits: &VisitMap,
         s: &PlayerState,
-        me: EntId,
+        (me, physics): (EntId, &crate::physics::PhysicsParams),
         i: usize,
         rng: &mut SimRng,
         dt: f32,
@@ -470,7 +540,7 @@ impl Explorer {
             maxs: item.origin + mx,
         };
         let floor = visits.floor(level, map);
-        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt);
+        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
         self.run.is_some()
     }
 
@@ -535,7 +605,7 @@ impl Explorer {
 
     /// One tick of exploring: the movement request, and whether the bot has stayed within
     /// 64 units of one spot for [`STUCK_SECONDS`] (the caller decides what to do then).
-    /// `planner`: the bot's body id where the caller plays planned runs
+    /// `planner`: the bot's body id and the match's physics where the caller plays planned runs
     /// ([`Explorer::planned_cmd`]) toward items the movement stage cannot get to; `None`, no
     /// runs are planned.
     #[allow(
@@ -553,7 +623,7 @@ impl Explorer {
         status: &MoveStatus,
         rng: &mut SimRng,
         dt: f32,
-        planner: Option<EntId>,
+        planner: Option<(EntId, &crate::physics::PhysicsParams)>,
     ) -> (MoveRequest, bool) {
         self.timer -= dt;
         for k in self.skip.iter_mut() {
@@ -575,8 +645,8 @@ impl Explorer {
         if blocked && let Some(i) = self.item.take() {
             // The movement stage cannot get there (lava, a gap it sees no jump over): a run
             // planned over the physics may; else the item is left alone for a while.
-            if let Some(me) = planner
-                && self.plan_run(map, level, visits, s, me, i, rng, dt)
+            if let Some(pl) = planner
+                && self.plan_run(map, level, visits, s, pl, i, rng, dt)
             {
                 self.item = Some(i);
                 return (
@@ -589,8 +659,24 @@ impl Explorer {
             }
             self.skip.push((i, SKIP_SECONDS));
         }
+        self.frontier_wait -= dt;
         if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
             let (t, it) = choose_target(map, graph, visits, level, s, percepts, &self.skip, rng);
+            // Only where the team has been: a run to the frontier instead, where one is found.
+            if it.is_none()
+                && visits.visits(t) > 0
+                && let Some(pl) = planner
+                && self.frontier_run(map, level, visits, s, pl, rng, dt)
+            {
+                self.target = None;
+                return (
+                    MoveRequest {
+                        target: MoveTarget::Point(s.origin),
+                        speed: 0.0,
+                    },
+                    stuck,
+                );
+            }
             self.target = Some(t);
             self.item = it;
             self.timer = TARGET_SECONDS;

@@ -236,7 +236,7 @@ impl Roam {
         floor: &[Vec3],
         route: &RouteState,
         s: &crate::physics::PlayerState,
-        me: crate::map::EntId,
+        (me, physics): (crate::map::EntId, &crate::physics::PhysicsParams),
         rng: &mut crate::sim::rng::SimRng,
         dt: f32,
     ) -> Option<crate::physics::UserCmd> {
@@ -261,8 +261,16 @@ impl Roam {
                 mins: w.origin + crate::physics::pmove::PLAYER_MINS,
                 maxs: w.origin + crate::physics::pmove::PLAYER_MAXS,
             };
-            self.run =
-                super::explore::PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt);
+            self.run = super::explore::PlannedRun::plan(
+                map,
+                floor,
+                s,
+                me,
+                &goal,
+                rng.next_u64(),
+                dt,
+                physics,
+            );
         }
         let c = self.run.as_mut()?.next_cmd(s);
         if c.is_none() {

@@ -125,6 +125,7 @@ pub fn run(args: Args) -> Outcome {
             &mesh,
             &m.sim.cmap,
             &m.learned.waypoints,
+            &level.spawns.iter().map(|s| s.origin).collect::<Vec<_>>(),
         ));
     }
     if args.json {

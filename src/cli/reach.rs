@@ -27,6 +27,10 @@ pub struct Args {
     /// The picture to write.
     #[arg(long)]
     svg: PathBuf,
+    /// Gravity integration: `exact` (the parabola at any tick rate; default) or `quake`
+    /// (QuakeWorld's at the planner's 20 steps a second).
+    #[arg(long, default_value = "exact")]
+    integration: String,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -37,7 +41,13 @@ pub fn run(args: Args) -> Outcome {
         samples,
         seed,
         svg,
+        integration,
     } = args;
+    let physics = botarena::physics::PhysicsParams {
+        integration: botarena::physics::pmove::Integration::from_name(&integration)
+            .map_err(|m| format!("--integration {m}"))?,
+        ..Default::default()
+    };
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(format!("--seconds {seconds}: must be a positive number").into());
     }
@@ -45,7 +55,7 @@ pub fn run(args: Args) -> Outcome {
     let all = items(&level, &cmap);
     let f = select(&all, &[from])?;
     let fa = &all[f[0]];
-    let plan = reach_tree(&level, &cmap, fa, samples, seed);
+    let plan = reach_tree(&level, &cmap, fa, samples, seed, &physics);
     let within = plan
         .nodes
         .iter()

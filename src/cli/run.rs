@@ -27,6 +27,12 @@ pub struct Args {
     /// the machine's cores). Results are the same for any number.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Gravity integration, overriding the scenario's `[physics] integration`: `exact` (the
+    /// parabola at any tick rate) or `quake` (QuakeWorld's; with a scenario at
+    /// `tick_rate = 72`, the physics players have). Not with --record: a replay re-runs the
+    /// scenario file, so put it there.
+    #[arg(long, conflicts_with = "record")]
+    integration: Option<String>,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -36,8 +42,13 @@ pub fn run(args: Args) -> Outcome {
         json,
         record,
         threads,
+        integration,
     } = args;
-    let scenario = Scenario::load(&path)?;
+    let mut scenario = Scenario::load(&path)?;
+    if let Some(i) = integration {
+        scenario.physics.integration = botarena::physics::pmove::Integration::from_name(&i)
+            .map_err(|m| format!("--integration {m}"))?;
+    }
     let mut m = scenario.build()?;
     if let Some(t) = threads {
         m.sim.threads = usize::from(t);

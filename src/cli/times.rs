@@ -64,6 +64,10 @@ pub struct Args {
     /// With --from/--to: draw the tree and the path.
     #[arg(long, requires = "from")]
     svg: Option<PathBuf>,
+    /// Gravity integration: `exact` (the parabola at any tick rate; default) or `quake`
+    /// (QuakeWorld's at the planner's 20 steps a second: lower jumps, as a player at 20 Hz).
+    #[arg(long, default_value = "exact")]
+    integration: String,
 }
 
 /// The planner's configuration the arguments ask for.
@@ -90,6 +94,11 @@ pub fn run(args: Args) -> Outcome {
     let level = Arc::new(level);
     let all = items(&level, &cmap);
     let mut cfg = plan_config(&args)?;
+    let physics = botarena::physics::PhysicsParams {
+        integration: botarena::physics::pmove::Integration::from_name(&args.integration)
+            .map_err(|m| format!("--integration {m}"))?,
+        ..Default::default()
+    };
     if cfg.metric == Metric::Area {
         let mesh = match &args.nav {
             Some(f) => botarena::aas::file::load_for(f, &level)?,
@@ -113,9 +122,9 @@ pub fn run(args: Args) -> Outcome {
         let from = select(&all, std::slice::from_ref(a))?;
         let to = select(&all, std::slice::from_ref(b))?;
         let (fa, fb) = (&all[from[0]], &all[to[0]]);
-        let plan = plan_one(&level, &cmap, fa, fb, &cfg);
+        let plan = plan_one(&level, &cmap, fa, fb, &cfg, &physics);
         let (route, bot) = match &graph {
-            Some(g) => compare(&level, &cmap, g, fa, fb),
+            Some(g) => compare(&level, &cmap, g, fa, fb, &physics),
             None => (None, None),
         };
         if args.json {
@@ -167,8 +176,8 @@ pub fn run(args: Args) -> Outcome {
     let pairs = selection.len() * (selection.len() - 1);
     let mut progress = Progress::new(pairs as u64, args.json || args.csv);
     let estimates = graph.as_ref().map(|g| {
-        let level = &level;
-        move |map: &CollisionMap, a: &ItemRef, b: &ItemRef| compare(level, map, g, a, b)
+        let (level, physics) = (&level, &physics);
+        move |map: &CollisionMap, a: &ItemRef, b: &ItemRef| compare(level, map, g, a, b, physics)
     });
     let rows = table(
         &level,
@@ -176,6 +185,7 @@ pub fn run(args: Args) -> Outcome {
         &all,
         &selection,
         &cfg,
+        &physics,
         estimates.as_ref().map(|c| c as &Compare),
         threads,
         |n, _| progress.tick_every(n as u64, 1),

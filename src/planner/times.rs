@@ -160,7 +160,8 @@ pub fn plan_pair(
 pub type Compare<'a> =
     dyn Fn(&CollisionMap, &ItemRef, &ItemRef) -> (Option<f32>, Option<f32>) + Sync + 'a;
 
-/// The directed time table for `selection`, pairs spread over `threads` threads. `done` is
+/// The directed time table for `selection` with the player physics `physics`, pairs spread
+/// over `threads` threads. `done` is
 /// called (from the calling thread) after each finished pair with the count so far.
 #[allow(
     clippy::too_many_arguments,
@@ -172,11 +173,11 @@ pub fn table(
     all: &[ItemRef],
     selection: &[usize],
     cfg: &PlanConfig,
+    physics: &PhysicsParams,
     compare: Option<&Compare>,
     threads: usize,
     mut done: impl FnMut(usize, usize),
 ) -> Vec<PairTime> {
-    let physics = PhysicsParams::default();
     let (open, free, cfg) = planning(level, cmap, cfg);
     let cmap = &open;
     let cfg = &cfg;
@@ -200,7 +201,7 @@ pub fn table(
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(a, b)) = pairs.get(k) else { break };
                     let (fa, fb) = (&all[a], &all[b]);
-                    let p = plan_pair(cmap, &physics, free, fa, fb, cfg);
+                    let p = plan_pair(cmap, physics, free, fa, fb, cfg);
                     let (route, bot) = compare.map(|c| c(cmap, fa, fb)).unwrap_or((None, None));
                     let row = PairTime {
                         from: fa.label.clone(),
@@ -244,16 +245,18 @@ pub fn planning(
     (open, free, cfg)
 }
 
-/// One pair planned in the world the planner runs in ([`planning`]).
+/// One pair planned in the world the planner runs in ([`planning`]) with the player
+/// physics `physics`.
 pub fn plan_one(
     level: &Level,
     cmap: &CollisionMap,
     from: &ItemRef,
     to: &ItemRef,
     cfg: &PlanConfig,
+    physics: &PhysicsParams,
 ) -> Plan {
     let (open, free, cfg) = planning(level, cmap, cfg);
-    plan_pair(&open, &PhysicsParams::default(), &free, from, to, &cfg)
+    plan_pair(&open, physics, &free, from, to, &cfg)
 }
 
 /// The tree a player standing at item `from` grows with no goal: `samples` expansions of
@@ -265,6 +268,7 @@ pub fn reach_tree(
     from: &ItemRef,
     samples: usize,
     seed: u64,
+    physics: &PhysicsParams,
 ) -> Plan {
     let cfg = PlanConfig {
         expansions: samples,
@@ -272,9 +276,8 @@ pub fn reach_tree(
         ..Default::default()
     };
     let (open, free, cfg) = planning(level, cmap, &cfg);
-    let physics = PhysicsParams::default();
-    let start = stand_still(&open, &physics, from.stand);
-    plan(&open, &physics, &free, start, None, &cfg)
+    let start = stand_still(&open, physics, from.stand);
+    plan(&open, physics, &free, start, None, &cfg)
 }
 
 /// A time in seconds with two decimals, `missing` without one.

@@ -58,6 +58,12 @@ pub struct NavCoverage {
     pub covered: f64,
     /// Areas with at least one covered cell.
     pub areas_touched: usize,
+    /// Of the floor, the part in areas the compiled graph reaches from the explorers'
+    /// spawn points (every reachability but those through locked doors): what exploring
+    /// can find at all.
+    pub reachable_floor: f64,
+    /// Of that, the part within reach of a learned waypoint.
+    pub reachable_covered: f64,
 }
 
 impl NavCoverage {
@@ -65,6 +71,15 @@ impl NavCoverage {
     pub fn share(&self) -> f64 {
         if self.floor > 0.0 {
             self.covered / self.floor
+        } else {
+            0.0
+        }
+    }
+
+    /// Covered share of the floor reachable from the spawn points, 0..1.
+    pub fn reachable_share(&self) -> f64 {
+        if self.reachable_floor > 0.0 {
+            self.reachable_covered / self.reachable_floor
         } else {
             0.0
         }
@@ -78,26 +93,42 @@ pub const COVER_RADIUS: f32 = 128.0;
 
 /// Coverage of `mesh`'s floor by `graph`: each cell of each counted area (its standing point
 /// on the area's floor) is covered when a waypoint is within [`COVER_RADIUS`], at most 32
-/// units higher or lower, and a ray between them is clear of solid.
+/// units higher or lower, and a ray between them is clear of solid. `spawns`: the points
+/// players start from, for the reachable part ([`NavCoverage::reachable_floor`]).
 pub fn nav_coverage(
     mesh: &crate::aas::NavMesh,
     cmap: &CollisionMap,
     graph: &WaypointGraph,
+    spawns: &[glam::Vec3],
 ) -> NavCoverage {
     use crate::aas::AreaFlags;
+    use crate::aas::mesh::MoverNeed;
     let f = &mesh.frame;
     let cell_area = (f.cell * f.cell) as f64;
     let mut out = NavCoverage::default();
     let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
-    for a in mesh.areas() {
+    let mut reachable = vec![false; mesh.areas().len()];
+    for (_, start) in spawns.iter().filter_map(|p| mesh.area_under(*p)) {
+        let from = mesh.reachable_from(start, |r| {
+            !r.needs.iter().any(|n| matches!(n, MoverNeed::Key(_)))
+        });
+        for (r, f) in reachable.iter_mut().zip(from) {
+            *r |= f;
+        }
+    }
+    for (ai, a) in mesh.areas().iter().enumerate() {
         if a.moved.is_some() || a.flags.0 & deadly != 0 {
             continue;
         }
         out.areas += 1;
         let mut touched = false;
+        let reached = reachable[ai];
         for iy in a.cell_min[1]..=a.cell_max[1] {
             for ix in a.cell_min[0]..=a.cell_max[0] {
                 out.floor += cell_area;
+                if reached {
+                    out.reachable_floor += cell_area;
+                }
                 let xy = f.center(ix, iy);
                 let p = if a.is_swim() {
                     xy.extend((a.mins.z + a.maxs.z) * 0.5)
@@ -113,6 +144,9 @@ pub fn nav_coverage(
                 if covered {
                     out.covered += cell_area;
                     touched = true;
+                    if reached {
+                        out.reachable_covered += cell_area;
+                    }
                 }
             }
         }
@@ -307,10 +341,13 @@ impl ExploreReport {
             let _ = writeln!(
                 s,
                 "vs compiled {:.1} % of the compiled areas' floor within reach of a waypoint \
-                 ({} of {} areas touched)",
+                 ({} of {} areas touched); {:.1} % of the floor reachable from the spawn \
+                 points ({:.1} % of the floor is)",
                 100.0 * c.share(),
                 c.areas_touched,
-                c.areas
+                c.areas,
+                100.0 * c.reachable_share(),
+                100.0 * c.reachable_floor / c.floor.max(1.0)
             );
         }
         s

@@ -162,6 +162,7 @@ pub fn compare(
     graph: &WaypointGraph,
     from: &ItemRef,
     to: &ItemRef,
+    physics: &crate::physics::PhysicsParams,
 ) -> (Option<f32>, Option<f32>) {
     let a = goal_waypoint(cmap, graph, from.stand);
     let b = goal_waypoint(cmap, graph, to.stand);
@@ -187,6 +188,10 @@ pub fn compare(
             navigation: Default::default(),
         }],
     );
+    let cfg = MatchConfig {
+        params: *physics,
+        ..cfg
+    };
     let Ok(mut m) = Match::new(Arc::clone(level), cmap.clone(), &cfg) else {
         return (route, None);
     };
