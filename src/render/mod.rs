@@ -130,7 +130,17 @@ impl View {
 }
 
 fn points(view: &View, b: &Brush) -> String {
-    let h = hull(b.vertices.iter().map(|v| v.truncate()).collect());
+    points_moved(view, b, Vec3::ZERO)
+}
+
+/// [`points`] of a brush moved by `offset` (a mover away from its map position).
+fn points_moved(view: &View, b: &Brush, offset: Vec3) -> String {
+    let h = hull(
+        b.vertices
+            .iter()
+            .map(|v| (*v + offset).truncate())
+            .collect(),
+    );
     h.iter()
         .map(|p| {
             let (x, y) = view.xy(p.extend(0.0));
@@ -290,11 +300,14 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
                 .set("fill-opacity", 0.6),
         );
     }
+    // Movers where a match starts them (a train at its first corner, not where the map
+    // file happens to draw it).
     for m in &level.movers {
+        let at = crate::physics::movers::MoverState::spawn(m, &level.path_corners).offset;
         for b in &m.brushes {
             doc = doc.add(
                 Polygon::new()
-                    .set("points", points(&view, b))
+                    .set("points", points_moved(&view, b, at))
                     .set("fill", "#a0522d")
                     .set("fill-opacity", 0.35)
                     .set("stroke", "#a0522d"),
