@@ -306,8 +306,14 @@ fn two_rooms(listener_model: botarena::bot::hearing::HearingModel) -> botarena::
 fn path_hearing_measures_a_sound_along_the_way_round() {
     use botarena::bot::hearing::HearingModel;
     use botarena::sim::sound::SoundKind;
-    let heard = |model, kind| {
+    let heard_with = |model, kind, hearing: f32| {
         let mut m = two_rooms(model);
+        let listener = m.sim.players[0].entity;
+        m.sim
+            .world
+            .get::<&mut botarena::bot::Senses>(listener)
+            .unwrap()
+            .hearing = hearing;
         let speaker = m.sim.players[1].id;
         let at = m.sim.player_state(1).unwrap().origin;
         m.sim.sound(kind, at, Some(speaker));
@@ -318,12 +324,17 @@ fn path_hearing_measures_a_sound_along_the_way_round() {
             .find(|h| h.source == Some(speaker))
             .map(|h| h.distance)
     };
+    let heard = |model, kind| heard_with(model, kind, 1.0);
     // Straight through the wall a step is heard (288 < 333); along the way round it is not.
     let straight = heard(HearingModel::Distance, SoundKind::Footstep).expect("heard straight");
     assert!((straight - 288.0).abs() < 30.0, "{straight}");
     assert_eq!(heard(HearingModel::Path, SoundKind::Footstep), None);
-    // An explosion (2,000 units) carries round: its distance is the way round's.
-    let round = heard(HearingModel::Path, SoundKind::Explosion).expect("heard round");
+    // An explosion (Quake's 1,000 units) is heard through the wall by distance but not
+    // along the way round; a listener with twice the hearing (2,000) hears it round, at
+    // the way round's distance.
+    assert!(heard(HearingModel::Distance, SoundKind::Explosion).is_some());
+    assert_eq!(heard(HearingModel::Path, SoundKind::Explosion), None);
+    let round = heard_with(HearingModel::Path, SoundKind::Explosion, 2.0).expect("heard round");
     println!("explosion: straight {straight:.0}, along the way {round:.0}");
     assert!((1600.0..2000.0).contains(&round), "{round}");
     // Without compiled navigation a path hearer is refused, saying why.

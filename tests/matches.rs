@@ -19,10 +19,11 @@ fn scenario(rel: &str) -> Scenario {
     Scenario::load(&root().join(rel)).expect("shipped scenario loads")
 }
 
-/// Checks a finished match: someone scored, every bot picked something up, none stood
-/// still for more than 10 s.
-fn check_match(m: &Match, what: &str) {
+/// Checks a finished match: someone scored, at least `pickers` bots picked something up,
+/// none stood still for more than 10 s.
+fn check_match(m: &Match, what: &str, pickers: usize) {
     let mut frags = 0;
+    let mut picked = 0;
     for i in 0..m.sim.players.len() {
         let st = m.sim.player_stats(i).unwrap();
         let name = m.sim.player_name(i).unwrap();
@@ -31,24 +32,31 @@ fn check_match(m: &Match, what: &str) {
             st.frags, st.kills, st.deaths, st.pickups, st.longest_still
         );
         frags = frags.max(st.frags);
-        assert!(st.pickups > 0, "{what}: {name} picked up items");
+        picked += usize::from(st.pickups > 0);
         assert!(
             st.longest_still <= 10.0,
             "{what}: {name} stood within 64 units of one spot for {} s",
             st.longest_still
         );
     }
+    assert!(picked >= pickers, "{what}: {picked} bots picked up items");
     assert!(frags > 0, "{what}: somebody scored");
 }
 
 #[test]
 fn a_duel_and_an_eight_bot_match_on_the_arena() {
-    for (file, bots) in [("scenarios/duel.toml", 2), ("scenarios/arena8.toml", 8)] {
+    // Eight bots on the small arena brawl: a life lasts about 5 s and pickups are few (19
+    // in two minutes, before and after the Quake-rules change, spread differently: every
+    // bot one to six before, two bots none after). Most, not all, must pick something up.
+    for (file, bots, pickers) in [
+        ("scenarios/duel.toml", 2, 2),
+        ("scenarios/arena8.toml", 8, 6),
+    ] {
         let s = scenario(file);
         assert_eq!(s.players.len(), bots);
         let mut m = s.build().unwrap();
         run_match(&mut m, s.ticks, |_| {});
-        check_match(&m, file);
+        check_match(&m, file, pickers);
     }
 }
 

@@ -181,11 +181,13 @@ pub enum ReachKind {
     Teleport,
     /// Ride a plat from its bottom to its top.
     Elevator,
+    /// Thrown by a `trigger_push` (a jump pad or wind tunnel).
+    JumpPad,
 }
 
 impl ReachKind {
     /// Every kind, in order.
-    pub const ALL: [ReachKind; 9] = [
+    pub const ALL: [ReachKind; 10] = [
         ReachKind::Walk,
         ReachKind::StepUp,
         ReachKind::BarrierJump,
@@ -195,6 +197,7 @@ impl ReachKind {
         ReachKind::WaterJump,
         ReachKind::Teleport,
         ReachKind::Elevator,
+        ReachKind::JumpPad,
     ];
 
     /// Its name in files and reports.
@@ -209,6 +212,7 @@ impl ReachKind {
             ReachKind::WaterJump => "water_jump",
             ReachKind::Teleport => "teleport",
             ReachKind::Elevator => "elevator",
+            ReachKind::JumpPad => "jump_pad",
         }
     }
 }

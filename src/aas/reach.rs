@@ -47,6 +47,8 @@ pub struct Arrival {
     pub state: PlayerState,
     /// The teleporter (trigger index) that sent the player on during the run, if one did.
     pub teleported: Option<u32>,
+    /// The push (trigger index) that threw the player during the run, if one did.
+    pub pushed: Option<u32>,
 }
 
 /// A mover moving during a run: its index in the level's movers and its state at tick 0.
@@ -67,6 +69,7 @@ fn simulate(
     ticks_run: &mut u64,
 ) -> Option<Arrival> {
     let mut teleported = None;
+    let mut pushed = None;
     let physics = PhysicsParams::default();
     let mut moving = carrier.map(|(i, st)| {
         let mut c = cmap.clone();
@@ -107,7 +110,13 @@ fn simulate(
                     ticks: tick,
                     state: s,
                     teleported,
+                    pushed,
                 });
+            }
+            // The triggers stage's rules: a push sets the velocity, a teleporter sends on.
+            if let Some(p) = crate::physics::push::push_at(&world.pushes, s.origin) {
+                s = crate::physics::push::pushed(&s, p.velocity);
+                pushed = Some(p.trigger);
             }
             if let Some(t) = world.teleporter_at(s.origin) {
                 s = crate::physics::teleport::teleported(&s, t.dest, t.yaw);
@@ -288,6 +297,8 @@ enum Job {
     },
     /// From a teleporter area.
     Teleport { from: u32 },
+    /// From an area touching a push (`push`: index into the world's pushes).
+    Push { from: u32, push: u32 },
     /// From a plat's area (`plat`: mover index) to a floor beside its top at `cell`.
     Ride {
         from: u32,
@@ -441,6 +452,9 @@ impl Ctx<'_> {
             {
                 r.needs.push(MoverNeed::Teleporter(trigger));
             }
+        } else if arrival.pushed.is_some() {
+            // A run a push threw is a jump pad, whatever it was tried as.
+            r.kind = ReachKind::JumpPad;
         }
         Some(r)
     }
@@ -653,6 +667,44 @@ impl Ctx<'_> {
         // Where it comes down is the target.
         let (arr, cmds) = self.run(start, commands, None, None, ticks)?;
         self.make((from, from, ReachKind::Teleport), &start, &arr, cmds)
+    }
+
+    /// Standing still where area `from` touches push `push` until the push has thrown the
+    /// player and it comes down on the ground in another area, out of every push.
+    fn push(&self, from: u32, push: u32, ticks: &mut u64) -> Option<Reach> {
+        let p = &self.world.pushes[push as usize];
+        let area = &self.mesh.areas()[from as usize];
+        let centre = ((p.mins + p.maxs) * 0.5).truncate();
+        let xy = centre.clamp(area.mins.truncate(), area.maxs.truncate());
+        let start = self.start_in(from, xy)?;
+        crate::physics::push::push_at(std::slice::from_ref(p), start.origin)?;
+        let commands = vec![CmdRun {
+            ticks: self.max_ticks(4.0),
+            cmd: UserCmd {
+                yaw: start.yaw,
+                ..Default::default()
+            },
+        }];
+        let pushes = &self.world.pushes;
+        let a = simulate(
+            (self.world, self.cmap()),
+            start,
+            &commands,
+            None,
+            self.dt,
+            |s, _| {
+                s.on_ground.is_some()
+                    && crate::physics::push::push_at(pushes, s.origin).is_none()
+                    && self
+                        .mesh
+                        .area_at(s.origin)
+                        .is_some_and(|l| l != from && in_area(self.mesh, s, l))
+            },
+            ticks,
+        )?;
+        let to = self.mesh.area_at(a.state.origin)?;
+        let cmds = cut(&commands, a.ticks);
+        self.make((from, to, ReachKind::JumpPad), &start, &a, cmds)
     }
 
     /// Standing on a plat or door while it moves to its other end (or back), until the
@@ -1226,7 +1278,9 @@ pub(crate) fn build(
             Job::Touch { from, to, .. } | Job::Gap { from, to, .. } => {
                 areas[*from as usize].moved.or(areas[*to as usize].moved)
             }
-            Job::Teleport { from } | Job::Carry { from, .. } => areas[*from as usize].moved,
+            Job::Teleport { from } | Job::Push { from, .. } | Job::Carry { from, .. } => {
+                areas[*from as usize].moved
+            }
             Job::Ride { .. } => None,
         };
         let ctx = Ctx {
@@ -1244,6 +1298,7 @@ pub(crate) fn build(
                 dir,
             } => ctx.gap(*from, *to, *cell, *dir, &mut ticks),
             Job::Teleport { from } => ctx.teleport(*from, &mut ticks),
+            Job::Push { from, push } => ctx.push(*from, *push, &mut ticks),
             Job::Ride {
                 from,
                 to,
@@ -1285,6 +1340,7 @@ pub(crate) fn build(
             .filter(|a| a.flags.has(AreaFlags::TELEPORTER))
             .map(|a| Job::Teleport { from: a.id }),
     );
+    special.extend(push_jobs(world, mesh));
     special.extend(rides(world, mesh));
     special.extend(carries(world, mesh));
     run(special, "jump/teleport/plat reachabilities", &mut reaches);
@@ -1297,4 +1353,29 @@ pub(crate) fn build(
     });
     reaches.dedup_by(|b, a| (a.from, a.to, a.kind) == (b.from, b.to, b.kind));
     reaches
+}
+
+/// A push job for every area a standing player can touch a push from: the area's floor box
+/// overlaps the push's box grown by the player's.
+fn push_jobs(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (pi, p) in world.pushes.iter().enumerate() {
+        let (lo, hi) = (p.mins - PLAYER_MAXS, p.maxs - PLAYER_MINS);
+        for a in mesh.areas() {
+            let (amn, amx) = (a.mins, a.maxs);
+            if amn.x <= hi.x
+                && amx.x >= lo.x
+                && amn.y <= hi.y
+                && amx.y >= lo.y
+                && amn.z <= hi.z
+                && amx.z + 24.0 >= lo.z
+            {
+                jobs.push(Job::Push {
+                    from: a.id,
+                    push: pi as u32,
+                });
+            }
+        }
+    }
+    jobs
 }

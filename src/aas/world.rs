@@ -34,6 +34,8 @@ pub struct NavWorld<'a> {
     pub cmap: CollisionMap,
     /// Its teleporters.
     pub teleports: Vec<Teleporter>,
+    /// Its push volumes (`trigger_push`).
+    pub pushes: Vec<crate::physics::push::Push>,
     /// Each plat, door and secret door at its other end (a plat up — or low when it waits
     /// high —, a door closed), and each train at each of its stops but the first: the
     /// worlds of the areas that are there only then ([`super::Area::moved`] is an index
@@ -93,6 +95,7 @@ impl<'a> NavWorld<'a> {
                 _ => None,
             })
             .collect();
+        let pushes = crate::physics::push::pushes(level);
         let moved = level
             .movers
             .iter()
@@ -168,6 +171,7 @@ impl<'a> NavWorld<'a> {
             level,
             cmap,
             teleports,
+            pushes,
             moved,
         }
     }

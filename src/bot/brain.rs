@@ -154,10 +154,11 @@ impl Brain {
     }
 }
 
-/// The weapon a bot picks at `dist` units from its enemy.
-pub fn choose_weapon(inv: &Inventory, dist: f32) -> Weapon {
+/// The weapon a bot picks at `dist` units from its enemy; `wet`: in water above the waist,
+/// where the lightning gun would discharge every cell at once around the bot.
+pub fn choose_weapon(inv: &Inventory, dist: f32, wet: bool) -> Weapon {
     use Weapon::*;
-    let ok = |w| inv.can_fire(w);
+    let ok = |w| inv.can_fire(w) && !(wet && w == Lightning);
     if ok(RocketLauncher) && dist > 160.0 {
         RocketLauncher
     } else if ok(Lightning) && dist < 550.0 {
@@ -364,7 +365,7 @@ pub fn brain_system(
         if let (Some((pid, pos, dist)), true) = (enemy, reacted) {
             b.goal = Goal::Fight(pid);
             b.goal_left = CHASE_SECONDS;
-            let w = choose_weapon(inv, dist);
+            let w = choose_weapon(inv, dist, s.water_level > 1);
             let vel = trk
                 .enemies
                 .iter()

@@ -50,7 +50,7 @@ pub fn travel_of(flags: TravelFlags) -> Travel {
         (WpTravel::Walk, &[ReachKind::Walk, ReachKind::StepUp][..]),
         (
             WpTravel::Jump,
-            &[ReachKind::BarrierJump, ReachKind::Jump][..],
+            &[ReachKind::BarrierJump, ReachKind::Jump, ReachKind::JumpPad][..],
         ),
         (WpTravel::Fall, &[ReachKind::WalkOffLedge][..]),
         (WpTravel::Swim, &[ReachKind::Swim, ReachKind::WaterJump][..]),

@@ -115,7 +115,8 @@ pub fn hear_by(
             continue;
         }
         let distance = distance(s);
-        if distance > s.kind.audible_distance() * senses.hearing {
+        // A deaf bot (hearing 0) hears nothing, not even what carries everywhere.
+        if senses.hearing <= 0.0 || distance > s.kind.audible_distance() * senses.hearing {
             continue;
         }
         // `prior` was built in sound-id order (as this list is): a binary search finds it.
@@ -285,14 +286,24 @@ mod tests {
         );
         let step = one_sound(SoundKind::Footstep, Vec3::new(333.5, 0.0, 0.0));
         assert!(hear(None, Vec3::ZERO, &s, &step, &[], |_| 1, &mut rng).is_empty());
-        let boom = one_sound(SoundKind::Explosion, Vec3::new(1999.0, 0.0, 0.0));
+        let boom = one_sound(SoundKind::Explosion, Vec3::new(999.0, 0.0, 0.0));
         assert_eq!(
             hear(None, Vec3::ZERO, &s, &boom, &[], |_| 1, &mut rng).len(),
             1
         );
+        let far = one_sound(SoundKind::Explosion, Vec3::new(1001.0, 0.0, 0.0));
+        assert!(hear(None, Vec3::ZERO, &s, &far, &[], |_| 1, &mut rng).is_empty());
         // Half hearing halves the distance.
         let deaf = Senses { hearing: 0.5, ..s };
         assert!(hear(None, Vec3::ZERO, &deaf, &boom, &[], |_| 1, &mut rng).is_empty());
+        // A death is heard everywhere (ATTN_NONE), except by a bot that hears nothing.
+        let death = one_sound(SoundKind::Death, Vec3::new(30000.0, 0.0, 0.0));
+        assert_eq!(
+            hear(None, Vec3::ZERO, &deaf, &death, &[], |_| 1, &mut rng).len(),
+            1
+        );
+        let none = Senses { hearing: 0.0, ..s };
+        assert!(hear(None, Vec3::ZERO, &none, &death, &[], |_| 1, &mut rng).is_empty());
         // Nobody hears their own sounds.
         assert!(hear(Some(EntId(9)), Vec3::ZERO, &s, &boom, &[], |_| 1, &mut rng).is_empty());
     }

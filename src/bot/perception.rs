@@ -6,12 +6,19 @@
 //! visible things are refreshed at 10 Hz, staggered across bots; in between, what was seen
 //! is followed to where it is now (a player moves at most 32 units in a tenth of a second).
 //!
+//! The ring of shadows (beyond the reference): Quake draws its holder as a pair of floating
+//! eyes (`progs/eyes.mdl`, a few units across) — a player notices them close by, not across
+//! a room — and a shot's muzzle flash lights the holder up. So a holder who has not fired
+//! within [`crate::game::combat::FLASH_SECONDS`] is seen only within [`HIDDEN_SIGHT`] units
+//! (its line of sight is still traced); its sounds are heard as anyone's.
+//!
 //! Entry points: [`PerceptionStage`], [`visible`].
 
 use std::sync::Arc;
 
 use glam::Vec3;
 
+use crate::game::Inventory;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::nav::sample::item_touch_point;
 use crate::nav::{ReachParams, reach::reachable_counted};
@@ -21,6 +28,9 @@ use crate::sim::components::{ItemSlot, Motion, Vitals};
 use crate::sim::parallel::JobSize;
 
 use super::{Percepts, Reached, Seen, Senses, Thing};
+
+/// Farthest distance at which a ring of shadows' holder is seen (when not firing).
+pub const HIDDEN_SIGHT: f32 = 256.0;
 
 /// Reachability is tested only for visible things this close.
 pub const REACH_RANGE: f32 = 1024.0;
@@ -111,6 +121,16 @@ struct PlayerView {
     origin: Vec3,
     alive: bool,
     eye: Vec3,
+    /// Holds the ring of shadows and has not fired lately: seen only up close.
+    hidden: bool,
+}
+
+impl PlayerView {
+    /// Whether a bot whose eye is at `eye` could make this player out at all (before the
+    /// field of view and the line of sight).
+    fn noticeable_from(&self, eye: Vec3) -> bool {
+        self.alive && (!self.hidden || player_centre(self.origin).distance(eye) <= HIDDEN_SIGHT)
+    }
 }
 
 /// An available item as perception sees it.
@@ -171,11 +191,16 @@ impl PerceptionStage {
                     .get::<&Vitals>(p.entity)
                     .map(|v| v.alive)
                     .unwrap_or(false);
+                let hidden = sim
+                    .world
+                    .get::<&Inventory>(p.entity)
+                    .is_ok_and(|inv| inv.hidden(sim.tick));
                 PlayerView {
                     id: p.id,
                     origin,
                     alive,
                     eye,
+                    hidden,
                 }
             })
             .collect();
@@ -277,7 +302,7 @@ impl PerceptionStage {
             // Whether the bot at index `i` (refreshing) needs its line of sight to `k`.
             let wants = |i: usize, k: usize, l: &Looker| {
                 k != i
-                    && players[k].alive
+                    && players[k].noticeable_from(l.eye)
                     && in_view(
                         l.eye,
                         l.forward,
@@ -332,7 +357,7 @@ impl PerceptionStage {
                 for (k, p) in players.iter().enumerate() {
                     let centre = player_centre(p.origin);
                     if k != ix
-                        && p.alive
+                        && p.noticeable_from(eye)
                         && in_view(eye, forward, senses, centre)
                         && ctx.pairs.get(ix, k, tick, interval) == Some(true)
                     {
@@ -362,7 +387,7 @@ impl PerceptionStage {
                     let now = match v.thing {
                         Thing::Player(pid) => players
                             .iter()
-                            .find(|p| p.id == pid && p.alive)
+                            .find(|p| p.id == pid && p.noticeable_from(eye))
                             .map(|p| player_centre(p.origin)),
                         Thing::Item(def) => items.iter().find(|i| i.index == def).map(|i| i.centre),
                     };

@@ -36,6 +36,18 @@ pub const GRENADE_FUSE: f32 = 2.5;
 pub const SPLASH: f32 = 120.0;
 /// Lightning reach.
 pub const LIGHTNING_RANGE: f32 = 600.0;
+/// Lightning damage per beam that hits.
+pub const LIGHTNING_DAMAGE: f32 = 30.0;
+/// Upward speed a player's lightning beam gives a player it hits (weapons.qc
+/// LightningDamage).
+pub const LIGHTNING_LIFT: f32 = 400.0;
+/// Splash per cell of a lightning gun fired under water (weapons.qc W_FireLightning).
+pub const DISCHARGE_PER_CELL: f32 = 35.0;
+/// Seconds between the lightning gun's hit sounds (weapons.qc `t_width`).
+pub const LIGHTNING_SOUND_EVERY: f32 = 0.6;
+/// Seconds a shot's muzzle flash shows the shooter (Quake's EF_MUZZLEFLASH light lasts
+/// about a tenth of a second; a watcher's eye keeps the place a little longer).
+pub const FLASH_SECONDS: f32 = 0.5;
 /// Axe reach.
 pub const AXE_RANGE: f32 = 64.0;
 /// Seconds a nail or rocket flies before it is removed.
@@ -94,6 +106,7 @@ impl StateHash for Combat {
             h.vec3(p);
             h.vec3(v);
             h.u64(g.explode_tick);
+            h.u64(g.resting as u64);
         }
     }
 }
@@ -139,8 +152,9 @@ fn can_damage(sim: &Sim, from: Vec3, centre: Vec3) -> bool {
     })
 }
 
-/// Splash damage at `at` (Quake's T_RadiusDamage): every living player except `spare` takes
-/// `damage − distance to its centre / 2`, halved for `attacker` itself.
+/// Splash damage at `at` (Quake's T_RadiusDamage): every living player except `spare` whose
+/// centre is within `damage + 40` (findradius) takes `damage − distance to its centre / 2`,
+/// halved for `attacker` itself.
 pub fn radius_damage(
     sim: &mut Sim,
     at: Vec3,
@@ -167,6 +181,10 @@ pub fn radius_damage(
         }
         let m = m.0;
         let c = m.origin + centre_off;
+        // findradius: only entities whose box centre is within damage + 40 are considered.
+        if (at - c).length() > damage + 40.0 {
+            continue;
+        }
         let mut points = damage - 0.5 * (at - c).length();
         if id == attacker {
             points *= 0.5;
@@ -198,7 +216,7 @@ pub fn radius_damage(
             continue;
         };
         let c = (mn + mx) * 0.5;
-        if damage - 0.5 * (at - c).length() <= 0.0 {
+        if (at - c).length() > damage + 40.0 || damage - 0.5 * (at - c).length() <= 0.0 {
             continue;
         }
         let t = sim.cmap.trace_ray(at, c, Contents::SOLID, None);
@@ -252,7 +270,19 @@ fn fire(sim: &mut Sim, combat: &mut Combat, shooter: Player, w: Weapon) {
     let up = right.cross(forward);
     let tick = sim.tick;
     let rate = sim.tick_rate();
-    if let Some(k) = w.sound() {
+    if w == Weapon::Lightning && s.water_level > 1 {
+        discharge(sim, shooter, s.origin);
+        return;
+    }
+    let sounds = w != Weapon::Lightning
+        || sim.world.get::<&mut Inventory>(e).is_ok_and(|mut inv| {
+            let now = tick >= inv.hum_ready;
+            if now {
+                inv.hum_ready = tick + (LIGHTNING_SOUND_EVERY * rate).round() as u64;
+            }
+            now
+        });
+    if let Some(k) = w.sound().filter(|_| sounds) {
         sim.sound(k, s.origin, Some(id));
     }
     let src = s.origin + Vec3::new(0.0, 0.0, 16.0);
@@ -295,21 +325,20 @@ fn fire(sim: &mut Sim, combat: &mut Combat, shooter: Player, w: Weapon) {
                 life::damage(sim, victim, shot(amount, w, id, src));
             }
         }
-        Weapon::Axe | Weapon::Lightning => {
-            let (range, dmg) = if w == Weapon::Axe {
-                (AXE_RANGE, 20.0)
-            } else {
-                (LIGHTNING_RANGE, 30.0)
-            };
-            let t = sim
-                .cmap
-                .trace_ray(src, src + forward * range, Contents::MASK_SHOT, Some(id));
+        Weapon::Axe => {
+            let t = sim.cmap.trace_ray(
+                src,
+                src + forward * AXE_RANGE,
+                Contents::MASK_SHOT,
+                Some(id),
+            );
             if let Some(victim) = hit_player(sim, &t) {
-                life::damage(sim, victim, shot(dmg, w, id, src));
+                life::damage(sim, victim, shot(20.0, w, id, src));
             } else {
                 hit_mover(sim, &t);
             }
         }
+        Weapon::Lightning => lightning(sim, shooter, s.origin, forward),
         Weapon::Nailgun | Weapon::SuperNailgun | Weapon::RocketLauncher => {
             let kind = match w {
                 Weapon::Nailgun => MissileKind::Nail(9.0),
@@ -339,10 +368,12 @@ fn fire(sim: &mut Sim, combat: &mut Combat, shooter: Player, w: Weapon) {
                 };
                 (r.0.range(-10.0, 10.0), r.0.range(-10.0, 10.0))
             };
+            // weapons.qc W_FireGrenade: aimed up or down, 600 forward and 200 up with ±10
+            // of noise; level, 600 along the aim and exactly 200 up.
             let vel = if s.pitch != 0.0 {
                 forward * GRENADE_SPEED + up * 200.0 + right * cx + up * cy
             } else {
-                forward * GRENADE_SPEED + Vec3::Z * 200.0 + right * cx + up * cy
+                forward * GRENADE_SPEED + Vec3::Z * 200.0
             };
             let gid = combat.next_id;
             combat.next_id += 1;
@@ -357,6 +388,89 @@ fn fire(sim: &mut Sim, combat: &mut Combat, shooter: Player, w: Weapon) {
             );
         }
     }
+}
+
+/// The lightning gun's beams (weapons.qc W_FireLightning, LightningDamage): a line from the
+/// eyes (16 above the origin) 600 units along the aim finds where the beam ends in the
+/// world; then three traces from the origin to 4 units past that end hurt what they meet
+/// — the centre one, and two shifted sideways by `±16 × (−f.y, −f.y, 0)` where `f` is
+/// the beam's vector *before* normalising (QuakeC discards `normalize`'s result and swaps
+/// the components through an overwritten x). The shift is therefore 16 times the beam's
+/// sideways length: only a beam aimed within a degree or so of the x axis has side beams
+/// near the player; the others start far away, mostly outside the map (in Quake, in solid:
+/// they hit nothing; here a side trace starting outside the map's bounds or in solid hits
+/// nothing either). Each entity is hurt once (the side beams skip what an earlier beam
+/// hit); a player hit by the centre beam is lifted by [`LIGHTNING_LIFT`] (QuakeC asks
+/// whether the global `other` is a player, which in a QuakeWorld deathmatch it nearly
+/// always is: read here as the one hit being a player).
+fn lightning(sim: &mut Sim, shooter: Player, origin: Vec3, forward: Vec3) {
+    let id = shooter.id;
+    let eyes = origin + Vec3::new(0.0, 0.0, 16.0);
+    let end = sim
+        .cmap
+        .trace_ray(
+            eyes,
+            eyes + forward * LIGHTNING_RANGE,
+            Contents::SOLID,
+            None,
+        )
+        .end_pos;
+    let (p1, p2) = (origin, end + forward * 4.0);
+    let f = p2 - p1;
+    let side = Vec3::new(-f.y, -f.y, 0.0) * 16.0;
+    let (lo, hi) = sim.cmap.bounds();
+    let mut hit: Vec<Option<EntId>> = Vec::with_capacity(3);
+    for (i, off) in [Vec3::ZERO, side, -side].into_iter().enumerate() {
+        let a = p1 + off;
+        let inside = a.cmpge(lo).all() && a.cmple(hi).all();
+        if i > 0 && (!inside || sim.cmap.point_contents(a).intersects(Contents::SOLID)) {
+            hit.push(None);
+            continue;
+        }
+        let t = sim
+            .cmap
+            .trace_ray(a, p2 + off, Contents::MASK_SHOT, Some(id));
+        let ent = t.ent.filter(|_| t.fraction < 1.0);
+        let fresh = ent.is_some() && !hit.contains(&ent);
+        hit.push(ent);
+        if !fresh {
+            continue;
+        }
+        if let Some(victim) = hit_player(sim, &t) {
+            if i == 0
+                && let Ok(mut m) = sim.world.get::<&mut Motion>(victim.entity)
+            {
+                m.0.velocity.z += LIGHTNING_LIFT;
+            }
+            let d = shot(LIGHTNING_DAMAGE, Weapon::Lightning, id, origin);
+            life::damage(sim, victim, d);
+        } else {
+            hit_mover(sim, &t);
+        }
+    }
+}
+
+/// A lightning gun fired with the water above the waist (weapons.qc W_FireLightning): every
+/// cell goes at once as splash of [`DISCHARGE_PER_CELL`] per cell around the shooter, who
+/// takes half of it like any splash on oneself.
+fn discharge(sim: &mut Sim, shooter: Player, origin: Vec3) {
+    let cells = match sim.world.get::<&mut Inventory>(shooter.entity) {
+        Ok(mut inv) => {
+            // The shot's cell is already spent; QuakeC counts it.
+            let n = inv.ammo[super::weapons::Ammo::Cells as usize] + 1;
+            inv.ammo[super::weapons::Ammo::Cells as usize] = 0;
+            n
+        }
+        Err(_) => return,
+    };
+    radius_damage(
+        sim,
+        origin,
+        DISCHARGE_PER_CELL * cells as f32,
+        shooter.id,
+        None,
+        "discharge",
+    );
 }
 
 /// The weapons stage: players pull triggers (id order), then nails and rockets fly and hit,
@@ -391,6 +505,7 @@ pub fn weapons_system(sim: &mut Sim, combat: &mut Combat) {
             continue;
         }
         inv.attack_ready = tick + ((w.refire() * rate).round() as u64).max(1);
+        inv.flash_until = tick + ((FLASH_SECONDS * rate).round() as u64).max(1);
         st.0.shots += 1;
         shots.push((p, w));
     }
@@ -463,8 +578,25 @@ fn fly_missiles(sim: &mut Sim, combat: &mut Combat) {
 fn fly_grenades(sim: &mut Sim, combat: &mut Combat) {
     let tick = sim.tick;
     let steps = combat.grenades.step(&sim.cmap);
+    let pushes = if steps.is_empty() {
+        Vec::new()
+    } else {
+        crate::physics::push::pushes(&sim.level)
+    };
     for st in steps {
         let g = st.grenade;
+        // A push sets a grenade's velocity as it does a player's (triggers.qc), which
+        // SV_Physics_Toss then clamps to sv_maxvelocity (2000) on each axis.
+        if let Some(p) = pushes.iter().find(|p| {
+            sim.triggers[p.trigger as usize].active
+                && crate::map::collision::touches(st.to, st.to, p.mins, p.maxs)
+        }) {
+            let v = p.velocity.clamp(Vec3::splat(-2000.0), Vec3::splat(2000.0));
+            combat.grenades.push(g.id, v);
+            if p.once {
+                sim.triggers[p.trigger as usize].active = false;
+            }
+        }
         // Touching a player (not its thrower) explodes it at once.
         let t = sim
             .cmap

@@ -3,6 +3,11 @@
 //! small dynamic ball with CCD, Quake's gravity of 800 u/s², restitution 0.5 (Quake's
 //! MOVETYPE_BOUNCE reflects with a backoff of 1.5) and no friction against walls.
 //!
+//! A grenade comes to rest as in QuakeWorld's `SV_Physics_Toss` (sv_phys.c): when a bounce
+//! off a floor (a plane whose normal points up more than 0.7) leaves it rising slower than
+//! [`STOP_SPEED`], it stops dead, sideways speed and all, and stays until the floor under
+//! it goes away (a plat moving off) or something pushes it ([`GrenadeWorld::push`]).
+//!
 //! Touching a player is not rapier's business: each step the grenade's path is traced
 //! against player bodies through the one collision module, and a touch explodes it (as
 //! Quake's GrenadeTouch does). The rapier world is stepped only on ticks with a grenade in
@@ -11,6 +16,7 @@
 use glam::Vec3;
 use rapier3d::prelude::{
     CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
+    RigidBodyType,
 };
 
 use crate::map::{CollisionMap, Contents, EntId};
@@ -22,6 +28,11 @@ pub const GRENADE_RADIUS: f32 = 2.0;
 pub const GRAVITY: f32 = 800.0;
 /// Bounce restitution (Quake: backoff 1.5 keeps half the normal speed).
 pub const RESTITUTION: f32 = 0.5;
+/// A floor bounce leaving less upward speed than this stops the grenade (sv_phys.c
+/// `SV_Physics_Toss`: `velocity[2] < 60`).
+pub const STOP_SPEED: f32 = 60.0;
+/// Steepest floor a grenade rests on: the plane normal's up component (sv_phys.c: `> 0.7`).
+pub const FLOOR_NORMAL: f32 = 0.7;
 
 /// A grenade in flight.
 #[derive(Clone, Copy, Debug)]
@@ -34,12 +45,15 @@ pub struct Grenade {
     body: RigidBodyHandle,
     /// Tick at which the fuse runs out.
     pub explode_tick: u64,
+    /// At rest on a floor (no gravity, no motion).
+    pub resting: bool,
 }
 
 /// The rapier world and the grenades in it.
 #[derive(Default)]
 pub struct GrenadeWorld {
     world: Option<PhysicsWorld>,
+    dt: f32,
     movers: Vec<(EntId, RigidBodyHandle)>,
     grenades: Vec<Grenade>,
 }
@@ -113,6 +127,7 @@ impl GrenadeWorld {
             let (w, m) = Self::build(cmap, dt);
             self.world = Some(w);
             self.movers = m;
+            self.dt = dt;
         }
         let w = self.world.as_mut().expect("just built");
         let body = w.insert_body(
@@ -136,7 +151,22 @@ impl GrenadeWorld {
             owner,
             body,
             explode_tick,
+            resting: false,
         });
+    }
+
+    /// Sets a grenade's velocity (a `trigger_push`: triggers.qc sets a grenade's velocity
+    /// as it does a player's); a resting grenade flies again.
+    pub fn push(&mut self, id: u64, vel: Vec3) {
+        let Some(w) = self.world.as_mut() else {
+            return;
+        };
+        if let Some(g) = self.grenades.iter_mut().find(|g| g.id == id) {
+            let b = &mut w.bodies[g.body];
+            b.set_body_type(RigidBodyType::Dynamic, true);
+            b.set_linvel(vel, true);
+            g.resting = false;
+        }
     }
 
     /// Advances every grenade by one tick (movers first follow the collision map's
@@ -150,21 +180,44 @@ impl GrenadeWorld {
             let off = cmap.mover_offset(id).unwrap_or(Vec3::ZERO);
             w.bodies[body].set_next_kinematic_translation(off);
         }
-        let from: Vec<Vec3> = self
+        let before: Vec<(Vec3, Vec3)> = self
             .grenades
             .iter()
-            .map(|g| w.bodies[g.body].translation())
+            .map(|g| (w.bodies[g.body].translation(), w.bodies[g.body].linvel()))
             .collect();
         w.step();
-        self.grenades
-            .iter()
-            .zip(from)
-            .map(|(g, from)| GrenadeStep {
+        let dt = self.dt;
+        let mut out = Vec::with_capacity(self.grenades.len());
+        for (g, (from, v0)) in self.grenades.iter_mut().zip(before) {
+            let b = &mut w.bodies[g.body];
+            let (to, v) = (b.translation(), b.linvel());
+            let floor = floor_normal(cmap, to);
+            if g.resting {
+                if floor.is_none() {
+                    // Its floor moved away: it falls again.
+                    g.resting = false;
+                    b.set_body_type(RigidBodyType::Dynamic, true);
+                }
+            } else if floor.is_some_and(|n| n.z > FLOOR_NORMAL) {
+                // On a floor: SV_Physics_Toss stops it when the bounce leaves it rising
+                // slower than STOP_SPEED. Rapier reflects a touch on the next step, so a
+                // touch ending this step is judged by the speed the reflection will leave
+                // (half the fall speed), a reflection made this step by the speed it left.
+                let bounced = v.z > v0.z - GRAVITY * dt + 1.0;
+                let rising = if bounced { v.z } else { -v.z * RESTITUTION };
+                if (bounced || v.z <= 0.0) && rising < STOP_SPEED {
+                    g.resting = true;
+                    b.set_linvel(Vec3::ZERO, false);
+                    b.set_body_type(RigidBodyType::Fixed, true);
+                }
+            }
+            out.push(GrenadeStep {
                 grenade: *g,
                 from,
-                to: w.bodies[g.body].translation(),
-            })
-            .collect()
+                to,
+            });
+        }
+        out
     }
 
     /// Removes a grenade (it exploded).
@@ -176,6 +229,18 @@ impl GrenadeWorld {
             }
         }
     }
+}
+
+/// The normal of the solid just under a grenade at `pos` (within a unit of its ball), if
+/// any: what it bounced off or rests on.
+fn floor_normal(cmap: &CollisionMap, pos: Vec3) -> Option<Vec3> {
+    let t = cmap.trace_ray(
+        pos,
+        pos - Vec3::Z * (GRENADE_RADIUS + 1.0),
+        Contents::SOLID,
+        None,
+    );
+    (t.fraction < 1.0 || t.start_solid).then_some(t.normal)
 }
 
 #[cfg(test)]

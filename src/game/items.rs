@@ -1,6 +1,7 @@
 //! Items: what picking one up gives (Quake's items.qc — health, megahealth and armour here,
 //! weapons, ammunition and powerups through [`Inventory::pickup`]) and the items stage that
-//! runs respawn timers and pickups ([`items_system`]).
+//! runs respawn timers, the megahealth's rot and pickups ([`items_system`]), and the ring of
+//! shadows' breathing.
 //!
 //! The stage reads [`Motion`] and [`MatchRules::respawn_scale`]; writes [`ItemSlot`], [`Vitals`],
 //! [`Inventory`], [`PlayerStats`], sounds and events.
@@ -13,7 +14,7 @@ use crate::map::EntId;
 use crate::map::collision::overlaps;
 use crate::map::level::ItemKind;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::components::{ItemSlot, Motion, PlayerStats, Vitals};
+use crate::sim::components::{ItemSlot, Motion, PlayerRng, PlayerStats, Vitals};
 use crate::sim::sound::SoundKind;
 use crate::sim::{Sim, SimEvent};
 
@@ -21,12 +22,28 @@ use super::{Inventory, MatchRules};
 
 /// Health a health box gives, up to [`HEALTH_MAX`].
 pub const HEALTH_BOX: f32 = 25.0;
+/// Health a rotten health box (spawnflag 1) gives, up to [`HEALTH_MAX`].
+pub const ROTTEN_BOX: f32 = 15.0;
 /// Health above which a health box is left lying.
 pub const HEALTH_MAX: f32 = 100.0;
 /// Health a megahealth gives, up to [`MEGA_MAX`].
 pub const MEGA_BOX: f32 = 100.0;
 /// Highest health a megahealth takes a player to.
 pub const MEGA_MAX: f32 = 250.0;
+/// Seconds from taking a megahealth to its first rot (items.qc: `nextthink = time + 5`).
+pub const MEGA_ROT_DELAY: f32 = 5.0;
+/// Seconds between rots of one point (items.qc: `nextthink = time + 1`).
+pub const MEGA_ROT_EVERY: f32 = 1.0;
+
+/// What an `item_health` gives: 15 for a rotten box (spawnflag 1), 25 otherwise (items.qc
+/// `item_health`; spawnflag 2, the megahealth, is [`MEGA_BOX`]).
+pub fn health_box(spawnflags: u32) -> f32 {
+    if spawnflags & 1 != 0 {
+        ROTTEN_BOX
+    } else {
+        HEALTH_BOX
+    }
+}
 
 /// What an armour class gives: the share of damage it takes and its points (green armour
 /// 0.3 × 100, yellow 0.6 × 150, red 0.8 × 200).
@@ -85,6 +102,8 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
         let view = sim.world.view::<&ItemSlot>();
         sim.items.iter().map(|&e| view.get(e).copied()).collect()
     };
+    let ticks = |secs: f32| ((secs / dt).round() as u64).max(1);
+    let respawn_of = |secs: f32| ((secs * respawn_scale / dt).round() as u64).max(1);
     for slot in slots.iter_mut() {
         let Some(slot) = slot else {
             continue;
@@ -92,11 +111,27 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
         let def = &level.items[slot.def];
         if !slot.available {
             slot.respawn_ticks = slot.respawn_ticks.saturating_sub(1);
-            if slot.respawn_ticks == 0 {
-                slot.available = true;
-                sim.sounds
-                    .emit(SoundKind::ItemRespawn, slot.origin, None, tick, rate);
+            if slot.respawn_ticks > 0 {
+                continue;
             }
+            if let Some(owner) = slot.rotting {
+                // items.qc item_megahealth_rot: a point a second while the taker is above
+                // its maximum, then the respawn wait begins.
+                let above = sim.player_by_id(owner).and_then(|p| {
+                    let mut v = sim.world.get::<&mut Vitals>(p.entity).ok()?;
+                    (v.health > HEALTH_MAX).then(|| v.health -= 1.0)
+                });
+                if above.is_some() {
+                    slot.respawn_ticks = ticks(MEGA_ROT_EVERY);
+                } else {
+                    slot.rotting = None;
+                    slot.respawn_ticks = def.respawn.map(respawn_of).unwrap_or(u64::MAX);
+                }
+                continue;
+            }
+            slot.available = true;
+            sim.sounds
+                .emit(SoundKind::ItemRespawn, slot.origin, None, tick, rate);
             continue;
         }
         let (imn, imx) = def.kind.bounds();
@@ -114,7 +149,7 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
                 continue;
             };
             let taken = match def.kind {
-                ItemKind::Health => heal(v, HEALTH_BOX, HEALTH_MAX),
+                ItemKind::Health => heal(v, health_box(def.spawnflags), HEALTH_MAX),
                 ItemKind::MegaHealth => heal(v, MEGA_BOX, MEGA_MAX),
                 ItemKind::Armor => {
                     let (ty, val) = armor_of(&def.classname);
@@ -132,10 +167,12 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
             if taken {
                 st.0.pickups += 1;
                 slot.available = false;
-                slot.respawn_ticks = def
-                    .respawn
-                    .map(|secs| ((secs * respawn_scale / dt).round() as u64).max(1))
-                    .unwrap_or(u64::MAX);
+                if def.kind == ItemKind::MegaHealth {
+                    slot.rotting = Some(b.id);
+                    slot.respawn_ticks = ticks(MEGA_ROT_DELAY);
+                } else {
+                    slot.respawn_ticks = def.respawn.map(respawn_of).unwrap_or(u64::MAX);
+                }
                 sim.events.push(SimEvent::Pickup {
                     player: b.id.0,
                     item: def.classname.clone(),
@@ -151,5 +188,36 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
         if let (Some(s), Some(slot)) = (view.get_mut(e), slot) {
             *s = slot;
         }
+    }
+    drop(view);
+    ring_breath(sim);
+}
+
+/// Seconds between the ring of shadows' breaths: 1 plus up to 3 more at random (client.qc
+/// CheckPowerups: `invisible_sound = time + ((random() * 3) + 1)`).
+pub const BREATH_MIN: f32 = 1.0;
+
+/// The ring of shadows' breathing: a living holder makes a [`SoundKind::Breath`] every 1–4 s
+/// (drawn from its own stream), in id order.
+fn ring_breath(sim: &mut Sim) {
+    let (tick, rate) = (sim.tick, sim.tick_rate());
+    let mut breaths = Vec::new();
+    let mut view = sim
+        .world
+        .view_mut::<(&Motion, &Vitals, &mut Inventory, &mut PlayerRng)>();
+    for p in &sim.players {
+        let Some((m, v, inv, rng)) = view.get_mut(p.entity) else {
+            continue;
+        };
+        if !v.alive || tick >= inv.ring_until || tick < inv.breath_at {
+            continue;
+        }
+        let wait = BREATH_MIN + 3.0 * rng.0.unit();
+        inv.breath_at = tick + ((wait * rate).round() as u64).max(1);
+        breaths.push((m.0.origin, p.id));
+    }
+    drop(view);
+    for (at, id) in breaths {
+        sim.sounds.emit(SoundKind::Breath, at, Some(id), tick, rate);
     }
 }

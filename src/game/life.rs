@@ -45,26 +45,34 @@ impl Damage {
     }
 }
 
-/// Takes `dmg` through armour (Quake's T_Damage: armour takes its type's share, rounded up,
-/// while it lasts). Returns the health taken.
-pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
-    if !v.alive || dmg <= 0.0 {
-        return 0.0;
-    }
+/// The armour's share of `dmg` (its type's share rounded up, at most what is left), taken
+/// off the armour; armour used up loses its type.
+fn armour_save(v: &mut Vitals, dmg: f32) -> f32 {
     let mut save = (v.armor_type * dmg).ceil();
     if save >= v.armor {
         save = v.armor;
         v.armor_type = 0.0;
     }
     v.armor -= save;
+    save
+}
+
+/// Takes `dmg` through armour (Quake's T_Damage: armour takes its type's share, rounded up,
+/// while it lasts). Returns the health taken.
+pub fn apply_damage(v: &mut Vitals, dmg: f32) -> f32 {
+    if !v.alive || dmg <= 0.0 {
+        return 0.0;
+    }
+    let save = armour_save(v, dmg);
     let take = (dmg - save).ceil();
     v.health -= take;
     take
 }
 
-/// Damages `victim`: quadrupled by the attacker's quad, blocked by the victim's pentagram,
-/// knockback of 8 u/s per point away from `d.from`, then through armour; a pain sound, or
-/// death. Returns whether it died.
+/// Damages `victim`: quadrupled by the attacker's quad, knockback of 8 u/s per point away
+/// from `d.from`, then through armour; a pain sound, or death. Under the pentagram the
+/// armour still takes its share and the push still lands (combat.qc T_Damage checks
+/// invincibility after both); only health is spared. Returns whether it died.
 pub fn damage(sim: &mut Sim, victim: Player, d: Damage) -> bool {
     let tick = sim.tick;
     let Damage {
@@ -86,12 +94,15 @@ pub fn damage(sim: &mut Sim, victim: Player, d: Damage) -> bool {
         .query_one_mut::<(&mut Vitals, &mut PlayerStats, &mut Motion, &Inventory)>(victim.entity)
     {
         Ok((v, st, m, inv)) if v.alive => {
-            if tick < inv.pent_until {
-                return false;
-            }
             if let Some(f) = from {
                 let dir = (m.0.origin - f).normalize_or_zero();
                 m.0.velocity += dir * amount * 8.0;
+            }
+            if tick < inv.pent_until {
+                // combat.qc T_Damage: armour takes its share and the push lands before the
+                // invincibility check returns; health alone is spared.
+                armour_save(v, amount);
+                return false;
             }
             let before = v.health + v.armor;
             st.0.damage_taken += apply_damage(v, amount);
@@ -181,7 +192,8 @@ pub fn telefrag(sim: &mut Sim, arriving: EntId, origin: Vec3) {
 }
 
 /// The environment's damage stage: lava, slime, drowning and hard landings hurt living
-/// players (the biosuit spares slime and drowning and cuts lava to a fifth), in id order.
+/// players (the biosuit spares slime and drowning and makes lava hurt once a second), in id
+/// order.
 /// Reads [`Motion`], [`LastMove`], [`Inventory`]; writes [`Vitals`] (and deaths).
 pub fn damage_system(sim: &mut Sim) {
     let dt = sim.dt;
@@ -197,24 +209,18 @@ pub fn damage_system(sim: &mut Sim) {
         if !v.alive {
             continue;
         }
-        let mut dmg = environment_damage(&m.0, last.0.landed, &mut v.env, dt);
-        // The biosuit: no slime or drowning, a fifth of lava's damage (Quake hurts once a
-        // second instead of five times).
-        if tick < inv.suit_until {
-            match m.0.water_type {
-                Contents::LAVA => dmg *= 0.2,
-                Contents::SLIME | Contents::WATER if last.0.landed.is_none() => dmg = 0.0,
-                _ => {}
-            }
-        }
-        let cause = match m.0.water_type {
-            Contents::LAVA => "lava",
-            Contents::SLIME => "slime",
-            Contents::WATER => "drowned",
-            _ => "fall",
+        let suit = tick < inv.suit_until;
+        let d = environment_damage(&m.0, last.0.landed, &mut v.env, dt, suit);
+        let liquid = if m.0.water_type == Contents::LAVA {
+            "lava"
+        } else {
+            "slime"
         };
-        if dmg > 0.0 {
-            hurt(sim, p, dmg, cause);
+        // Separate hits, in WaterMove's order then PlayerPostThink's, as Quake makes them.
+        for (amount, cause) in [(d.drown, "drowned"), (d.liquid, liquid), (d.fall, "fall")] {
+            if amount > 0.0 && hurt(sim, p, amount, cause) {
+                break;
+            }
         }
     }
 }

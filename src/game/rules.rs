@@ -20,6 +20,8 @@ pub struct MatchRules {
     pub respawn_scale: f32,
     /// Item classes taken out of the map.
     pub removed_items: Vec<String>,
+    /// Running players make footstep sounds (Quake has none; off by default).
+    pub footsteps: bool,
 }
 
 impl Default for MatchRules {
@@ -29,6 +31,7 @@ impl Default for MatchRules {
             frag_limit: None,
             respawn_scale: 1.0,
             removed_items: Vec::new(),
+            footsteps: false,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The triggers stage: trigger volumes touched by living players — teleporters (Quake's
-//! teleport_touch, with telefrags), plat and door fields, `trigger_once` / `trigger_multiple`
+//! teleport_touch, with telefrags), pushes ([`crate::physics::push`]), plat and door fields, `trigger_once` / `trigger_multiple`
 //! firing their targets, `trigger_hurt` — and buttons pressed by touching their brushes.
 //! Players go in id order, triggers in map order.
 //!
@@ -14,6 +14,7 @@ use glam::Vec3;
 use crate::map::collision::{overlaps, touches};
 use crate::map::level::{MoverKind, TriggerKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+use crate::physics::push::pushed;
 use crate::physics::teleport::teleported;
 use crate::sim::components::{Motion, PlayerStats, Vitals};
 use crate::sim::sound::SoundKind;
@@ -79,6 +80,14 @@ pub fn triggers_system(sim: &mut Sim) {
                         if let Some(target) = &t.target {
                             fire_targets(sim, target);
                         }
+                    }
+                }
+                TriggerKind::Push { velocity, once } => {
+                    if let Ok(m) = sim.world.query_one_mut::<&mut Motion>(p.entity) {
+                        m.0 = pushed(&m.0, *velocity);
+                    }
+                    if *once {
+                        sim.triggers[ti].active = false;
                     }
                 }
                 TriggerKind::Hurt { dmg } => {

@@ -179,6 +179,14 @@ pub struct Inventory {
     pub ring_until: u64,
     /// Biosuit lasts until this tick.
     pub suit_until: u64,
+    /// First tick at which the lightning gun's hit sound may play again (weapons.qc
+    /// `t_width`: at most every 0.6 s).
+    pub hum_ready: u64,
+    /// Tick of the ring of shadows' next breath sound (client.qc `invisible_sound`).
+    pub breath_at: u64,
+    /// The muzzle flash of the last shot lights the player up until this tick (what gives
+    /// a ring holder away).
+    pub flash_until: u64,
 }
 
 impl Inventory {
@@ -193,6 +201,9 @@ impl Inventory {
             pent_until: 0,
             ring_until: 0,
             suit_until: 0,
+            hum_ready: 0,
+            breath_at: 0,
+            flash_until: 0,
         }
     }
 
@@ -213,6 +224,12 @@ impl Inventory {
     /// Quad damage is on at `tick`.
     pub fn quad(&self, tick: u64) -> bool {
         tick < self.quad_until
+    }
+
+    /// Hard to see at `tick`: the ring of shadows is on and no muzzle flash lights its
+    /// holder up.
+    pub fn hidden(&self, tick: u64) -> bool {
+        tick < self.ring_until && tick >= self.flash_until
     }
 
     /// Adds ammunition up to the cap; false when already full.
@@ -297,6 +314,9 @@ impl StateHash for Inventory {
         h.u64(self.pent_until);
         h.u64(self.ring_until);
         h.u64(self.suit_until);
+        h.u64(self.hum_ready);
+        h.u64(self.breath_at);
+        h.u64(self.flash_until);
     }
 }
 

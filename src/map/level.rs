@@ -232,6 +232,14 @@ pub enum TriggerKind {
     },
     /// Fires its target once.
     Once,
+    /// Sets the velocity of a living player or a grenade in it (`trigger_push`, triggers.qc
+    /// trigger_push_touch: `speed × 10` along its direction, every tick it is touched).
+    Push {
+        /// The velocity given.
+        velocity: Vec3,
+        /// Spawnflag PUSH_ONCE: removed after its first touch.
+        once: bool,
+    },
     /// Hurts whoever stands in it, `dmg` per second.
     Hurt {
         /// Damage per second.
@@ -361,6 +369,20 @@ fn move_dir(angle: f32) -> Vec3 {
         let r = angle.to_radians();
         Vec3::new(r.cos(), r.sin(), 0.0)
     }
+}
+
+/// A `trigger_push`'s direction (subs.qc SetMovedir over the entity's angles): `angles`
+/// "0 -1 0" is up and "0 -2 0" down, other angles point along Quake's forward vector
+/// (pitch down positive); a lone `angle` is a yaw, −1 up, −2 down.
+fn push_dir(k: &mut Keys) -> Vec3 {
+    if let Some(a) = k.e.get("angles").and_then(parse_vec3) {
+        if a.x == 0.0 && a.z == 0.0 && (a.y == -1.0 || a.y == -2.0) {
+            return move_dir(a.y);
+        }
+        let (p, y) = (a.x.to_radians(), a.y.to_radians());
+        return Vec3::new(p.cos() * y.cos(), p.cos() * y.sin(), -p.sin());
+    }
+    move_dir(k.f32_or("angle", 0.0))
 }
 
 /// A secret door's two offsets (doors.qc `fd_secret_use`): the facing `angle` gives
@@ -586,6 +608,15 @@ impl Level {
                         "trigger_hurt" => TriggerKind::Hurt {
                             dmg: k.f32_or("dmg", 5.0),
                         },
+                        "trigger_push" => {
+                            let speed = k.f32_or("speed", 0.0);
+                            // triggers.qc: `if (!self.speed) self.speed = 1000`.
+                            let speed = if speed == 0.0 { 1000.0 } else { speed };
+                            TriggerKind::Push {
+                                velocity: push_dir(&mut k) * speed * 10.0,
+                                once: spawnflags & 1 != 0,
+                            }
+                        }
                         _ => TriggerKind::Inert,
                     };
                     triggers.push(TriggerDef {

@@ -242,7 +242,7 @@ pub fn pmove(
 
     categorize_position(&ctx, &mut s);
     if s.water_level == 2 {
-        check_water_jump(&ctx, &mut s, &cmd, &mut ev);
+        check_water_jump(&ctx, &mut s, &mut ev);
     }
     if s.velocity.z < 0.0 {
         s.water_jump_time = 0.0;
@@ -310,8 +310,11 @@ pub fn water_level(map: &CollisionMap, origin: Vec3) -> (u8, Contents) {
     (3, liquid)
 }
 
-fn check_water_jump(ctx: &Ctx, s: &mut PlayerState, cmd: &UserCmd, ev: &mut MoveEvents) {
-    if s.water_jump_time > 0.0 || s.velocity.z < -180.0 || cmd.forward_move <= 0.0 {
+/// QuakeWorld's CheckWaterJump (pmove.c): waist-deep and facing a ledge (solid 24 units
+/// ahead at knee height, air above it), the player hops out — whatever its input, as QW
+/// asks only which way it faces.
+fn check_water_jump(ctx: &Ctx, s: &mut PlayerState, ev: &mut MoveEvents) {
+    if s.water_jump_time > 0.0 || s.velocity.z < -180.0 {
         return;
     }
     let (fwd, _) = angle_vectors(s.yaw, 0.0);

@@ -1,6 +1,6 @@
 //! The physics stage: every living player moves by its command through [`pmove()`], in id
-//! order, and its body in the collision map follows. Its jumps, landings and footsteps make
-//! sounds; the run's movement counters (distance, jumps, time in liquid and on movers,
+//! order, and its body in the collision map follows. Its jumps and hard landings make
+//! sounds (footsteps too where the match asks for them: Quake has none); the run's movement counters (distance, jumps, time in liquid and on movers,
 //! longest time in one spot) are kept here.
 //!
 //! This is the one module of `physics/` that imports from a layer above it (`sim`, for the
@@ -56,7 +56,8 @@ pub fn physics_system(sim: &mut Sim) {
         if ev.landed.is_some_and(|v| v > 300.0) {
             sounds.push((SoundKind::Land, next.origin, id));
         }
-        if next.on_ground.is_some()
+        if sim.footsteps
+            && next.on_ground.is_some()
             && next.velocity.truncate().length() > 200.0
             && (sim.tick + id.0 as u64).is_multiple_of(step_ticks)
         {

@@ -124,6 +124,10 @@ pub struct PlanConfig {
     pub stop_at_first: bool,
     /// Teleporters to take (see [`teleporters`]).
     pub teleporters: Vec<Teleporter>,
+    /// Push volumes (`trigger_push`, [`crate::physics::push::pushes`]): each sets the
+    /// velocity of a player touching it, every step (a PUSH_ONCE push is taken as always
+    /// there: the plan does not know who used it first).
+    pub pushes: Vec<crate::physics::push::Push>,
     /// The body the planned player has in the map, if any (ignored by its own moves: a bot
     /// planning in a running simulation).
     pub me: Option<EntId>,
@@ -259,6 +263,9 @@ impl<'a> World<'a> {
                 st.use_mover(d);
             }
         }
+        if let Some(p) = crate::physics::push::push_at(&cfg.pushes, next.origin) {
+            next = crate::physics::push::pushed(&next, p.velocity);
+        }
         if let Some(t) = cfg
             .teleporters
             .iter()
@@ -345,6 +352,7 @@ impl Default for PlanConfig {
             goal_bias: 0.1,
             stop_at_first: false,
             teleporters: Vec::new(),
+            pushes: Vec::new(),
             me: None,
             area_metric: None,
             lifts: Default::default(),

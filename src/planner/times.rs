@@ -241,6 +241,7 @@ pub fn planning(
     let free = floor_points(level, &open, 64.0);
     let mut cfg = cfg.clone();
     cfg.teleporters = super::teleporters(level);
+    cfg.pushes = crate::physics::push::pushes(level);
     cfg.lifts = std::sync::Arc::new(super::lifts(level));
     (open, free, cfg)
 }

@@ -598,6 +598,7 @@ fn reach_colour(k: ReachKind) -> &'static str {
         ReachKind::WaterJump => "#0c8599",
         ReachKind::Teleport => "#9c36b5",
         ReachKind::Elevator => "#8b4513",
+        ReachKind::JumpPad => "#2f9e44",
     }
 }
 

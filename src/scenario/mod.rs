@@ -11,6 +11,8 @@
 //!                             # compiled-navigation players; compiled at load when absent
 //! time_limit = 300            # seconds; the match ends then (optional)
 //! frag_limit = 20             # the match ends when a player reaches it (optional)
+//! footsteps = false           # running players make footstep sounds (Quake has none;
+//!                             # the seed's bots heard them at 333 units)
 //! threads = 2                 # worker threads for per-bot stages (default: the cores)
 //!
 //! [physics]
@@ -107,6 +109,7 @@ struct RawScenario {
     nav: Option<Spanned<String>>,
     time_limit: Option<Spanned<f32>>,
     frag_limit: Option<Spanned<i32>>,
+    footsteps: Option<bool>,
     threads: Option<Spanned<usize>>,
     items: Option<RawItems>,
     physics: Option<RawPhysics>,
@@ -329,7 +332,10 @@ impl Scenario {
             Some(t) => Some(*t.get_ref()),
             None => None,
         };
-        let mut rules = MatchRules::default();
+        let mut rules = MatchRules {
+            footsteps: raw.footsteps.unwrap_or(false),
+            ..MatchRules::default()
+        };
         if let Some(t) = &raw.time_limit {
             let x = *t.get_ref();
             if !(x.is_finite() && x > 0.0) {

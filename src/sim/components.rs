@@ -137,8 +137,13 @@ pub struct ItemSlot {
     /// Can be picked up now.
     pub available: bool,
     /// Ticks until it respawns (`u64::MAX`: never). Whole ticks, so that a 30 s respawn
-    /// is exactly 600 ticks at 20 Hz rather than an f32 sum of 0.05 s steps.
+    /// is exactly 600 ticks at 20 Hz rather than an f32 sum of 0.05 s steps. While a
+    /// megahealth rots ([`ItemSlot::rotting`]) it counts down to the next rot instead.
     pub respawn_ticks: u64,
+    /// A taken megahealth rotting its taker's health down to 100 (items.qc
+    /// `item_megahealth_rot`): the taker, whose health drops a point each second from 5 s
+    /// after the pickup while above 100; the 20-s respawn starts when the rot ends.
+    pub rotting: Option<crate::map::EntId>,
 }
 
 impl StateHash for Motion {
@@ -198,5 +203,6 @@ impl StateHash for ItemSlot {
     fn hash_state(&self, h: &mut StateHasher) {
         h.u64(self.available as u64);
         h.u64(self.respawn_ticks);
+        h.u64(self.rotting.map(|e| e.0 as u64 + 1).unwrap_or(0));
     }
 }

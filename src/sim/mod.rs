@@ -187,6 +187,8 @@ pub struct Sim {
     pub threads: usize,
     /// The persistent worker pool (started on first use with more than one thread).
     pub pool: Option<parallel::Pool>,
+    /// Running players make footstep sounds ([`crate::game::rules::MatchRules::footsteps`]).
+    pub footsteps: bool,
 }
 
 impl Sim {
@@ -206,7 +208,9 @@ impl Sim {
             .triggers
             .iter()
             .map(|t| TriggerRt {
-                active: t.targetname.is_none(),
+                // A push has no use function in Quake: a name does not switch it off.
+                active: t.targetname.is_none()
+                    || matches!(t.kind, crate::map::level::TriggerKind::Push { .. }),
                 ..Default::default()
             })
             .collect();
@@ -228,6 +232,7 @@ impl Sim {
             stats: RunStats::default(),
             threads: 1,
             pool: None,
+            footsteps: false,
         })
     }
 
@@ -249,6 +254,7 @@ impl Sim {
             origin,
             available,
             respawn_ticks: if available { 0 } else { u64::MAX },
+            rotting: None,
         },));
         self.items.push(e);
     }

@@ -2,25 +2,32 @@
 //! 002 §10.2). Everything that makes a noise — movement, weapons, items, teleports, movers —
 //! goes through [`SoundList::emit`].
 //!
-//! Audible distances follow Quake's attenuation (a sound at attenuation `a` fades out at
-//! 1000 / `a` units: ATTN_NORM 1 → 1000, ATTN_IDLE 2 → 500, ATTN_STATIC 3 → 333), scaled
-//! up for the loud ones (explosions, rockets) so that bots, like players, hear a fight from
-//! farther than a footstep:
+//! Audible distances are Quake's (qw-qc: every `sound()` call's attenuation; the engine
+//! fades a sound at attenuation `a` to silence at 1000 / `a` units): ATTN_NORM (1) for
+//! nearly everything — weapons, pain, jumps, landings, pickups, respawns, teleports, movers,
+//! and explosions (the client plays `r_exp3` at attenuation 1) — ATTN_IDLE (2) for the ring
+//! of shadows' breathing, ATTN_NONE (0, heard everywhere) for deaths. Quake has no
+//! footsteps; a scenario may ask for them (`footsteps = true`) at the seed's 333 units.
 //!
-//! | sound | audible in open space | lasts |
-//! |---|---|---|
-//! | footstep | 333 | 0.3 s |
-//! | jump, land | 500 | 0.4 s |
-//! | pain | 1000 | 0.5 s |
-//! | death | 1000 | 1.0 s |
-//! | shotgun, nailgun | 1000 | 0.5 s |
-//! | super shotgun, super nailgun, lightning | 1250 | 0.5 s |
-//! | grenade launcher, rocket launcher | 1500 | 0.5 s |
-//! | explosion | 2000 | 1.0 s |
-//! | item pickup | 500 | 0.5 s |
-//! | item respawn | 1000 | 0.5 s |
-//! | teleport | 1000 | 1.0 s |
-//! | plat/door/train movement | 1000 | 1.0 s |
+//! | sound | Quake's sound, attenuation | audible in open space | lasts |
+//! |---|---|---|---|
+//! | footstep (optional) | — | 333 | 0.3 s |
+//! | jump | `plyrjmp8`, NORM | 1000 | 0.4 s |
+//! | land (falling faster than 300) | `land`, `land2`, `h2ojump`, NORM | 1000 | 0.4 s |
+//! | pain | `pain1`–`6`, NORM | 1000 | 0.5 s |
+//! | death | `death1`–`5`, `gib`, … NONE | everywhere | 1.0 s |
+//! | shotgun, super shotgun | `guncock`, `shotgn2`, NORM | 1000 | 0.5 s |
+//! | nailgun, super nailgun | `rocket1i`, `spike2`, NORM | 1000 | 0.5 s |
+//! | grenade and rocket launchers | `grenade`, `sgun1`, NORM | 1000 | 0.5 s |
+//! | lightning (at most every 0.6 s) | `lhit`, NORM | 1000 | 0.5 s |
+//! | explosion | `r_exp3`, 1 | 1000 | 1.0 s |
+//! | item pickup, respawn | item noises, `itembk2`, NORM | 1000 | 0.5 s |
+//! | teleport | `r_tele1`–`5`, NORM | 1000 | 1.0 s |
+//! | plat/door/button/train | their noises, NORM | 1000 | 1.0 s |
+//! | ring of shadows' breath (every 1–4 s) | `inv3`, IDLE | 500 | 0.5 s |
+//!
+//! Left out: grenade bounces, water splashes, gasps, the powerups' warnings and the axe's
+//! hits (sounds a bot could react to, not yet made by the simulation).
 
 use glam::Vec3;
 use serde::Serialize;
@@ -64,6 +71,8 @@ pub enum SoundKind {
     Teleport,
     /// A plat, door, button or train starting to move.
     Mover,
+    /// The ring of shadows' breathing (its holder, every 1–4 s).
+    Breath,
 }
 
 /// Which kinds of entities can make a sound of a kind (for localisation).
@@ -81,7 +90,7 @@ pub enum Producers {
 
 impl SoundKind {
     /// Every kind, for tables.
-    pub const ALL: [SoundKind; 17] = [
+    pub const ALL: [SoundKind; 18] = [
         SoundKind::Footstep,
         SoundKind::Jump,
         SoundKind::Land,
@@ -99,18 +108,19 @@ impl SoundKind {
         SoundKind::ItemRespawn,
         SoundKind::Teleport,
         SoundKind::Mover,
+        SoundKind::Breath,
     ];
 
-    /// Farthest distance at which it is heard in open space.
+    /// Farthest distance at which it is heard in open space (infinite: everywhere).
     pub fn audible_distance(self) -> f32 {
         use SoundKind::*;
         match self {
             Footstep => 333.0,
-            Jump | Land | ItemPickup => 500.0,
-            Pain | Death | Shotgun | Nailgun | ItemRespawn | Teleport | Mover => 1000.0,
-            SuperShotgun | SuperNailgun | Lightning => 1250.0,
-            GrenadeLauncher | RocketLauncher => 1500.0,
-            Explosion => 2000.0,
+            Breath => 500.0,
+            Death => f32::INFINITY,
+            Jump | Land | Pain | Shotgun | SuperShotgun | Nailgun | SuperNailgun
+            | GrenadeLauncher | RocketLauncher | Lightning | Explosion | ItemPickup
+            | ItemRespawn | Teleport | Mover => 1000.0,
         }
     }
 

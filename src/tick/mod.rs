@@ -105,6 +105,7 @@ impl Match {
             (None, None) => None,
         };
         let mut sim = Sim::new(level, cmap, cfg.seed, cfg.tick_rate, cfg.params)?;
+        sim.footsteps = cfg.rules.footsteps;
         spawn::spawn_world(&mut sim, &cfg.rules);
         spawn::spawn_players(&mut sim, &cfg.players)?;
         Ok(Match {
