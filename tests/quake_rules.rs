@@ -22,16 +22,21 @@ fn v(x: f32, y: f32, z: f32) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
-/// A closed room 2048 × 1024, floor at z 0, ceiling at 512, two spawn points.
-fn room() -> MapBuilder {
+/// A closed box from (`x0`, `y0`) to (`x1`, `y1`), floor at z 0, ceiling at 512.
+fn closed_box(x0: f32, x1: f32, y0: f32, y1: f32) -> MapBuilder {
     let mut b = MapBuilder::new();
-    let (x0, x1, y0, y1) = (-1024.0, 1024.0, -512.0, 512.0);
     b.solid(v(x0, y0, -16.0), v(x1, y1, 0.0), "F");
     b.solid(v(x0, y0, 512.0), v(x1, y1, 528.0), "C");
     b.solid(v(x0 - 16.0, y0, 0.0), v(x0, y1, 512.0), "W");
     b.solid(v(x1, y0, 0.0), v(x1 + 16.0, y1, 512.0), "W");
     b.solid(v(x0, y0 - 16.0, 0.0), v(x1, y0, 512.0), "W");
     b.solid(v(x0, y1, 0.0), v(x1, y1 + 16.0, 512.0), "W");
+    b
+}
+
+/// A closed room 2048 × 1024, floor at z 0, ceiling at 512, two spawn points.
+fn room() -> MapBuilder {
+    let mut b = closed_box(-1024.0, 1024.0, -512.0, 512.0);
     b.point("info_player_deathmatch", v(-900.0, -400.0, 25.0), &[]);
     b.point("info_player_deathmatch", v(-900.0, 400.0, 25.0), &[]);
     b
@@ -557,15 +562,9 @@ fn footsteps_are_an_option_off_by_default_and_quakes_attenuations_hold() {
 /// A hall with a ledge 128 high (x ≥ 400) that nothing but a push reaches: a
 /// `trigger_push` box on the floor at x 0..64 throws players up and along +x.
 fn jump_pad_hall(flags: &str) -> MapBuilder {
-    let mut b = MapBuilder::new();
-    let (x0, x1, y0, y1) = (-512.0, 1024.0, -256.0, 256.0);
-    b.solid(v(x0, y0, -16.0), v(x1, y1, 0.0), "F");
-    b.solid(v(x0, y0, 512.0), v(x1, y1, 528.0), "C");
-    b.solid(v(x0 - 16.0, y0, 0.0), v(x0, y1, 512.0), "W");
-    b.solid(v(x1, y0, 0.0), v(x1 + 16.0, y1, 512.0), "W");
-    b.solid(v(x0, y0 - 16.0, 0.0), v(x1, y0, 512.0), "W");
-    b.solid(v(x0, y1, 0.0), v(x1, y1 + 16.0, 512.0), "W");
-    b.solid(v(400.0, y0, 0.0), v(x1, y1, 128.0), "LEDGE");
+    let (y0, y1) = (-256.0, 256.0);
+    let mut b = closed_box(-512.0, 1024.0, y0, y1);
+    b.solid(v(400.0, y0, 0.0), v(1024.0, y1, 128.0), "LEDGE");
     b.brush_entity(
         &[
             ("classname", "trigger_push"),

@@ -182,10 +182,11 @@ pub fn radius_damage(
         let m = m.0;
         let c = m.origin + centre_off;
         // findradius: only entities whose box centre is within damage + 40 are considered.
-        if (at - c).length() > damage + 40.0 {
+        let dist = (at - c).length();
+        if dist > damage + 40.0 {
             continue;
         }
-        let mut points = damage - 0.5 * (at - c).length();
+        let mut points = damage - 0.5 * dist;
         if id == attacker {
             points *= 0.5;
         }
@@ -216,7 +217,8 @@ pub fn radius_damage(
             continue;
         };
         let c = (mn + mx) * 0.5;
-        if (at - c).length() > damage + 40.0 || damage - 0.5 * (at - c).length() <= 0.0 {
+        let dist = (at - c).length();
+        if dist > damage + 40.0 || damage - 0.5 * dist <= 0.0 {
             continue;
         }
         let t = sim.cmap.trace_ray(at, c, Contents::SOLID, None);
@@ -422,8 +424,10 @@ fn lightning(sim: &mut Sim, shooter: Player, origin: Vec3, forward: Vec3) {
     let mut hit: Vec<Option<EntId>> = Vec::with_capacity(3);
     for (i, off) in [Vec3::ZERO, side, -side].into_iter().enumerate() {
         let a = p1 + off;
-        let inside = a.cmpge(lo).all() && a.cmple(hi).all();
-        if i > 0 && (!inside || sim.cmap.point_contents(a).intersects(Contents::SOLID)) {
+        if i > 0
+            && (!crate::map::collision::touches(a, a, lo, hi)
+                || sim.cmap.point_contents(a).intersects(Contents::SOLID))
+        {
             hit.push(None);
             continue;
         }
