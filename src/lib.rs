@@ -35,6 +35,7 @@ pub mod replay;
 pub mod scenario;
 pub mod sim;
 pub mod tick;
+pub mod view;
 
 pub use map::{CollisionMap, Contents, EntId, Level, MapData, MapError, Trace};
 pub use physics::{PhysicsParams, PlayerState, UserCmd, pmove};

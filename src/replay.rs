@@ -100,7 +100,7 @@ pub enum ReplayError {
         len: usize,
     },
     /// The checksum does not match.
-    #[error("{0}: checksum mismatch: the file is corrupted")]
+    #[error("{0}: checksum mismatch: the file is truncated or corrupted")]
     Checksum(String),
     /// A section's content is invalid.
     #[error("{path}: {what}: {message}")]
@@ -377,6 +377,17 @@ impl Replay {
     /// Re-simulates the run and compares every tick; `progress` is called with each tick
     /// done. The first difference is returned as a [`Divergence`].
     pub fn verify(&self, mut progress: impl FnMut(u64)) -> Result<Verified, ReplayError> {
+        self.resimulate(|m| {
+            if m.tick() > 0 {
+                progress(m.tick());
+            }
+        })
+    }
+
+    /// Re-simulates the run, comparing every tick's state hash with the recording, and shows
+    /// `visit` the match after building and after every tick that matched (what the viewer's
+    /// frames are drawn from). Stops at the first difference, returned as a [`Divergence`].
+    pub fn resimulate(&self, mut visit: impl FnMut(&Match)) -> Result<Verified, ReplayError> {
         let scenario = self.scenario()?;
         let mut m = scenario.build()?;
         let now = geometry_hash(&m.sim.level);
@@ -391,7 +402,6 @@ impl Replay {
         for t in 0..=self.header.ticks {
             if t > 0 {
                 m.step();
-                progress(t);
             }
             let i = t as usize;
             if m.state_hash() != self.hashes[i] {
@@ -416,6 +426,7 @@ impl Replay {
                     }),
                 });
             }
+            visit(&m);
         }
         Ok(Verified {
             ticks: self.header.ticks,

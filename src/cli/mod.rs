@@ -15,6 +15,7 @@ mod replay;
 mod route;
 mod run;
 mod times;
+mod view;
 mod waypoints;
 
 use std::process::ExitCode;
@@ -95,6 +96,12 @@ enum Command {
     /// Read a replay: a summary, `--verify` to re-simulate and check every tick (exit status
     /// 1 naming the first tick and entity that differ), `--json` to dump header and events.
     Replay(replay::Args),
+    /// Watch a recorded match: re-simulates the replay (checking every tick against the
+    /// recording) and writes one self-contained HTML page (no network needed) that plays it
+    /// top-down: players, trails, shots, pickups, a kill feed, a live scoreboard, a timeline
+    /// with play/pause/speed/scrub and jump-to-event, following a player, a height filter and
+    /// layers for waypoints, routes, sight lines, heard sounds and a death heatmap.
+    View(view::Args),
 }
 
 /// Parses the command line, runs the command, and turns an error into its message on stderr
@@ -115,6 +122,7 @@ pub fn main() -> ExitCode {
         Command::Reach(args) => reach::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::View(args) => view::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use botarena::replay::Replay;
+use botarena::view::Frames;
 
 use super::Outcome;
 use super::progress::Progress;
@@ -17,12 +18,45 @@ pub struct Args {
     /// Print JSON on stdout (the header and events; with --verify, the result).
     #[arg(long)]
     json: bool,
+    /// Re-simulate (checking every tick) and write every tick's state to this JSON file:
+    /// players, projectiles, items, movers, sounds, waypoints and events (the layout is in
+    /// the docs of `botarena::view::frames`).
+    #[arg(long, value_name = "FILE.json", conflicts_with = "verify")]
+    frames: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Outcome {
-    let Args { file, verify, json } = args;
+    let Args {
+        file,
+        verify,
+        json,
+        frames,
+    } = args;
     let r = Replay::load(&file)?;
     let h = &r.header;
+    if let Some(out) = frames {
+        let mut progress = Progress::new(h.ticks, json);
+        let f = Frames::record(&r, &file.display().to_string(), |t| progress.tick(t))?;
+        progress.done();
+        let text = f.to_json();
+        std::fs::write(&out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+        if json {
+            let o = serde_json::json!({
+                "frames": out.display().to_string(),
+                "bytes": text.len(),
+                "ticks": f.ticks(),
+            });
+            println!("{}", serde_json::to_string_pretty(&o)?);
+        } else {
+            println!(
+                "wrote {} ({:.2} MB, ticks 0..={})",
+                out.display(),
+                text.len() as f64 / 1e6,
+                f.ticks()
+            );
+        }
+        return Ok(());
+    }
     if verify {
         let mut progress = Progress::new(h.ticks, json);
         let v = r.verify(|t| progress.tick(t))?;

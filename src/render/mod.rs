@@ -133,15 +133,21 @@ fn points(view: &View, b: &Brush) -> String {
     points_moved(view, b, Vec3::ZERO)
 }
 
-/// [`points`] of a brush moved by `offset` (a mover away from its map position).
-fn points_moved(view: &View, b: &Brush, offset: Vec3) -> String {
-    let h = hull(
+/// A brush's outline seen from above (the convex hull of its corners moved by `offset`),
+/// counter-clockwise in map units: what every top-down picture draws of it.
+pub fn outline(b: &Brush, offset: Vec3) -> Vec<Vec2> {
+    hull(
         b.vertices
             .iter()
             .map(|v| (*v + offset).truncate())
             .collect(),
-    );
-    h.iter()
+    )
+}
+
+/// [`points`] of a brush moved by `offset` (a mover away from its map position).
+fn points_moved(view: &View, b: &Brush, offset: Vec3) -> String {
+    outline(b, offset)
+        .iter()
         .map(|p| {
             let (x, y) = view.xy(p.extend(0.0));
             format!("{x:.1},{y:.1}")
@@ -162,10 +168,10 @@ pub fn render_tree(level: &Level, tree: &TreeDrawing) -> String {
     )
 }
 
-/// Draws the level top-down, `width` pixels wide (height follows the map's shape).
-pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
-    // Frame what players use: the box around spawn points, items and teleport destinations
-    // grown by 512, then every brush touching it (stray brushes far outside are left out).
+/// The part of the map a picture frames: the box around spawn points, items and teleport
+/// destinations grown by 512, then grown to every brush touching it (stray brushes far
+/// outside are left out). Returns (min, max) corners.
+pub fn frame(level: &Level) -> (Vec3, Vec3) {
     let mut plo = Vec3::splat(f32::INFINITY);
     let mut phi = Vec3::splat(f32::NEG_INFINITY);
     let marks = level
@@ -195,6 +201,12 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         lo = Vec3::ZERO;
         hi = Vec3::ONE;
     }
+    (lo, hi)
+}
+
+/// Draws the level top-down, `width` pixels wide (height follows the map's shape).
+pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
+    let (lo, hi) = frame(level);
     let pad = 20.0;
     let span = (hi - lo).truncate().max(Vec2::ONE);
     let scale = (width - 2.0 * pad) / span.x;
