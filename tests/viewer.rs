@@ -205,6 +205,80 @@ fn bad_replays_are_refused_with_reasons() {
     );
 }
 
+#[test]
+fn a_map_alone_is_drawn_with_its_waypoints() {
+    let dir = TempDir::new("view-map");
+    let grid = dir.join("grid.json");
+    ok(&[
+        os("waypoints"),
+        os("grid"),
+        os("maps/arena.map"),
+        os("--spacing"),
+        os("128"),
+        os("--out"),
+        grid.as_os_str(),
+    ]);
+    let graph: Value =
+        serde_json::from_str(&std::fs::read_to_string(&grid).expect("grid")).expect("JSON");
+    let page = dir.join("arena.html");
+    ok(&[
+        os("view"),
+        os("maps/arena.map"),
+        os("--waypoints"),
+        grid.as_os_str(),
+        os("-o"),
+        page.as_os_str(),
+    ]);
+    let html = std::fs::read_to_string(&page).expect("page");
+    let data = html
+        .split("<script id=\"frames\" type=\"application/json\">")
+        .nth(1)
+        .and_then(|r| r.split("</script>").next())
+        .expect("the frames are in the page");
+    let f: Value = serde_json::from_str(data).expect("frames JSON");
+    assert_eq!(f["ticks"], 0);
+    assert!(f["players"].as_array().expect("players").is_empty());
+    let waypoints = graph["waypoints"]
+        .as_array()
+        .expect("waypoints in the file");
+    assert_eq!(
+        f["waypoints"].as_array().map(|w| w.len()),
+        Some(waypoints.len())
+    );
+    assert!(!f["links"].as_array().expect("links").is_empty());
+    assert_eq!(
+        f["items"].as_array().map(|i| i.len()),
+        Some(common::shipped("arena").0.items.len())
+    );
+    // Bad input: a missing map, a waypoint file for another map, waypoints with a replay.
+    let e = fails(&[
+        os("view"),
+        os("maps/nowhere.map"),
+        os("-o"),
+        page.as_os_str(),
+    ]);
+    assert!(e.contains("nowhere.map"), "{e}");
+    let e = fails(&[
+        os("view"),
+        os("maps/proving.map"),
+        os("--waypoints"),
+        grid.as_os_str(),
+        os("-o"),
+        page.as_os_str(),
+    ]);
+    assert!(e.contains("grid.json"), "{e}");
+    let (replay, _) = record_default(&dir);
+    let e = fails(&[
+        os("view"),
+        replay.as_os_str(),
+        os("--waypoints"),
+        grid.as_os_str(),
+        os("-o"),
+        page.as_os_str(),
+    ]);
+    assert!(e.contains("--waypoints goes with a .map file"), "{e}");
+}
+
 // ---- the browser ------------------------------------------------------------------------
 
 /// Chromium's program, or why there is none.
@@ -655,4 +729,25 @@ fn the_page_plays_the_default_match_in_chromium() {
     );
     let problems = b.problems();
     assert!(problems.is_empty(), "the page reported: {problems:#?}");
+
+    // A map alone: drawn, its timeline and scoreboard hidden, no errors.
+    let map_page = dir.join("map.html");
+    ok(&[
+        os("view"),
+        os("maps/arena.map"),
+        os("-o"),
+        map_page.as_os_str(),
+    ]);
+    b.call(
+        "Page.navigate",
+        json!({ "url": format!("file://{}", map_page.display()) }),
+    );
+    b.wait_for("document.body && document.body.dataset.ready === '1'", 60);
+    assert_eq!(
+        b.eval("getComputedStyle(document.querySelector('footer')).display"),
+        json!("none")
+    );
+    assert_eq!(b.eval("window.botarenaViewer.drawn().length"), json!(0));
+    let problems = b.problems();
+    assert!(problems.is_empty(), "the map page reported: {problems:#?}");
 }

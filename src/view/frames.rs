@@ -32,6 +32,9 @@
 //! | `waypoints` | `[tick, x, y, z, kind]` per waypoint in the order dropped; kind 0 normal, 1 item, 2 teleporter, 3 elevator top, 4 elevator bottom |
 //! | `links` | `[tick, from, to]` per waypoint link, when it appeared |
 //! | `events` | `{"tick": t, "event": {...}}` as in the replay (players by id) |
+//!
+//! A map drawn without a match (`botarena view MAP.map`) has `ticks` 0, no players, no
+//! scenario and an empty `final_hash`.
 //! | `scoreboard` | per player at the end: `name`, `frags`, `deaths`, `kills` |
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,7 +49,7 @@ use crate::bot::movement::{MoveIntent, MoveTarget};
 use crate::game::Inventory;
 use crate::game::combat::MissileKind;
 use crate::map::{Contents, Level};
-use crate::nav::waypoints::WaypointKind;
+use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 use crate::replay::{Divergence, Replay, ReplayError};
 use crate::sim::components::{ItemSlot, MoverSlot};
 use crate::sim::sound::SoundKind;
@@ -320,6 +323,29 @@ fn goal_text(m: &Match, goal: Goal) -> (String, Option<Vec3>) {
     }
 }
 
+/// Writes down the waypoints and links of `g` not written yet, as appearing at tick `t`.
+fn add_waypoints(f: &mut Frames, seen: &mut BTreeSet<(u32, u32)>, g: &WaypointGraph, t: u64) {
+    for w in &g.waypoints()[f.waypoints.len().min(g.len())..] {
+        let kind = match w.kind {
+            WaypointKind::Normal => 0,
+            WaypointKind::Item { .. } => 1,
+            WaypointKind::Teleporter { .. } => 2,
+            WaypointKind::ElevatorTop { .. } => 3,
+            WaypointKind::ElevatorBottom { .. } => 4,
+        };
+        let p = q3(w.origin);
+        f.waypoints
+            .push([t as i64, p[0] as i64, p[1] as i64, p[2] as i64, kind]);
+    }
+    for w in g.waypoints() {
+        for l in &w.links {
+            if seen.insert((l.from, w.number)) {
+                f.links.push([t, l.from as u64, w.number as u64]);
+            }
+        }
+    }
+}
+
 /// Builds the frames while a replay re-simulates.
 struct Recorder {
     frames: Frames,
@@ -535,26 +561,7 @@ impl Recorder {
                 }
             }
         }
-        let g = &m.learned.waypoints;
-        for w in &g.waypoints()[f.waypoints.len().min(g.len())..] {
-            let kind = match w.kind {
-                WaypointKind::Normal => 0,
-                WaypointKind::Item { .. } => 1,
-                WaypointKind::Teleporter { .. } => 2,
-                WaypointKind::ElevatorTop { .. } => 3,
-                WaypointKind::ElevatorBottom { .. } => 4,
-            };
-            let p = q3(w.origin);
-            f.waypoints
-                .push([t as i64, p[0] as i64, p[1] as i64, p[2] as i64, kind]);
-        }
-        for w in g.waypoints() {
-            for l in &w.links {
-                if self.seen_links.insert((l.from, w.number)) {
-                    f.links.push([t, l.from as u64, w.number as u64]);
-                }
-            }
-        }
+        add_waypoints(f, &mut self.seen_links, &m.learned.waypoints, t);
         for e in &sim.events {
             f.events.push(serde_json::json!({ "tick": t, "event": e }));
         }
@@ -614,6 +621,75 @@ impl Frames {
         }
         // A verified replay has visited tick 0 at least, so the recorder exists.
         Ok(rec.map(|r| r.frames).expect("tick 0 was visited"))
+    }
+
+    /// A map alone, with no match: one frame (tick 0) of the level as a match starts it
+    /// (movers at their starting places, every item there, as the map places it) and,
+    /// when given, a waypoint graph made for it. `map` names the file.
+    pub fn of_map(level: &Level, graph: Option<&WaypointGraph>, map: &str) -> Frames {
+        let one = |v: f32| {
+            let mut d = Delta::default();
+            d.push(v);
+            d
+        };
+        let movers = level
+            .movers
+            .iter()
+            .map(|d| {
+                let o = crate::physics::movers::MoverState::spawn(d, &level.path_corners).offset;
+                MoverTrack {
+                    class: d.classname.clone(),
+                    brushes: d
+                        .brushes
+                        .iter()
+                        .map(|b| brush_row(0, b, Vec3::ZERO))
+                        .collect(),
+                    x: one(o.x),
+                    y: one(o.y),
+                    z: one(o.z),
+                }
+            })
+            .collect();
+        let items = level
+            .items
+            .iter()
+            .map(|d| {
+                let mut available = Changes::default();
+                available.push(0, 1);
+                ItemTrack {
+                    class: d.classname.clone(),
+                    origin: q3(d.origin),
+                    available,
+                }
+            })
+            .collect();
+        let mut f = Frames {
+            format: FORMAT_NAME,
+            version: FORMAT_VERSION,
+            botarena: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: String::new(),
+            map: map.to_string(),
+            seed: 0,
+            tick_rate: crate::scenario::DEFAULT_TICK_RATE,
+            ticks: 0,
+            final_hash: String::new(),
+            geometry: geometry(level),
+            movers,
+            items,
+            players: Vec::new(),
+            projectiles: Vec::new(),
+            sound_kinds: Vec::new(),
+            sound_seconds: Vec::new(),
+            sounds: Vec::new(),
+            waypoints: Vec::new(),
+            links: Vec::new(),
+            events: Vec::new(),
+            scoreboard: Vec::new(),
+        };
+        if let Some(g) = graph {
+            add_waypoints(&mut f, &mut BTreeSet::new(), g, 0);
+        }
+        f
     }
 
     /// The frames as compact JSON.

@@ -71,12 +71,19 @@
     grenade_launcher: "GL", rocket_launcher: "RL", lightning: "LG" };
   const SHOT_SOUNDS = new Set(["Shotgun", "SuperShotgun", "Lightning"]);
 
+  // A map with no match: no timeline, no scoreboard; its waypoints shown.
+  const STATIC = F.players.length === 0 && T === 0;
+  if (STATIC) {
+    document.body.classList.add("static");
+    $("hint").textContent = "drag to pan · wheel to zoom";
+  }
+
   // ---- state -----------------------------------------------------------------------------
   const state = {
     tick: 0, playing: false, speed: 1, acc: 0, last: null,
     follow: -1, zmin: bz0, zmax: bz1, zfollow: false,
     zoom: 1, panX: 0, panY: 0,
-    layers: { trails: true, names: true, items: true, routes: false, sight: false, sounds: false, waypoints: false, heat: false },
+    layers: { trails: true, names: true, items: true, routes: false, sight: false, sounds: false, waypoints: STATIC, heat: false },
   };
   const LAYER_NAMES = { trails: "trails (3 s)", names: "names", items: "items", routes: "routes (goal and next step)",
     sight: "sight lines", sounds: "heard sounds", waypoints: "waypoints learned so far", heat: "death heatmap" };
@@ -442,6 +449,11 @@
   });
   function updatePanel() {
     const t = state.tick;
+    if (STATIC) {
+      $("clock").textContent = `${F.waypoints.length} waypoints, ${F.links.length} links, ${F.items.length} items`;
+      document.body.dataset.tick = "0";
+      return;
+    }
     $("clock").textContent = `tick ${t} / ${T} · ${(t / RATE).toFixed(2)} s of ${(T / RATE).toFixed(1)} s` + (state.playing ? ` · ${state.speed}×` : " · paused");
     const sorted = rows.slice().sort((a, b) => at(b.p.frags, t, 0) - at(a.p.frags, t, 0) || a.p.index - b.p.index);
     for (const { tr, p } of sorted) {
@@ -524,10 +536,12 @@
   });
   $("event-kind").addEventListener("change", drawMarks);
   $("follow").addEventListener("change", (e) => setFollow(Number(e.target.value)));
-  for (const [key, label] of Object.entries(LAYER_NAMES)) {
+  for (let [key, label] of Object.entries(LAYER_NAMES)) {
+    if (STATIC && key !== "items" && key !== "waypoints") continue;
     const l = document.createElement("label");
     const box = document.createElement("input");
     box.type = "checkbox"; box.id = "layer-" + key; box.checked = state.layers[key];
+    if (STATIC && key === "waypoints") label = "waypoints";
     box.addEventListener("change", () => { state.layers[key] = box.checked; draw(); });
     l.append(box, document.createTextNode(" " + label));
     $("layers").append(l);
@@ -607,7 +621,7 @@
       const on = new Set(h.get("layers").split(","));
       for (const k of Object.keys(state.layers)) {
         state.layers[k] = on.has(k);
-        $("layer-" + k).checked = state.layers[k];
+        if ($("layer-" + k)) $("layer-" + k).checked = state.layers[k];
       }
     }
     if (h.has("floor")) { state.zfollow = true; $("zfollow").checked = true; }
