@@ -51,10 +51,38 @@ pub fn bench_maps(root: &Path) -> Vec<BenchMap> {
 }
 
 /// A simulation of `bots` brain bots on `map`, spread over its floor, with `threads` worker
-/// threads.
+/// threads; they never react to each other (reaction 10 s), so none dies.
 pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
+    // They never react to each other (reaction 10 s), so all stay alive: the load is
+    // perceiving, predicting, routing and learning the map for every bot, not a crowd of
+    // corpses (a 128-bot melee kills most of them within seconds).
+    let skill = Skill {
+        reaction: 10.0,
+        ..Skill::default()
+    };
+    bots_on(map, bots, threads, seed, skill, false)
+}
+
+/// A real deathmatch: `bots` brain bots of the default skill (they react, fight, die and
+/// respawn) on `map`, starting spread over its floor, with `threads` worker threads.
+pub fn real_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
+    bots_on(map, bots, threads, seed, Skill::default(), true)
+}
+
+/// `bots` brain bots of `skill` on floor points spread over `map`. With `crowd_spawns`,
+/// when the bots outnumber the map's spawn points more than twice, their starting points
+/// become spawn points too: a deathmatch map's handful of spawns would have 32 or 128 bots
+/// respawn into each other's fire and spend most of the match dead.
+fn bots_on(
+    map: &Path,
+    bots: usize,
+    threads: usize,
+    seed: u64,
+    skill: Skill,
+    crowd_spawns: bool,
+) -> Result<Match, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
-    let (level, cmap) = build_level(data);
+    let (mut level, cmap) = build_level(data);
     // Points 48 units apart: two players (32 wide) never overlap.
     let points = floor_points(&level, &cmap, 48.0);
     if points.len() < bots {
@@ -66,18 +94,21 @@ pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result
     }
     // Spread: take every k-th point so the bots cover the map.
     let stride = (points.len() / bots.max(1)).max(1);
+    let start = |i: usize| (points[(i * stride) % points.len()], (i * 37 % 360) as f32);
+    if crowd_spawns && bots > 2 * level.spawns.len() {
+        level
+            .spawns
+            .extend((0..bots).map(|i| crate::map::level::SpawnPoint {
+                origin: start(i).0,
+                yaw: start(i).1,
+            }));
+    }
     let players = (0..bots)
         .map(|i| PlayerConfig {
             name: format!("bot{i}"),
-            // They never react to each other (reaction 10 s), so all stay alive: the load
-            // is perceiving, predicting, routing and learning the map for every bot, not a
-            // crowd of corpses (a 128-bot melee kills most of them within seconds).
-            controller: ControllerConfig::Brain(Skill {
-                reaction: 10.0,
-                ..Skill::default()
-            }),
+            controller: ControllerConfig::Brain(skill),
             spawn: None,
-            start: Some((points[(i * stride) % points.len()], (i * 37 % 360) as f32)),
+            start: Some(start(i)),
             senses: Default::default(),
             navigation: Default::default(),
         })
@@ -118,28 +149,59 @@ pub struct BenchResult {
     pub serial_us: f64,
     /// The stages with the most serial time, microseconds per tick (the four largest).
     pub serial_stages: Vec<(String, f64)>,
+    /// A real match ([`real_match`]: bots that fight, after a minute's warm-up) rather
+    /// than the first seconds of bots that ignore each other.
+    pub real: bool,
+    /// Microseconds per bot per tick (a tick's time ÷ bots).
+    pub us_per_bot_tick: f64,
+    /// Traces per bot per tick, all stages.
+    pub traces_per_bot_tick: f64,
+    /// Deaths during the timed ticks (a real match has fights).
+    pub deaths: u64,
+    /// Share of bot-ticks alive during the timed ticks, percent (the dead cost little).
+    pub alive_percent: f64,
 }
 
-/// Runs a whole-tick case.
+/// Runs a whole-tick case: the first seconds of bots that ignore each other, or (`real`) a
+/// real match after `warmup` ticks.
 pub fn run_case(
     map: &BenchMap,
     bots: usize,
     threads: usize,
     warmup: u64,
     ticks: u64,
+    real: bool,
 ) -> Result<BenchResult, String> {
-    let mut sim = bench_match(&map.path, bots, threads, 1)?;
+    let mut sim = if real {
+        real_match(&map.path, bots, threads, 1)?
+    } else {
+        bench_match(&map.path, bots, threads, 1)?
+    };
     for _ in 0..warmup {
         sim.step();
     }
     sim.timings = Default::default();
     let pool_time = |m: &Match| m.sim.pool.as_ref().map(|p| p.time()).unwrap_or_default();
     let before = pool_time(&sim);
+    let mut deaths = 0u64;
+    let mut alive = 0u64;
     let start = Instant::now();
     for _ in 0..ticks {
         sim.step();
+        // Counting is cheap beside a tick (a scan of this tick's events and vitals).
+        deaths += sim
+            .sim
+            .events
+            .iter()
+            .filter(|e| matches!(e, crate::sim::SimEvent::Death { .. }))
+            .count() as u64;
+        alive += (0..sim.sim.players.len())
+            .filter(|&i| sim.sim.player_vitals(i).is_some_and(|v| v.alive))
+            .count() as u64;
     }
     let secs = start.elapsed().as_secs_f64();
+    let traces: u64 = sim.timings.traces.iter().sum();
+    let bot_ticks = (bots as u64 * ticks).max(1) as f64;
     let after = pool_time(&sim);
     let per_tick = |a: f64, b: f64| (a - b) * 1e6 / ticks.max(1) as f64;
     let total: f64 = sim.timings.breakdown().iter().map(|b| b.1).sum();
@@ -168,24 +230,38 @@ pub fn run_case(
         ticks_per_second: ticks as f64 / secs.max(1e-12),
         rounds: Vec::new(),
         top_stages: stages,
-        target: target(&map.name, bots, threads),
+        target: target(&map.name, bots, threads, real),
         pool_busy_us: per_tick(after.busy, before.busy),
         pool_waited_us: per_tick(after.waited, before.waited),
         serial_us,
         serial_stages: serial,
+        real,
+        us_per_bot_tick: secs * 1e6 / bot_ticks,
+        traces_per_bot_tick: traces as f64 / bot_ticks,
+        deaths,
+        alive_percent: 100.0 * alive as f64 / bot_ticks,
     })
 }
 
-/// The speed targets (2 cores, release build, 20 Hz): 8 bots on dm4 ≥ 5,000 ticks/s,
-/// 32 bots ≥ 1,000, 128 bots ≥ 150.
-pub fn target(map: &str, bots: usize, _threads: usize) -> Option<f64> {
-    match (map, bots) {
-        ("dm4", 8) => Some(5000.0),
-        (_, 32) => Some(1000.0),
-        (_, 128) => Some(150.0),
+/// The speed targets in ticks per second (2 cores, release build, 20 Hz). First seconds:
+/// 8 bots on dm4 ≥ 5,000 ticks/s, 32 bots ≥ 1,000, 128 bots ≥ 150. Real matches on dm4:
+/// 15 µs per bot-tick for 8 bots on one thread (≥ 8,333 ticks/s), 20 µs for 32 and 128.
+pub fn target(map: &str, bots: usize, threads: usize, real: bool) -> Option<f64> {
+    match (real, map, bots) {
+        (false, "dm4", 8) => Some(5000.0),
+        (false, _, 32) => Some(1000.0),
+        (false, _, 128) => Some(150.0),
+        (true, "dm4", 8) if threads == 1 => Some(1e6 / (15.0 * 8.0)),
+        (true, "dm4", 32 | 128) => Some(1e6 / (20.0 * bots as f64)),
         _ => None,
     }
 }
+
+/// Warm-up and timed ticks of a real-match case: a minute of play (waypoints exist, fights
+/// have started), then a minute timed.
+pub const REAL_WARMUP_TICKS: u64 = 1200;
+/// See [`REAL_WARMUP_TICKS`].
+pub const REAL_TIMED_TICKS: u64 = 1200;
 
 /// Trace throughput: rays and player-box sweeps between random floor points (seeded), per
 /// second.
@@ -309,6 +385,35 @@ pub struct BenchOptions {
     pub quick: bool,
     /// Thread counts ([`parse_threads`]).
     pub threads: Vec<usize>,
+    /// Only these maps (empty: all).
+    pub maps: Vec<String>,
+    /// Only these bot counts (empty: all).
+    pub bots: Vec<usize>,
+    /// Real matches (`Some(true)`), first seconds (`Some(false)`), or both.
+    pub real: Option<bool>,
+    /// Leave out the trace rates and navigation compile times.
+    pub matches_only: bool,
+}
+
+impl BenchOptions {
+    /// Every case, on 1 and 2 threads (what `botarena bench` measures by default).
+    pub fn all(quick: bool) -> BenchOptions {
+        BenchOptions {
+            quick,
+            threads: vec![1, 2],
+            maps: Vec::new(),
+            bots: Vec::new(),
+            real: None,
+            matches_only: false,
+        }
+    }
+
+    /// Whether a case is among those asked for.
+    fn wants(&self, map: &str, bots: usize, real: bool) -> bool {
+        (self.maps.is_empty() || self.maps.iter().any(|m| m == map))
+            && (self.bots.is_empty() || self.bots.contains(&bots))
+            && self.real.is_none_or(|r| r == real)
+    }
 }
 
 impl BenchOptions {
@@ -430,16 +535,46 @@ pub fn run_bench(
     opts: &BenchOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<BenchReport, String> {
-    let maps = bench_maps(root);
+    let maps: Vec<BenchMap> = bench_maps(root)
+        .into_iter()
+        .filter(|m| opts.maps.is_empty() || opts.maps.contains(&m.name))
+        .collect();
+    if let Some(missing) = opts
+        .maps
+        .iter()
+        .find(|n| !maps.iter().any(|m| &m.name == *n))
+    {
+        return Err(format!(
+            "no bench map {missing:?} here (arena, and dm4 where id's maps are present)"
+        ));
+    }
     let scale = opts.scale();
     let mut cases = Vec::new();
+    // Real matches first (what users run), then the first seconds.
+    for m in &maps {
+        for bots in [8usize, 32, 128] {
+            for &threads in &opts.threads {
+                if !opts.wants(&m.name, bots, true) {
+                    continue;
+                }
+                cases.push((
+                    m.clone(),
+                    bots,
+                    threads,
+                    REAL_WARMUP_TICKS / scale,
+                    REAL_TIMED_TICKS / scale,
+                    true,
+                ));
+            }
+        }
+    }
     for m in &maps {
         for (bots, ticks) in [(1usize, 2000u64), (8, 1000), (32, 400), (128, 150)] {
             for &threads in &opts.threads {
-                if bots == 1 && threads > 1 {
+                if bots == 1 && threads > 1 || !opts.wants(&m.name, bots, false) {
                     continue;
                 }
-                cases.push((m.clone(), bots, threads, ticks / scale));
+                cases.push((m.clone(), bots, threads, 100 / scale, ticks / scale, false));
             }
         }
     }
@@ -450,8 +585,8 @@ pub fn run_bench(
     let rounds = opts.rounds();
     let mut best: Vec<Option<BenchResult>> = vec![None; cases.len()];
     for round in 0..rounds {
-        for (i, (m, bots, threads, ticks)) in cases.iter().enumerate() {
-            let r = run_case(m, *bots, *threads, 100 / scale, *ticks)?;
+        for (i, (m, bots, threads, warmup, ticks, real)) in cases.iter().enumerate() {
+            let r = run_case(m, *bots, *threads, *warmup, *ticks, *real)?;
             let mut all = best[i]
                 .as_ref()
                 .map(|b| b.rounds.clone())
@@ -474,7 +609,8 @@ pub fn run_bench(
         .map(|b| b.expect("at least one round"))
         .collect();
     let mut traces = Vec::new();
-    for m in &maps {
+    let measured: &[BenchMap] = if opts.matches_only { &[] } else { &maps };
+    for m in measured {
         let (ray, sweep) = trace_rates(&m.path, 200_000 / scale as usize)?;
         traces.push(TraceRate {
             map: m.name.clone(),
@@ -484,7 +620,7 @@ pub fn run_bench(
     }
     let threads = opts.threads.iter().copied().max().unwrap_or(1);
     let mut nav_compile = Vec::new();
-    for m in &maps {
+    for m in measured {
         let mut rounds_s = Vec::new();
         let mut made = (0, 0);
         let mut lookup = f64::INFINITY;
@@ -516,17 +652,27 @@ pub fn run_bench(
 }
 
 impl BenchReport {
-    /// The case of `map` with `bots` bots on `threads` threads.
+    /// The first-seconds case of `map` with `bots` bots on `threads` threads.
     pub fn case(&self, map: &str, bots: usize, threads: usize) -> Option<&BenchResult> {
-        self.cases
-            .iter()
-            .find(|r| r.map == map && r.bots == bots && r.threads == threads)
+        self.find(map, bots, threads, false)
     }
 
-    /// Ticks per second on `threads` threads ÷ on one.
+    /// The case of `map` with `bots` bots on `threads` threads, real match or not.
+    pub fn find(&self, map: &str, bots: usize, threads: usize, real: bool) -> Option<&BenchResult> {
+        self.cases
+            .iter()
+            .find(|r| r.map == map && r.bots == bots && r.threads == threads && r.real == real)
+    }
+
+    /// Ticks per second on `threads` threads ÷ on one (first seconds).
     pub fn speedup(&self, map: &str, bots: usize, threads: usize) -> Option<f64> {
-        let one = self.case(map, bots, 1)?;
-        let n = self.case(map, bots, threads)?;
+        self.speedup_of(map, bots, threads, false)
+    }
+
+    /// Ticks per second on `threads` threads ÷ on one, real match or not.
+    pub fn speedup_of(&self, map: &str, bots: usize, threads: usize, real: bool) -> Option<f64> {
+        let one = self.find(map, bots, 1, real)?;
+        let n = self.find(map, bots, threads, real)?;
         Some(n.ticks_per_second / one.ticks_per_second)
     }
 
@@ -538,9 +684,46 @@ impl BenchReport {
         let _ = writeln!(text, "machine: {}", self.machine);
         let _ = writeln!(
             text,
-            "\n| map | bots | threads | ticks/s | rounds: slowest – median | target | met | largest stages |\n|---|---:|---:|---:|---:|---:|---|---|"
+            "\nReal matches (bots that fight; a minute's warm-up, a minute timed):\n\n\
+             | map | bots | threads | µs per bot-tick | ticks/s | rounds: slowest – median | target µs | met | traces per bot-tick | deaths · alive | largest stages |\n\
+             |---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"
         );
-        for r in &self.cases {
+        for r in self.cases.iter().filter(|r| r.real) {
+            let stages: Vec<String> = r
+                .top_stages
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.0}%"))
+                .collect();
+            let target_us = r.target.map(|t| 1e6 / (t * r.bots as f64));
+            let _ = writeln!(
+                text,
+                "| {} | {} | {} | {:.1} | {:.0} | {} | {} | {} | {:.0} | {} · {:.0}% | {} |",
+                r.map,
+                r.bots,
+                r.threads,
+                r.us_per_bot_tick,
+                r.ticks_per_second,
+                spread(&r.rounds),
+                target_us
+                    .map(|t| format!("{t:.0}"))
+                    .unwrap_or_else(|| "–".into()),
+                match r.target {
+                    Some(t) if r.ticks_per_second >= t => "yes",
+                    Some(_) => "**no**",
+                    None => "",
+                },
+                r.traces_per_bot_tick,
+                r.deaths,
+                r.alive_percent,
+                stages.join(", ")
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\nFirst seconds (bots that ignore each other, from the start):\n\n\
+             | map | bots | threads | ticks/s | rounds: slowest – median | target | met | largest stages |\n|---|---:|---:|---:|---:|---:|---|---|"
+        );
+        for r in self.cases.iter().filter(|r| !r.real) {
             let stages: Vec<String> = r
                 .top_stages
                 .iter()
@@ -577,34 +760,47 @@ impl BenchReport {
                     .join(" | "),
                 "---:|".repeat(threads.len())
             );
-            for m in &self.maps {
-                for bots in [8, 32, 128] {
-                    let cells: Vec<String> = threads
-                        .iter()
-                        .map(
-                            |&t| match (self.case(m, bots, t), self.speedup(m, bots, t)) {
-                                (Some(r), Some(x)) => {
-                                    format!("{:.0} ({x:.2}×)", r.ticks_per_second)
+            for real in [true, false] {
+                for m in &self.maps {
+                    for bots in [8, 32, 128] {
+                        let cells: Vec<String> = threads
+                            .iter()
+                            .map(|&t| {
+                                match (
+                                    self.find(m, bots, t, real),
+                                    self.speedup_of(m, bots, t, real),
+                                ) {
+                                    (Some(r), Some(x)) => {
+                                        format!("{:.0} ({x:.2}×)", r.ticks_per_second)
+                                    }
+                                    _ => String::new(),
                                 }
-                                _ => String::new(),
-                            },
-                        )
-                        .collect();
-                    let _ = writeln!(text, "| {m} | {bots} | {} |", cells.join(" | "));
+                            })
+                            .collect();
+                        let name = if real {
+                            format!("{m}, real")
+                        } else {
+                            m.clone()
+                        };
+                        let _ = writeln!(text, "| {name} | {bots} | {} |", cells.join(" | "));
+                    }
                 }
             }
         }
         let _ = writeln!(
             text,
-            "\n| map | 2 threads ÷ 1 thread, 32 bots | 128 bots | target (32 bots) |\n|---|---:|---:|---:|"
+            "\n| map | 2 threads ÷ 1 thread, 32 bots | 128 bots | real match, 8 bots | 32 | 128 | target (32 bots) |\n|---|---:|---:|---:|---:|---:|---:|"
         );
         for m in &self.maps {
             let f = |x: Option<f64>| x.map(|v| format!("{v:.2}×")).unwrap_or_default();
             let _ = writeln!(
                 text,
-                "| {m} | {} | {} | ≥ 1.70× |",
+                "| {m} | {} | {} | {} | {} | {} | ≥ 1.70× |",
                 f(self.speedup(m, 32, 2)),
-                f(self.speedup(m, 128, 2))
+                f(self.speedup(m, 128, 2)),
+                f(self.speedup_of(m, 8, 2, true)),
+                f(self.speedup_of(m, 32, 2, true)),
+                f(self.speedup_of(m, 128, 2, true))
             );
         }
         let _ = writeln!(
@@ -619,7 +815,7 @@ impl BenchReport {
              |---|---:|---:|---:|---:|---:|---|---:|"
         );
         for two in self.cases.iter().filter(|r| r.threads == 2) {
-            let Some(one) = self.case(&two.map, two.bots, 1) else {
+            let Some(one) = self.find(&two.map, two.bots, 1, two.real) else {
                 continue;
             };
             let t1 = 1e6 / one.ticks_per_second;
@@ -632,7 +828,11 @@ impl BenchReport {
             let _ = writeln!(
                 text,
                 "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} ({}) | {:.2}× |",
-                two.map,
+                if two.real {
+                    format!("{}, real", two.map)
+                } else {
+                    two.map.clone()
+                },
                 two.bots,
                 t1,
                 1e6 / two.ticks_per_second,
@@ -707,7 +907,16 @@ impl BenchReport {
         format!(
             "# Benchmarks\n\nRegenerate with `cargo run --release -- bench --markdown BENCHMARKS.md` \
              (add `--quick` for a rough run). Criterion benches of single stages: `cargo bench`.\n\n\
-             ## Method\n\nRelease build, 20 Hz ticks. Each case builds the map, puts brain bots that \
+             ## Method\n\nRelease build, 20 Hz ticks. **Real matches** lead: 8, 32 and 128 brain \
+             bots of the default skill (they react, fight, die and respawn at the spawn points; \
+             where the bots outnumber the map's spawn points more than twice, their starting \
+             points are spawn points too, or most would spend the match dead) start on floor \
+             points spread over the map, play {} ticks untimed (a minute: \
+             waypoints exist, fights have started), then {} ticks (a minute of play) are timed; \
+             µs per bot-tick is the tick's time ÷ bots, traces per bot-tick count every stage's \
+             traces, deaths and the share of bot-ticks alive show that they fought. The targets \
+             (issue 23): 15 µs per bot-tick for 8 bots on dm4 on one thread, 20 µs for 32 and \
+             128. **First seconds** follow: each case builds the map, puts brain bots that \
              never react to each other (reaction 10 s, so none dies and every bot costs its full \
              share; a real melee is cheaper as the dead do nothing) on \
              floor points spread over the map (a 48-unit grid; spawn points are too few for 128 bots), \
@@ -729,6 +938,8 @@ impl BenchReport {
              point → area lookups over the map's floor points (24 units apart, each moved by up \
              to 7 units sideways and 12 up), fastest round.\n\n\
              ## Results\n\n{}",
+            REAL_WARMUP_TICKS / scale,
+            REAL_TIMED_TICKS / scale,
             100 / scale,
             if quick { "a fifth of " } else { "" },
             if quick { ", divided by 5 here" } else { "" },
@@ -751,11 +962,16 @@ mod tests {
             ticks_per_second: tps,
             rounds: vec![tps * 0.9, tps],
             top_stages: vec![("sense".into(), 30.0)],
-            target: super::target("dm4", bots, threads),
+            target: super::target("dm4", bots, threads, false),
             pool_busy_us: 0.0,
             pool_waited_us: 0.0,
             serial_us,
             serial_stages: vec![("physics".into(), serial_us)],
+            real: false,
+            us_per_bot_tick: 1e6 / (tps * bots as f64),
+            traces_per_bot_tick: 100.0,
+            deaths: 0,
+            alive_percent: 100.0,
         }
     }
 
@@ -763,12 +979,17 @@ mod tests {
     fn a_report_reads_its_cases_as_tables_json_and_markdown() {
         let r = BenchReport {
             machine: "test box".into(),
-            options: BenchOptions {
-                quick: true,
-                threads: vec![1, 2],
-            },
+            options: BenchOptions::all(true),
             maps: vec!["dm4".into()],
-            cases: vec![case(32, 1, 1000.0, 1000.0), case(32, 2, 1250.0, 200.0)],
+            cases: vec![
+                case(32, 1, 1000.0, 1000.0),
+                case(32, 2, 1250.0, 200.0),
+                BenchResult {
+                    real: true,
+                    target: super::target("dm4", 8, 1, true),
+                    ..case(8, 1, 5000.0, 200.0)
+                },
+            ],
             traces: vec![TraceRate {
                 map: "dm4".into(),
                 rays_per_second: 1e6,
@@ -793,7 +1014,16 @@ mod tests {
             text.contains("| dm4 | 32 | 1 | 1000 | 900 – 1000 | 1000 | yes | sense 30% |"),
             "{text}"
         );
-        assert!(text.contains("| dm4 | 1.25× |  | ≥ 1.70× |"), "{text}");
+        assert!(
+            text.contains("| dm4 | 1.25× |  |  |  |  | ≥ 1.70× |"),
+            "{text}"
+        );
+        // The real match leads, in µs per bot-tick against its target (15 µs: 8,333 ticks/s).
+        assert!(text.find("Real matches") < text.find("First seconds"));
+        assert!(
+            text.contains("| dm4 | 8 | 1 | 25.0 | 5000 | 4500 – 5000 | 15 | **no** | 100 | 0 · 100% | sense 30% |"),
+            "{text}"
+        );
         // One thread's tick is 1000 µs; 200 µs serial leaves 1000 / (200 + 800 / 2) at best.
         assert!(text.contains("| 1.67× |"), "{text}");
         assert!(text.contains("| dm4 | 1000000 | 500000 |"), "{text}");
@@ -803,7 +1033,7 @@ mod tests {
         );
         let json = r.to_json();
         assert_eq!(json["speedup_2_threads_32_bots"]["dm4"], 1.25);
-        assert_eq!(json["cases"].as_array().unwrap().len(), 2);
+        assert_eq!(json["cases"].as_array().unwrap().len(), 3);
         let md = r.to_markdown();
         assert!(md.starts_with("# Benchmarks") && md.contains("divided by 5 here"));
         assert!(md.ends_with(&text));

@@ -23,12 +23,43 @@ pub struct Args {
     /// are against it), e.g. `1,2,4,8,16` on a machine with more cores.
     #[arg(long, value_name = "LIST", default_value = "1,2")]
     threads: String,
+    /// Only these maps, comma-separated (arena, dm4).
+    #[arg(long, value_name = "LIST")]
+    maps: Option<String>,
+    /// Only these bot counts, comma-separated (1, 8, 32, 128).
+    #[arg(long, value_name = "LIST")]
+    bots: Option<String>,
+    /// Only the real matches (`real`) or only the first seconds (`first`).
+    #[arg(long, value_parser = ["real", "first"])]
+    only: Option<String>,
+    /// Only the match cases: no trace rates, no navigation compile times.
+    #[arg(long)]
+    matches_only: bool,
 }
 
 pub fn run(args: Args) -> Outcome {
+    let bots = match &args.bots {
+        Some(list) => list
+            .split(',')
+            .map(|b| match b.trim().parse::<usize>() {
+                Ok(n @ (1 | 8 | 32 | 128)) => Ok(n),
+                _ => Err(format!("--bots {list}: each must be 1, 8, 32 or 128")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
     let opts = BenchOptions {
-        quick: args.quick,
         threads: parse_threads(&args.threads)?,
+        maps: args
+            .maps
+            .iter()
+            .flat_map(|l| l.split(','))
+            .map(|m| m.trim().to_string())
+            .collect(),
+        bots,
+        real: args.only.as_deref().map(|o| o == "real"),
+        matches_only: args.matches_only,
+        ..BenchOptions::all(args.quick)
     };
     let root = root_from(&std::env::current_dir()?);
     let mut progress = None;
