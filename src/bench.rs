@@ -264,8 +264,11 @@ pub const REAL_WARMUP_TICKS: u64 = 1200;
 pub const REAL_TIMED_TICKS: u64 = 1200;
 
 /// Trace throughput: rays and player-box sweeps between random floor points (seeded), per
-/// second.
-pub fn trace_rates(map: &Path, n: usize) -> Result<(f64, f64), String> {
+/// second, with this crate's collision module (`trace`; `line_clear`, the sight question),
+/// and the same rays and sweeps with parry3d's own queries over a triangle mesh of the same
+/// brushes (its BVH; `cast_local_ray`, `intersects_local_ray`, `cast_shapes` of the player
+/// box), so that the faster structure is known.
+pub fn trace_rates(map: &Path, n: usize) -> Result<TraceRate, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (level, cmap) = build_level(data);
     let pts = floor_points(&level, &cmap, 96.0);
@@ -282,29 +285,120 @@ pub fn trace_rates(map: &Path, n: usize) -> Result<(f64, f64), String> {
             (a, a + d)
         })
         .collect();
-    let t0 = Instant::now();
-    let mut hit = 0usize;
-    for (a, b) in &pairs {
-        hit += (cmap.trace_ray(*a, *b, Contents::MASK_SIGHT, None).fraction < 1.0) as usize;
-    }
-    let ray = n as f64 / t0.elapsed().as_secs_f64();
-    let t0 = Instant::now();
-    for (a, b) in &pairs {
-        hit += (cmap
-            .trace(
-                *a,
-                *b,
-                PLAYER_MINS,
-                PLAYER_MAXS,
-                Contents::MASK_PLAYER,
-                None,
-            )
+    // A tick's step of a running player (320 u/s at 20 Hz): most sweeps in a match.
+    let steps: Vec<(Vec3, Vec3)> = pairs
+        .iter()
+        .map(|(a, b)| (*a, *a + (*b - *a).clamp_length_max(16.0)))
+        .collect();
+    let rate_on = |segs: &[(Vec3, Vec3)], f: &mut dyn FnMut(Vec3, Vec3) -> bool| {
+        let t0 = Instant::now();
+        let hits = segs.iter().filter(|(a, b)| f(*a, *b)).count();
+        std::hint::black_box(hits);
+        segs.len() as f64 / t0.elapsed().as_secs_f64()
+    };
+    let rate = |f: &mut dyn FnMut(Vec3, Vec3) -> bool| rate_on(&pairs, f);
+    let rays_per_second =
+        rate(&mut |a, b| cmap.trace_ray(a, b, Contents::MASK_SIGHT, None).fraction < 1.0);
+    let sight_per_second = rate(&mut |a, b| cmap.line_clear(a, b, Contents::MASK_SIGHT));
+    let mut sweep = |a: Vec3, b: Vec3| {
+        cmap.trace(a, b, PLAYER_MINS, PLAYER_MAXS, Contents::MASK_PLAYER, None)
             .fraction
-            < 1.0) as usize;
+            < 1.0
+    };
+    let sweeps_per_second = rate(&mut sweep);
+    let step_sweeps_per_second = rate_on(&steps, &mut sweep);
+    // Rays see through clip brushes (MASK_SIGHT), players do not (MASK_PLAYER): a mesh each.
+    let meshes = (
+        brush_mesh(&level, Contents::MASK_SIGHT),
+        brush_mesh(&level, Contents::MASK_PLAYER),
+    );
+    let (parry_rays, parry_sight, parry_sweeps, parry_steps) = match meshes {
+        (Some(mesh), Some(solid)) => {
+            use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
+            use parry3d::shape::Cuboid;
+            let r = rate(&mut |a, b| {
+                mesh.cast_local_ray(&Ray::new(a, b - a), 1.0, true)
+                    .is_some()
+            });
+            let s = rate(&mut |a, b| !mesh.intersects_local_ray(&Ray::new(a, b - a), 1.0));
+            let half = (PLAYER_MAXS - PLAYER_MINS) * 0.5;
+            let centre = (PLAYER_MAXS + PLAYER_MINS) * 0.5;
+            let player = Cuboid::new(half);
+            let still = parry3d::math::Pose::IDENTITY;
+            let mut cast = |a: Vec3, b: Vec3| {
+                let at = parry3d::math::Pose::from_translation(a + centre);
+                matches!(
+                    cast_shapes(
+                        &at,
+                        b - a,
+                        &player,
+                        &still,
+                        Vec3::ZERO,
+                        &solid,
+                        ShapeCastOptions::with_max_time_of_impact(1.0)
+                    ),
+                    Ok(Some(_))
+                )
+            };
+            let w = rate(&mut cast);
+            let st = rate_on(&steps, &mut cast);
+            (Some(r), Some(s), Some(w), Some(st))
+        }
+        _ => (None, None, None, None),
+    };
+    Ok(TraceRate {
+        map: String::new(),
+        rays_per_second,
+        sweeps_per_second,
+        sight_per_second,
+        parry_rays_per_second: parry_rays,
+        parry_sight_per_second: parry_sight,
+        parry_sweeps_per_second: parry_sweeps,
+        step_sweeps_per_second,
+        parry_step_sweeps_per_second: parry_steps,
+    })
+}
+
+/// The map's static brushes whose contents meet `mask` as one parry3d triangle mesh (each
+/// face a fan of triangles), or `None` when there are none.
+fn brush_mesh(level: &crate::map::Level, mask: Contents) -> Option<parry3d::shape::TriMesh> {
+    let mut vertices: Vec<Vec3> = Vec::new();
+    let mut indices: Vec<[u32; 3]> = Vec::new();
+    for b in level
+        .static_brushes
+        .iter()
+        .filter(|b| b.contents.intersects(mask))
+    {
+        for p in &b.planes {
+            // The face: the brush's corners on this plane, in order around it.
+            let mut face: Vec<Vec3> = b
+                .vertices
+                .iter()
+                .copied()
+                .filter(|v| (p.normal.dot(*v) - p.dist).abs() < 0.05)
+                .collect();
+            if face.len() < 3 {
+                continue;
+            }
+            let c = face.iter().copied().sum::<Vec3>() / face.len() as f32;
+            let u = (face[0] - c).normalize_or_zero();
+            let v = p.normal.cross(u);
+            face.sort_by(|x, y| {
+                let ax = (*x - c).dot(v).atan2((*x - c).dot(u));
+                let ay = (*y - c).dot(v).atan2((*y - c).dot(u));
+                ax.total_cmp(&ay)
+            });
+            let base = vertices.len() as u32;
+            vertices.extend(face.iter().copied());
+            for k in 1..face.len() as u32 - 1 {
+                indices.push([base, base + k, base + k + 1]);
+            }
+        }
     }
-    let sweep = n as f64 / t0.elapsed().as_secs_f64();
-    std::hint::black_box(hit);
-    Ok((ray, sweep))
+    if indices.is_empty() {
+        return None;
+    }
+    parry3d::shape::TriMesh::new(vertices, indices).ok()
 }
 
 /// The machine, in words (CPU model and cores).
@@ -428,15 +522,28 @@ impl BenchOptions {
     }
 }
 
-/// Trace throughput on one map.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Trace throughput on one map: this crate's collision module, and parry3d's queries on the
+/// same rays and sweeps ([`trace_rates`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceRate {
     /// Map name.
     pub map: String,
-    /// Rays per second.
+    /// Rays per second (`trace` with a zero box: the first hit, its normal and contents).
     pub rays_per_second: f64,
     /// Player-box sweeps per second.
     pub sweeps_per_second: f64,
+    /// Sight questions per second (`line_clear`: is anything in the way).
+    pub sight_per_second: f64,
+    /// parry3d's first-hit ray casts per second on a triangle mesh of the solid brushes.
+    pub parry_rays_per_second: Option<f64>,
+    /// parry3d's any-hit ray tests per second on that mesh.
+    pub parry_sight_per_second: Option<f64>,
+    /// parry3d's player-box casts per second on that mesh.
+    pub parry_sweeps_per_second: Option<f64>,
+    /// Player-box sweeps of a tick's step (16 units) per second: most sweeps in a match.
+    pub step_sweeps_per_second: f64,
+    /// parry3d's player-box casts of 16 units per second.
+    pub parry_step_sweeps_per_second: Option<f64>,
 }
 
 /// Compiling one map's navigation (`botarena nav compile`), fastest of the rounds.
@@ -611,11 +718,9 @@ pub fn run_bench(
     let mut traces = Vec::new();
     let measured: &[BenchMap] = if opts.matches_only { &[] } else { &maps };
     for m in measured {
-        let (ray, sweep) = trace_rates(&m.path, 200_000 / scale as usize)?;
         traces.push(TraceRate {
             map: m.name.clone(),
-            rays_per_second: ray,
-            sweeps_per_second: sweep,
+            ..trace_rates(&m.path, 200_000 / scale as usize)?
         });
     }
     let threads = opts.threads.iter().copied().max().unwrap_or(1);
@@ -845,13 +950,27 @@ impl BenchReport {
         }
         let _ = writeln!(
             text,
-            "\n| map | rays/s | player-box sweeps/s |\n|---|---:|---:|"
+            "\nTraces, µs each (and per second), this crate's collision module beside parry3d's \
+             queries over a triangle mesh of the same brushes, on the same segments (targets on \
+             dm4: ray ≤ 0.5 µs, box sweep ≤ 1 µs):\n\n\
+             | map | ray (first hit) | parry3d ray | sight (any hit) | parry3d any hit | player-box sweep | parry3d box cast | 16-unit sweep | parry3d, 16 units |\n\
+             |---|---:|---:|---:|---:|---:|---:|---:|---:|"
         );
+        let us = |r: f64| format!("{:.2} ({:.0})", 1e6 / r.max(1e-9), r);
+        let opt = |r: Option<f64>| r.map(us).unwrap_or_else(|| "–".into());
         for t in &self.traces {
             let _ = writeln!(
                 text,
-                "| {} | {:.0} | {:.0} |",
-                t.map, t.rays_per_second, t.sweeps_per_second
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                t.map,
+                us(t.rays_per_second),
+                opt(t.parry_rays_per_second),
+                us(t.sight_per_second),
+                opt(t.parry_sight_per_second),
+                us(t.sweeps_per_second),
+                opt(t.parry_sweeps_per_second),
+                us(t.step_sweeps_per_second),
+                opt(t.parry_step_sweeps_per_second)
             );
         }
         if !self.nav_compile.is_empty() {
@@ -888,11 +1007,7 @@ impl BenchReport {
         serde_json::json!({
             "machine": self.machine,
             "cases": self.cases,
-            "traces": self.traces.iter().map(|t| serde_json::json!({
-                "map": t.map,
-                "rays_per_second": t.rays_per_second,
-                "sweeps_per_second": t.sweeps_per_second,
-            })).collect::<Vec<_>>(),
+            "traces": self.traces,
             "nav_compile": self.nav_compile,
             "speedup_2_threads_32_bots": self.maps.iter()
                 .map(|m| (m.clone(), self.speedup(m, 32, 2)))
@@ -994,6 +1109,10 @@ mod tests {
                 map: "dm4".into(),
                 rays_per_second: 1e6,
                 sweeps_per_second: 5e5,
+                sight_per_second: 2e6,
+                parry_rays_per_second: Some(4e5),
+                step_sweeps_per_second: 1e7,
+                ..Default::default()
             }],
             nav_compile: vec![super::NavCompileTime {
                 map: "dm4".into(),
@@ -1026,7 +1145,10 @@ mod tests {
         );
         // One thread's tick is 1000 µs; 200 µs serial leaves 1000 / (200 + 800 / 2) at best.
         assert!(text.contains("| 1.67× |"), "{text}");
-        assert!(text.contains("| dm4 | 1000000 | 500000 |"), "{text}");
+        assert!(
+            text.contains("| dm4 | 1.00 (1000000) | 2.50 (400000) | 0.50 (2000000) | – | 2.00 (500000) | – | 0.10 (10000000) | – |"),
+            "{text}"
+        );
         assert!(
             text.contains("| dm4 | 0.300 | 0.400 – 0.350 | 2 | 378 | 1615 | 1.0 | yes | 70 |"),
             "{text}"
