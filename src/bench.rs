@@ -83,8 +83,11 @@ fn bots_on(
 ) -> Result<Match, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (mut level, cmap) = build_level(data);
-    // Points 48 units apart: two players (32 wide) never overlap.
-    let points = floor_points(&level, &cmap, 48.0);
+    // Points 48 units apart: two players (32 wide) never overlap, and only those in the
+    // level: the floor grid also finds the tops of ceilings and walls outside it, from
+    // which a bot walks off into the void and falls for the rest of the run (measured
+    // before this: 3 of 8, 30 of 32 and 108 of 128 bots on dm4 after two minutes).
+    let points = playable(&level, &cmap, floor_points(&level, &cmap, 48.0), 48.0);
     if points.len() < bots {
         return Err(format!(
             "{}: floor for {} bots, {bots} asked",
@@ -117,6 +120,78 @@ fn bots_on(
     let mut m = Match::new(Arc::new(level), cmap, &cfg).map_err(|e| e.to_string())?;
     m.sim.threads = threads;
     Ok(m)
+}
+
+/// The floor `points` (a grid `spacing` apart) a player can walk to from the level's spawn
+/// points: a flood over neighbouring points (next columns, at most a stair's rise apart,
+/// with a clear line between them at knee height), seeded with the point nearest each
+/// spawn point that it sees. Ceilings' and walls' tops outside the level are cut off from
+/// the spawns by the brushes between; a map without spawns keeps every point.
+pub fn playable(
+    level: &crate::map::Level,
+    cmap: &crate::map::CollisionMap,
+    points: Vec<Vec3>,
+    spacing: f32,
+) -> Vec<Vec3> {
+    if level.spawns.is_empty() || points.is_empty() {
+        return points;
+    }
+    let key = |p: Vec3| {
+        (
+            (p.x / spacing).round() as i64,
+            (p.y / spacing).round() as i64,
+        )
+    };
+    let mut columns: std::collections::BTreeMap<(i64, i64), Vec<usize>> = Default::default();
+    for (i, p) in points.iter().enumerate() {
+        columns.entry(key(*p)).or_default().push(i);
+    }
+    let knee = Vec3::new(0.0, 0.0, 16.0);
+    let sees =
+        |a: Vec3, b: Vec3| cmap.line_clear(a + knee, b + knee, Contents::MASK_PLAYER_NO_BODIES);
+    let mut reached = vec![false; points.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for s in &level.spawns {
+        let nearest = points
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| (**p - s.origin).length() < 4.0 * spacing && sees(s.origin, **p))
+            .min_by(|a, b| {
+                (*a.1 - s.origin)
+                    .length()
+                    .total_cmp(&(*b.1 - s.origin).length())
+            });
+        if let Some((i, _)) = nearest
+            && !reached[i]
+        {
+            reached[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let p = points[i];
+        let (cx, cy) = key(p);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let Some(col) = columns.get(&(cx + dx, cy + dy)) else {
+                    continue;
+                };
+                for &j in col {
+                    let q = points[j];
+                    // Up a stair's rise, or down any drop (falling is a way too).
+                    if !reached[j] && q.z - p.z <= 18.0 && sees(p, q) {
+                        reached[j] = true;
+                        queue.push_back(j);
+                    }
+                }
+            }
+        }
+    }
+    points
+        .into_iter()
+        .zip(reached)
+        .filter_map(|(p, r)| r.then_some(p))
+        .collect()
 }
 
 /// One measured case.

@@ -257,3 +257,38 @@ fn wanderers_stay_inside_the_world_on_quake_maps() {
         assert!(dist > 4.0 * 3000.0, "{}: wanderers moved ({dist})", e.name);
     }
 }
+
+#[test]
+fn bench_bots_start_inside_the_level_and_stay_there() {
+    // The benchmark's floor grid once put bots on ceilings' tops outside the level, from
+    // which they walked off and fell for the rest of the run (30 of 32 on dm4).
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    // Not dm6: beside its corridor at x 400–500, y −1460…−1300 there is no brush below the
+    // floor at all (a ray from z 100 to −1000 hits nothing), and a bot that walks in falls
+    // out of the world (in Quake the void outside a map is solid); left for a session on
+    // map fidelity.
+    for e in EXPECT.iter().filter(|e| e.name != "dm6") {
+        let path = dir.join(format!("{}.map", e.name));
+        let (level, cmap) = common::quake_map(&dir, e.name);
+        let all = botarena::nav::sample::floor_points(&level, &cmap, 48.0);
+        let inside = botarena::bench::playable(&level, &cmap, all.clone(), 48.0);
+        assert!(
+            inside.len() >= 32 && inside.len() < all.len(),
+            "{}: {} of {} floor points playable",
+            e.name,
+            inside.len(),
+            all.len()
+        );
+        let mut m = botarena::bench::real_match(&path, 32, 1, 1).unwrap();
+        let (lo, _) = m.sim.cmap.bounds();
+        for _ in 0..600 {
+            m.step();
+        }
+        let fallen: Vec<usize> = (0..32)
+            .filter(|&i| m.sim.player_state(i).unwrap().origin.z < lo.z)
+            .collect();
+        assert!(fallen.is_empty(), "{}: bots {fallen:?} fell out", e.name);
+    }
+}
