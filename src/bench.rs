@@ -1109,7 +1109,9 @@ impl BenchReport {
              128. **First seconds** follow: each case builds the map, puts brain bots that \
              never react to each other (reaction 10 s, so none dies and every bot costs its full \
              share; a real melee is cheaper as the dead do nothing) on \
-             floor points spread over the map (a 48-unit grid; spawn points are too few for 128 bots), \
+             floor points spread over the map (a 48-unit grid, only the points the spawn points \
+             can walk to: the grid alone also finds ceilings' tops outside the level; spawn \
+             points are too few for 128 bots), \
              runs {} ticks untimed (bots spread out and drop their first waypoints), then times \
              {}the whole schedule for 1 / 8 / 32 / 128 bots: 2000 / 1000 / 400 / 150 ticks{}. \
              Each case runs five times (the same deterministic run; five rounds over all the \
