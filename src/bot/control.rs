@@ -48,6 +48,9 @@ pub enum ControllerConfig {
     Route(Vec3),
     /// Play deathmatch with the bot brain at this skill.
     Brain(super::brain::Skill),
+    /// Commands from outside the simulation, tick by tick ([`crate::tick::Match::set_command`]:
+    /// a program, a person, a learning agent); until one comes the player stands still.
+    External,
 }
 
 /// One step of a scripted controller: hold this command for `ticks` ticks.
@@ -110,6 +113,12 @@ pub enum Controller {
     },
     /// Plays deathmatch: the brain stage ([`super::brain`]) decides.
     Brain,
+    /// Holds the last command given from outside ([`ControllerConfig::External`]); its
+    /// `ticks` are not read.
+    External {
+        /// The command held.
+        held: ScriptStep,
+    },
     /// Plays a fixed list of commands, then stands still.
     Script {
         /// The steps.
@@ -122,6 +131,20 @@ pub enum Controller {
 }
 
 impl Controller {
+    /// The controller's name as a scenario writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Controller::Idle => "idle",
+            Controller::Wander { .. } => "wander",
+            Controller::Explore(_) => "explore",
+            Controller::Route { .. } => "route",
+            Controller::Goto { .. } => "goto",
+            Controller::Brain => "brain",
+            Controller::External { .. } => "external",
+            Controller::Script { .. } => "script",
+        }
+    }
+
     /// The controller a player configured as `cfg` starts with at `origin` facing `yaw`.
     pub fn new(cfg: &ControllerConfig, origin: Vec3, yaw: f32) -> Controller {
         match cfg {
@@ -135,6 +158,12 @@ impl Controller {
             ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
             ControllerConfig::Explore => Controller::Explore(Explorer::new(origin)),
             ControllerConfig::Brain(_) => Controller::Brain,
+            ControllerConfig::External => Controller::External {
+                held: ScriptStep {
+                    yaw,
+                    ..Default::default()
+                },
+            },
             ControllerConfig::Script(steps) => Controller::Script {
                 steps: steps.clone(),
                 index: 0,
@@ -338,6 +367,18 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 UserCmd {
                     yaw: s.yaw,
                     ..Default::default()
+                }
+            }
+            Controller::External { held } => {
+                aim.fire = held.fire;
+                aim.weapon = held.weapon;
+                UserCmd {
+                    forward_move: held.forward,
+                    side_move: held.side,
+                    up_move: held.up,
+                    yaw: held.yaw,
+                    pitch: held.pitch,
+                    jump: held.jump,
                 }
             }
             Controller::Script { steps, index, done } => {

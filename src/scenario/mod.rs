@@ -433,6 +433,7 @@ impl Scenario {
                 "idle" => ControllerConfig::Idle,
                 "wander" => ControllerConfig::Wander,
                 "explore" => ControllerConfig::Explore,
+                "external" => ControllerConfig::External,
                 "route" | "goto" => {
                     let target = match &rp.target {
                         Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
@@ -478,7 +479,7 @@ impl Scenario {
                     return Err(err_at(
                         ctrl_at,
                         format!(
-                            "controller: unknown controller {other:?} (expected brain, idle, wander, explore, goto, route or script)"
+                            "controller: unknown controller {other:?} (expected brain, idle, wander, explore, goto, route, script or external)"
                         ),
                     ));
                 }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::aas::NavMesh;
 use crate::bot::Percepts;
 use crate::bot::compiled::{CompiledNav, Navigation};
+use crate::bot::control::{Controller, ScriptStep};
 use crate::bot::learned::LearnedMap;
 use crate::bot::movement::MoveStatus;
 use crate::bot::prediction::Tracking;
@@ -27,6 +28,37 @@ use crate::sim::Sim;
 use crate::sim::hash::StateHasher;
 
 pub use schedule::{Stage, StageTimings, Stages, TICK_ORDER};
+
+/// Why [`Match::set_command`] refused a command.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CommandError {
+    /// No player has that name.
+    #[error("no player named {name:?} (players: {players})")]
+    UnknownPlayer {
+        /// The name asked for.
+        name: String,
+        /// The players there are.
+        players: String,
+    },
+    /// The player's commands come from its own controller.
+    #[error(
+        "player {name:?} is controlled by {controller}, not from outside: give it `controller = \"external\"` in the scenario"
+    )]
+    NotExternal {
+        /// The player.
+        name: String,
+        /// Its controller.
+        controller: &'static str,
+    },
+    /// A number that is not finite.
+    #[error("{field} = {value}: must be a finite number")]
+    NotFinite {
+        /// Which.
+        field: &'static str,
+        /// What was given.
+        value: f32,
+    },
+}
 pub use spawn::{MatchError, PlayerConfig};
 
 /// Everything a match needs besides the map.
@@ -137,6 +169,51 @@ impl Match {
     pub fn set_waypoints(&mut self, graph: WaypointGraph) {
         self.learned.set_waypoints(graph);
         self.stages.routing = RoutingStage::default();
+    }
+
+    /// Gives the external player `name` (scenario `controller = "external"`) the command it
+    /// holds from the next tick on, until another comes: movement speeds (forward, side, up;
+    /// the physics caps them at the maximum speed), view yaw and pitch in degrees, jump and
+    /// trigger held, and a weapon to switch to. Refused, with nothing changed, for an unknown
+    /// player, a player with another controller, or a number that is not finite.
+    pub fn set_command(&mut self, name: &str, cmd: ScriptStep) -> Result<(), CommandError> {
+        for (field, value) in [
+            ("forward", cmd.forward),
+            ("side", cmd.side),
+            ("up", cmd.up),
+            ("yaw", cmd.yaw),
+            ("pitch", cmd.pitch),
+        ] {
+            if !value.is_finite() {
+                return Err(CommandError::NotFinite { field, value });
+            }
+        }
+        let index = (0..self.sim.players.len())
+            .find(|&i| self.sim.player_name(i).as_deref() == Some(name))
+            .ok_or_else(|| CommandError::UnknownPlayer {
+                name: name.to_string(),
+                players: (0..self.sim.players.len())
+                    .filter_map(|i| self.sim.player_name(i))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        let entity = self.sim.players[index].entity;
+        let mut ctrl = self.sim.world.get::<&mut Controller>(entity).map_err(|_| {
+            CommandError::NotExternal {
+                name: name.to_string(),
+                controller: "none",
+            }
+        })?;
+        match &mut *ctrl {
+            Controller::External { held } => {
+                *held = ScriptStep { ticks: 0, ..cmd };
+                Ok(())
+            }
+            other => Err(CommandError::NotExternal {
+                name: name.to_string(),
+                controller: other.kind(),
+            }),
+        }
     }
 
     /// Ticks done.
