@@ -5,6 +5,9 @@
 //! bots × entities. Lines of sight and the straight-line reachability of the nearest few
 //! visible things are refreshed at 10 Hz, staggered across bots; in between, what was seen
 //! is followed to where it is now (a player moves at most 32 units in a tenth of a second).
+//! An item's line of sight is not traced from a 64-unit cell that one static brush hides it
+//! from entirely (proved once per cell and item, [`CollisionMap::box_blocked_from`]): the
+//! trace would say "blocked" anyway, so the answers and hashes are those of tracing.
 //!
 //! The ring of shadows (beyond the reference): Quake draws its holder as a pair of floating
 //! eyes (`progs/eyes.mdl`, a few units across) — a player notices them close by, not across
@@ -169,6 +172,13 @@ struct Looker {
 #[derive(Clone, Debug, Default)]
 pub struct PerceptionStage {
     pairs: SightPairs,
+    /// Per sight cell, per item: 0 not asked yet, 1 a static brush blocks every line from
+    /// the cell to the item ([`CollisionMap::box_blocked_from`]), 2 not proven. A proof
+    /// holds for the whole match (static brushes never move), so the item's line of sight
+    /// from that cell is never traced: the answer would be "blocked" anyway (same hashes).
+    /// Only looked up, never iterated; a cell's row is made when a bot's eye is first in
+    /// it, so the size follows where the bots have been, not the map's volume.
+    blocked: std::collections::HashMap<usize, Vec<u8>>,
 }
 
 impl PerceptionStage {
@@ -234,6 +244,9 @@ impl PerceptionStage {
             percepts: Percepts,
             /// Lines of sight this bot traced for everyone.
             sight: Vec<SightLine>,
+            /// Items (by level index) that no line from its eye's cell can see, when it
+            /// refreshes this tick.
+            unseen: Vec<bool>,
         }
         let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
         let mut view = sim
@@ -252,7 +265,31 @@ impl PerceptionStage {
                 senses: *senses,
                 percepts: std::mem::take(percepts),
                 sight: Vec::new(),
+                unseen: Vec::new(),
             });
+        }
+        // Items whose line of sight is proven blocked from the refreshing bots' eye cells
+        // (each proof made once a match, on first need).
+        let nitems = level.items.len();
+        for job in &mut jobs {
+            if !job.alive || !(tick + job.id.0 as u64).is_multiple_of(interval) {
+                continue;
+            }
+            let Some((cell, lo, hi)) = sim.cmap.sight_cell(job.s.eye()) else {
+                continue;
+            };
+            job.unseen = vec![false; nitems];
+            let row = self.blocked.entry(cell).or_insert_with(|| vec![0; nitems]);
+            for i in &items {
+                let slot = &mut row[i.index];
+                if *slot == 0 {
+                    let proven = sim
+                        .cmap
+                        .box_blocked_from(lo, hi, i.centre, Contents::MASK_SIGHT);
+                    *slot = if proven { 1 } else { 2 };
+                }
+                job.unseen[i.index] = *slot == 1;
+            }
         }
         // Lines of sight between players that a refreshing bot needs and that were not traced
         // in this refresh interval, each pair traced once: by the lower-indexed of the bots
@@ -369,6 +406,9 @@ impl PerceptionStage {
                     }
                 }
                 for i in items {
+                    if job.unseen.get(i.index) == Some(&true) {
+                        continue;
+                    }
                     let (vis, t) = visible(cmap, eye, forward, senses, i.centre);
                     traces += t;
                     if vis {

@@ -506,6 +506,110 @@ impl CollisionMap {
         true
     }
 
+    /// The cell of the sight-proof lattice (cubes of [`SIGHT_CELL`] units from the map's
+    /// low corner) holding `p`: its index, below [`CollisionMap::sight_cells`], and its box.
+    /// `None` outside the map's bounds.
+    pub fn sight_cell(&self, p: Vec3) -> Option<(usize, Vec3, Vec3)> {
+        let dims = self.sight_dims();
+        let mut at = [0usize; 3];
+        for k in 0..3 {
+            let i = ((p[k] - self.mins[k]) / SIGHT_CELL).floor();
+            if !(0.0..dims[k] as f32).contains(&i) {
+                return None;
+            }
+            at[k] = i as usize;
+        }
+        let lo = self.mins + Vec3::new(at[0] as f32, at[1] as f32, at[2] as f32) * SIGHT_CELL;
+        Some((
+            (at[2] * dims[1] + at[1]) * dims[0] + at[0],
+            lo,
+            lo + Vec3::splat(SIGHT_CELL),
+        ))
+    }
+
+    /// How many cells [`CollisionMap::sight_cell`] numbers.
+    pub fn sight_cells(&self) -> usize {
+        self.sight_dims().iter().product()
+    }
+
+    fn sight_dims(&self) -> [usize; 3] {
+        let span = (self.maxs - self.mins) / SIGHT_CELL;
+        [
+            span.x.floor() as usize + 1,
+            span.y.floor() as usize + 1,
+            span.z.floor() as usize + 1,
+        ]
+    }
+
+    /// Whether one static brush with contents in `mask` blocks every line from any point of
+    /// the box `lo..hi` to `target`, so that [`CollisionMap::line_clear`] from anywhere in
+    /// the box to `target` is false whatever the movers do. The proof: at some fraction `s`
+    /// of the way to `target`, the box's eight corners moved that far toward it all lie a
+    /// unit or more inside one brush; that cross-section of the cone from the box to the
+    /// target is their convex hull, inside the convex brush, and every such line crosses
+    /// it. `false` means only "not proven". Costs a grid walk along the centre line.
+    pub fn box_blocked_from(&self, lo: Vec3, hi: Vec3, target: Vec3, mask: Contents) -> bool {
+        let centre = (lo + hi) * 0.5;
+        let corners: [Vec3; 8] = std::array::from_fn(|k| {
+            Vec3::new(
+                if k & 1 == 0 { lo.x } else { hi.x },
+                if k & 2 == 0 { lo.y } else { hi.y },
+                if k & 4 == 0 { lo.z } else { hi.z },
+            )
+        });
+        let inside =
+            |b: &Brush, p: Vec3| b.planes.iter().all(|pl| pl.normal.dot(p) - pl.dist < -1.0);
+        let mut proven = false;
+        self.with_marks(|tested| {
+            self.grid.walk(centre, target, |cell| {
+                for cb in &self.grid.cells[cell] {
+                    let (w, bit) = ((cb.index / 64) as usize, 1u64 << (cb.index % 64));
+                    if tested[w] & bit != 0 {
+                        continue;
+                    }
+                    tested[w] |= bit;
+                    let br = &self.brushes[cb.index as usize];
+                    if !br.contents.intersects(mask) {
+                        continue;
+                    }
+                    // Where the centre line runs inside the brush.
+                    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+                    for pl in &br.planes {
+                        let da = pl.normal.dot(centre) - pl.dist;
+                        let db = pl.normal.dot(target) - pl.dist;
+                        if da >= 0.0 && db >= 0.0 {
+                            enter = 1.0;
+                            leave = 0.0;
+                            break;
+                        }
+                        if da < 0.0 && db < 0.0 {
+                            continue;
+                        }
+                        let t = da / (da - db);
+                        if da >= 0.0 {
+                            enter = enter.max(t);
+                        } else {
+                            leave = leave.min(t);
+                        }
+                    }
+                    if enter >= leave {
+                        continue;
+                    }
+                    for f in [0.5f32, 0.25, 0.75] {
+                        let s = enter + (leave - enter) * f;
+                        if corners.iter().all(|c| inside(br, *c + (target - *c) * s)) {
+                            proven = true;
+                            return false;
+                        }
+                    }
+                }
+                true
+            });
+            tested.fill(0);
+        });
+        proven
+    }
+
     /// A ray (zero-size box) trace.
     pub fn trace_ray(
         &self,
@@ -605,6 +709,11 @@ pub fn overlaps(amin: Vec3, amax: Vec3, bmin: Vec3, bmax: Vec3) -> bool {
 const GRID_QUERY_MAX: f32 = 160.0;
 /// Side of a grid column.
 const GRID_CELL: f32 = 128.0;
+/// Side of the cells of [`CollisionMap::sight_cell`]: small enough that a wall between a
+/// cell and an item often hides all of the cell (measured on an 8-bot dm4 match: sight
+/// traces per tick 384 → 347 with 64-unit cells, → 372 with 128), large enough that the
+/// proofs are few.
+const SIGHT_CELL: f32 = 64.0;
 
 thread_local! {
     /// Scratch bitset of candidate brushes for grid queries (all zero between queries).
@@ -1163,6 +1272,77 @@ mod tests {
         let mut found = Vec::new();
         m.bodies_along(Vec3::NAN, Vec3::NAN, None, |b| found.push(b.id));
         assert!(found.is_empty());
+    }
+
+    #[test]
+    fn a_proven_blocked_cell_sees_nothing_of_the_target() {
+        // A thick wall (x 100..164, y ±512, z 0..256) between cells and targets.
+        let floor = Brush::from_box(
+            Vec3::new(-512., -512., -16.),
+            Vec3::new(512., 512., 0.),
+            Contents::SOLID,
+        );
+        let wall = Brush::from_box(
+            Vec3::new(100., -512., 0.),
+            Vec3::new(164., 512., 256.),
+            Contents::SOLID,
+        );
+        let map = CollisionMap::new(vec![floor, wall], vec![]);
+        let (_, lo, hi) = map
+            .sight_cell(Vec3::new(30., 10., 60.))
+            .expect("in the map");
+        assert_eq!(hi - lo, Vec3::splat(SIGHT_CELL));
+        let behind = Vec3::new(300., 20., 40.);
+        assert!(map.box_blocked_from(lo, hi, behind, Contents::MASK_SIGHT));
+        // Same side: not blocked; a target past the wall's end: not provable.
+        assert!(!map.box_blocked_from(lo, hi, Vec3::new(60., 20., 40.), Contents::MASK_SIGHT));
+        assert!(!map.box_blocked_from(lo, hi, Vec3::new(300., 2000., 40.), Contents::MASK_SIGHT));
+        // Liquids and clip are seen through: a wall of them proves nothing.
+        let water = Brush::from_box(
+            Vec3::new(100., -512., 0.),
+            Vec3::new(164., 512., 256.),
+            Contents::WATER,
+        );
+        let wet = CollisionMap::new(vec![water], vec![]);
+        assert!(!wet.box_blocked_from(lo, hi, behind, Contents::MASK_SIGHT));
+        // Whatever the proof says is blocked, no line from the cell gets through, among
+        // random walls, cells and targets.
+        let mut rnd = uniform(99);
+        let map = CollisionMap::new(
+            random_boxes(&mut rnd, 60, (600.0, 200.0), (96., 8., 96.)),
+            vec![],
+        );
+        let mut proven = 0;
+        for _ in 0..2000 {
+            let eye = Vec3::new(rnd(-600., 600.), rnd(-600., 600.), rnd(-200., 200.));
+            let target = Vec3::new(rnd(-600., 600.), rnd(-600., 600.), rnd(-200., 200.));
+            let Some((_, lo, hi)) = map.sight_cell(eye) else {
+                continue;
+            };
+            if !map.box_blocked_from(lo, hi, target, Contents::MASK_SIGHT) {
+                continue;
+            }
+            proven += 1;
+            for _ in 0..20 {
+                let p = Vec3::new(rnd(lo.x, hi.x), rnd(lo.y, hi.y), rnd(lo.z, hi.z));
+                assert!(
+                    !map.line_clear(p, target, Contents::MASK_SIGHT),
+                    "{p} → {target}"
+                );
+            }
+            for k in 0..8 {
+                let c = Vec3::new(
+                    if k & 1 == 0 { lo.x } else { hi.x },
+                    if k & 2 == 0 { lo.y } else { hi.y },
+                    if k & 4 == 0 { lo.z } else { hi.z },
+                );
+                assert!(
+                    !map.line_clear(c, target, Contents::MASK_SIGHT),
+                    "{c} → {target}"
+                );
+            }
+        }
+        assert!(proven > 20, "the proof holds somewhere ({proven})");
     }
 
     #[test]
