@@ -237,6 +237,17 @@ pub struct BenchResult {
     pub alive_percent: f64,
 }
 
+impl BenchResult {
+    /// "yes" or "**no**" against the case's target, "" where it has none.
+    fn met(&self) -> &'static str {
+        match self.target {
+            Some(t) if self.ticks_per_second >= t => "yes",
+            Some(_) => "**no**",
+            None => "",
+        }
+    }
+}
+
 /// Runs a whole-tick case: the first seconds of bots that ignore each other, or (`real`) a
 /// real match after `warmup` ticks.
 pub fn run_case(
@@ -887,11 +898,7 @@ impl BenchReport {
                 target_us
                     .map(|t| format!("{t:.0}"))
                     .unwrap_or_else(|| "–".into()),
-                match r.target {
-                    Some(t) if r.ticks_per_second >= t => "yes",
-                    Some(_) => "**no**",
-                    None => "",
-                },
+                r.met(),
                 r.traces_per_bot_tick,
                 r.deaths,
                 r.alive_percent,
@@ -920,11 +927,7 @@ impl BenchReport {
                 r.target
                     .map(|t| format!("{t:.0}"))
                     .unwrap_or_else(|| "–".into()),
-                match r.target {
-                    Some(t) if r.ticks_per_second >= t => "yes",
-                    Some(_) => "**no**",
-                    None => "",
-                },
+                r.met(),
                 stages.join(", ")
             );
         }

@@ -85,6 +85,22 @@ pub struct ScriptStep {
     pub weapon: Option<Weapon>,
 }
 
+impl ScriptStep {
+    /// Sets the trigger and weapon wish on `aim` and returns the movement and view command.
+    fn apply(&self, aim: &mut Aim) -> UserCmd {
+        aim.fire = self.fire;
+        aim.weapon = self.weapon;
+        UserCmd {
+            forward_move: self.forward,
+            side_move: self.side,
+            up_move: self.up,
+            yaw: self.yaw,
+            pitch: self.pitch,
+            jump: self.jump,
+        }
+    }
+}
+
 /// What produces a player's commands: the control stage's per-player state.
 #[derive(Clone, Debug)]
 pub enum Controller {
@@ -369,18 +385,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     ..Default::default()
                 }
             }
-            Controller::External { held } => {
-                aim.fire = held.fire;
-                aim.weapon = held.weapon;
-                UserCmd {
-                    forward_move: held.forward,
-                    side_move: held.side,
-                    up_move: held.up,
-                    yaw: held.yaw,
-                    pitch: held.pitch,
-                    jump: held.jump,
-                }
-            }
+            Controller::External { held } => held.apply(aim),
             Controller::Script { steps, index, done } => {
                 while *index < steps.len() && *done >= steps[*index].ticks {
                     *index += 1;
@@ -389,16 +394,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 match steps.get(*index) {
                     Some(st) => {
                         *done += 1;
-                        aim.fire = st.fire;
-                        aim.weapon = st.weapon;
-                        UserCmd {
-                            forward_move: st.forward,
-                            side_move: st.side,
-                            up_move: st.up,
-                            yaw: st.yaw,
-                            pitch: st.pitch,
-                            jump: st.jump,
-                        }
+                        st.apply(aim)
                     }
                     None => UserCmd {
                         yaw: s.yaw,

@@ -235,6 +235,28 @@ impl CollisionMap {
         }
     }
 
+    /// Calls `f` with each static brush (and its grid entry) whose grid cells the segment
+    /// `a`–`b` passes through, each once, in the order of the cells from `a`, until it
+    /// returns false.
+    fn brushes_on_line(&self, a: Vec3, b: Vec3, mut f: impl FnMut(&CellBrush, &Brush) -> bool) {
+        self.with_marks(|tested| {
+            self.grid.walk(a, b, |cell| {
+                for cb in &self.grid.cells[cell] {
+                    let (w, bit) = ((cb.index / 64) as usize, 1u64 << (cb.index % 64));
+                    if tested[w] & bit != 0 {
+                        continue;
+                    }
+                    tested[w] |= bit;
+                    if !f(cb, &self.brushes[cb.index as usize]) {
+                        return false;
+                    }
+                }
+                true
+            });
+            tested.fill(0);
+        });
+    }
+
     /// Whether any brush has contents of a kind in `c` (a map without water has no swimming
     /// to look for).
     pub fn has(&self, c: Contents) -> bool {
@@ -464,26 +486,11 @@ impl CollisionMap {
         // between players) stops at the first brush in the way, near `a`, where the BVH walk
         // visits the whole tree along the line in its own order. Each brush is tested once.
         let mut blocked = false;
-        self.with_marks(|tested| {
-            self.grid.walk(a, b, |cell| {
-                for cb in &self.grid.cells[cell] {
-                    let (w, bit) = ((cb.index / 64) as usize, 1u64 << (cb.index % 64));
-                    if tested[w] & bit != 0 {
-                        continue;
-                    }
-                    tested[w] |= bit;
-                    let br = &self.brushes[cb.index as usize];
-                    if br.contents.intersects(mask)
-                        && ray.hits_box(cb.mins - grow, cb.maxs + grow)
-                        && segment_in_brush(&br.planes, a, b)
-                    {
-                        blocked = true;
-                        return false;
-                    }
-                }
-                true
-            });
-            tested.fill(0);
+        self.brushes_on_line(a, b, |cb, br| {
+            blocked = br.contents.intersects(mask)
+                && ray.hits_box(cb.mins - grow, cb.maxs + grow)
+                && segment_in_brush(&br.planes, a, b);
+            !blocked
         });
         if blocked {
             return false;
@@ -560,52 +567,19 @@ impl CollisionMap {
         let inside =
             |b: &Brush, p: Vec3| b.planes.iter().all(|pl| pl.normal.dot(p) - pl.dist < -1.0);
         let mut proven = false;
-        self.with_marks(|tested| {
-            self.grid.walk(centre, target, |cell| {
-                for cb in &self.grid.cells[cell] {
-                    let (w, bit) = ((cb.index / 64) as usize, 1u64 << (cb.index % 64));
-                    if tested[w] & bit != 0 {
-                        continue;
-                    }
-                    tested[w] |= bit;
-                    let br = &self.brushes[cb.index as usize];
-                    if !br.contents.intersects(mask) {
-                        continue;
-                    }
-                    // Where the centre line runs inside the brush.
-                    let (mut enter, mut leave) = (0.0f32, 1.0f32);
-                    for pl in &br.planes {
-                        let da = pl.normal.dot(centre) - pl.dist;
-                        let db = pl.normal.dot(target) - pl.dist;
-                        if da >= 0.0 && db >= 0.0 {
-                            enter = 1.0;
-                            leave = 0.0;
-                            break;
-                        }
-                        if da < 0.0 && db < 0.0 {
-                            continue;
-                        }
-                        let t = da / (da - db);
-                        if da >= 0.0 {
-                            enter = enter.max(t);
-                        } else {
-                            leave = leave.min(t);
-                        }
-                    }
-                    if enter >= leave {
-                        continue;
-                    }
-                    for f in [0.5f32, 0.25, 0.75] {
-                        let s = enter + (leave - enter) * f;
-                        if corners.iter().all(|c| inside(br, *c + (target - *c) * s)) {
-                            proven = true;
-                            return false;
-                        }
-                    }
-                }
-                true
+        self.brushes_on_line(centre, target, |_, br| {
+            if !br.contents.intersects(mask) {
+                return true;
+            }
+            // Where the centre line runs inside the brush.
+            let Some((enter, leave)) = segment_span(&br.planes, centre, target) else {
+                return true;
+            };
+            proven = [0.5f32, 0.25, 0.75].iter().any(|f| {
+                let s = enter + (leave - enter) * f;
+                corners.iter().all(|c| inside(br, *c + (target - *c) * s))
             });
-            tested.fill(0);
+            !proven
         });
         proven
     }
@@ -928,12 +902,18 @@ impl Segment {
 
 /// Does the segment `a`–`b` pass through the inside of the convex brush bounded by `planes`?
 fn segment_in_brush(planes: &[Plane], a: Vec3, b: Vec3) -> bool {
+    segment_span(planes, a, b).is_some()
+}
+
+/// The fractions of the segment `a`–`b` where it enters and leaves the inside of the convex
+/// brush bounded by `planes`, or `None` when it does not pass through it.
+fn segment_span(planes: &[Plane], a: Vec3, b: Vec3) -> Option<(f32, f32)> {
     let (mut enter, mut leave) = (0.0f32, 1.0f32);
     for p in planes {
         let da = p.normal.dot(a) - p.dist;
         let db = p.normal.dot(b) - p.dist;
         if da >= 0.0 && db >= 0.0 {
-            return false;
+            return None;
         }
         if da < 0.0 && db < 0.0 {
             continue;
@@ -945,10 +925,10 @@ fn segment_in_brush(planes: &[Plane], a: Vec3, b: Vec3) -> bool {
             leave = leave.min(t);
         }
         if enter >= leave {
-            return false;
+            return None;
         }
     }
-    true
+    Some((enter, leave))
 }
 
 fn box_planes(mins: Vec3, maxs: Vec3) -> [Plane; 6] {

@@ -49,7 +49,7 @@ use crate::bot::movement::{MoveIntent, MoveTarget};
 use crate::game::Inventory;
 use crate::game::combat::MissileKind;
 use crate::map::{Contents, Level};
-use crate::nav::waypoints::{WaypointGraph, WaypointKind};
+use crate::nav::waypoints::{Change, WaypointGraph, WaypointKind};
 use crate::replay::{Divergence, Replay, ReplayError};
 use crate::sim::components::{ItemSlot, MoverSlot};
 use crate::sim::sound::SoundKind;
@@ -175,6 +175,30 @@ struct MoverTrack {
     x: Delta,
     y: Delta,
     z: Delta,
+}
+
+impl MoverTrack {
+    /// A mover's outlines at its map position, with no offsets yet.
+    fn new(d: &crate::map::level::MoverDef) -> MoverTrack {
+        MoverTrack {
+            class: d.classname.clone(),
+            brushes: d
+                .brushes
+                .iter()
+                .map(|b| brush_row(0, b, Vec3::ZERO))
+                .collect(),
+            x: Delta::default(),
+            y: Delta::default(),
+            z: Delta::default(),
+        }
+    }
+
+    /// The next tick's offset from the map position.
+    fn push(&mut self, o: Vec3) {
+        self.x.push(o.x);
+        self.y.push(o.y);
+        self.z.push(o.z);
+    }
 }
 
 #[derive(Serialize)]
@@ -323,27 +347,40 @@ fn goal_text(m: &Match, goal: Goal) -> (String, Option<Vec3>) {
     }
 }
 
-/// Writes down the waypoints and links of `g` not written yet, as appearing at tick `t`.
-fn add_waypoints(f: &mut Frames, seen: &mut BTreeSet<(u32, u32)>, g: &WaypointGraph, t: u64) {
-    for w in &g.waypoints()[f.waypoints.len().min(g.len())..] {
-        let kind = match w.kind {
-            WaypointKind::Normal => 0,
-            WaypointKind::Item { .. } => 1,
-            WaypointKind::Teleporter { .. } => 2,
-            WaypointKind::ElevatorTop { .. } => 3,
-            WaypointKind::ElevatorBottom { .. } => 4,
-        };
-        let p = q3(w.origin);
-        f.waypoints
-            .push([t as i64, p[0] as i64, p[1] as i64, p[2] as i64, kind]);
-    }
-    for w in g.waypoints() {
-        for l in &w.links {
-            if seen.insert((l.from, w.number)) {
-                f.links.push([t, l.from as u64, w.number as u64]);
+/// Writes down the waypoints and links the graph's change log adds after `revision` (then
+/// moves `revision` on), as appearing at tick `t`. A link made cheaper or unblocked is
+/// logged again; `seen` keeps it to one row.
+fn add_waypoints(
+    f: &mut Frames,
+    seen: &mut BTreeSet<(u32, u32)>,
+    revision: &mut u64,
+    g: &WaypointGraph,
+    t: u64,
+) {
+    for c in g.changes_since(*revision) {
+        match *c {
+            Change::Waypoint(n) => {
+                let Some(w) = g.get(n) else { continue };
+                let kind = match w.kind {
+                    WaypointKind::Normal => 0,
+                    WaypointKind::Item { .. } => 1,
+                    WaypointKind::Teleporter { .. } => 2,
+                    WaypointKind::ElevatorTop { .. } => 3,
+                    WaypointKind::ElevatorBottom { .. } => 4,
+                };
+                let p = q3(w.origin);
+                f.waypoints
+                    .push([t as i64, p[0] as i64, p[1] as i64, p[2] as i64, kind]);
             }
+            Change::Link { from, to } => {
+                if seen.insert((from, to)) {
+                    f.links.push([t, from as u64, to as u64]);
+                }
+            }
+            Change::Blocked { .. } => {}
         }
     }
+    *revision = g.revision;
 }
 
 /// Builds the frames while a replay re-simulates.
@@ -353,6 +390,8 @@ struct Recorder {
     /// Row in `sounds` of each sound id.
     sound_rows: BTreeMap<u64, usize>,
     seen_links: BTreeSet<(u32, u32)>,
+    /// The waypoint graph's revision written down so far.
+    revision: u64,
 }
 
 impl Recorder {
@@ -363,20 +402,7 @@ impl Recorder {
             .movers
             .iter()
             .filter_map(|&e| m.sim.world.get::<&MoverSlot>(e).ok().map(|s| s.def))
-            .map(|def| {
-                let d = &level.movers[def];
-                MoverTrack {
-                    class: d.classname.clone(),
-                    brushes: d
-                        .brushes
-                        .iter()
-                        .map(|b| brush_row(0, b, Vec3::ZERO))
-                        .collect(),
-                    x: Delta::default(),
-                    y: Delta::default(),
-                    z: Delta::default(),
-                }
-            })
+            .map(|def| MoverTrack::new(&level.movers[def]))
             .collect();
         let items = m
             .sim
@@ -423,6 +449,7 @@ impl Recorder {
             },
             next_sound: 0,
             sound_rows: BTreeMap::new(),
+            revision: 0,
             seen_links: BTreeSet::new(),
         }
     }
@@ -501,10 +528,7 @@ impl Recorder {
         }
         for (k, &e) in sim.movers.iter().enumerate() {
             if let Ok(s) = sim.world.get::<&MoverSlot>(e) {
-                let o = s.state.offset;
-                f.movers[k].x.push(o.x);
-                f.movers[k].y.push(o.y);
-                f.movers[k].z.push(o.z);
+                f.movers[k].push(s.state.offset);
             }
         }
         for (k, &e) in sim.items.iter().enumerate() {
@@ -561,7 +585,13 @@ impl Recorder {
                 }
             }
         }
-        add_waypoints(f, &mut self.seen_links, &m.learned.waypoints, t);
+        add_waypoints(
+            f,
+            &mut self.seen_links,
+            &mut self.revision,
+            &m.learned.waypoints,
+            t,
+        );
         for e in &sim.events {
             f.events.push(serde_json::json!({ "tick": t, "event": e }));
         }
@@ -627,27 +657,14 @@ impl Frames {
     /// (movers at their starting places, every item there, as the map places it) and,
     /// when given, a waypoint graph made for it. `map` names the file.
     pub fn of_map(level: &Level, graph: Option<&WaypointGraph>, map: &str) -> Frames {
-        let one = |v: f32| {
-            let mut d = Delta::default();
-            d.push(v);
-            d
-        };
         let movers = level
             .movers
             .iter()
             .map(|d| {
-                let o = crate::physics::movers::MoverState::spawn(d, &level.path_corners).offset;
-                MoverTrack {
-                    class: d.classname.clone(),
-                    brushes: d
-                        .brushes
-                        .iter()
-                        .map(|b| brush_row(0, b, Vec3::ZERO))
-                        .collect(),
-                    x: one(o.x),
-                    y: one(o.y),
-                    z: one(o.z),
-                }
+                let mut track = MoverTrack::new(d);
+                track
+                    .push(crate::physics::movers::MoverState::spawn(d, &level.path_corners).offset);
+                track
             })
             .collect();
         let items = level
@@ -687,7 +704,7 @@ impl Frames {
             scoreboard: Vec::new(),
         };
         if let Some(g) = graph {
-            add_waypoints(&mut f, &mut BTreeSet::new(), g, 0);
+            add_waypoints(&mut f, &mut BTreeSet::new(), &mut 0, g, 0);
         }
         f
     }
