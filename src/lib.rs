@@ -16,12 +16,14 @@
 //! | [`tick`] | a running [`Match`]: spawning, the schedule (the one owner of the stage order), the state hash |
 //! | [`render`] | SVG pictures of maps, waypoint graphs and planner trees |
 //! | [`scenario`], [`replay`], [`bench`](mod@bench) | scenario files and runs (explore, tours, batches, reports); replays that verify; speed measurement |
+//! | [`agent`] | what an outside program reads of a running match: player records, events, the scoreboard, observation vectors (the Python module's base) |
 //!
 //! The binary's command line (`src/cli/`) parses, calls these and prints.
 
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod aas;
+pub mod agent;
 pub mod bench;
 pub mod bot;
 pub mod game;

@@ -159,3 +159,49 @@ fn scenarios_check_the_external_controller() {
         .expect("an unknown controller is refused");
     assert!(e.contains("external)"), "{e}");
 }
+
+#[test]
+fn reading_a_match_for_an_agent_changes_nothing() {
+    use botarena::agent::{self, Goal, OBS_LEN, Observer};
+    // Two brain bots and the agent: observations, player records and scoreboards taken
+    // every tick leave every tick's hash as in a run that reads nothing.
+    let dir = TempDir::with_arena("ext-read");
+    let text = format!(
+        "{SCENARIO}[[players]]\nname = \"b1\"\ncontroller = \"brain\"\n[[players]]\nname = \"b2\"\ncontroller = \"brain\"\n"
+    );
+    let mut read = build(&dir, &text).unwrap();
+    let mut plain = build(&dir, &text).unwrap();
+    let mut observer = Observer::new();
+    let mut hinted = 0;
+    for tick in 0..600 {
+        let cmd = run(tick as f32 * 3.0);
+        read.set_command("agent", cmd).unwrap();
+        plain.set_command("agent", cmd).unwrap();
+        read.step();
+        plain.step();
+        for i in 0..4 {
+            let goal = if i % 2 == 0 {
+                Goal::Enemy
+            } else {
+                Goal::Point(glam::Vec3::ZERO)
+            };
+            let o = observer.observe(&read, i, goal).unwrap();
+            assert_eq!(o.len(), OBS_LEN);
+            assert!(o.iter().all(|x| x.is_finite()));
+            hinted += usize::from(o[OBS_LEN - 5] == 1.0);
+        }
+        let players = agent::players(&read);
+        assert_eq!(players.len(), 4);
+        let _ = agent::scoreboard(&read);
+        assert_eq!(
+            read.state_hash(),
+            plain.state_hash(),
+            "tick {}",
+            read.tick()
+        );
+    }
+    assert!(
+        hinted > 0,
+        "the bots learned waypoints, so some hints lead somewhere"
+    );
+}

@@ -37,6 +37,9 @@ pub struct Args {
     matches_only: bool,
 }
 
+/// The heading of BENCHMARKS.md's section that python/benches/env_steps.py writes.
+const PYTHON_SECTION: &str = "## Python environments";
+
 pub fn run(args: Args) -> Outcome {
     let bots = match &args.bots {
         Some(list) => list
@@ -77,7 +80,15 @@ pub fn run(args: Args) -> Outcome {
         print!("{}", report.to_text());
     }
     if let Some(file) = args.markdown {
-        std::fs::write(&file, report.to_markdown())
+        // The Python module's section is measured by python/benches/env_steps.py, not here: kept.
+        let kept = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|old| {
+                old.find(PYTHON_SECTION)
+                    .map(|at| format!("\n{}", &old[at..]))
+            })
+            .unwrap_or_default();
+        std::fs::write(&file, report.to_markdown() + &kept)
             .map_err(|e| format!("{}: {e}", file.display()))?;
         eprintln!("wrote {}", file.display());
     }

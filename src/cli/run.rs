@@ -33,6 +33,11 @@ pub struct Args {
     /// scenario file, so put it there.
     #[arg(long, conflicts_with = "record")]
     integration: Option<String>,
+    /// Write the state hash after every tick to this file, one per line (tick 1 first), as
+    /// the final hash is written: to compare a run tick by tick with another program's
+    /// (the Python module's `Match.hash()`).
+    #[arg(long)]
+    hashes: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Outcome {
@@ -43,6 +48,7 @@ pub fn run(args: Args) -> Outcome {
         record,
         threads,
         integration,
+        hashes,
     } = args;
     let mut scenario = Scenario::load(&path)?;
     if let Some(i) = integration {
@@ -63,6 +69,7 @@ pub fn run(args: Args) -> Outcome {
         }
         None => None,
     };
+    let mut hash_lines = hashes.as_ref().map(|_| String::new());
     let mut progress = Progress::new(ticks, json);
     let start = Instant::now();
     run_match(&mut m, ticks, |m| {
@@ -70,12 +77,19 @@ pub fn run(args: Args) -> Outcome {
         if let Some(r) = recorder.as_mut() {
             r.record(m);
         }
+        if let Some(h) = hash_lines.as_mut() {
+            h.push_str(&botarena::scenario::report::hash_hex(m.state_hash()));
+            h.push('\n');
+        }
         progress.tick(m.tick());
     });
     progress.done();
     let wall = start.elapsed().as_secs_f64();
     if let (Some(r), Some(file)) = (recorder, &record) {
         r.finish().save(file)?;
+    }
+    if let (Some(h), Some(file)) = (hash_lines, &hashes) {
+        std::fs::write(file, h).map_err(|e| format!("{}: {e}", file.display()))?;
     }
     let report = RunReport::new(
         &m,

@@ -38,6 +38,39 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
     Ok(seeds)
 }
 
+/// Runs `scenario` (shown as `name` in the report) with `seed` for up to `ticks` ticks on
+/// `threads` threads: the report line `botarena batch` writes for it, as JSON. (Ray tasks
+/// of the Python module call it one match at a time.)
+pub fn run_one(
+    scenario: &Scenario,
+    name: &str,
+    seed: u64,
+    ticks: u64,
+    threads: usize,
+) -> Result<String, String> {
+    let mut sc = scenario.clone();
+    sc.seed = seed;
+    let mut m = sc.build().map_err(|e| e.to_string())?;
+    m.sim.threads = threads;
+    let mut events = EventCounter::default();
+    events.add(&m.sim.events);
+    let start = Instant::now();
+    run_match(&mut m, ticks, |m| events.add(&m.sim.events));
+    let report = RunReport::new(
+        &m,
+        name,
+        &sc.map.display().to_string(),
+        start.elapsed().as_secs_f64(),
+        &events,
+    );
+    serde_json::to_string(&report).map_err(|e| e.to_string())
+}
+
+/// The name a batch's reports give `scenario`.
+pub fn report_name(scenario: &Scenario) -> String {
+    format!("{} ({})", scenario.name, scenario.path.display())
+}
+
 /// Runs `scenario` once per seed for `ticks` ticks (default: the scenario's), on `threads`
 /// threads (default: the machine's cores): one match per worker while there are more matches
 /// than threads, the spare threads shared out to each match otherwise (results are the same
@@ -61,7 +94,7 @@ pub fn run_batch(
     }
     drop(job_tx);
     let (res_tx, res_rx) = crossbeam::channel::unbounded::<Result<String, String>>();
-    let name = format!("{} ({})", scenario.name, scenario.path.display());
+    let name = report_name(scenario);
     let handles: Vec<_> = (0..workers)
         .map(|_| {
             let (job_rx, res_tx, scenario, name) = (
@@ -72,24 +105,7 @@ pub fn run_batch(
             );
             std::thread::spawn(move || {
                 for seed in job_rx {
-                    let mut sc = scenario.clone();
-                    sc.seed = seed;
-                    let one = (|| -> Result<String, String> {
-                        let mut m = sc.build().map_err(|e| e.to_string())?;
-                        m.sim.threads = per_match;
-                        let mut events = EventCounter::default();
-                        events.add(&m.sim.events);
-                        let start = Instant::now();
-                        run_match(&mut m, ticks, |m| events.add(&m.sim.events));
-                        let report = RunReport::new(
-                            &m,
-                            &name,
-                            &sc.map.display().to_string(),
-                            start.elapsed().as_secs_f64(),
-                            &events,
-                        );
-                        serde_json::to_string(&report).map_err(|e| e.to_string())
-                    })();
+                    let one = run_one(&scenario, &name, seed, ticks, per_match);
                     if res_tx.send(one).is_err() {
                         return;
                     }

@@ -10,6 +10,11 @@ use crate::sim::SimEvent;
 use crate::sim::components::Stats;
 use crate::tick::Match;
 
+/// A state hash as reports, replays' readers and the Python module write it: 16 hex digits.
+pub fn hash_hex(h: u64) -> String {
+    format!("{h:016x}")
+}
+
 /// One player's line.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayerReport {
@@ -129,7 +134,7 @@ impl RunReport {
             tick_rate: (1.0 / sim.dt).round() as u32,
             sim_seconds: sim.time(),
             seed: sim.seed,
-            final_hash: format!("{:016x}", m.state_hash()),
+            final_hash: hash_hex(m.state_hash()),
             wall_seconds,
             ticks_per_second: if wall_seconds > 0.0 {
                 sim.tick as f64 / wall_seconds

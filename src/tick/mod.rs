@@ -188,15 +188,7 @@ impl Match {
                 return Err(CommandError::NotFinite { field, value });
             }
         }
-        let index = (0..self.sim.players.len())
-            .find(|&i| self.sim.player_name(i).as_deref() == Some(name))
-            .ok_or_else(|| CommandError::UnknownPlayer {
-                name: name.to_string(),
-                players: (0..self.sim.players.len())
-                    .filter_map(|i| self.sim.player_name(i))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
+        let index = self.player_index(name)?;
         let entity = self.sim.players[index].entity;
         let mut ctrl = self.sim.world.get::<&mut Controller>(entity).map_err(|_| {
             CommandError::NotExternal {
@@ -214,6 +206,19 @@ impl Match {
                 controller: other.kind(),
             }),
         }
+    }
+
+    /// The index of the player called `name` (its place in id order).
+    pub fn player_index(&self, name: &str) -> Result<usize, CommandError> {
+        (0..self.sim.players.len())
+            .find(|&i| self.sim.player_name(i).as_deref() == Some(name))
+            .ok_or_else(|| CommandError::UnknownPlayer {
+                name: name.to_string(),
+                players: (0..self.sim.players.len())
+                    .filter_map(|i| self.sim.player_name(i))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 
     /// Ticks done.
