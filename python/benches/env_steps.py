@@ -6,9 +6,9 @@ section (`botarena bench --markdown` keeps that section).
 
 Environment: a PettingZoo parallel env controlling one agent, one (or four) ticks per step,
 seeded random actions, the scenario's time and frag limits removed; each step sets the action, ticks, builds the observation and the reward.
-Native: the same ticks' own time, read from the match's stage timings (`Match.stage_seconds`:
-the schedule's stages, without the Python around them), so both figures are of one
-trajectory. The first 100 ticks are not timed; the best of three rounds counts.
+Native: the same ticks' own time, measured around each tick inside the native code
+(`Match.tick_seconds`: the library's `Match::step`, as `botarena run` times its ticks,
+without the Python around it), so both figures are of one trajectory. The first 100 ticks are not timed; the best of three rounds counts.
 The dm4 case runs when id's maps are found (BOTARENA_QUAKE_MAPS or ../shared/quake-maps).
 """
 
@@ -56,12 +56,12 @@ def measure(scenario: str, agent: str, steps: int, per_step: int) -> tuple[float
     actions = [rng.integers(0, botarena.ACTION_NVEC) for _ in range(steps + 100)]
     for k in range(100):
         env.step({agent: actions[k]})
-    sim0 = env.match.stage_seconds
+    sim0 = env.match.tick_seconds
     t = time.perf_counter()
     for k in range(steps):
         env.step({agent: actions[100 + k]})
     wall = time.perf_counter() - t
-    sim = env.match.stage_seconds - sim0
+    sim = env.match.tick_seconds - sim0
     return steps * per_step / wall, steps * per_step / sim
 
 
@@ -119,7 +119,8 @@ def main() -> None:
         "controlling one player with seeded random actions (time and frag limits removed, so "
         "the timed steps are all played), one or four ticks per step (action, ticks, "
         "observation, reward: one native call a step, with the GIL released); native: the "
-        "same ticks' time in the schedule's stages (`Match.stage_seconds`), so both are one "
+        "same ticks' own time, measured around each tick in the native code "
+        "(`Match.tick_seconds`), so both are one "
         "trajectory. Best of three rounds, after 100 untimed ticks. Goal (issue 25): environment ≥ 80 % of native.",
         "",
         "| scenario | ticks per step | steps timed | native ticks/s | env ticks/s | env / native | cost per step beyond the ticks |",

@@ -47,6 +47,7 @@ from ._native import ACTION_NVEC as _NATIVE_NVEC
 from ._native import OBS_LEN, OBS_LIMIT, BotarenaError, Match
 
 ACTION_NVEC = np.array(_NATIVE_NVEC, dtype=np.int64)
+_F32 = np.dtype(np.float32)
 
 Goal = Optional[Sequence[float]]
 
@@ -96,6 +97,7 @@ class _Core:
         if len(set(controlled)) != len(controlled):
             raise BotarenaError(f"controlled = {list(controlled)!r}: a player named twice")
         self.names = list(controlled)
+        self._name_set = set(self.names)
         self.max_ticks = max_ticks if max_ticks is not None else probe.scenario_ticks
         self.seed = seed if seed is not None else probe.seed
         self.episode = 0
@@ -125,9 +127,12 @@ class _Core:
         steps the match in one native call; observations, rewards, terminated, truncated,
         infos per agent."""
         names = self.names
-        if len(actions) != len(names) or any(n not in actions for n in names):
+        if actions.keys() != self._name_set:
             names = [n for n in self.names if n in actions]
-        rows = np.array([actions[n] for n in names]) if names else np.zeros((0, 7), np.int64)
+        if len(names) == 1:
+            rows = np.asarray(actions[names[0]]).reshape(1, -1)
+        else:
+            rows = np.array([actions[n] for n in names]) if names else np.zeros((0, 7), np.int64)
         if rows.shape != (len(names), len(ACTION_NVEC)) or rows.dtype.kind not in "iu":
             raise BotarenaError(
                 f"actions {actions!r}: each must be {len(ACTION_NVEC)} integers, "
@@ -136,8 +141,11 @@ class _Core:
         obs_bytes, stats, tick, over = self.match.agent_step(
             names, rows.astype("<i8", copy=False).tobytes(), self.ticks_per_step, self.goal
         )
-        got = np.frombuffer(obs_bytes, dtype=np.float32).reshape(len(names), OBS_LEN).copy()
-        obs = dict(zip(names, got))
+        # A bytearray: numpy reads it in place, writable, with no copy.
+        if len(names) == 1:
+            obs = {names[0]: np.frombuffer(obs_bytes, dtype=_F32)}
+        else:
+            obs = dict(zip(names, np.frombuffer(obs_bytes, dtype=_F32).reshape(-1, OBS_LEN)))
         stat = dict(zip(names, stats))
         if len(names) != len(self.names):
             # The agents without an action this step are read apart.
@@ -202,7 +210,7 @@ class BotarenaParallelEnv(ParallelEnv):
     def step(self, actions: dict):
         if not self.agents:
             raise BotarenaError("step() after the episode ended: call reset()")
-        if len(actions) > len(self.agents) or any(a not in self._obs for a in actions):
+        if not actions.keys() <= self._obs.keys():
             unknown = [a for a in actions if a not in self.agents]
             raise BotarenaError(f"actions for {unknown!r}: not agents (agents: {self.agents})")
         obs, rewards, terminated, truncated, infos = self._core.step(actions)

@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use botarena::agent::{self, Goal, OBS_LAYOUT, OBS_LEN, OBS_LIMIT, Observer};
 use botarena::bot::control::{ControllerConfig, ScriptStep};
@@ -29,7 +30,7 @@ use pyo3::prelude::{
     Bound, PyAny, PyErr, PyModule, PyModuleMethods, PyResult, Python, pyclass, pyfunction,
     pymethods, pymodule, wrap_pyfunction,
 };
-use pyo3::types::{PyBytes, PyDict, PyDictMethods, PyList, PyListMethods};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyDictMethods, PyList, PyListMethods};
 
 create_exception!(
     _native,
@@ -111,6 +112,8 @@ struct State {
     ticks: u64,
     /// The seed it was built with.
     seed: u64,
+    /// Wall-clock time spent inside the match's ticks.
+    step_time: Duration,
 }
 
 /// A running match of a scenario file (`botarena.Match(path, seed=None, threads=1)`).
@@ -182,6 +185,7 @@ impl PyMatch {
                 observer: Observer::new(),
                 ticks,
                 seed,
+                step_time: Duration::ZERO,
             }),
         })
     }
@@ -194,8 +198,15 @@ impl PyMatch {
             let mut st = self.lock();
             let mut done = 0;
             while done < n && st.m.over().is_none() {
-                st.m.step();
-                let State { m, events, .. } = &mut *st;
+                let State {
+                    m,
+                    events,
+                    step_time,
+                    ..
+                } = &mut *st;
+                let t0 = Instant::now();
+                m.step();
+                *step_time += t0.elapsed();
                 keep_events(m, events);
                 done += 1;
             }
@@ -221,17 +232,12 @@ impl PyMatch {
         self.lock().m.sim.tick_rate()
     }
 
-    /// Wall-clock seconds spent in the tick schedule's stages so far: the simulation's own
-    /// time, without the Python around it (what `python/benches/env_steps.py` compares with).
+    /// Wall-clock seconds spent inside the match's ticks so far (each `Match::step` of
+    /// the library, as `botarena run` times them), without the Python around them: what
+    /// `python/benches/env_steps.py` compares an environment's steps with.
     #[getter]
-    fn stage_seconds(&self) -> f64 {
-        self.lock()
-            .m
-            .timings
-            .total
-            .iter()
-            .map(|d| d.as_secs_f64())
-            .sum()
+    fn tick_seconds(&self) -> f64 {
+        self.lock().step_time.as_secs_f64()
     }
 
     /// The seed the match was built with (the scenario's unless given).
@@ -390,6 +396,7 @@ impl PyMatch {
                 m,
                 observer,
                 events,
+                step_time,
                 ..
             } = &mut *st;
             let mut indices = Vec::with_capacity(names.len());
@@ -422,7 +429,9 @@ impl PyMatch {
             }
             let mut done = 0;
             while done < ticks && m.over().is_none() {
+                let t0 = Instant::now();
                 m.step();
+                *step_time += t0.elapsed();
                 keep_events(m, events);
                 done += 1;
             }
@@ -443,14 +452,14 @@ impl PyMatch {
             }
             Ok((obs, stats, m.tick(), m.over()))
         })?;
-        Ok((PyBytes::new(py, &obs), stats, tick, over))
+        Ok((PyByteArray::new(py, &obs), stats, tick, over))
     }
 }
 
-/// What [`PyMatch::agent_step`] returns: every agent's observation (float32 bytes, one row
-/// each), (frags, deaths, alive, health) per agent, the tick, and why the match ended.
+/// What [`PyMatch::agent_step`] returns: every agent's observation (float32 bytes in a
+/// bytearray, which numpy reads without a copy, one row each), (frags, deaths, alive, health) per agent, the tick, and why the match ended.
 type AgentStep<'py> = (
-    Bound<'py, PyBytes>,
+    Bound<'py, PyByteArray>,
     Vec<(i32, u32, bool, f32)>,
     u64,
     Option<&'static str>,
