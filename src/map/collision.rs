@@ -912,10 +912,14 @@ fn segment_span(planes: &[Plane], a: Vec3, b: Vec3) -> Option<(f32, f32)> {
     for p in planes {
         let da = p.normal.dot(a) - p.dist;
         let db = p.normal.dot(b) - p.dist;
-        if da >= 0.0 && db >= 0.0 {
+        // In front of the plane, or touching it from the front: outside. A segment lying
+        // in the plane is inside for this plane, as Quake III's brush trace has it: where two
+        // solid brushes share a face (a floor built of two slabs), a line along the seam is
+        // inside the solid, as in the compiled map, not in a gap between them.
+        if da >= 0.0 && db >= 0.0 && (da > 0.0 || db > 0.0) {
             return None;
         }
-        if da < 0.0 && db < 0.0 {
+        if da <= 0.0 && db <= 0.0 {
             continue;
         }
         let t = da / (da - db);
@@ -1252,6 +1256,36 @@ mod tests {
         let mut found = Vec::new();
         m.bodies_along(Vec3::NAN, Vec3::NAN, None, |b| found.push(b.id));
         assert!(found.is_empty());
+    }
+
+    #[test]
+    fn a_line_along_the_seam_of_two_slabs_is_blocked() {
+        // A floor of two slabs meeting at x = 0 (as dm6's corridor floor meets at x 456): a
+        // vertical line in the shared face passes through solid, not between the brushes.
+        let west = Brush::from_box(
+            Vec3::new(-64., -64., 0.),
+            Vec3::new(0., 64., 16.),
+            Contents::SOLID,
+        );
+        let east = Brush::from_box(
+            Vec3::new(0., -64., 0.),
+            Vec3::new(64., 64., 16.),
+            Contents::SOLID,
+        );
+        let map = CollisionMap::new(vec![west, east], vec![]);
+        let (above, below) = (Vec3::new(0., 8., 100.), Vec3::new(0., 8., -100.));
+        assert!(!map.line_clear(above, below, Contents::MASK_SIGHT));
+        assert!(!map.line_clear(below, above, Contents::MASK_SIGHT));
+        // Beside the seam, through one slab: blocked as always; above the floor: clear.
+        assert!(!map.line_clear(above + Vec3::X, below + Vec3::X, Contents::MASK_SIGHT));
+        assert!(map.line_clear(above, Vec3::new(0., 8., 17.), Contents::MASK_SIGHT));
+        // Touching the floor's top from above, or the slab's side from outside: clear.
+        assert!(map.line_clear(above, Vec3::new(30., 8., 16.), Contents::MASK_SIGHT));
+        assert!(map.line_clear(
+            Vec3::new(100., 8., 8.),
+            Vec3::new(64., 8., 8.),
+            Contents::MASK_SIGHT
+        ));
     }
 
     #[test]
