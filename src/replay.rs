@@ -7,7 +7,7 @@
 //! |---|---|
 //! | 4 | magic `BARP` |
 //! | 4 | format version (u32) |
-//! | 4 + n | header length (u32) and header JSON ([`ReplayHeader`]: binary version, scenario path and full text, seed, tick rate, ticks, map geometry hash, part names) |
+//! | 4 + n | header length (u32) and header JSON ([`ReplayHeader`]: binary version, scenario path and full text, seed, tick rate, ticks, map geometry hash, part names; for a run driven from outside, the players made external and the commands they were given) |
 //! | 8 + (ticks + 1) × (8 + 4 × parts) | tick count (u64), then for the state after building and after every tick: the state hash (u64) and one u32 per part (each player, then the world) |
 //! | 4 + m | events length (u32) and events JSON (`[{"tick": t, "event": {...}}, ...]`: pickups, damage, deaths and frags, waypoint drops, teleports, jumps, spawns) |
 //! | 8 | XXH3-64 of everything before it |
@@ -19,6 +19,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
+use crate::bot::control::ScriptStep;
 use crate::nav::waypoint_file::geometry_hash;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tick::Match;
@@ -48,6 +49,27 @@ pub struct ReplayHeader {
     pub map_geometry: String,
     /// Names of the hashed parts (players, then the world).
     pub parts: Vec<String>,
+    /// Players made external when the match was built, whatever the scenario gives them
+    /// (the Python module's `external=[...]`); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<String>,
+    /// The commands external players were given, in the order given, each with the tick
+    /// it was given at (before that tick ran); a command equal to the one the player
+    /// already held is left out. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<GivenCommand>,
+}
+
+/// A command given to an external player during a recorded run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GivenCommand {
+    /// The match's tick when it was given (it holds from the tick that follows).
+    pub tick: u64,
+    /// The player.
+    pub player: String,
+    /// The command (`ticks` unused).
+    pub command: ScriptStep,
 }
 
 /// A replay in memory.
@@ -133,6 +155,8 @@ pub struct Recorder {
     hashes: Vec<u64>,
     part_hashes: Vec<u32>,
     events: Vec<serde_json::Value>,
+    /// The last command recorded per external player (to leave out repeats).
+    held: std::collections::BTreeMap<String, ScriptStep>,
 }
 
 impl Recorder {
@@ -148,10 +172,13 @@ impl Recorder {
                 ticks: 0,
                 map_geometry: geometry_hash(&m.sim.level),
                 parts: m.part_names(),
+                external: Vec::new(),
+                commands: Vec::new(),
             },
             hashes: Vec::new(),
             part_hashes: Vec::new(),
             events: Vec::new(),
+            held: Default::default(),
         };
         r.push(m);
         r
@@ -167,10 +194,44 @@ impl Recorder {
         }
     }
 
+    /// Notes the players that were made external when the match was built (beyond what the
+    /// scenario file says); a re-simulation makes them external too.
+    pub fn set_external(&mut self, names: &[String]) {
+        self.header.external = names.to_vec();
+    }
+
+    /// Notes a command given to external player `player` at the match's tick `tick` (after
+    /// [`Match::set_command`] took it); a re-simulation gives it at the same tick.
+    pub fn command(&mut self, tick: u64, player: &str, command: ScriptStep) {
+        let command = ScriptStep {
+            ticks: 0,
+            ..command
+        };
+        if self.held.get(player) == Some(&command) {
+            return;
+        }
+        self.held.insert(player.to_string(), command);
+        self.header.commands.push(GivenCommand {
+            tick,
+            player: player.to_string(),
+            command,
+        });
+    }
+
     /// Adds the tick just run.
     pub fn record(&mut self, m: &Match) {
         self.header.ticks += 1;
         self.push(m);
+    }
+
+    /// The replay so far (the recording goes on).
+    pub fn replay(&self) -> Replay {
+        Replay {
+            header: self.header.clone(),
+            hashes: self.hashes.clone(),
+            part_hashes: self.part_hashes.clone(),
+            events: self.events.clone(),
+        }
     }
 
     /// The finished replay.
@@ -388,8 +449,17 @@ impl Replay {
     /// `visit` the match after building and after every tick that matched (what the viewer's
     /// frames are drawn from). Stops at the first difference, returned as a [`Divergence`].
     pub fn resimulate(&self, mut visit: impl FnMut(&Match)) -> Result<Verified, ReplayError> {
-        let scenario = self.scenario()?;
+        let mut scenario = self.scenario()?;
+        scenario.seed = self.header.seed;
+        scenario
+            .make_external(&self.header.external)
+            .map_err(|message| ReplayError::Invalid {
+                path: self.header.scenario_path.clone(),
+                what: "header",
+                message,
+            })?;
         let mut m = scenario.build()?;
+        let mut commands = self.header.commands.iter().peekable();
         let now = geometry_hash(&m.sim.level);
         if now != self.header.map_geometry {
             return Err(ReplayError::MapChanged {
@@ -402,6 +472,15 @@ impl Replay {
         for t in 0..=self.header.ticks {
             if t > 0 {
                 m.step();
+            }
+            // The commands given at this tick, before the next one runs.
+            while let Some(c) = commands.next_if(|c| c.tick == t) {
+                m.set_command(&c.player, c.command)
+                    .map_err(|e| ReplayError::Invalid {
+                        path: self.header.scenario_path.clone(),
+                        what: "commands",
+                        message: format!("tick {t}: {e}"),
+                    })?;
             }
             let i = t as usize;
             if m.state_hash() != self.hashes[i] {

@@ -205,3 +205,45 @@ fn reading_a_match_for_an_agent_changes_nothing() {
         "the bots learned waypoints, so some hints lead somewhere"
     );
 }
+
+#[test]
+fn a_replay_keeps_the_commands_given_and_replays_them() {
+    use botarena::replay::Recorder;
+    let dir = TempDir::with_arena("ext-replay");
+    let path = dir.join("s/ext.toml");
+    std::fs::write(&path, SCENARIO).unwrap();
+    let scenario = Scenario::load(&path).unwrap();
+    let mut m = scenario.build().unwrap();
+    let mut rec = Recorder::new(&scenario, SCENARIO, &m);
+    for k in 0..12u32 {
+        let cmd = ScriptStep {
+            forward: 320.0,
+            side: if k % 2 == 0 { 200.0 } else { -200.0 },
+            yaw: (k * 33) as f32,
+            jump: k % 3 == 0,
+            fire: k % 4 == 0,
+            ..Default::default()
+        };
+        m.set_command("agent", cmd).unwrap();
+        rec.command(m.tick(), "agent", cmd);
+        // Given again: a repeat is left out of the file.
+        rec.command(m.tick(), "agent", cmd);
+        for _ in 0..(5 + k % 4) {
+            m.step();
+            rec.record(&m);
+        }
+    }
+    let replay = rec.finish();
+    assert_eq!(replay.header.commands.len(), 12);
+    let back = botarena::replay::Replay::from_bytes(&replay.to_bytes(), "mem").unwrap();
+    assert_eq!(back, replay);
+    let ok = back.verify(|_| {}).unwrap();
+    assert_eq!((ok.ticks, ok.divergence), (m.tick(), None));
+    // Without its commands the agent stands still: the replay diverges when it first moved.
+    let mut bare = back.clone();
+    bare.header.commands.clear();
+    let off = bare.verify(|_| {}).unwrap();
+    let d = off.divergence.expect("diverges");
+    assert!(d.tick <= 2, "tick {}", d.tick);
+    assert!(d.parts[0].contains("agent"), "{:?}", d.parts);
+}

@@ -31,6 +31,10 @@ Reward: frags gained minus deaths, per step (a kill +1; a death -1; a suicide -2
 costs a frag). Episodes end (terminated) when the match does (time or frag limit), and are
 truncated at ``max_ticks`` ticks (default: the scenario's ``ticks``). One step is
 ``ticks_per_step`` ticks (default 1: 50 ms at the usual 20 Hz).
+
+With ``record=True`` each episode's match keeps a replay: ``env.match.save_replay(path)``
+writes it (the actions given included), ``botarena replay FILE --verify`` re-simulates it and
+``botarena view FILE -o episode.html`` shows the episode in a browser.
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ class _Core:
         goal: Goal,
         seed: int | None,
         threads: int,
+        record: bool = False,
     ) -> None:
         if ticks_per_step < 1:
             raise BotarenaError(f"ticks_per_step = {ticks_per_step}: expected at least 1")
@@ -83,6 +88,7 @@ class _Core:
                 raise BotarenaError(f"goal {goal!r}: expected a finite (x, y, z) point")
         self.scenario = str(scenario)
         self.threads = threads
+        self.record = record
         self.goal = goal
         self.ticks_per_step = ticks_per_step
         # Built once here so that a bad scenario or name fails now, with the CLI's message.
@@ -114,6 +120,7 @@ class _Core:
             seed=self.seed + self.episode,
             threads=self.threads,
             external=self.names,
+            record=self.record,
         )
         self.episode += 1
         self._score = {p["name"]: (p["frags"], p["deaths"]) for p in self.match.players()}
@@ -182,8 +189,11 @@ class BotarenaParallelEnv(ParallelEnv):
         goal: Goal = None,
         seed: int | None = None,
         threads: int = 1,
+        record: bool = False,
     ) -> None:
-        self._core = _Core(scenario, controlled, max_ticks, ticks_per_step, goal, seed, threads)
+        self._core = _Core(
+            scenario, controlled, max_ticks, ticks_per_step, goal, seed, threads, record
+        )
         self.possible_agents = list(self._core.names)
         self.agents: list[str] = []
         self._obs = {a: _obs_space() for a in self.possible_agents}
@@ -239,9 +249,12 @@ class BotarenaGymEnv(gymnasium.Env):
         goal: Goal = None,
         seed: int | None = None,
         threads: int = 1,
+        record: bool = False,
     ) -> None:
         controlled = [player] if player is not None else None
-        self._core = _Core(scenario, controlled, max_ticks, ticks_per_step, goal, seed, threads)
+        self._core = _Core(
+            scenario, controlled, max_ticks, ticks_per_step, goal, seed, threads, record
+        )
         if len(self._core.names) != 1:
             raise BotarenaError(
                 f"{scenario}: {len(self._core.names)} external players "
@@ -271,11 +284,11 @@ class BotarenaGymEnv(gymnasium.Env):
 def parallel_env(scenario: str, controlled: Sequence[str] | None = None, **kwargs) -> BotarenaParallelEnv:
     """A PettingZoo ParallelEnv whose agents are the ``controlled`` players (default: the
     scenario's external ones). Keywords: ``max_ticks``, ``ticks_per_step``, ``goal``,
-    ``seed``, ``threads``."""
+    ``seed``, ``threads``, ``record`` (keep each episode's replay: ``env.match.save_replay(path)``)."""
     return BotarenaParallelEnv(scenario, controlled=controlled, **kwargs)
 
 
 def gym_env(scenario: str, player: str | None = None, **kwargs) -> BotarenaGymEnv:
     """A Gymnasium Env controlling ``player`` (default: the scenario's one external player).
-    Keywords: ``max_ticks``, ``ticks_per_step``, ``goal``, ``seed``, ``threads``."""
+    Keywords: ``max_ticks``, ``ticks_per_step``, ``goal``, ``seed``, ``threads``, ``record``."""
     return BotarenaGymEnv(scenario, player=player, **kwargs)

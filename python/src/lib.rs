@@ -15,8 +15,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use botarena::agent::{self, Goal, OBS_LAYOUT, OBS_LEN, OBS_LIMIT, Observer};
-use botarena::bot::control::{ControllerConfig, ScriptStep};
+use botarena::bot::control::ScriptStep;
 use botarena::game::Weapon;
+use botarena::replay::Recorder;
 use botarena::scenario::Scenario;
 use botarena::scenario::batch::{report_name, run_one};
 use botarena::scenario::report::hash_hex;
@@ -114,6 +115,8 @@ struct State {
     seed: u64,
     /// Wall-clock time spent inside the match's ticks.
     step_time: Duration,
+    /// The replay being recorded (`record=True`).
+    recorder: Option<Recorder>,
 }
 
 /// A running match of a scenario file (`botarena.Match(path, seed=None, threads=1)`).
@@ -134,46 +137,43 @@ impl PyMatch {
     /// Loads `scenario` (a TOML file), overriding its seed when `seed` is given and making
     /// the players named in `external` external (their commands come from `set_command`,
     /// whatever the scenario gives them), and builds the match (tick 0). `threads`: worker
-    /// threads for the per-bot stages; results are the same for any number.
+    /// threads for the per-bot stages; results are the same for any number. `record`: keep
+    /// a replay of the run (every tick's hash, events, the commands given) for
+    /// `save_replay`.
     #[new]
-    #[pyo3(signature = (scenario, seed=None, threads=1, external=Vec::new()))]
+    #[pyo3(signature = (scenario, seed=None, threads=1, external=Vec::new(), record=false))]
     fn new(
         py: Python<'_>,
         scenario: PathBuf,
         seed: Option<u64>,
         threads: usize,
         external: Vec<String>,
+        record: bool,
     ) -> PyResult<Self> {
         if !(1..=256).contains(&threads) {
             return Err(BotarenaError::new_err(format!(
                 "threads = {threads}: expected 1 to 256"
             )));
         }
-        let (m, ticks, seed) = py
-            .detach(|| -> Result<(Match, u64, u64), String> {
+        let (m, ticks, seed, recorder) = py
+            .detach(|| -> Result<_, String> {
                 let mut sc = Scenario::load(&scenario).map_err(|e| e.to_string())?;
                 if let Some(s) = seed {
                     sc.seed = s;
                 }
-                for name in &external {
-                    let names: Vec<&str> =
-                        sc.players.iter().map(|p| p.config.name.as_str()).collect();
-                    let all = names.join(", ");
-                    let p = sc
-                        .players
-                        .iter_mut()
-                        .find(|p| p.config.name == *name)
-                        .ok_or_else(|| {
-                            format!(
-                                "{}: no player {name:?} to make external (players: {all})",
-                                scenario.display()
-                            )
-                        })?;
-                    p.config.controller = ControllerConfig::External;
-                }
+                sc.make_external(&external)?;
                 let mut m = sc.build().map_err(|e| e.to_string())?;
                 m.sim.threads = threads;
-                Ok((m, sc.ticks, sc.seed))
+                let recorder = if record {
+                    let text = std::fs::read_to_string(&scenario)
+                        .map_err(|e| format!("{}: {e}", scenario.display()))?;
+                    let mut r = Recorder::new(&sc, &text, &m);
+                    r.set_external(&external);
+                    Some(r)
+                } else {
+                    None
+                };
+                Ok((m, sc.ticks, sc.seed, recorder))
             })
             .map_err(scenario_error)?;
         let mut events = VecDeque::new();
@@ -186,6 +186,7 @@ impl PyMatch {
                 ticks,
                 seed,
                 step_time: Duration::ZERO,
+                recorder,
             }),
         })
     }
@@ -202,12 +203,16 @@ impl PyMatch {
                     m,
                     events,
                     step_time,
+                    recorder,
                     ..
                 } = &mut *st;
                 let t0 = Instant::now();
                 m.step();
                 *step_time += t0.elapsed();
                 keep_events(m, events);
+                if let Some(r) = recorder {
+                    r.record(m);
+                }
                 done += 1;
             }
             done
@@ -331,10 +336,30 @@ impl PyMatch {
             fire,
             weapon,
         };
-        self.lock()
-            .m
-            .set_command(name, cmd)
-            .map_err(|e| CommandError::new_err(e.to_string()))
+        let mut st = self.lock();
+        let State { m, recorder, .. } = &mut *st;
+        m.set_command(name, cmd)
+            .map_err(|e| CommandError::new_err(e.to_string()))?;
+        if let Some(r) = recorder.as_mut() {
+            r.command(m.tick(), name, cmd);
+        }
+        Ok(())
+    }
+
+    /// Writes the run so far as a replay file (the match must have been made with
+    /// `record=True`): `botarena replay FILE --verify` re-simulates it, commands given to
+    /// external players included, and `botarena view FILE -o match.html` shows it.
+    fn save_replay(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let replay = match &self.lock().recorder {
+            Some(r) => r.replay(),
+            None => {
+                return Err(BotarenaError::new_err(
+                    "this match is not being recorded: make it with record=True",
+                ));
+            }
+        };
+        py.detach(|| replay.save(&path))
+            .map_err(|e| BotarenaError::new_err(e.to_string()))
     }
 
     /// Player `name`'s observation as little-endian float32 bytes (`OBS_LEN` numbers, laid
@@ -397,6 +422,7 @@ impl PyMatch {
                 observer,
                 events,
                 step_time,
+                recorder,
                 ..
             } = &mut *st;
             let mut indices = Vec::with_capacity(names.len());
@@ -426,6 +452,9 @@ impl PyMatch {
             for (name, cmd) in names.iter().zip(commands) {
                 m.set_command(name, cmd)
                     .map_err(|e| CommandError::new_err(e.to_string()))?;
+                if let Some(r) = recorder.as_mut() {
+                    r.command(m.tick(), name, cmd);
+                }
             }
             let mut done = 0;
             while done < ticks && m.over().is_none() {
@@ -433,6 +462,9 @@ impl PyMatch {
                 m.step();
                 *step_time += t0.elapsed();
                 keep_events(m, events);
+                if let Some(r) = recorder.as_mut() {
+                    r.record(m);
+                }
                 done += 1;
             }
             let mut obs = Vec::with_capacity(names.len() * OBS_LEN * 4);

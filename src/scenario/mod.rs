@@ -234,6 +234,32 @@ impl Scenario {
         Self::parse(&text, path)
     }
 
+    /// Makes the players called `names` external (their commands come from
+    /// [`Match::set_command`], whatever controller the file gives them); an unknown name is
+    /// refused, naming the players there are, with nothing changed.
+    pub fn make_external(&mut self, names: &[String]) -> Result<(), String> {
+        for name in names {
+            if !self.players.iter().any(|p| p.config.name == *name) {
+                let all: Vec<&str> = self
+                    .players
+                    .iter()
+                    .map(|p| p.config.name.as_str())
+                    .collect();
+                return Err(format!(
+                    "{}: no player {name:?} to make external (players: {})",
+                    self.path.display(),
+                    all.join(", ")
+                ));
+            }
+        }
+        for p in &mut self.players {
+            if names.contains(&p.config.name) {
+                p.config.controller = crate::bot::control::ControllerConfig::External;
+            }
+        }
+        Ok(())
+    }
+
     /// Validates scenario text; `path` names it in errors and anchors the map path.
     pub fn parse(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         let p = path.display().to_string();
