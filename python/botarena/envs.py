@@ -52,6 +52,7 @@ from ._native import OBS_LEN, OBS_LIMIT, BotarenaError, Match
 
 ACTION_NVEC = np.array(_NATIVE_NVEC, dtype=np.int64)
 _F32 = np.dtype(np.float32)
+_I64 = np.dtype("<i8")
 
 Goal = Optional[Sequence[float]]
 
@@ -137,16 +138,20 @@ class _Core:
         if actions.keys() != self._name_set:
             names = [n for n in self.names if n in actions]
         if len(names) == 1:
-            rows = np.asarray(actions[names[0]]).reshape(1, -1)
+            rows = np.asarray(actions[names[0]])
+            shape = (len(ACTION_NVEC),)
         else:
             rows = np.array([actions[n] for n in names]) if names else np.zeros((0, 7), np.int64)
-        if rows.shape != (len(names), len(ACTION_NVEC)) or rows.dtype.kind not in "iu":
+            shape = (len(names), len(ACTION_NVEC))
+        if rows.shape != shape or rows.dtype.kind not in "iu":
             raise BotarenaError(
                 f"actions {actions!r}: each must be {len(ACTION_NVEC)} integers, "
                 f"in MultiDiscrete({ACTION_NVEC.tolist()})"
             )
+        if rows.dtype != _I64:
+            rows = rows.astype(_I64)
         obs_bytes, stats, tick, over = self.match.agent_step(
-            names, rows.astype("<i8", copy=False).tobytes(), self.ticks_per_step, self.goal
+            names, rows.tobytes(), self.ticks_per_step, self.goal
         )
         # A bytearray: numpy reads it in place, writable, with no copy.
         if len(names) == 1:
