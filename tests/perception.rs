@@ -104,15 +104,27 @@ fn field_of_view_and_sight_distance_limit_what_is_seen() {
 
 #[test]
 fn nearby_items_are_visible_and_reachable() {
+    // Reachability is tested for players whose senses ask for it (explorers by default).
+    let checks = |cfg: PlayerConfig| PlayerConfig {
+        senses: Senses {
+            reach_checks: Some(true),
+            ..Default::default()
+        },
+        ..cfg
+    };
     let mut m = match_on(
         "arena",
         1,
-        vec![scripted(
-            "a",
-            v(300., -300., 25.),
-            0.,
-            ControllerConfig::Idle,
-        )],
+        vec![
+            checks(scripted(
+                "a",
+                v(300., -300., 25.),
+                0.,
+                ControllerConfig::Idle,
+            )),
+            // Beside it, a player that does not ask: sees the same, tests nothing.
+            scripted("b", v(250., -300., 25.), 0., ControllerConfig::Idle),
+        ],
     );
     let health = m
         .sim
@@ -133,12 +145,20 @@ fn nearby_items_are_visible_and_reachable() {
         .map(|r| r.how);
     assert_eq!(how, Some(Reachability::Walk));
     assert!(m.sim.stats.perception_traces > 0);
+    let b = m.player_percepts(1).unwrap();
+    assert!(b.visible.iter().any(|s| s.thing == Thing::Item(health)));
+    assert!(b.reachable.is_empty(), "{:?}", b.reachable);
     // The super shotgun is on the north balcony, 128 up: seen from below, not reachable in
     // a straight line.
     let mut m = match_on(
         "arena",
         1,
-        vec![scripted("a", v(-300., 0., 25.), 0., ControllerConfig::Idle)],
+        vec![checks(scripted(
+            "a",
+            v(-300., 0., 25.),
+            0.,
+            ControllerConfig::Idle,
+        ))],
     );
     let ssg = m
         .sim
@@ -296,4 +316,44 @@ fn perception_is_part_of_the_deterministic_state() {
             .collect::<Vec<_>>()
     };
     assert_eq!(run(), run());
+}
+
+/// `reach_checks` in a scenario: a brain bot asked for the tests gets them, an explorer told
+/// not to make them has none (one by default has them, a brain bot by default not), and a value that is not a boolean is refused with its line.
+#[test]
+fn the_reach_checks_key_turns_the_tests_on_and_off() {
+    use botarena::scenario::Scenario;
+    let dir = common::TempDir::with_arena("perception-reach-checks");
+    let load = |text: &str| {
+        let p = dir.join("s/test.toml");
+        std::fs::write(&p, text).unwrap();
+        Scenario::load(&p).map_err(|e| e.to_string())
+    };
+    let head = "map = \"../maps/arena.map\"\nseed = 3\nthreads = 1\n";
+    let s = load(&format!(
+        "{head}[[players]]\nname = \"brain\"\nreach_checks = true\n\
+         [[players]]\nname = \"explorer\"\ncontroller = \"explore\"\nreach_checks = false\n\
+         [[players]]\nname = \"plain\"\n\
+         [[players]]\nname = \"scout\"\ncontroller = \"explore\"\n"
+    ))
+    .unwrap();
+    let mut m = s.build().unwrap();
+    let mut tested = [0usize; 4];
+    for _ in 0..200 {
+        m.step();
+        for (i, t) in tested.iter_mut().enumerate() {
+            *t += m.player_percepts(i).unwrap().reachable.len();
+        }
+    }
+    // The brain bot that asked and the explorer by default test; the others do not.
+    assert!(tested[0] > 0 && tested[3] > 0, "{tested:?}");
+    assert_eq!(tested[1..3], [0, 0], "{tested:?}");
+    let e = load(&format!(
+        "{head}[[players]]\nname = \"a\"\nreach_checks = \"yes\"\n"
+    ))
+    .unwrap_err();
+    assert!(
+        e.contains("test.toml:6:") && e.contains("reach_checks"),
+        "{e}"
+    );
 }

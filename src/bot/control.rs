@@ -161,6 +161,13 @@ impl Controller {
         }
     }
 
+    /// Whether it reads perception's reachability tests ([`super::Percepts::reachable`]):
+    /// only the explorer does (an unmarked item in reach comes first); for the others the
+    /// tests are not made unless the player's senses ask for them.
+    pub fn reads_reachability(&self) -> bool {
+        matches!(self, Controller::Explore(_))
+    }
+
     /// The controller a player configured as `cfg` starts with at `origin` facing `yaw`.
     pub fn new(cfg: &ControllerConfig, origin: Vec3, yaw: f32) -> Controller {
         match cfg {

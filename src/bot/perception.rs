@@ -5,6 +5,8 @@
 //! bots × entities. Lines of sight and the straight-line reachability of the nearest few
 //! visible things are refreshed at 10 Hz, staggered across bots; in between, what was seen
 //! is followed to where it is now (a player moves at most 32 units in a tenth of a second).
+//! Reachability is tested only for bots that read it ([`Senses::reach_checks`]: explorers by
+//! default): it was most of a brain bot's perception cost, and no brain decision used it.
 //! An item's line of sight is not traced from a 64-unit cell that one static brush hides it
 //! from entirely (proved once per cell and item, [`CollisionMap::box_blocked_from`]): the
 //! trace would say "blocked" anyway, so the answers and hashes are those of tracing.
@@ -241,6 +243,8 @@ impl PerceptionStage {
             s: crate::physics::PlayerState,
             alive: bool,
             senses: Senses,
+            /// Whether its reachability tests are made ([`Senses::reach_checks`]).
+            reach_checks: bool,
             percepts: Percepts,
             /// Lines of sight this bot traced for everyone.
             sight: Vec<SightLine>,
@@ -256,6 +260,8 @@ impl PerceptionStage {
             let Some((motion, vitals, senses, percepts)) = view.get_mut(p.entity) else {
                 continue;
             };
+            // Settled when the bot was spawned (for its controller) where not configured.
+            let reach_checks = senses.reach_checks == Some(true);
             jobs.push(Job {
                 id: p.id,
                 ix,
@@ -263,6 +269,7 @@ impl PerceptionStage {
                 s: motion.0,
                 alive: vitals.alive,
                 senses: *senses,
+                reach_checks,
                 percepts: std::mem::take(percepts),
                 sight: Vec::new(),
                 unseen: Vec::new(),
@@ -445,7 +452,9 @@ impl PerceptionStage {
                     .total_cmp(&b.distance)
                     .then(a.thing.cmp(&b.thing))
             });
-            if refresh {
+            if refresh && !job.reach_checks {
+                percepts.reachable.clear();
+            } else if refresh {
                 let mut reached = Vec::new();
                 for v in seen
                     .iter()

@@ -22,11 +22,21 @@ pub fn insert_components(
     yaw: f32,
     items: usize,
 ) {
+    let controller = Controller::new(cfg, origin, yaw);
+    // Reachability tests for the controllers that read them, unless the senses say.
+    let senses = Senses {
+        reach_checks: Some(
+            senses
+                .reach_checks
+                .unwrap_or(controller.reads_reachability()),
+        ),
+        ..senses
+    };
     world
         .insert(
             e,
             (
-                Controller::new(cfg, origin, yaw),
+                controller,
                 senses,
                 Percepts::default(),
                 movement::MoveIntent::default(),

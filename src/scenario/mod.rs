@@ -38,6 +38,8 @@
 //! hearing = 1.0               # scales every sound's audible distance
 //! hearing_model = "distance"  # distance (straight) | path (along the way through the map,
 //!                             # on the compiled area graph)
+//! reach_checks = true         # test the reachability of the nearest things in sight
+//!                             # (default: only explorers, the controller that reads them)
 //! ```
 //!
 //! Runs built on scenarios and matches: [`run_match`], explorations ([`explore`]), item tours
@@ -151,6 +153,7 @@ struct RawPlayer {
     travel: Option<Spanned<Vec<String>>>,
     navigation: Option<Spanned<String>>,
     hearing_model: Option<Spanned<String>>,
+    reach_checks: Option<bool>,
 }
 
 /// A player as the scenario describes it.
@@ -547,6 +550,7 @@ impl Scenario {
                     .map_err(|m| err_at(n.span().start, format!("navigation: {m}")))?,
                 None => Navigation::Learned,
             };
+            senses.reach_checks = rp.reach_checks;
             if let Some(h) = &rp.hearing_model {
                 senses.hearing_model = crate::bot::hearing::HearingModel::parse(h.get_ref())
                     .map_err(|m| err_at(h.span().start, format!("hearing_model: {m}")))?;
