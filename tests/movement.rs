@@ -302,19 +302,32 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
             && t.seen_tick >= 6
             && tracked.is_none()
         {
-            tracked = Some(t.clone());
+            // Predicted when asked for, here as soon as it is tracked.
+            tracked = Some((t.clone(), t.path(&m.sim.cmap, &m.sim.params)));
         }
     }
-    let t = tracked.expect("the runner was tracked");
-    assert_eq!(t.path.len(), 10);
+    let (t, path) = tracked.expect("the runner was tracked");
+    assert_eq!(path.len(), 10);
     // The state it predicted from is the one at the start of tick `seen_tick` (the end of the
     // tick before), and every 0.1 s is two ticks.
-    for (k, p) in t.path.iter().enumerate() {
+    for (k, p) in path.iter().enumerate() {
         let actual = history[t.seen_tick as usize - 1 + 2 * (k + 1)];
         assert!(
             (*p - actual).length() < 1.0,
             "step {k}: predicted {p:?}, actual {actual:?}"
         );
     }
-    assert!((t.predicted_at(1.0) - t.state.origin).x > 300.0);
+    assert!((path[9] - t.state.origin).x > 300.0);
+    // A point on the way is the path's, predicted alone (its first steps only).
+    for (seconds, k) in [(0.05, 0), (0.1, 0), (0.5, 4), (0.55, 5), (1.0, 9), (3.0, 9)] {
+        assert_eq!(
+            t.predicted_at(&m.sim.cmap, &m.sim.params, seconds),
+            path[k],
+            "{seconds} s"
+        );
+    }
+    assert_eq!(
+        t.predicted_at(&m.sim.cmap, &m.sim.params, 0.0),
+        t.state.origin
+    );
 }

@@ -434,7 +434,7 @@ pub fn brain_system(
         if let Goal::Fight(pid) = b.goal {
             let last = trk.enemies.iter().find(|t| t.id == pid);
             b.goal = match last {
-                Some(t) => Goal::Chase(t.predicted_at(0.5)),
+                Some(t) => Goal::Chase(t.predicted_at(&sim.cmap, &sim.params, 0.5)),
                 None => Goal::Explore,
             };
         }
