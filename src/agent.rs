@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::bot::{Percepts, Thing};
 use crate::game::weapons::{Inventory, WEAPONS};
 use crate::map::level::ItemKind;
-use crate::nav::routing::{RouteCache, RouteParams, TravelFlags, build_cache};
+use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
 use crate::nav::waypoints::WaypointGraph;
 use crate::sim::SimEvent;
 use crate::sim::components::ItemSlot;
@@ -230,14 +230,28 @@ pub const OBS_LIMIT: f32 = 64.0;
 /// Distances in an observation are divided by this.
 pub const OBS_SCALE: f32 = 1024.0;
 
-/// Makes observations; keeps the last route cache built for each player's goal waypoint so
-/// that a hint costs a lookup while neither the goal waypoint nor the graph changes. The
-/// caches are its own, built from the match's waypoint graph: the match's routing caches
-/// (part of its state) are never touched.
-#[derive(Default)]
+/// Makes observations; keeps route caches of the hints' goal waypoints (its own
+/// [`RouteCaches`], least recently used evicted past [`HINT_CACHE_BYTES`]), repaired with the
+/// graph's changes rather than rebuilt, so that a hint costs a lookup while the goal moves
+/// among waypoints it has been near before and the bots keep dropping waypoints. They are
+/// built from the match's waypoint graph: the match's routing caches (part of its state)
+/// are never touched.
 pub struct Observer {
-    caches: Vec<Option<RouteCache>>,
+    routes: RouteCaches,
 }
+
+impl Default for Observer {
+    fn default() -> Observer {
+        Observer {
+            routes: RouteCaches::new(HINT_CACHE_BYTES, RouteParams::default()),
+        }
+    }
+}
+
+/// Memory an [`Observer`]'s route caches may hold (measured on the duel: building a cache
+/// each time the enemy's nearest waypoint or the graph changed was half the native cost of
+/// an environment step beyond its tick).
+pub const HINT_CACHE_BYTES: usize = 4 << 20;
 
 /// How near a player must be to a waypoint for the hint to start from it.
 const NEAR_WAYPOINT: f32 = 256.0;
@@ -357,24 +371,8 @@ impl Observer {
         let graph = &m.learned.waypoints;
         let (start, _) = nearest(graph, origin)?;
         let (end, end_distance) = nearest(graph, target)?;
-        if self.caches.len() <= index {
-            self.caches.resize(index + 1, None);
-        }
-        let slot = &mut self.caches[index];
-        let fresh = slot
-            .as_ref()
-            .is_some_and(|c| c.goal == end && c.revision == graph.revision);
-        if !fresh {
-            *slot = Some(build_cache(
-                graph,
-                end,
-                end_distance,
-                TravelFlags::ALL,
-                &RouteParams::default(),
-            ));
-        }
-        let cache = slot.as_ref()?;
-        let length = cache.distance(start)?;
+        let cache = self.routes.get(graph, end, TravelFlags::ALL);
+        let length = cache.distance(start)? + end_distance;
         // Standing at the nearest waypoint already: head for the one after it.
         let at = graph.get(start)?.origin;
         let next = match cache.next.get(start as usize).copied().flatten() {
