@@ -390,7 +390,7 @@ impl Observer {
 /// faster than the spatial hash's 25 cell lookups.
 fn nearest(graph: &WaypointGraph, p: Vec3) -> Option<(u32, f32)> {
     if graph.len() > 256 {
-        return graph.near(p, NEAR_WAYPOINT).first().copied();
+        return graph.nearest(p, NEAR_WAYPOINT);
     }
     graph
         .waypoints()

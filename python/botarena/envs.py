@@ -53,6 +53,7 @@ from ._native import OBS_LEN, OBS_LIMIT, BotarenaError, Match
 ACTION_NVEC = np.array(_NATIVE_NVEC, dtype=np.int64)
 _F32 = np.dtype(np.float32)
 _I64 = np.dtype("<i8")
+_ROW = (len(ACTION_NVEC),)
 
 Goal = Optional[Sequence[float]]
 
@@ -135,6 +136,27 @@ class _Core:
         steps the match in one native call; observations, rewards, terminated, truncated,
         infos per agent."""
         names = self.names
+        if len(names) == 1 and actions.keys() == self._name_set:
+            # The usual case of one agent with a well-formed action, kept short: at one tick
+            # per step on a small match this code is a fifth of the step's time.
+            n = names[0]
+            a = actions[n]
+            if type(a) is np.ndarray and a.dtype is _I64 and a.shape == _ROW:
+                obs_bytes, stats, tick, over = self.match.agent_step(
+                    names, a.tobytes(), self.ticks_per_step, self.goal
+                )
+                frags, deaths, alive, health = stats[0]
+                frags0, deaths0 = self._score[n]
+                self._score[n] = (frags, deaths)
+                terminated = over is not None
+                return (
+                    {n: np.frombuffer(obs_bytes, dtype=_F32)},
+                    {n: float((frags - frags0) - (deaths - deaths0))},
+                    terminated,
+                    not terminated and tick >= self.max_ticks,
+                    {n: {"tick": tick, "frags": frags, "deaths": deaths, "alive": alive,
+                         "health": health}},
+                )
         if actions.keys() != self._name_set:
             names = [n for n in self.names if n in actions]
         if len(names) == 1:

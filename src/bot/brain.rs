@@ -509,7 +509,7 @@ pub fn brain_system(
                     g.get(n)
                         .is_some_and(|w| w.origin.distance(s.origin) < 256.0)
                 })
-                .or_else(|| g.near(s.origin, 256.0).first().map(|x| x.0));
+                .or_else(|| g.nearest(s.origin, 256.0).map(|x| x.0));
             let mut best: Option<(f32, usize)> = None;
             for (i, &(stand, wp)) in items.iter().enumerate() {
                 if !b.known[i] || b.gone_until[i] > tick || b.skip.iter().any(|k| k.0 == i) {
@@ -522,7 +522,7 @@ pub fn brain_system(
                 }
                 let straight = stand.distance(s.origin);
                 let seen = p.visible.iter().any(|sn| sn.thing == Thing::Item(i));
-                let goal_wp = wp.or_else(|| g.near(stand, 256.0).first().map(|x| x.0));
+                let goal_wp = wp.or_else(|| g.nearest(stand, 256.0).map(|x| x.0));
                 // The graph's distance where it knows a way; straight when the item is in
                 // sight; otherwise it is not a candidate (exploring will find a way).
                 // A compiled-navigation bot knows the route time on the area graph (as the

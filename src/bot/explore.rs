@@ -243,7 +243,7 @@ pub fn choose_target(
             continue;
         }
         // Far, to places few have been and with few waypoints.
-        let crowd = graph.near(end, CROWD_RADIUS).len() as f32;
+        let crowd = graph.count_within(end, CROWD_RADIUS) as f32;
         let mid = s.origin.lerp(end, 0.5);
         let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);

@@ -330,7 +330,7 @@ fn pick_with(
 ) -> Option<u32> {
     let params = ReachParams::default();
     let left = previous.and_then(|p| cache.distance(p));
-    let all_near = g.near(origin, PICK_RADIUS);
+    let all_near = g.near_k(origin, PICK_RADIUS, PICK_CANDIDATES + FALLBACK_CANDIDATES);
     let mut near: Vec<(u32, f32)> = all_near.iter().copied().take(PICK_CANDIDATES).collect();
     let hop = previous.and_then(|p| cache.next.get(p as usize).copied().flatten());
     if let Some(h) = hop

@@ -110,8 +110,9 @@ fn tie_in(
     p: &ReachParams,
 ) {
     let at = g.get(n).expect("waypoint").origin;
+    // The skipped ones (itself, `skip`) can be among the nearest: two more than needed.
     let around: Vec<u32> = g
-        .near(at, SEARCH_RADIUS)
+        .near_k(at, SEARCH_RADIUS, SEARCH_CANDIDATES + 2)
         .into_iter()
         .map(|x| x.0)
         .filter(|&m| m != n && Some(m) != skip)

@@ -288,24 +288,35 @@ impl RouteCaches {
         self.clock += 1;
         let key = (goal, flags);
         let p = self.params;
-        match self.caches.get_mut(&key) {
+        let hit = match self.caches.get_mut(&key) {
             Some((c, used)) => {
                 *used = self.clock;
                 if c.revision == graph.revision {
                     self.stats.hits += 1;
-                } else if update(c, graph, &p) {
-                    self.stats.builds += 1;
+                    true
                 } else {
-                    self.stats.repairs += 1;
+                    if update(c, graph, &p) {
+                        self.stats.builds += 1;
+                    } else {
+                        self.stats.repairs += 1;
+                    }
+                    false
                 }
             }
             None => {
                 let c = build_cache(graph, goal, 0.0, flags, &p);
                 self.stats.builds += 1;
                 self.caches.insert(key, (c, self.clock));
+                false
             }
+        };
+        // A hit changes no size: the caches are within the cap as the last build or repair
+        // left them, so there is nothing to evict (and summing every cache's size on each
+        // hit cost more than the lookup with thousands held).
+        if !hit {
+            self.stats.evictions +=
+                evict_lru(&mut self.caches, key, self.cap_bytes, RouteCache::bytes);
         }
-        self.stats.evictions += evict_lru(&mut self.caches, key, self.cap_bytes, RouteCache::bytes);
         &self.caches[&key].0
     }
 

@@ -278,9 +278,8 @@ pub fn nearest_reaching(
 ) -> Option<u32> {
     let params = ReachParams::default();
     graph
-        .near(p, radius)
+        .near_k(p, radius, candidates)
         .into_iter()
-        .take(candidates)
         .find(|&(n, _)| {
             reachable(cmap, graph.get(n).expect("waypoint").origin, p, &params).is_reachable()
         })

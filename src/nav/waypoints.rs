@@ -134,6 +134,11 @@ pub struct Waypoint {
 /// Side of a spatial hash cell.
 const CELL: f32 = 128.0;
 
+/// Nearer first, ties to the lower number: the order of [`WaypointGraph::near`].
+fn nearer(a: &(u32, f32), b: &(u32, f32)) -> std::cmp::Ordering {
+    a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))
+}
+
 fn cell_of(p: Vec3) -> (i32, i32, i32) {
     (
         (p.x / CELL).floor() as i32,
@@ -492,22 +497,60 @@ impl WaypointGraph {
 
     /// Waypoints within `radius` of `p`, nearest first (ties by number).
     pub fn near(&self, p: Vec3, radius: f32) -> Vec<(u32, f32)> {
+        let mut out = Vec::new();
+        self.each_within(p, radius, |n, d| out.push((n, d)));
+        out.sort_by(nearer);
+        out
+    }
+
+    /// The first `k` of [`WaypointGraph::near`] (the same waypoints in the same order),
+    /// without sorting the others: most searches try only the nearest few.
+    pub fn near_k(&self, p: Vec3, radius: f32, k: usize) -> Vec<(u32, f32)> {
+        let mut out = Vec::new();
+        self.each_within(p, radius, |n, d| out.push((n, d)));
+        if out.len() > k {
+            // The order is total (distance, then number), so the k smallest are one set.
+            out.select_nth_unstable_by(k, nearer);
+            out.truncate(k);
+        }
+        out.sort_by(nearer);
+        out
+    }
+
+    /// How many waypoints lie within `radius` of `p` (the length of [`WaypointGraph::near`]).
+    pub fn count_within(&self, p: Vec3, radius: f32) -> usize {
+        let mut n = 0;
+        self.each_within(p, radius, |_, _| n += 1);
+        n
+    }
+
+    /// The first of [`WaypointGraph::near`], found without a list.
+    pub fn nearest(&self, p: Vec3, radius: f32) -> Option<(u32, f32)> {
+        let mut best: Option<(u32, f32)> = None;
+        self.each_within(p, radius, |n, d| {
+            if best.is_none_or(|b| nearer(&(n, d), &b).is_lt()) {
+                best = Some((n, d));
+            }
+        });
+        best
+    }
+
+    /// Calls `f` with every waypoint within `radius` of `p` and its distance, in no
+    /// particular order.
+    fn each_within(&self, p: Vec3, radius: f32, mut f: impl FnMut(u32, f32)) {
         let r = (radius / CELL).ceil() as i32;
         let c = cell_of(p);
-        let mut out = Vec::new();
         // One lookup per column (x, y); the distance test drops the other floors.
         for x in c.0 - r..=c.0 + r {
             for y in c.1 - r..=c.1 + r {
                 for &n in self.grid.get(&(x, y)).into_iter().flatten() {
                     let d = self.waypoints[n as usize].origin.distance(p);
                     if d <= radius {
-                        out.push((n, d));
+                        f(n, d);
                     }
                 }
             }
         }
-        out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        out
     }
 
     /// The first waypoint of a kind matching `pred`.
@@ -777,6 +820,34 @@ mod tests {
         let n = g.near(Vec3::new(205., 0., 0.), 100.0);
         let nums: Vec<u32> = n.iter().map(|x| x.0).collect();
         assert_eq!(nums, vec![5, 6, 4, 7, 3]);
+    }
+
+    #[test]
+    fn the_nearest_few_are_the_first_of_near() {
+        // A seeded cloud with ties (waypoints on a coarse lattice, probes on it too).
+        let mut rng = crate::sim::rng::SimRng::new(7, 0);
+        let mut g = WaypointGraph::new();
+        for _ in 0..400 {
+            let q = |r: &mut crate::sim::rng::SimRng| (r.range(-20.0, 20.0).round()) * 16.0;
+            let p = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng) * 0.25);
+            g.add(p, WaypointKind::Normal);
+        }
+        for _ in 0..200 {
+            let p = Vec3::new(
+                (rng.range(-20.0, 20.0).round()) * 8.0,
+                (rng.range(-20.0, 20.0).round()) * 8.0,
+                0.0,
+            );
+            for radius in [0.0, 40.0, 200.0, 600.0] {
+                let all = g.near(p, radius);
+                assert_eq!(g.nearest(p, radius), all.first().copied());
+                assert_eq!(g.count_within(p, radius), all.len());
+                for k in [0, 1, 4, 32, 1000] {
+                    let want: Vec<_> = all.iter().copied().take(k).collect();
+                    assert_eq!(g.near_k(p, radius, k), want, "{p} {radius} {k}");
+                }
+            }
+        }
     }
 
     #[test]
