@@ -15,11 +15,6 @@
 //! area and per sounding area, and a few reachability lookups per (listener, sound) pair
 //! within straight audible reach; nothing for distance hearing.
 //!
-//! Distance hearers are independent (each draws from its own stream), so with a worker pool
-//! and 12 or more players they are jobs on it; path hearers share the navigation's search
-//! caches and are heard on the scheduling thread, in id order. Either way the result is the
-//! same for any thread count.
-//!
 //! Entry points: [`hearing_system`], [`hear`], [`hear_by`], [`localisation_probability`],
 //! [`HearingModel`].
 
@@ -36,7 +31,6 @@ use crate::map::level::TriggerKind;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::Sim;
 use crate::sim::components::{ItemSlot, Motion, PlayerRng, Vitals};
-use crate::sim::parallel::JobSize;
 use crate::sim::rng::SimRng;
 use crate::sim::sound::{Producers, Sound};
 
@@ -221,20 +215,6 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
             .map(|i| counts[i].1)
             .unwrap_or_else(|_| count(s))
     };
-    // Distance hearers are independent of each other (each draws from its own stream):
-    // jobs on the worker pool when there is one and enough of them (the jobs need their own
-    // copy of the sound list), else here. Path hearers share the compiled navigation's
-    // search caches: here, in id order.
-    let pooled = sim.threads > 1 && sim.players.len() >= JobSize::Bot.min_parallel();
-    struct Job {
-        e: hecs::Entity,
-        id: EntId,
-        ear: Vec3,
-        senses: Senses,
-        heard: Vec<Heard>,
-        rng: SimRng,
-    }
-    let mut jobs = Vec::new();
     let mut view = sim
         .world
         .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut PlayerRng)>();
@@ -248,10 +228,10 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
             continue;
         }
         let ear = motion.0.eye();
-        match (senses.hearing_model, nav.as_deref_mut()) {
+        let heard = match (senses.hearing_model, nav.as_deref_mut()) {
             (HearingModel::Path, Some(nav)) => {
                 let feet = motion.0.origin;
-                percepts.heard = hear_by(
+                hear_by(
                     Some(id),
                     senses,
                     sounds,
@@ -268,65 +248,19 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
                     },
                     count,
                     &mut rng.0,
-                );
+                )
             }
-            _ if !pooled => {
-                percepts.heard = hear(
-                    Some(id),
-                    ear,
-                    senses,
-                    sounds,
-                    &percepts.heard,
-                    count,
-                    &mut rng.0,
-                );
-            }
-            _ => jobs.push(Job {
-                e: p.entity,
-                id,
+            _ => hear(
+                Some(id),
                 ear,
-                senses: *senses,
-                heard: std::mem::take(&mut percepts.heard),
-                rng: rng.0.clone(),
-            }),
-        }
-    }
-    drop(view);
-    if jobs.is_empty() {
-        return;
-    }
-    struct Ctx {
-        sounds: Vec<Sound>,
-        counts: Vec<(u64, usize)>,
-    }
-    let ctx = Ctx {
-        sounds: sounds.to_vec(),
-        counts,
-    };
-    let (_, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |c, j| {
-        let count = |s: &Sound| {
-            c.counts
-                .binary_search_by_key(&s.id, |x| x.0)
-                .map_or(1, |i| c.counts[i].1)
+                senses,
+                sounds,
+                &percepts.heard,
+                count,
+                &mut rng.0,
+            ),
         };
-        j.heard = hear(
-            Some(j.id),
-            j.ear,
-            &j.senses,
-            &c.sounds,
-            &j.heard,
-            count,
-            &mut j.rng,
-        );
-    });
-    for j in jobs {
-        if let Ok((percepts, rng)) = sim
-            .world
-            .query_one_mut::<(&mut Percepts, &mut PlayerRng)>(j.e)
-        {
-            percepts.heard = j.heard;
-            rng.0 = j.rng;
-        }
+        percepts.heard = heard;
     }
 }
 
