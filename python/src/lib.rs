@@ -150,11 +150,7 @@ impl PyMatch {
         external: Vec<String>,
         record: bool,
     ) -> PyResult<Self> {
-        if !(1..=256).contains(&threads) {
-            return Err(BotarenaError::new_err(format!(
-                "threads = {threads}: expected 1 to 256"
-            )));
-        }
+        check_threads(threads)?;
         let (m, ticks, seed, recorder) = py
             .detach(|| -> Result<_, String> {
                 let mut sc = Scenario::load(&scenario).map_err(|e| e.to_string())?;
@@ -497,6 +493,17 @@ type AgentStep<'py> = (
     Option<&'static str>,
 );
 
+/// The worker-thread counts a match accepts (the CLI's range), refused with its message.
+fn check_threads(threads: usize) -> PyResult<()> {
+    if (1..=256).contains(&threads) {
+        Ok(())
+    } else {
+        Err(BotarenaError::new_err(format!(
+            "threads = {threads}: expected 1 to 256"
+        )))
+    }
+}
+
 fn goal_of(goal: Option<(f32, f32, f32)>) -> PyResult<Goal> {
     match goal {
         Some((x, y, z)) if x.is_finite() && y.is_finite() && z.is_finite() => {
@@ -541,11 +548,7 @@ fn run_line(
     ticks: Option<u64>,
     threads: usize,
 ) -> PyResult<String> {
-    if !(1..=256).contains(&threads) {
-        return Err(BotarenaError::new_err(format!(
-            "threads = {threads}: expected 1 to 256"
-        )));
-    }
+    check_threads(threads)?;
     if ticks == Some(0) {
         return Err(BotarenaError::new_err("ticks = 0: expected at least 1"));
     }

@@ -1070,6 +1070,27 @@ mod tests {
             .collect()
     }
 
+    /// What a trace of the box `half` from `s` to `e` (centres) should answer: every static
+    /// brush of `mask` overlapping the sweep clipped in index order, with no grid or BVH.
+    fn clip_every_brush(map: &CollisionMap, s: Vec3, e: Vec3, half: Vec3, mask: Contents) -> Work {
+        let (lo, hi) = (s.min(e) - half - Vec3::ONE, s.max(e) + half + Vec3::ONE);
+        let mut w = Work::new();
+        for br in map.brushes.iter() {
+            if overlaps(lo, hi, br.mins, br.maxs) && br.contents.intersects(mask) && !w.all_solid {
+                clip_planes(
+                    &br.clip_planes,
+                    s,
+                    e,
+                    half,
+                    br.contents,
+                    EntId::WORLD,
+                    &mut w,
+                );
+            }
+        }
+        w
+    }
+
     fn room() -> CollisionMap {
         // Floor top at z=0, a wall whose face is at x=100, a box from (200,0,0) upwards.
         let floor = Brush::from_box(
@@ -1181,22 +1202,7 @@ mod tests {
             let a = Vec3::new(rnd(-750., 750.), rnd(-750., 750.), rnd(-350., 350.));
             let b = a + Vec3::new(rnd(-60., 60.), rnd(-60., 60.), rnd(-60., 60.));
             let t = map.trace(a, b, mins, maxs, Contents::MASK_PLAYER, None);
-            let (s, e) = (a + centre, b + centre);
-            let (lo, hi) = (s.min(e) - half - Vec3::ONE, s.max(e) + half + Vec3::ONE);
-            let mut w = Work::new();
-            for br in map.brushes.iter() {
-                if overlaps(lo, hi, br.mins, br.maxs) && !w.all_solid {
-                    clip_planes(
-                        &br.clip_planes,
-                        s,
-                        e,
-                        half,
-                        br.contents,
-                        EntId::WORLD,
-                        &mut w,
-                    );
-                }
-            }
+            let w = clip_every_brush(&map, a + centre, b + centre, half, Contents::MASK_PLAYER);
             let want = (w.fraction, w.normal, w.start_solid, w.all_solid);
             assert_eq!(
                 (t.fraction, t.normal, t.start_solid, t.all_solid),
@@ -1243,24 +1249,7 @@ mod tests {
                 a + Vec3::new(rnd(-900., 900.), rnd(-900., 900.), rnd(-300., 300.))
             };
             let t = map.trace_ray(a, b, mask, None);
-            let (lo, hi) = (a.min(b) - Vec3::ONE, a.max(b) + Vec3::ONE);
-            let mut w = Work::new();
-            for br in map.brushes.iter() {
-                if overlaps(lo, hi, br.mins, br.maxs)
-                    && br.contents.intersects(mask)
-                    && !w.all_solid
-                {
-                    clip_planes(
-                        &br.clip_planes,
-                        a,
-                        b,
-                        Vec3::ZERO,
-                        br.contents,
-                        EntId::WORLD,
-                        &mut w,
-                    );
-                }
-            }
+            let w = clip_every_brush(&map, a, b, Vec3::ZERO, mask);
             assert_eq!(
                 (t.fraction, t.normal, t.contents, t.start_solid),
                 (w.fraction, w.normal, w.contents, w.start_solid),
