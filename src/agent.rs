@@ -14,7 +14,6 @@ use crate::bot::{Percepts, Thing};
 use crate::game::weapons::{Inventory, WEAPONS};
 use crate::map::level::ItemKind;
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags};
-use crate::nav::waypoints::WaypointGraph;
 use crate::sim::SimEvent;
 use crate::sim::components::ItemSlot;
 use crate::tick::Match;
@@ -369,8 +368,8 @@ impl Observer {
                 .min_by(|a, b| a.distance(origin).total_cmp(&b.distance(origin)))?,
         };
         let graph = &m.learned.waypoints;
-        let (start, _) = nearest(graph, origin)?;
-        let (end, end_distance) = nearest(graph, target)?;
+        let (start, _) = graph.nearest(origin, NEAR_WAYPOINT)?;
+        let (end, end_distance) = graph.nearest(target, NEAR_WAYPOINT)?;
         let cache = self.routes.get(graph, end, TravelFlags::ALL);
         let length = cache.distance(start)? + end_distance;
         // Standing at the nearest waypoint already: head for the one after it.
@@ -385,61 +384,10 @@ impl Observer {
     }
 }
 
-/// The waypoint nearest `p` within [`NEAR_WAYPOINT`] (ties to the lower number), as
-/// `graph.near(p, NEAR_WAYPOINT).first()`; a small graph is scanned whole instead, which is
-/// faster than the spatial hash's 25 cell lookups.
-fn nearest(graph: &WaypointGraph, p: Vec3) -> Option<(u32, f32)> {
-    if graph.len() > 256 {
-        return graph.nearest(p, NEAR_WAYPOINT);
-    }
-    graph
-        .waypoints()
-        .iter()
-        .map(|w| (w.number, w.origin.distance(p)))
-        .filter(|&(_, d)| d <= NEAR_WAYPOINT)
-        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{NEAR_WAYPOINT, OBS_LAYOUT, OBS_LEN, nearest};
-    use crate::nav::waypoints::{WaypointGraph, WaypointKind};
+    use super::{OBS_LAYOUT, OBS_LEN};
     use glam::Vec3;
-
-    #[test]
-    fn the_nearest_waypoint_is_the_spatial_hash_s() {
-        let mut g = WaypointGraph::new();
-        // A 20 × 20 grid 40 units apart (400 waypoints: looked up through the hash), and
-        // its first 100 (scanned): the scan finds what the hash finds.
-        for i in 0..20 {
-            for j in 0..20 {
-                g.add(
-                    Vec3::new(i as f32 * 40.0, j as f32 * 40.0, 0.0),
-                    WaypointKind::Normal,
-                );
-            }
-        }
-        let probes = [
-            Vec3::new(13.0, 7.0, 0.0),
-            Vec3::new(20.0, 20.0, 0.0), // a four-way tie
-            Vec3::new(-300.0, 0.0, 0.0),
-            Vec3::new(1000.0, 1000.0, 50.0),
-        ];
-        for p in probes {
-            let by_hash = g.near(p, NEAR_WAYPOINT).first().copied();
-            assert_eq!(nearest(&g, p), by_hash, "{p}");
-        }
-        let mut small = WaypointGraph::new();
-        for w in g.waypoints().iter().take(100) {
-            small.add(w.origin, WaypointKind::Normal);
-        }
-        for p in probes {
-            assert_eq!(
-                nearest(&small, p),
-                small.near(p, NEAR_WAYPOINT).first().copied()
-            );
-        }
-    }
 
     #[test]
     fn actions_become_commands_and_bad_ones_are_refused() {

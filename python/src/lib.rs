@@ -27,6 +27,7 @@ use glam::Vec3;
 use pyo3::IntoPyObjectExt;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::intern;
 use pyo3::prelude::{
     Bound, PyAny, PyErr, PyModule, PyModuleMethods, PyResult, Python, pyclass, pyfunction,
     pymethods, pymodule, wrap_pyfunction,
@@ -117,6 +118,9 @@ struct State {
     step_time: Duration,
     /// The replay being recorded (`record=True`).
     recorder: Option<Recorder>,
+    /// Per player (by index), its (frags, deaths) when its reward was last taken: an
+    /// agent's reward is what changed since (see [`State::reward`]).
+    scores: Vec<(i32, u32)>,
 }
 
 /// A running match of a scenario file (`botarena.Match(path, seed=None, threads=1)`).
@@ -174,6 +178,13 @@ impl PyMatch {
             .map_err(scenario_error)?;
         let mut events = VecDeque::new();
         keep_events(&m, &mut events);
+        let scores = (0..m.sim.players.len())
+            .map(|i| {
+                m.sim
+                    .player_stats(i)
+                    .map_or((0, 0), |s| (s.frags, s.deaths))
+            })
+            .collect();
         Ok(PyMatch {
             state: Mutex::new(State {
                 m,
@@ -183,6 +194,7 @@ impl PyMatch {
                 seed,
                 step_time: Duration::ZERO,
                 recorder,
+                scores,
             }),
         })
     }
@@ -385,9 +397,10 @@ impl PyMatch {
     /// external players `names` the command of its discrete action (`actions`: little-endian
     /// int64 bytes, `len(names)` rows of `ACTION_NVEC`'s length; see
     /// `botarena::agent::action_command`), runs `ticks` ticks (fewer if the match ends), and
-    /// returns every agent's observation toward `goal`, its (frags, deaths, alive, health),
-    /// the tick and why the match ended (None while it goes on). Nothing is changed when an
-    /// action or a name is refused. The GIL is released while it works.
+    /// returns every agent's observation toward `goal`, its (frags, deaths, alive, health,
+    /// reward: frags gained minus deaths since its reward was last taken), the tick and why
+    /// the match ended (None while it goes on). Nothing is changed when an action or a name
+    /// is refused. The GIL is released while it works.
     #[pyo3(signature = (names, actions, ticks=1, goal=None))]
     fn agent_step<'py>(
         &self,
@@ -398,97 +411,191 @@ impl PyMatch {
         goal: Option<(f32, f32, f32)>,
     ) -> PyResult<AgentStep<'py>> {
         let goal = goal_of(goal)?;
+        let (obs, stats, tick, over) = py.detach(|| {
+            let mut st = self.lock();
+            let indices = names
+                .iter()
+                .map(|n| {
+                    st.m.player_index(n)
+                        .map_err(|e| CommandError::new_err(e.to_string()))
+                })
+                .collect::<PyResult<Vec<usize>>>()?;
+            st.agent_step(&indices, actions, ticks, goal)
+        })?;
+        Ok((PyByteArray::new(py, &obs), stats, tick, over))
+    }
+
+    /// The index of player `name` (its place in id order), for `agent_step_one`; raises
+    /// CommandError for an unknown name.
+    fn player_index(&self, name: &str) -> PyResult<usize> {
+        self.lock()
+            .m
+            .player_index(name)
+            .map_err(|e| CommandError::new_err(e.to_string()))
+    }
+
+    /// `agent_step` for one agent, named by its `player_index`, answered as a Gymnasium
+    /// step: (observation bytes, reward, terminated: the match ended, truncated: tick
+    /// `max_ticks` reached first, info: tick, frags, deaths, alive, health). The
+    /// environments' usual step: at one tick per step on a small match, building this in
+    /// Python was a measurable share of the step.
+    #[pyo3(signature = (index, actions, ticks, goal, max_ticks))]
+    fn agent_step_one<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        actions: &[u8],
+        ticks: u64,
+        goal: Option<(f32, f32, f32)>,
+        max_ticks: u64,
+    ) -> PyResult<AgentStepOne<'py>> {
+        let goal = goal_of(goal)?;
+        let (obs, stats, tick, over) =
+            py.detach(|| self.lock().agent_step(&[index], actions, ticks, goal))?;
+        let (frags, deaths, alive, health, reward) = stats.first().copied().unwrap_or_default();
+        let info = PyDict::new(py);
+        info.set_item(intern!(py, "tick"), tick)?;
+        info.set_item(intern!(py, "frags"), frags)?;
+        info.set_item(intern!(py, "deaths"), deaths)?;
+        info.set_item(intern!(py, "alive"), alive)?;
+        info.set_item(intern!(py, "health"), health)?;
+        let terminated = over.is_some();
+        Ok((
+            PyByteArray::new(py, &obs),
+            reward,
+            terminated,
+            !terminated && tick >= max_ticks,
+            info,
+        ))
+    }
+
+    /// Player `index`'s (frags, deaths, alive, health, reward), the reward taken as
+    /// `agent_step` takes it (for an agent that had no action this step).
+    fn agent_stats(&self, index: usize) -> PyResult<AgentStats> {
+        let mut st = self.lock();
+        if index >= st.m.sim.players.len() {
+            return Err(CommandError::new_err(format!("no player #{index}")));
+        }
+        Ok(st.stats(index))
+    }
+}
+
+impl State {
+    /// What `agent_step` does, the players given by index (GIL released by the caller).
+    fn agent_step(
+        &mut self,
+        indices: &[usize],
+        actions: &[u8],
+        ticks: u64,
+        goal: Goal,
+    ) -> PyResult<StepAnswer> {
         let width = agent::ACTION_NVEC.len();
-        if actions.len() != names.len() * width * 8 {
+        if actions.len() != indices.len() * width * 8 {
             return Err(BotarenaError::new_err(format!(
                 "actions: {} bytes for {} agents, expected {} (int64 rows of {width})",
                 actions.len(),
-                names.len(),
-                names.len() * width * 8
+                indices.len(),
+                indices.len() * width * 8
             )));
         }
         let actions: Vec<i64> = actions
             .chunks_exact(8)
             .map(|b| i64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
             .collect();
-        let (obs, stats, tick, over) = py.detach(|| -> Result<_, PyErr> {
-            let mut st = self.lock();
-            let State {
-                m,
-                observer,
-                events,
-                step_time,
-                recorder,
-                ..
-            } = &mut *st;
-            let mut indices = Vec::with_capacity(names.len());
-            let mut commands = Vec::with_capacity(names.len());
-            for (k, name) in names.iter().enumerate() {
-                let i = m
-                    .player_index(name)
-                    .map_err(|e| CommandError::new_err(e.to_string()))?;
-                let s = m
-                    .sim
-                    .player_state(i)
-                    .ok_or_else(|| BotarenaError::new_err(format!("{name:?} has no state")))?;
-                let kind = m
-                    .sim
-                    .player_component::<botarena::bot::control::Controller>(i)
-                    .map(|c| c.kind());
-                if kind != Some("external") {
-                    // Refused with set_command's own reason; nothing changes.
-                    m.set_command(name, ScriptStep::default())
-                        .map_err(|e| CommandError::new_err(e.to_string()))?;
-                }
-                let cmd = agent::action_command(&actions[k * width..(k + 1) * width], &s)
-                    .map_err(|e| CommandError::new_err(format!("{name:?}: {e}")))?;
-                indices.push(i);
-                commands.push(cmd);
+        let State {
+            m,
+            observer,
+            events,
+            step_time,
+            recorder,
+            ..
+        } = self;
+        let mut commands = Vec::with_capacity(indices.len());
+        for (k, &i) in indices.iter().enumerate() {
+            let name = || m.sim.player_name(i).unwrap_or_default();
+            let s = m
+                .sim
+                .player_state(i)
+                .ok_or_else(|| BotarenaError::new_err(format!("{:?} has no state", name())))?;
+            let cmd = agent::action_command(&actions[k * width..(k + 1) * width], &s)
+                .map_err(|e| CommandError::new_err(format!("{:?}: {e}", name())))?;
+            commands.push(cmd);
+        }
+        // Every player checked before any command is given: a refusal changes nothing.
+        for &i in indices {
+            if let Err(e) = m.check_external(i) {
+                return Err(CommandError::new_err(e.to_string()));
             }
-            for (name, cmd) in names.iter().zip(commands) {
-                m.set_command(name, cmd)
-                    .map_err(|e| CommandError::new_err(e.to_string()))?;
-                if let Some(r) = recorder.as_mut() {
-                    r.command(m.tick(), name, cmd);
-                }
+        }
+        for (&i, cmd) in indices.iter().zip(commands) {
+            m.set_command_at(i, cmd)
+                .map_err(|e| CommandError::new_err(e.to_string()))?;
+            if let Some(r) = recorder.as_mut() {
+                let name = m.sim.player_name(i).unwrap_or_default();
+                r.command(m.tick(), &name, cmd);
             }
-            let mut done = 0;
-            while done < ticks && m.over().is_none() {
-                let t0 = Instant::now();
-                m.step();
-                *step_time += t0.elapsed();
-                keep_events(m, events);
-                if let Some(r) = recorder.as_mut() {
-                    r.record(m);
-                }
-                done += 1;
+        }
+        let mut done = 0;
+        while done < ticks && m.over().is_none() {
+            let t0 = Instant::now();
+            m.step();
+            *step_time += t0.elapsed();
+            keep_events(m, events);
+            if let Some(r) = recorder.as_mut() {
+                r.record(m);
             }
-            let mut obs = Vec::with_capacity(names.len() * OBS_LEN * 4);
-            let mut stats = Vec::with_capacity(names.len());
-            for &i in &indices {
-                let o = observer
-                    .observe(m, i, goal)
-                    .ok_or_else(|| BotarenaError::new_err("a player has no state"))?;
-                obs.extend(o.iter().flat_map(|x| x.to_le_bytes()));
-                let (st, v) = (m.sim.player_stats(i), m.sim.player_vitals(i));
-                stats.push((
-                    st.map_or(0, |s| s.frags),
-                    st.map_or(0, |s| s.deaths),
-                    v.is_some_and(|v| v.alive),
-                    v.map_or(0.0, |v| v.health),
-                ));
+            done += 1;
+        }
+        let mut obs = Vec::with_capacity(indices.len() * OBS_LEN * 4);
+        for &i in indices {
+            let o = observer
+                .observe(m, i, goal)
+                .ok_or_else(|| BotarenaError::new_err("a player has no state"))?;
+            obs.extend(o.iter().flat_map(|x| x.to_le_bytes()));
+        }
+        let stats = indices.iter().map(|&i| self.stats(i)).collect();
+        Ok((obs, stats, self.m.tick(), self.m.over()))
+    }
+
+    /// Player `i`'s (frags, deaths, alive, health, reward): the reward is frags gained
+    /// minus deaths since the last time it was taken (a kill +1, a death -1, a suicide -2,
+    /// as it also costs a frag), and taking it starts the count again.
+    fn stats(&mut self, i: usize) -> AgentStats {
+        let (st, v) = (self.m.sim.player_stats(i), self.m.sim.player_vitals(i));
+        let (frags, deaths) = st.map_or((0, 0), |s| (s.frags, s.deaths));
+        let reward = match self.scores.get_mut(i) {
+            Some(last) => {
+                let r = f64::from(frags - last.0) - (f64::from(deaths) - f64::from(last.1));
+                *last = (frags, deaths);
+                r
             }
-            Ok((obs, stats, m.tick(), m.over()))
-        })?;
-        Ok((PyByteArray::new(py, &obs), stats, tick, over))
+            None => 0.0,
+        };
+        (
+            frags,
+            deaths,
+            v.is_some_and(|v| v.alive),
+            v.map_or(0.0, |v| v.health),
+            reward,
+        )
     }
 }
 
+/// An agent's (frags, deaths, alive, health, reward).
+type AgentStats = (i32, u32, bool, f32, f64);
+
+/// What [`State::agent_step`] gives back before it is made into Python objects.
+type StepAnswer = (Vec<u8>, Vec<AgentStats>, u64, Option<&'static str>);
+
+/// What [`PyMatch::agent_step_one`] returns.
+type AgentStepOne<'py> = (Bound<'py, PyByteArray>, f64, bool, bool, Bound<'py, PyDict>);
+
 /// What [`PyMatch::agent_step`] returns: every agent's observation (float32 bytes in a
-/// bytearray, which numpy reads without a copy, one row each), (frags, deaths, alive, health) per agent, the tick, and why the match ended.
+/// bytearray, which numpy reads without a copy, one row each), (frags, deaths, alive, health,
+/// reward) per agent, the tick, and why the match ended.
 type AgentStep<'py> = (
     Bound<'py, PyByteArray>,
-    Vec<(i32, u32, bool, f32)>,
+    Vec<AgentStats>,
     u64,
     Option<&'static str>,
 );

@@ -62,6 +62,44 @@ def test_rewards_are_frags_gained_minus_deaths(duel):
     assert env.match.tick == 2000
 
 
+def test_the_quick_step_and_the_general_one_agree(duel):
+    # One agent's int64 row takes the one-agent step (native reward and info); a list, or
+    # another integer type, takes the general one. Any mix gives the same episode, and the
+    # rewards add up to the scoreboard's frags and deaths either way.
+    def episode(form):
+        env = botarena.parallel_env(duel, controlled=["visor"], max_ticks=1500, seed=2)
+        env.reset()
+        rng = np.random.default_rng(5)
+        trace, total = [], 0.0
+        k = 0
+        while env.agents:
+            a = rng.integers(0, botarena.ACTION_NVEC)
+            a[5] = 1  # always firing
+            obs, rewards, terms, truncs, infos = env.step({"visor": form(k, a)})
+            trace.append((obs["visor"].tobytes(), rewards, terms, truncs, infos))
+            total += rewards["visor"]
+            k += 1
+        board = {b["name"]: b for b in env.match.scoreboard()}
+        assert total == board["visor"]["frags"] - board["visor"]["deaths"]
+        return trace, env.match.hash()
+
+    quick = episode(lambda k, a: a)
+    general = episode(lambda k, a: a.tolist())
+    mixed = episode(lambda k, a: a if k % 3 else a.astype(np.int32))
+    assert quick == general == mixed
+    assert any(r["visor"] != 0 for _, r, _, _, _ in quick[0]), "no frag or death to check"
+    # The Gymnasium env's step is the same one.
+    env = botarena.gym_env(duel, player="visor", max_ticks=1500, seed=2)
+    env.reset()
+    rng = np.random.default_rng(5)
+    for obs, rewards, terms, truncs, infos in quick[0][:300]:
+        a = rng.integers(0, botarena.ACTION_NVEC)
+        a[5] = 1
+        o, r, te, tr, info = env.step(a)
+        assert (o.tobytes(), r, te, tr, info) == (obs, rewards["visor"], terms["visor"],
+                                                 truncs["visor"], infos["visor"])
+
+
 def test_the_episode_ends_with_the_match(tmp_path, root):
     # A frag limit of 1: the first frag terminates the episode for every agent.
     text = (root / "scenarios" / "duel.toml").read_text()

@@ -180,7 +180,7 @@ pub struct PerceptionStage {
     /// from that cell is never traced: the answer would be "blocked" anyway (same hashes).
     /// Only looked up, never iterated; a cell's row is made when a bot's eye is first in
     /// it, so the size follows where the bots have been, not the map's volume.
-    blocked: std::collections::HashMap<usize, Vec<u8>>,
+    blocked: rustc_hash::FxHashMap<usize, Vec<u8>>,
 }
 
 impl PerceptionStage {

@@ -143,6 +143,9 @@ impl RouteCache {
 
     /// Relaxes from the waypoints in `queue` until nothing shortens (the reference's loop).
     fn relax(&mut self, graph: &WaypointGraph, mut queue: VecDeque<u32>, p: &RouteParams) {
+        if queue.is_empty() {
+            return; // most repairs: nothing got shorter (and no flags to allocate)
+        }
         let mut queued = vec![false; self.dist.len()];
         for &q in &queue {
             queued[q as usize] = true;
@@ -242,6 +245,8 @@ pub fn evict_lru<K: Ord + Copy, V>(
 pub struct RouteCaches {
     caches: BTreeMap<(u32, TravelFlags), (RouteCache, u64)>,
     clock: u64,
+    /// What the caches hold, bytes (their sizes summed, kept as they change).
+    held: usize,
     /// Memory cap, bytes.
     pub cap_bytes: usize,
     /// Costs.
@@ -256,6 +261,7 @@ impl RouteCaches {
         RouteCaches {
             caches: BTreeMap::new(),
             clock: 0,
+            held: 0,
             cap_bytes,
             params,
             stats: CacheStats::default(),
@@ -274,7 +280,7 @@ impl RouteCaches {
 
     /// Memory held, bytes.
     pub fn bytes(&self) -> usize {
-        self.caches.values().map(|c| c.0.bytes()).sum()
+        self.held
     }
 
     /// Whether a cache for (goal, flags) is held.
@@ -295,27 +301,31 @@ impl RouteCaches {
                     self.stats.hits += 1;
                     true
                 } else {
+                    let before = c.bytes();
                     if update(c, graph, &p) {
                         self.stats.builds += 1;
                     } else {
                         self.stats.repairs += 1;
                     }
+                    self.held = self.held - before + c.bytes();
                     false
                 }
             }
             None => {
                 let c = build_cache(graph, goal, 0.0, flags, &p);
                 self.stats.builds += 1;
+                self.held += c.bytes();
                 self.caches.insert(key, (c, self.clock));
                 false
             }
         };
-        // A hit changes no size: the caches are within the cap as the last build or repair
-        // left them, so there is nothing to evict (and summing every cache's size on each
-        // hit cost more than the lookup with thousands held).
-        if !hit {
+        // Only a build or a repair changes a size; the caches are within the cap as the
+        // last eviction left them, so below it there is nothing to evict (summing every
+        // cache's size on each repair cost more than the repair with hundreds held).
+        if !hit && self.held > self.cap_bytes {
             self.stats.evictions +=
                 evict_lru(&mut self.caches, key, self.cap_bytes, RouteCache::bytes);
+            self.held = self.caches.values().map(|c| c.0.bytes()).sum();
         }
         &self.caches[&key].0
     }
