@@ -112,8 +112,8 @@ class _Core:
         self.seed = seed if seed is not None else probe.seed
         self.episode = 0
         self.match = probe
-        # The one agent's player index (`one_step`), None with several agents.
-        self._one: int | None = None
+        # The native one-agent step (`one_step`), None with several agents.
+        self._one = None
 
     def reset(self, seed: int | None) -> None:
         # reset(seed) starts that seed's match; each reset() after it the next seed, so that
@@ -128,7 +128,12 @@ class _Core:
             record=self.record,
         )
         self.episode += 1
-        self._one = self.match.player_index(self.names[0]) if len(self.names) == 1 else None
+        self._one = None
+        if len(self.names) == 1:
+            m = self.match
+            m.set_agent(m.player_index(self.names[0]), self.ticks_per_step, self.goal,
+                        self.max_ticks)
+            self._one = m.agent_step_one
 
     def observe_all(self) -> dict[str, np.ndarray]:
         rows = [np.frombuffer(self.match.observe(n, self.goal), dtype=np.float32) for n in self.names]
@@ -143,9 +148,7 @@ class _Core:
         a = actions.get(self.names[0])
         if type(a) is not np.ndarray or a.dtype is not _I64 or a.shape != _ROW:
             return None
-        obs_bytes, reward, terminated, truncated, info = self.match.agent_step_one(
-            self._one, a.tobytes(), self.ticks_per_step, self.goal, self.max_ticks
-        )
+        obs_bytes, reward, terminated, truncated, info = self._one(a.tobytes())
         return _frombuffer(obs_bytes, _F32), reward, terminated, truncated, info
 
     def step(self, actions: dict[str, Any]):
@@ -249,9 +252,7 @@ class BotarenaParallelEnv(ParallelEnv):
             n = core.names[0]
             a = actions.get(n)
             if type(a) is np.ndarray and a.dtype is _I64 and a.shape == _ROW:
-                obs_bytes, reward, terminated, truncated, info = core.match.agent_step_one(
-                    core._one, a.tobytes(), core.ticks_per_step, core.goal, core.max_ticks
-                )
+                obs_bytes, reward, terminated, truncated, info = core._one(a.tobytes())
                 if terminated or truncated:
                     self.agents = []
                 return (

@@ -121,6 +121,8 @@ struct State {
     /// Per player (by index), its (frags, deaths) when its reward was last taken: an
     /// agent's reward is what changed since (see [`State::reward`]).
     scores: Vec<(i32, u32)>,
+    /// The agent of `agent_step_one`: (player index, ticks per step, goal, max ticks).
+    agent: Option<(usize, u64, Goal, u64)>,
 }
 
 /// A running match of a scenario file (`botarena.Match(path, seed=None, threads=1)`).
@@ -195,6 +197,7 @@ impl PyMatch {
                 step_time: Duration::ZERO,
                 recorder,
                 scores,
+                agent: None,
             }),
         })
     }
@@ -434,24 +437,39 @@ impl PyMatch {
             .map_err(|e| CommandError::new_err(e.to_string()))
     }
 
-    /// `agent_step` for one agent, named by its `player_index`, answered as a Gymnasium
-    /// step: (observation bytes, reward, terminated: the match ended, truncated: tick
-    /// `max_ticks` reached first, info: tick, frags, deaths, alive, health). The
-    /// environments' usual step: at one tick per step on a small match, building this in
-    /// Python was a measurable share of the step.
-    #[pyo3(signature = (index, actions, ticks, goal, max_ticks))]
-    fn agent_step_one<'py>(
+    /// Makes player `index` the agent of `agent_step_one`, with `ticks` ticks per step, the
+    /// route hint toward `goal` and episodes truncated at tick `max_ticks` (the
+    /// environments call it once per episode, so that each step passes only its action).
+    #[pyo3(signature = (index, ticks, goal, max_ticks))]
+    fn set_agent(
         &self,
-        py: Python<'py>,
         index: usize,
-        actions: &[u8],
         ticks: u64,
         goal: Option<(f32, f32, f32)>,
         max_ticks: u64,
-    ) -> PyResult<AgentStepOne<'py>> {
+    ) -> PyResult<()> {
         let goal = goal_of(goal)?;
-        let (obs, stats, tick, over) =
-            py.detach(|| self.lock().agent_step(&[index], actions, ticks, goal))?;
+        let mut st = self.lock();
+        st.m.check_external(index)
+            .map_err(|e| CommandError::new_err(e.to_string()))?;
+        st.agent = Some((index, ticks, goal, max_ticks));
+        Ok(())
+    }
+
+    /// One step of the agent `set_agent` chose, answered as a Gymnasium step:
+    /// (observation bytes, reward, terminated: the match ended, truncated: tick `max_ticks`
+    /// reached first, info: tick, frags, deaths, alive, health). The environments' usual
+    /// step: at one tick per step on a small match, building this in Python, and passing
+    /// the settings each time, was a measurable share of the step.
+    fn agent_step_one<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<AgentStepOne<'py>> {
+        let (obs, stats, tick, over, max_ticks) = py.detach(|| {
+            let mut st = self.lock();
+            let Some((index, ticks, goal, max_ticks)) = st.agent else {
+                return Err(BotarenaError::new_err("no agent: call set_agent first"));
+            };
+            let (obs, stats, tick, over) = st.agent_step(&[index], actions, ticks, goal)?;
+            Ok((obs, stats, tick, over, max_ticks))
+        })?;
         let (frags, deaths, alive, health, reward) = stats.first().copied().unwrap_or_default();
         let info = PyDict::new(py);
         info.set_item(intern!(py, "tick"), tick)?;
