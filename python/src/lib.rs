@@ -119,7 +119,7 @@ struct State {
     /// The replay being recorded (`record=True`).
     recorder: Option<Recorder>,
     /// Per player (by index), its (frags, deaths) when its reward was last taken: an
-    /// agent's reward is what changed since (see [`State::reward`]).
+    /// agent's reward is what changed since (see [`State::stats`]).
     scores: Vec<(i32, u32)>,
     /// The agent of `agent_step_one`: (player index, ticks per step, goal, max ticks).
     agent: Option<(usize, u64, Goal, u64)>,

@@ -528,28 +528,25 @@ impl WaypointGraph {
 
     /// The first of [`WaypointGraph::near`], found without a list.
     pub fn nearest(&self, p: Vec3, radius: f32) -> Option<(u32, f32)> {
-        let mut best: Option<(u32, f32)> = None;
-        let mut keep = |n, d| {
-            if best.is_none_or(|b| nearer(&(n, d), &b).is_lt()) {
-                best = Some((n, d));
-            }
+        let nearest_in = |r: i32| {
+            let mut best: Option<(u32, f32)> = None;
+            self.each_within_columns(p, r, radius, |n, d| {
+                if best.is_none_or(|b| nearer(&(n, d), &b).is_lt()) {
+                    best = Some((n, d));
+                }
+            });
+            best
         };
         // The 3 × 3 columns around `p` first: every point outside them lies at least a
         // column's width away across, so a waypoint nearer than that is the answer (9
         // lookups instead of 25 at the usual radius).
         if radius > CELL {
-            self.each_within_columns(p, 1, radius, &mut keep);
+            let best = nearest_in(1);
             if best.is_some_and(|(_, d)| d < CELL) {
                 return best;
             }
-            best = None;
         }
-        self.each_within(p, radius, |n, d| {
-            if best.is_none_or(|b| nearer(&(n, d), &b).is_lt()) {
-                best = Some((n, d));
-            }
-        });
-        best
+        nearest_in((radius / CELL).ceil() as i32)
     }
 
     /// Calls `f` with every waypoint within `radius` of `p` and its distance, in no
