@@ -379,6 +379,8 @@ pub fn compile(
     mesh.positions = world.positions();
     let reaches = super::reach::build(&world, &mesh, threads, &mut stats, progress);
     mesh.set_reaches(reaches);
+    let reaches = super::reach::landings(&world, &mesh, threads, &mut stats);
+    mesh.set_reaches(reaches);
     stats.seconds = clock.elapsed().as_secs_f64();
     mesh.stats = stats;
     Ok(mesh)

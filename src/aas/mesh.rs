@@ -215,6 +215,19 @@ impl ReachKind {
             ReachKind::JumpPad => "jump_pad",
         }
     }
+
+    /// Whether a bot plays this kind's recorded commands, fitted through the physics from
+    /// where it stands (jumps and falls); the others are steered (walks, swims) or ride
+    /// movers and teleporters, whose runs depend on more than the geometry.
+    pub fn played(self) -> bool {
+        matches!(
+            self,
+            ReachKind::Jump
+                | ReachKind::BarrierJump
+                | ReachKind::WalkOffLedge
+                | ReachKind::WaterJump
+        )
+    }
 }
 
 /// A stretch of identical commands.
@@ -444,6 +457,17 @@ impl NavMesh {
     /// Indices of the reachabilities ending in `area`.
     pub fn reach_ids_to(&self, area: u32) -> &[u32] {
         self.to.get(area as usize).map_or(&[], |v| &v[..])
+    }
+
+    /// Whether area `a` is `to` or joined to it by a walk or step up (either way): a run
+    /// that comes down over `to` at speed and lands there does as well for a route, which
+    /// is asked again from where it lands.
+    pub fn walk_joined(&self, to: u32, a: u32) -> bool {
+        let walk = |from: u32, into: u32| {
+            self.reachabilities_from(from)
+                .any(|r| r.to == into && matches!(r.kind, ReachKind::Walk | ReachKind::StepUp))
+        };
+        a == to || walk(to, a) || walk(a, to)
     }
 
     /// The areas a reachability joins to `area`, either way (with repeats).

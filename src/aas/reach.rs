@@ -322,6 +322,9 @@ struct Ctx<'a> {
     dt: f32,
     /// The mover the job's areas need at its other end (see [`super::Area::moved`]).
     moved: Option<u32>,
+    /// The (from, to) pairs of the walks and steps up found so far, when there are: a fall
+    /// across a gap is kept only where it lands in its end area or one of these joins to it.
+    walks: Option<&'a std::collections::BTreeSet<(u32, u32)>>,
 }
 
 impl Ctx<'_> {
@@ -390,6 +393,17 @@ impl Ctx<'_> {
 
     fn max_ticks(&self, seconds: f32) -> u32 {
         (seconds / self.dt).ceil() as u32
+    }
+
+    /// Whether a fall that arrived (`arr`, over area `to`) lands there or in an area a walk
+    /// joins to it, held still facing `yaw` (always, before the walks are known).
+    fn lands_in(&self, arr: &Arrival, yaw: f32, to: u32, ticks: &mut u64) -> bool {
+        let Some(walks) = self.walks else {
+            return true;
+        };
+        landing((self.world, self.cmap()), arr.state, yaw, self.dt, ticks)
+            .and_then(|s| self.mesh.area_at(s.origin))
+            .is_some_and(|l| l == to || walks.contains(&(to, l)) || walks.contains(&(l, to)))
     }
 
     /// Runs the commands until the player is in `to` or, once a teleporter has sent it
@@ -623,7 +637,9 @@ impl Ctx<'_> {
             cmd: run,
         }];
         // (A fall across the gap, however little lower it lands.)
-        if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
+        if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks)
+            && self.lands_in(&arr, run.yaw, to, ticks)
+        {
             return self.make((from, to, ReachKind::WalkOffLedge), &start, &arr, cmds);
         }
         // A jump that carries the runner past the first floor across (a narrow ledge on the
@@ -1271,7 +1287,9 @@ pub(crate) fn build(
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Vec<Reach> {
     let areas = mesh.areas();
-    let verify = |job: &Job| -> (Option<(Reach, Option<u32>)>, u64) {
+    let verify = |job: &Job,
+                  walks: Option<&std::collections::BTreeSet<(u32, u32)>>|
+     -> (Option<(Reach, Option<u32>)>, u64) {
         let mut ticks = 0u64;
         // The world the job runs in: where its start (or its end) needs a mover moved.
         let moved = match job {
@@ -1288,6 +1306,7 @@ pub(crate) fn build(
             mesh,
             dt: 1.0 / mesh.params.tick_rate as f32,
             moved,
+            walks,
         };
         let r = match job {
             Job::Touch { from, to, places } => ctx.touch(*from, *to, places, &mut ticks),
@@ -1315,9 +1334,17 @@ pub(crate) fn build(
         (r.map(|r| (r, moved)), ticks)
     };
     let mut reaches = Vec::new();
-    let mut run = |jobs: Vec<Job>, stage: &str, reaches: &mut Vec<Reach>| {
+    let mut run = |jobs: Vec<Job>,
+                   stage: &str,
+                   walks: Option<&std::collections::BTreeSet<(u32, u32)>>,
+                   reaches: &mut Vec<Reach>| {
         let total = jobs.len() as u64;
-        let done = par_map(&jobs, threads, verify, |n| progress(stage, n as u64, total));
+        let done = par_map(
+            &jobs,
+            threads,
+            |j| verify(j, walks),
+            |n| progress(stage, n as u64, total),
+        );
         stats.candidates += total;
         for (r, t) in done {
             stats.ticks_simulated += t;
@@ -1330,9 +1357,19 @@ pub(crate) fn build(
             }
         }
     };
-    run(touching(mesh), "walk/swim reachabilities", &mut reaches);
+    run(
+        touching(mesh),
+        "walk/swim reachabilities",
+        None,
+        &mut reaches,
+    );
     let walkable: std::collections::BTreeSet<(u32, u32)> =
         reaches.iter().map(|r| (r.from, r.to)).collect();
+    let walks: std::collections::BTreeSet<(u32, u32)> = reaches
+        .iter()
+        .filter(|r| matches!(r.kind, ReachKind::Walk | ReachKind::StepUp))
+        .map(|r| (r.from, r.to))
+        .collect();
     let mut special = gaps(mesh, &walkable);
     special.extend(
         mesh.areas()
@@ -1343,16 +1380,196 @@ pub(crate) fn build(
     special.extend(push_jobs(world, mesh));
     special.extend(rides(world, mesh));
     special.extend(carries(world, mesh));
-    run(special, "jump/teleport/plat reachabilities", &mut reaches);
+    run(
+        special,
+        "jump/teleport/plat reachabilities",
+        Some(&walks),
+        &mut reaches,
+    );
     // Two candidates can end as the same (from, to, kind) (running jumps start where their
     // run-up does): the quickest stays.
+    keep_quickest(&mut reaches);
+    reaches
+}
+
+/// How long a fall that ends coming down over its end area is followed, held still,
+/// until it lands (a bot's fit of a run looks as far).
+const LANDING_SECONDS: f32 = 2.0;
+
+/// Where a player coming down (`s`) lands when it holds still facing `yaw`: the first
+/// state on the ground, swimming or at rest, `None` when it has not within
+/// [`LANDING_SECONDS`] or a teleporter sent it on.
+fn landing(
+    (world, cmap): (&NavWorld, &crate::map::CollisionMap),
+    s: PlayerState,
+    yaw: f32,
+    dt: f32,
+    ticks: &mut u64,
+) -> Option<PlayerState> {
+    if s.on_ground.is_some() || s.water_level >= 2 {
+        return Some(s);
+    }
+    let hold = [CmdRun {
+        ticks: (LANDING_SECONDS / dt).ceil() as u32,
+        cmd: UserCmd {
+            yaw,
+            ..Default::default()
+        },
+    }];
+    // Held up in the air (the box caught on an edge the physics does not count as
+    // ground) is where it comes to rest too: a bot walks on from there.
+    let mut last = s.origin;
+    simulate(
+        (world, cmap),
+        s,
+        &hold,
+        None,
+        dt,
+        |p, sent| {
+            let resting = p.origin.distance(last) < 0.01;
+            last = p.origin;
+            sent.is_none() && (p.on_ground.is_some() || p.water_level >= 2 || resting)
+        },
+        ticks,
+    )
+    .map(|a| a.state)
+}
+
+/// Shares of a fall's running speed tried, fastest first, when at full speed it lands
+/// beyond its end area.
+const SLOWER_FALLS: [f32; 8] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.25, 0.15];
+
+/// What the landing pass did with one reachability.
+enum Landed {
+    /// It lands in its end area or one a walk joins to it.
+    Keep,
+    /// It lands elsewhere: the reachability to where it lands instead.
+    Moved(Reach),
+    /// It lands nowhere a route can go on from.
+    Drop,
+}
+
+/// The compile's last pass, over the walks off ledges: a run's arrival is the first tick
+/// it is over its end area coming down, but a long fall at running speed comes down over
+/// an area and lands far beyond it (a bot that plays it lands there, and the route it
+/// planned is wrong). Each is replayed from its start to its arrival and held still until
+/// it lands, as a bot checks a run before playing it. One that lands in its end area, or in
+/// an area a walk joins to it, is kept; one that lands elsewhere is tried walking off
+/// slower ([`SLOWER_FALLS`]: the fall lands nearer), and else becomes the reachability
+/// to where it lands (its commands run on, the last one held, to the first tick over that
+/// area) when that one lands there in turn, and is dropped otherwise. Jumps are left as
+/// they are: one that tops out over a ledge from a stand may make it from a run, which a
+/// bot tries (measured: checking them too lost dm6's only way up to one ledge). `mesh`
+/// holds the reachabilities of the earlier passes; returns them as they are to be
+/// (duplicates by (from, to, kind): the quickest).
+pub(crate) fn landings(
+    world: &NavWorld,
+    mesh: &NavMesh,
+    threads: usize,
+    stats: &mut CompileStats,
+) -> Vec<Reach> {
+    let dt = 1.0 / mesh.params.tick_rate as f32;
+    let ids: Vec<usize> = (0..mesh.reaches().len()).collect();
+    let check = |&i: &usize| -> (Landed, u64) {
+        let mut ticks = 0u64;
+        let r = &mesh.reaches()[i];
+        if r.kind != ReachKind::WalkOffLedge || carrier_of(world, mesh, r).is_some() {
+            return (Landed::Keep, 0);
+        }
+        let moved = r.needs.iter().find_map(|n| match n {
+            MoverNeed::Moved(id) => Some(*id),
+            _ => None,
+        });
+        let ctx = Ctx {
+            world,
+            mesh,
+            dt,
+            moved,
+            walks: None,
+        };
+        // The area a replay of `r` lands in.
+        let lands = |r: &Reach, ticks: &mut u64| {
+            let from = &mesh.areas()[r.from as usize];
+            let start = settle(ctx.cmap(), r.start, from.is_swim());
+            let (arr, _) = ctx.run(start, r.commands.clone(), None, Some(r.to), ticks)?;
+            let yaw = r.commands.last().map_or(start.yaw, |c| c.cmd.yaw);
+            let s = landing((world, ctx.cmap()), arr.state, yaw, dt, ticks)?;
+            mesh.area_at(s.origin)
+        };
+        let Some(l) = lands(r, &mut ticks) else {
+            return (Landed::Drop, ticks);
+        };
+        if mesh.walk_joined(r.to, l) {
+            return (Landed::Keep, ticks);
+        }
+        let from = &mesh.areas()[r.from as usize];
+        let start = settle(ctx.cmap(), r.start, from.is_swim());
+        // Walked off slower, the fall lands nearer: the slowest speed that still lands
+        // where the route goes on keeps the reachability to its end area.
+        for speed in SLOWER_FALLS {
+            let commands: Vec<CmdRun> = r
+                .commands
+                .iter()
+                .map(|c| CmdRun {
+                    ticks: c.ticks + ctx.max_ticks(1.0),
+                    cmd: UserCmd {
+                        forward_move: c.cmd.forward_move * speed,
+                        ..c.cmd
+                    },
+                })
+                .collect();
+            let Some((arr, cmds)) = ctx.run(start, commands, None, Some(r.to), &mut ticks) else {
+                continue;
+            };
+            let Some(mut slower) = ctx.make((r.from, r.to, r.kind), &start, &arr, cmds) else {
+                continue;
+            };
+            if lands(&slower, &mut ticks).is_some_and(|again| mesh.walk_joined(r.to, again)) {
+                needs(world, mesh, moved, &mut slower);
+                return (Landed::Moved(slower), ticks);
+            }
+        }
+        if l == r.from || !ctx.here(l) {
+            return (Landed::Drop, ticks);
+        }
+        let mut commands = r.commands.clone();
+        if let Some(last) = commands.last_mut() {
+            last.ticks += ctx.max_ticks(LANDING_SECONDS);
+        }
+        let Some((arr, cmds)) = ctx.run(start, commands, None, Some(l), &mut ticks) else {
+            return (Landed::Drop, ticks);
+        };
+        let Some(mut moved_to) = ctx.make((r.from, l, r.kind), &start, &arr, cmds) else {
+            return (Landed::Drop, ticks);
+        };
+        needs(world, mesh, moved, &mut moved_to);
+        match lands(&moved_to, &mut ticks) {
+            Some(again) if mesh.walk_joined(l, again) => (Landed::Moved(moved_to), ticks),
+            _ => (Landed::Drop, ticks),
+        }
+    };
+    let done = par_map(&ids, threads, check, |_| {});
+    let mut reaches = Vec::with_capacity(ids.len());
+    for (r, (landed, ticks)) in mesh.reaches().iter().zip(done) {
+        stats.ticks_simulated += ticks;
+        match landed {
+            Landed::Keep => reaches.push(r.clone()),
+            Landed::Moved(m) => reaches.push(m),
+            Landed::Drop => stats.dropped += 1,
+        }
+    }
+    keep_quickest(&mut reaches);
+    reaches
+}
+
+/// Of the reachabilities with the same (from, to, kind), the quickest stays; sorted by them.
+fn keep_quickest(reaches: &mut Vec<Reach>) {
     reaches.sort_by(|a, b| {
         (a.from, a.to, a.kind)
             .cmp(&(b.from, b.to, b.kind))
             .then(a.seconds.total_cmp(&b.seconds))
     });
     reaches.dedup_by(|b, a| (a.from, a.to, a.kind) == (b.from, b.to, b.kind));
-    reaches
 }
 
 /// A push job for every area a standing player can touch a push from: the area's floor box

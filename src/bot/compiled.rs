@@ -551,12 +551,27 @@ fn guard(
     if s.on_ground.is_none() || s.water_level > 0 || !areas.iter().any(|&a| narrow(mesh, a)) {
         return None;
     }
+    // A teleporter's area ends the look ahead: its trigger sends the player on before
+    // whatever lies past it matters (walking into one is a route's way on).
+    let teleports = |p: Vec3| {
+        mesh.area_at(p).is_some_and(|a| {
+            mesh.areas()[a as usize]
+                .flags
+                .has(crate::aas::AreaFlags::TELEPORTER)
+        })
+    };
     let on_floor = |c: &UserCmd| {
         let mut q = *s;
-        (0..GUARD_TICKS).all(|_| {
+        for _ in 0..GUARD_TICKS {
             q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
-            over_floor(mesh, q.origin)
-        })
+            if teleports(q.origin) {
+                return true;
+            }
+            if !over_floor(mesh, q.origin) {
+                return false;
+            }
+        }
+        true
     };
     let yaw = yaw_to(s.origin, p);
     let toward = |speed: f32| UserCmd {
@@ -589,16 +604,6 @@ fn turned(c: UserCmd, turn: f32) -> UserCmd {
 /// Distance from a run's start (units across) within which a moving bot tries the run as
 /// it is before slowing to a stand on the start.
 const ON_THE_RUN: f32 = 24.0;
-
-/// Kinds whose commands are fitted through the physics from where the bot stands before
-/// they are played (the others ride movers or teleport: their runs depend on more than the
-/// geometry).
-fn played_by_fit(k: ReachKind) -> bool {
-    matches!(
-        k,
-        ReachKind::Jump | ReachKind::BarrierJump | ReachKind::WalkOffLedge | ReachKind::WaterJump
-    )
-}
 
 /// Turns (degrees) tried on a run's commands, in order.
 const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
@@ -639,25 +644,12 @@ fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerSta
                     return (p.on_ground.is_some() || p.water_level >= 2)
                         && mesh
                             .area_at(p.origin)
-                            .is_some_and(|a| next_to(mesh, reach.to, a));
+                            .is_some_and(|a| mesh.walk_joined(reach.to, a));
                 }
             }
         }
         false
     })
-}
-
-/// Whether area `a` is `to` or a neighbour a walk joins to it (either way): landing there
-/// instead of in `to` (a run that comes down over `to` at speed and lands a little
-/// beyond) does as well for the route, which is asked again from where the bot lands.
-fn next_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
-    let walk = |from: u32, into: u32| {
-        mesh.reach_ids_from(from).iter().any(|&i| {
-            let r = &mesh.reaches()[i as usize];
-            r.to == into && matches!(r.kind, ReachKind::Walk | ReachKind::StepUp)
-        })
-    };
-    a == to || walk(to, a) || walk(a, to)
 }
 
 /// Whether the movement stage steers reachability `r` (the others play their recorded
@@ -826,7 +818,7 @@ fn follow_route(
         let to = mesh.reaches()[r as usize].to;
         if !mesh
             .area_at(s.origin)
-            .is_some_and(|a| next_to(&mesh, to, a))
+            .is_some_and(|a| mesh.walk_joined(to, a))
         {
             st.avoid(r);
         }
@@ -956,7 +948,7 @@ fn follow_route(
             if !swimming
                 && flat <= ON_THE_RUN
                 && reach.needs.is_empty()
-                && played_by_fit(reach.kind)
+                && reach.kind.played()
                 && let Some(turn) = fit(ctx, &mesh, reach, s)
             {
                 st.turn = turn;
@@ -993,7 +985,7 @@ fn follow_route(
             // way that gets there (kinds that ride movers or teleport are played as they
             // are: their runs depend on more than the geometry).
             st.turn = 0.0;
-            if played_by_fit(reach.kind) {
+            if reach.kind.played() {
                 match fit(ctx, &mesh, reach, s) {
                     Some(turn) => st.turn = turn,
                     None if flat > 1.0 && st.approach < APPROACH_SECONDS => {
