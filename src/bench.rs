@@ -1107,7 +1107,7 @@ impl BenchReport {
              points spread over the map, play {} ticks untimed (a minute: \
              waypoints exist, fights have started), then {} ticks (a minute of play) are timed; \
              µs per bot-tick is the tick's time ÷ bots, traces per bot-tick count every stage's \
-             traces, deaths and the share of bot-ticks alive show that they fought. The targets \
+             traces made (a reachability answered from the memo of answers made none), deaths and the share of bot-ticks alive show that they fought. The targets \
              (issue 23): 15 µs per bot-tick for 8 bots on dm4 on one thread, 20 µs for 32 and \
              128. **First seconds** follow: each case builds the map, puts brain bots that \
              never react to each other (reaction 10 s, so none dies and every bot costs its full \

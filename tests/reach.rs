@@ -323,3 +323,58 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_answer_asked_again_costs_no_trace_until_a_mover_moves() {
+    use botarena::map::{Brush, EntId, collision::memo_traces_on_this_thread};
+    use botarena::nav::reach::reachable_counted;
+    // A floor and a door-like mover beside the way (not across it).
+    let floor = Brush::from_box(v(-512., -128., -64.), v(512., 128., 0.), Contents::SOLID);
+    let door = Brush::from_box(v(0., 200., 0.), v(16., 300., 128.), Contents::SOLID);
+    let mut map = CollisionMap::new(vec![floor], vec![(EntId(7), vec![door])]);
+    let (from, to) = (stand(-300., 0.), stand(300., 0.));
+    let p = ReachParams::default();
+    let (first, n) = reachable_counted(&map, from, to, &p);
+    assert_eq!(first, Reachability::Walk);
+    assert!(n > 0, "the first answer is traced");
+    let memo = memo_traces_on_this_thread();
+    assert_eq!(
+        reachable_counted(&map, from, to, &p),
+        (first, 0),
+        "remembered"
+    );
+    assert_eq!(
+        memo_traces_on_this_thread() - memo,
+        n as u64,
+        "counted apart"
+    );
+    // Other parameters are not remembered.
+    let other = ReachParams { step: 16.0, ..p };
+    assert!(reachable_counted(&map, from, to, &other).1 > 0);
+    // The mover moves across the way: the geometry is another, the answer is traced again
+    // (and is now a wall).
+    map.set_mover_offset(EntId(7), v(0., -228., 0.));
+    let (again, n2) = reachable_counted(&map, from, to, &p);
+    assert!(n2 > 0, "traced again after the mover moved");
+    assert_eq!(again, Reachability::Unreachable(Blocked::Wall));
+    // Setting the same offset again changes nothing.
+    map.set_mover_offset(EntId(7), v(0., -228., 0.));
+    assert_eq!(reachable_counted(&map, from, to, &p), (again, 0));
+}
+
+#[test]
+fn a_march_that_goes_round_a_loop_gives_up_when_it_stands_where_it_stood() {
+    // On dm4 (found in an 8-bot match): from this spot the march toward the target jumps
+    // over it, walks back and jumps back over it, landing exactly where it stood before;
+    // it went round that loop until its step limit (3,052 traces) for `TooLong`. It now
+    // gives up once it lands exactly where it landed before, with the same answer.
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (_, map) = common::quake_map(&dir, "dm4");
+    let from = v(-64.0, 512.0, -295.96875);
+    let to = v(-15.39056, 251.27669, -272.96875);
+    let (r, n) = botarena::nav::reach::reachable_counted(&map, from, to, &ReachParams::default());
+    assert_eq!(r, Reachability::Unreachable(Blocked::TooLong));
+    assert!(n < 1500, "gave up at a repeat: {n} traces");
+}

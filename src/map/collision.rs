@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 use parry3d::bounding_volume::Aabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
 use serde::Serialize;
@@ -73,6 +73,23 @@ thread_local! {
     /// Traces answered on this thread (statistics). Per thread, so a stage running bots on
     /// worker threads counts each bot's traces exactly, and no cache line is shared.
     static TRACES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Traces that remembered answers stood in for on this thread (statistics; see
+    /// [`memo_traces_on_this_thread`]).
+    static MEMO_TRACES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Traces that remembered answers (the reachability memo,
+/// [`crate::nav::reach::reachable_counted`]) stood in for on the calling thread so far:
+/// what those answers cost when first computed. Statistics, like
+/// [`traces_on_this_thread`]: take differences.
+pub fn memo_traces_on_this_thread() -> u64 {
+    MEMO_TRACES.with(|t| t.get())
+}
+
+/// Adds `n` traces a remembered answer stood in for, on this thread's behalf (the answer's
+/// own thread, or the worker pool handing back its workers' counts).
+pub fn count_memo_here(n: u64) {
+    MEMO_TRACES.with(|t| t.set(t.get() + n));
 }
 
 /// Traces answered on the calling thread so far (on any map): take differences.
@@ -107,6 +124,17 @@ pub struct CollisionMap {
     bodies_by_x: Vec<Body>,
     /// The widest body along x (a body starting this far below a range may reach into it).
     body_width: f32,
+    /// Names the brushes and movers where they are now: a new number for every map made
+    /// and every mover moved (clones share it while theirs stand where the original's did),
+    /// so that answers computed from the geometry alone can be kept while it holds.
+    geometry: u64,
+}
+
+/// The next [`CollisionMap::geometry`] number.
+static NEXT_GEOMETRY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn new_geometry() -> u64 {
+    NEXT_GEOMETRY.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 struct Work {
@@ -181,6 +209,7 @@ impl CollisionMap {
             bodies: Vec::new(),
             bodies_by_x: Vec::new(),
             body_width: 0.0,
+            geometry: new_geometry(),
         }
     }
 
@@ -195,28 +224,35 @@ impl CollisionMap {
         seg: (Vec3, Vec3, Vec3),
         mut f: impl FnMut(&Brush) -> bool,
     ) {
-        // Long rays (no box) prune better in the BVH; a short one, like the floor probes
-        // under a point the movement stage sends every tick, reads a few grid cells (the
-        // candidates come in index order either way, so the answer is the same: tested).
-        if (hi.x - lo.x).max(hi.y - lo.y) <= GRID_QUERY_MAX
-            && (seg.2.x > 1.0 || hi.z - lo.z <= GRID_RAY_HEIGHT)
-        {
+        if grid_answers(lo, hi, seg.2) {
             // A brush spans several cells: the candidates that overlap are marked in a
             // bitset, which also yields them deduplicated and in index order (as the BVH
             // walk would, without sorting).
             self.with_marks(|bits| {
+                // The words marked lie in `first..=last`: only those are read back (a query
+                // marks a few brushes of the hundreds a map has).
+                let (mut first, mut last) = (usize::MAX, 0);
+                let (lo4, hi4) = (Vec3A::from(lo), Vec3A::from(hi));
                 self.grid.for_cells(lo, hi, |cell| {
                     for b in &self.grid.cells[cell] {
                         if b.mins.z >= hi.z {
                             break;
                         }
-                        if overlaps(lo, hi, b.mins, b.maxs) {
-                            bits[(b.index / 64) as usize] |= 1 << (b.index % 64);
+                        // `overlaps`, the six comparisons at once.
+                        if (lo4.cmplt(b.maxs) & b.mins.cmplt(hi4)).all() {
+                            let k = (b.index / 64) as usize;
+                            bits[k] |= 1 << (b.index % 64);
+                            first = first.min(k);
+                            last = last.max(k);
                         }
                     }
                 });
+                if first > last {
+                    return;
+                }
                 let mut go = true;
-                for (k, word) in bits.iter_mut().enumerate() {
+                for (k, word) in bits[first..=last].iter_mut().enumerate() {
+                    let k = k + first;
                     let mut m = std::mem::take(word);
                     while go && m != 0 {
                         let i = k * 64 + m.trailing_zeros() as usize;
@@ -302,9 +338,19 @@ impl CollisionMap {
 
     /// Moves a mover's brushes to `offset` from where the map placed them.
     pub fn set_mover_offset(&mut self, id: EntId, offset: Vec3) {
-        if let Some(m) = self.movers.iter_mut().find(|m| m.id == id) {
+        if let Some(m) = self.movers.iter_mut().find(|m| m.id == id)
+            && m.offset.to_array().map(f32::to_bits) != offset.to_array().map(f32::to_bits)
+        {
             m.offset = offset;
+            self.geometry = new_geometry();
         }
+    }
+
+    /// A number naming the brushes and movers as they stand now: equal numbers, equal
+    /// answers to every question of the geometry (traces that ignore player bodies,
+    /// contents). Changes when a mover moves.
+    pub fn geometry(&self) -> u64 {
+        self.geometry
     }
 
     /// A mover's current offset.
@@ -430,16 +476,47 @@ impl CollisionMap {
         let half = (maxs - mins) * 0.5;
         let s = start + centre;
         let e = end + centre;
-        let mut w = Work::new();
         let lo = s.min(e) - half - Vec3::ONE;
         let hi = s.max(e) + half + Vec3::ONE;
         let grow = half + Vec3::ONE;
-        self.brushes_along(lo, hi, (s, e - s, grow), |b| {
-            if b.contents.intersects(mask) {
-                clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
+        // The static brushes whose boxes overlap `lo..hi` (grown by a unit), clipped
+        // against the whole sweep in index order.
+        let statics = |lo: Vec3, hi: Vec3, to: Vec3| {
+            let mut w = Work::new();
+            self.brushes_along(lo, hi, (s, to - s, grow), |b| {
+                if b.contents.intersects(mask) {
+                    clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
+                }
+                !w.all_solid
+            });
+            w
+        };
+        // A long sweep mostly stops near its start (a floor probe finds the floor a step
+        // below): the brushes along its first part are clipped first, and where the sweep
+        // stops within that part the answer is the whole sweep's, bit for bit. A brush
+        // outside the part's box (grown by a unit) cannot be entered before the part's end
+        // (the axial bevels keep every clip inside the brush's box grown by the half
+        // extents, and the hit a 1/32 unit short), nor hold the start; the clips are the
+        // same computations on the same segment, in the same (index) order: only sweeps the
+        // grid answers whole are split (the part, a smaller box, is read from the grid too),
+        // as the BVH's order may settle ties between brushes differently. Otherwise the
+        // whole sweep is clipped again (and where the box is stuck: see below).
+        let len = (e - s).length();
+        let mut w = if len > 2.0 * FIRST_PART && grid_answers(lo, hi, grow) {
+            let part = FIRST_PART / len;
+            let m = s + (e - s) * part;
+            let w = statics(s.min(m) - half - Vec3::ONE, s.max(m) + half + Vec3::ONE, m);
+            // Stuck in a brush (all solid) is asked of the whole sweep again: the normal
+            // reported then is the one an earlier brush in index order left, which may lie
+            // beyond the part.
+            if w.fraction <= part && !w.all_solid {
+                w
+            } else {
+                statics(lo, hi, e)
             }
-            !w.all_solid
-        });
+        } else {
+            statics(lo, hi, e)
+        };
         if mask.intersects(Contents::SOLID) && !w.all_solid {
             for m in &self.movers {
                 if Some(m.id) == ignore || !overlaps(lo, hi, m.mins + m.offset, m.maxs + m.offset) {
@@ -492,7 +569,7 @@ impl CollisionMap {
         let mut blocked = false;
         self.brushes_on_line(a, b, |cb, br| {
             blocked = br.contents.intersects(mask)
-                && ray.hits_box(cb.mins - grow, cb.maxs + grow)
+                && ray.hits_box(Vec3::from(cb.mins) - grow, Vec3::from(cb.maxs) + grow)
                 && segment_in_brush(&br.planes, a, b);
             !blocked
         });
@@ -570,9 +647,14 @@ impl CollisionMap {
         });
         let inside =
             |b: &Brush, p: Vec3| b.planes.iter().all(|pl| pl.normal.dot(p) - pl.dist < -1.0);
+        let line = Segment::new(centre, target - centre);
+        let grow = Vec3::splat(0.5);
         let mut proven = false;
-        self.brushes_on_line(centre, target, |_, br| {
-            if !br.contents.intersects(mask) {
+        self.brushes_on_line(centre, target, |cb, br| {
+            // The box test first: most brushes along the cells miss the line.
+            if !br.contents.intersects(mask)
+                || !line.hits_box(Vec3::from(cb.mins) - grow, Vec3::from(cb.maxs) + grow)
+            {
                 return true;
             }
             // Where the centre line runs inside the brush.
@@ -581,7 +663,12 @@ impl CollisionMap {
             };
             proven = [0.5f32, 0.25, 0.75].iter().any(|f| {
                 let s = enter + (leave - enter) * f;
-                corners.iter().all(|c| inside(br, *c + (target - *c) * s))
+                // Corners inside the brush are inside its box: a cross-section wider than
+                // the box is rejected without the planes.
+                let (a, b) = (lo + (target - lo) * s, hi + (target - hi) * s);
+                a.cmpgt(br.mins).all()
+                    && b.cmplt(br.maxs).all()
+                    && corners.iter().all(|c| inside(br, *c + (target - *c) * s))
             });
             !proven
         });
@@ -605,12 +692,12 @@ impl CollisionMap {
         // A point lies in one grid cell, whose list holds every brush whose box contains it
         // (outside the grid there are none).
         if let Some(cell) = self.grid.cell_of(p) {
+            let p4 = Vec3A::from(p);
             for b in &self.grid.cells[cell] {
                 if b.mins.z > p.z {
                     break;
                 }
-                if p.cmpge(b.mins).all()
-                    && p.cmple(b.maxs).all()
+                if (p4.cmpge(b.mins) & p4.cmple(b.maxs)).all()
                     && self.brushes[b.index as usize].contains_point(p)
                 {
                     c |= self.brushes[b.index as usize].contents;
@@ -688,6 +775,8 @@ const GRID_QUERY_MAX: f32 = 160.0;
 /// Tallest box of a ray answered from the grid when it is narrow (a floor probe under a
 /// point): a few cells, where the BVH walk cost twice as much (dm4, 8 bots: move stage 20 % → 17 %).
 const GRID_RAY_HEIGHT: f32 = 512.0;
+/// Length of the first part of a long sweep clipped on its own ([`CollisionMap::trace`]).
+const FIRST_PART: f32 = 48.0;
 /// Side of a grid column.
 const GRID_CELL: f32 = 128.0;
 /// Side of the cells of [`CollisionMap::sight_cell`]: small enough that a wall between a
@@ -715,8 +804,8 @@ struct BrushGrid {
 /// looked up in the brush list).
 #[derive(Clone, Copy)]
 struct CellBrush {
-    mins: Vec3,
-    maxs: Vec3,
+    mins: Vec3A,
+    maxs: Vec3A,
     index: u32,
 }
 
@@ -745,8 +834,8 @@ impl BrushGrid {
         for (i, b) in brushes.iter().enumerate() {
             grid.for_cells(b.mins, b.maxs, |c| {
                 cells[c].push(CellBrush {
-                    mins: b.mins,
-                    maxs: b.maxs,
+                    mins: b.mins.into(),
+                    maxs: b.maxs.into(),
                     index: i as u32,
                 })
             });
@@ -862,6 +951,17 @@ impl BrushGrid {
             }
         }
     }
+}
+
+/// Whether [`CollisionMap::brushes_along`] reads the grid for a query box `lo..hi` whose
+/// segment is grown by `grow` (a box sweep's half extents and a unit; a ray's is smaller).
+/// Long rays (no box) prune better in the BVH; a short one, like the floor probes under a
+/// point the movement stage sends every tick, reads a few grid cells. The grid yields the
+/// candidates in index order; the BVH in its tree's order, which for rays gives the same
+/// answers (tested), ties included.
+fn grid_answers(lo: Vec3, hi: Vec3, grow: Vec3) -> bool {
+    (hi.x - lo.x).max(hi.y - lo.y) <= GRID_QUERY_MAX
+        && (grow.x > 1.0 || hi.z - lo.z <= GRID_RAY_HEIGHT)
 }
 
 /// The segment `s + t·d`, t in 0..=1, with its inverse direction computed once for the
@@ -1258,6 +1358,89 @@ mod tests {
             hit += (t.fraction < 1.0) as usize;
         }
         assert!(hit > 400 && hit < 3600, "both kinds tested: {hit}");
+    }
+
+    #[test]
+    fn long_sweeps_answered_from_their_first_part_clip_what_a_scan_of_every_brush_clips() {
+        // Player-box sweeps longer than twice the first part, most straight down (floor
+        // probes) and some steep, through boxes on a 16-unit lattice (shared faces:
+        // ties) and slanted wedges (edge bevels): a sweep that stops within its first part
+        // is answered from the brushes there alone, and the answer must be the whole scan's,
+        // bit for bit, flags and contents included.
+        let mut rnd = uniform(0x9e37_79b9_7f4a_7c15);
+        let q = |v: f32| (v / 16.0).round() * 16.0;
+        let mut brushes: Vec<Brush> = (0..240)
+            .map(|k| {
+                let lo = Vec3::new(
+                    q(rnd(-700., 700.)),
+                    q(rnd(-700., 700.)),
+                    q(rnd(-300., 300.)),
+                );
+                let size = Vec3::new(q(rnd(16., 160.)), q(rnd(16., 160.)), q(rnd(16., 96.)));
+                let c = if k % 5 == 0 {
+                    Contents::WATER
+                } else {
+                    Contents::SOLID
+                };
+                Brush::from_box(lo, lo + size, c)
+            })
+            .collect();
+        for _ in 0..60 {
+            // A ramp: a box whose top is a slanted plane.
+            let lo = Vec3::new(
+                q(rnd(-700., 700.)),
+                q(rnd(-700., 700.)),
+                q(rnd(-300., 300.)),
+            );
+            let size = Vec3::new(q(rnd(32., 160.)), q(rnd(32., 160.)), q(rnd(32., 96.)));
+            let hi = lo + size;
+            let n = glam::DVec3::new(-(size.z as f64), 0.0, size.x as f64).normalize();
+            let d = n.dot(lo.as_dvec3() + glam::DVec3::new(0.0, 0.0, size.z as f64));
+            let planes = [
+                (glam::DVec3::X, hi.x as f64),
+                (-glam::DVec3::X, -lo.x as f64),
+                (glam::DVec3::Y, hi.y as f64),
+                (-glam::DVec3::Y, -lo.y as f64),
+                (-glam::DVec3::Z, -lo.z as f64),
+                (n, d),
+            ];
+            if let Ok(b) = Brush::from_planes(&planes, Contents::SOLID) {
+                brushes.push(b);
+            }
+        }
+        let map = CollisionMap::new(brushes, vec![]);
+        let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
+        let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        let mask = Contents::MASK_PLAYER | Contents::LIQUID;
+        let (mut early, mut late) = (0, 0);
+        for k in 0..4000 {
+            let a = Vec3::new(rnd(-750., 750.), rnd(-750., 750.), rnd(-350., 350.));
+            // (Sweeps the grid answers whole: at most 160 units across with the box.)
+            let b = if k % 3 != 0 {
+                a - Vec3::new(0.0, 0.0, rnd(2.0 * FIRST_PART + 1.0, 400.))
+            } else {
+                a + Vec3::new(rnd(-60., 60.), rnd(-60., 60.), rnd(-400., 400.))
+            };
+            if (b - a).length() <= 2.0 * FIRST_PART {
+                continue;
+            }
+            let t = map.trace(a, b, mins, maxs, mask, None);
+            let w = clip_every_brush(&map, a + centre, b + centre, half, mask);
+            assert_eq!(
+                (t.fraction, t.normal, t.contents, t.start_solid, t.all_solid),
+                (w.fraction, w.normal, w.contents, w.start_solid, w.all_solid),
+                "{a} -> {b}"
+            );
+            if t.fraction * (b - a).length() <= FIRST_PART {
+                early += 1;
+            } else {
+                late += 1;
+            }
+        }
+        assert!(
+            early > 400 && late > 400,
+            "both kinds tested: {early} {late}"
+        );
     }
 
     #[test]

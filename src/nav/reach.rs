@@ -182,10 +182,67 @@ pub fn reachable_counted(
     to: Vec3,
     params: &ReachParams,
 ) -> (Reachability, u32) {
+    // The answer is a function of the geometry (bodies aside), the two points and the
+    // parameters: one asked again while the geometry holds (a bot standing still, the same
+    // goal searched from the same waypoints after the graph grew, a link between two
+    // waypoints tested again) is answered from the thread's memo, with no trace. Which
+    // thread asks what differs with the thread count, so the memo's answers are counted
+    // apart ([`crate::map::collision::memo_traces_on_this_thread`]): traces made plus traces the memo stood in
+    // for are the same for any number of threads.
+    let key = (*params == ReachParams::default()).then(|| {
+        let b = |v: Vec3| v.to_array().map(f32::to_bits);
+        let (f, t) = (b(from), b(to));
+        [f[0], f[1], f[2], t[0], t[1], t[2]]
+    });
+    if let Some(k) = key
+        && let Some((r, n)) = MEMO.with(|m| m.borrow().get(map.geometry(), &k))
+    {
+        crate::map::collision::count_memo_here(n as u64);
+        return (r, 0);
+    }
     let before = map.trace_count();
     let mut pr = Probe { map, p: params };
     let r = reach(&mut pr, from, to);
-    (r, (map.trace_count() - before) as u32)
+    let n = (map.trace_count() - before) as u32;
+    if let Some(k) = key {
+        MEMO.with(|m| m.borrow_mut().put(map.geometry(), k, (r, n)));
+    }
+    (r, n)
+}
+
+/// Answers of [`reachable_counted`] with the default parameters, by the two points' bits,
+/// for one geometry ([`CollisionMap::geometry`]). Only looked up, never walked: what it
+/// holds changes how many traces are made, never an answer (so it may differ between
+/// threads).
+#[derive(Default)]
+struct Memo {
+    geometry: u64,
+    /// Each answer with the traces it cost.
+    answers: rustc_hash::FxHashMap<[u32; 6], (Reachability, u32)>,
+}
+
+/// Answers kept per thread; at this many the memo starts again (a few hundred kilobytes).
+const MEMO_MAX: usize = 16_384;
+
+impl Memo {
+    fn get(&self, geometry: u64, k: &[u32; 6]) -> Option<(Reachability, u32)> {
+        if self.geometry != geometry {
+            return None;
+        }
+        self.answers.get(k).copied()
+    }
+
+    fn put(&mut self, geometry: u64, k: [u32; 6], r: (Reachability, u32)) {
+        if self.geometry != geometry || self.answers.len() >= MEMO_MAX {
+            self.answers.clear();
+            self.geometry = geometry;
+        }
+        self.answers.insert(k, r);
+    }
+}
+
+thread_local! {
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
 }
 
 /// Can a player standing at `from` (a player origin) reach `to` (the origin a player would
@@ -224,7 +281,24 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
     let (mut jumps, mut chain, mut fell, mut swam) = (0u32, false, false, false);
     let mut run = 0.0f32; // straight run-up behind `pos` on this leg
     let max_iter = (p.max_distance / p.step) as usize * 2 + 64;
+    // Where the march stood with no run-up (at the start, after each jump or fall). What
+    // the march does next depends on its position and run-up alone (the other state only
+    // names the answer), so standing again exactly where it stood before with none means it
+    // goes round that loop until it gives up (a running jump over the target, a walk back
+    // and a jump back over it): it gives up now, with the same answer.
+    // (The last few such places are kept: a walk down stairs falls at every step, and the
+    // loops seen were of two jumps.)
+    let mut landed = [[0u32; 3]; 16];
+    let mut n_landed = 0usize;
     for _ in 0..max_iter {
+        if run == 0.0 {
+            let here = pos.to_array().map(f32::to_bits);
+            if landed[..n_landed.min(landed.len())].contains(&here) {
+                return Unreachable(Blocked::TooLong);
+            }
+            landed[n_landed % landed.len()] = here;
+            n_landed += 1;
+        }
         // Swimming: once in water, a target in water is reached by moving straight to it.
         let wet = pr.waist_in_water(pos);
         if wet {

@@ -157,8 +157,9 @@ impl Pool {
         drop(wtx);
         enum Msg<T> {
             Chunk(usize, Vec<T>),
-            /// A worker is through, having traced this many times.
-            Done(u64),
+            /// A worker is through, having traced this many times (and had this many traces
+            /// answered by the reachability memo).
+            Done(u64, u64),
         }
         let f = Arc::new(f);
         let (rtx, rrx) = crossbeam::channel::unbounded::<Msg<T>>();
@@ -169,6 +170,7 @@ impl Pool {
             let time = Arc::clone(&self.time);
             tx.send(Box::new(move || {
                 let traced = crate::map::collision::traces_on_this_thread();
+                let memo = crate::map::collision::memo_traces_on_this_thread();
                 let start = std::time::Instant::now();
                 while let Ok((i, mut c)) = wrx.try_recv() {
                     for j in &mut c {
@@ -181,7 +183,8 @@ impl Pool {
                 drop(ctx);
                 add_time(&time.busy, start);
                 let traced = crate::map::collision::traces_on_this_thread() - traced;
-                let _ = rtx.send(Msg::Done(traced));
+                let memo = crate::map::collision::memo_traces_on_this_thread() - memo;
+                let _ = rtx.send(Msg::Done(traced, memo));
             }))
             .expect("pool workers alive");
         }
@@ -204,9 +207,10 @@ impl Pool {
         while finished < helpers || done.len() < chunks {
             match spin_recv(&rrx).expect("a worker thread panicked") {
                 Msg::Chunk(i, c) => done.push((i, c)),
-                Msg::Done(traced) => {
+                Msg::Done(traced, memo) => {
                     // The stage's statistics count the workers' traces with the caller's.
                     crate::map::collision::count_traces_here(traced);
+                    crate::map::collision::count_memo_here(memo);
                     finished += 1;
                 }
             }

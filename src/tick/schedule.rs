@@ -118,6 +118,10 @@ pub struct StageTimings {
     pub total: [Duration; TICK_ORDER.len()],
     /// Traces per stage answered on the scheduling thread (all of them with one thread).
     pub traces: [u64; TICK_ORDER.len()],
+    /// Traces per stage that reachability answers taken from the memo stood in for (they
+    /// cost that many when first computed; see [`crate::map::collision::memo_traces_on_this_thread`]).
+    /// How many the memo answers depends on the thread count; `traces + memo` does not.
+    pub memo: [u64; TICK_ORDER.len()],
     /// Time per stage the scheduling thread spent inside the worker pool: running its share
     /// of the stage's jobs or waiting for the workers' last ones. The rest of the stage's
     /// time is serial: gathering the jobs, writing results back, and the work no job shares
@@ -194,6 +198,7 @@ pub fn run_tick(
     let mut t0 = Instant::now();
     for (i, stage) in TICK_ORDER.iter().enumerate() {
         let c0 = sim.cmap.trace_count();
+        let m0 = crate::map::collision::memo_traces_on_this_thread();
         let p0 = pool_seconds(sim);
         match stage {
             Stage::Sense => stages.perception.run(sim),
@@ -222,6 +227,7 @@ pub fn run_tick(
         timings.total[i] += t1 - t0;
         t0 = t1;
         timings.traces[i] += sim.cmap.trace_count() - c0;
+        timings.memo[i] += crate::map::collision::memo_traces_on_this_thread() - m0;
         // A pool started by this stage counts from zero.
         let p = (pool_seconds(sim) - p0).max(0.0);
         timings.in_pool[i] += Duration::from_secs_f64(p);
