@@ -1151,6 +1151,32 @@ mod tests {
 
     /// `n` solid boxes centred within ±`span.0` across and ±`span.1` up, half sizes from 4 to
     /// `half.0` across and from `half.1` to `half.2` up.
+    /// `n` boxes on a 16-unit lattice (so that some share faces: ties), every `other.0`-th
+    /// (from the first) of contents `other.1`, the rest solid.
+    fn lattice_boxes(
+        rnd: &mut impl FnMut(f32, f32) -> f32,
+        n: usize,
+        other: (usize, Contents),
+    ) -> Vec<Brush> {
+        let q = |v: f32| (v / 16.0).round() * 16.0;
+        (0..n)
+            .map(|k| {
+                let lo = Vec3::new(
+                    q(rnd(-700., 700.)),
+                    q(rnd(-700., 700.)),
+                    q(rnd(-300., 300.)),
+                );
+                let size = Vec3::new(q(rnd(16., 160.)), q(rnd(16., 160.)), q(rnd(16., 96.)));
+                let c = if k % other.0 == 0 {
+                    other.1
+                } else {
+                    Contents::SOLID
+                };
+                Brush::from_box(lo, lo + size, c)
+            })
+            .collect()
+    }
+
     fn random_boxes(
         rnd: &mut impl FnMut(f32, f32) -> f32,
         n: usize,
@@ -1321,23 +1347,7 @@ mod tests {
         // index order, so which path answers changes nothing, ties included (brushes here
         // share faces: boxes on a 16-unit lattice).
         let mut rnd = uniform(0x2545_f491_4f6c_dd1d);
-        let brushes: Vec<Brush> = (0..300)
-            .map(|k| {
-                let q = |v: f32| (v / 16.0).round() * 16.0;
-                let lo = Vec3::new(
-                    q(rnd(-700., 700.)),
-                    q(rnd(-700., 700.)),
-                    q(rnd(-300., 300.)),
-                );
-                let size = Vec3::new(q(rnd(16., 160.)), q(rnd(16., 160.)), q(rnd(16., 96.)));
-                let c = if k % 7 == 0 {
-                    Contents::LAVA
-                } else {
-                    Contents::SOLID
-                };
-                Brush::from_box(lo, lo + size, c)
-            })
-            .collect();
+        let brushes = lattice_boxes(&mut rnd, 300, (7, Contents::LAVA));
         let map = CollisionMap::new(brushes, vec![]);
         let mask = Contents::MASK_PLAYER | Contents::LIQUID;
         let mut hit = 0;
@@ -1369,22 +1379,7 @@ mod tests {
         // bit for bit, flags and contents included.
         let mut rnd = uniform(0x9e37_79b9_7f4a_7c15);
         let q = |v: f32| (v / 16.0).round() * 16.0;
-        let mut brushes: Vec<Brush> = (0..240)
-            .map(|k| {
-                let lo = Vec3::new(
-                    q(rnd(-700., 700.)),
-                    q(rnd(-700., 700.)),
-                    q(rnd(-300., 300.)),
-                );
-                let size = Vec3::new(q(rnd(16., 160.)), q(rnd(16., 160.)), q(rnd(16., 96.)));
-                let c = if k % 5 == 0 {
-                    Contents::WATER
-                } else {
-                    Contents::SOLID
-                };
-                Brush::from_box(lo, lo + size, c)
-            })
-            .collect();
+        let mut brushes = lattice_boxes(&mut rnd, 240, (5, Contents::WATER));
         for _ in 0..60 {
             // A ramp: a box whose top is a slanted plane.
             let lo = Vec3::new(

@@ -187,8 +187,8 @@ pub fn reachable_counted(
     // goal searched from the same waypoints after the graph grew, a link between two
     // waypoints tested again) is answered from the thread's memo, with no trace. Which
     // thread asks what differs with the thread count, so the memo's answers are counted
-    // apart ([`crate::map::collision::memo_traces_on_this_thread`]): traces made plus traces the memo stood in
-    // for are the same for any number of threads.
+    // apart ([`crate::map::collision::memo_traces_on_this_thread`]): traces made plus
+    // traces the memo stood in for are the same for any number of threads.
     let key = (*params == ReachParams::default()).then(|| {
         let b = |v: Vec3| v.to_array().map(f32::to_bits);
         let (f, t) = (b(from), b(to));
