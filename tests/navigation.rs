@@ -623,3 +623,64 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
             .unwrap();
     }
 }
+
+#[test]
+fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
+    // dm6's rail (found at (1110, -1241, 274)): a jump ends against a slope of 80 degrees
+    // (normal z 0.17) with no speed left. Wishing on into the slope, Quake's slide move
+    // clips the motion to a sliver along the slope that its stop epsilon zeroes: the player
+    // hangs in the air for ever. The movement stage lets go, as a player would.
+    let text = floored_room().to_map_text("slope");
+    let slope = "{\n\"classname\" \"func_wall\"\n{\n\
+        ( 64 0 0 ) ( 0 0 0 ) ( 0 45 256 ) S 0 0 0 1 1\n\
+        ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) S 0 0 0 1 1\n\
+        ( 0 0 256 ) ( 0 1 256 ) ( 1 0 256 ) S 0 0 0 1 1\n\
+        ( -256 0 0 ) ( -256 1 0 ) ( -256 0 1 ) S 0 0 0 1 1\n\
+        ( 256 0 0 ) ( 256 0 1 ) ( 256 1 0 ) S 0 0 0 1 1\n\
+        ( 0 300 0 ) ( 1 300 0 ) ( 0 300 1 ) S 0 0 0 1 1\n}\n}\n";
+    let (_, cmap) = common::from_text(&(text + slope));
+    let physics = PhysicsParams::default();
+    let dt = 1.0 / 72.0;
+    // Against the slope at mid height, at rest (its face is 22.5 units out at z 128).
+    let start = PlayerState::at(Vec3::new(0.0, 6.4, 152.0), 90.0);
+    let into = botarena::physics::pmove::UserCmd {
+        forward_move: 320.0,
+        yaw: 90.0,
+        ..Default::default()
+    };
+    // The trap itself: forward into the slope, the player never comes down.
+    let mut s = start;
+    for _ in 0..144 {
+        s = pmove(&s, &into, &cmap, &physics, dt, None).0;
+    }
+    assert!(
+        s.on_ground.is_none() && s.origin.z > 150.0,
+        "{:?}",
+        s.origin
+    );
+    assert_eq!(s.velocity, Vec3::ZERO);
+    // Steered toward a point up beyond the slope, the bot lets go and lands on the floor.
+    let ctx = SteerCtx {
+        map: &cmap,
+        physics,
+        params: MoveParams::default(),
+        dt,
+        me: None,
+    };
+    let req = MoveRequest {
+        target: MoveTarget::Point(Vec3::new(0.0, 200.0, 300.0)),
+        speed: 320.0,
+    };
+    let mut mem = MoveMemory::default();
+    let mut landed = None;
+    for t in 0..144 {
+        let (cmd, _) = steer(&ctx, &s, &req, &mut mem);
+        s = pmove(&s, &cmd, &cmap, &physics, dt, None).0;
+        if s.on_ground.is_some() {
+            landed = Some(t);
+            break;
+        }
+    }
+    assert!(landed.is_some(), "still at {:?}", s.origin);
+    assert!(s.origin.z < 30.0, "landed at {:?}", s.origin);
+}

@@ -90,11 +90,13 @@ pub struct MoveMemory {
     pub avoid_ticks: u32,
     /// Ticks left of backing away from an edge to take a run-up.
     pub runup_ticks: u32,
+    /// Hung in the air against a steep slope: no wish until it lands (see [`steer`]).
+    pub let_go: bool,
 }
 
 impl StateHash for MoveMemory {
     fn hash_state(&self, h: &mut StateHasher) {
-        h.u64(self.avoid_side as u64 | (self.avoid_ticks as u64) << 8);
+        h.u64(self.avoid_side as u64 | (self.avoid_ticks as u64) << 8 | (self.let_go as u64) << 40);
     }
 }
 
@@ -135,6 +137,21 @@ fn rotate_z(v: Vec3, degrees: f32) -> Vec3 {
 
 fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>) -> bool {
     map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, me).fraction >= 1.0
+}
+
+/// Whether a player off the ground rests on a slope too steep to stand on (a unit below
+/// it is a plane that is no floor): with no speed at all, it hangs there while it wishes
+/// into the slope.
+fn hanging(map: &CollisionMap, s: &PlayerState, me: Option<EntId>) -> bool {
+    let tr = map.trace(
+        s.origin,
+        s.origin - Vec3::Z,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        me,
+    );
+    tr.fraction < 1.0 && tr.normal.z < 0.7
 }
 
 /// What lies ahead on the floor.
@@ -307,6 +324,9 @@ pub fn steer(
     mem: &mut MoveMemory,
 ) -> (UserCmd, MoveStatus) {
     let (map, physics, params, dt, me) = (ctx.map, &ctx.physics, &ctx.params, ctx.dt, ctx.me);
+    if s.on_ground.is_some() || s.water_level >= 2 {
+        mem.let_go = false;
+    }
     let stand = UserCmd {
         yaw: s.yaw,
         pitch: s.pitch,
@@ -331,6 +351,14 @@ pub fn steer(
         return swim(map, s, to3, speed, me);
     }
     if s.on_ground.is_none() {
+        if mem.let_go || (s.velocity == Vec3::ZERO && hanging(map, s, me)) {
+            // Hanging in the air: pushed into a steep slope, Quake's slide move zeroes the
+            // motion each tick (the part along the slope falls under its stop epsilon), so
+            // wishing on holds the player there for ever. Letting go until it lands, as a
+            // player would, lets gravity slide it down.
+            mem.let_go = true;
+            return (stand, MoveStatus::InAir);
+        }
         return (run_toward(want, speed, false), MoveStatus::InAir);
     }
     if mem.runup_ticks > 0 {
