@@ -24,6 +24,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use crate::game::Inventory;
+use crate::map::collision::NO_BLOCKER;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::nav::sample::item_touch_point;
 use crate::nav::{ReachParams, reach::reachable_counted};
@@ -86,6 +87,9 @@ pub struct SightPairs {
     /// Per ordered index pair `a * players + b` (a < b): 0 = never traced, else
     /// `(tick + 1) << 1 | clear`.
     entries: Vec<u64>,
+    /// Per pair, the static brush that blocked its last line of sight, tried first the
+    /// next time ([`CollisionMap::line_clear_hinted`]), or [`NO_BLOCKER`].
+    blockers: Vec<u32>,
 }
 
 impl SightPairs {
@@ -101,15 +105,22 @@ impl SightPairs {
         (e != 0 && (e >> 1) - 1 + interval > tick).then_some(e & 1 == 1)
     }
 
-    fn set(&mut self, a: usize, b: usize, tick: u64, clear: bool) {
+    fn set(&mut self, a: usize, b: usize, tick: u64, clear: bool, blocker: u32) {
         let i = self.slot(a, b);
         self.entries[i] = ((tick + 1) << 1) | clear as u64;
+        self.blockers[i] = blocker;
+    }
+
+    /// The brush that blocked the pair's last line of sight ([`NO_BLOCKER`] if none).
+    fn blocker(&self, a: usize, b: usize) -> u32 {
+        self.blockers[self.slot(a, b)]
     }
 
     fn resize(&mut self, players: usize) {
         if self.players != players {
             self.players = players;
             self.entries = vec![0; players * players];
+            self.blockers = vec![NO_BLOCKER; players * players];
         }
     }
 }
@@ -155,6 +166,8 @@ struct SightLine {
     a: usize,
     b: usize,
     clear: bool,
+    /// The static brush that blocks it, or [`NO_BLOCKER`].
+    blocker: u32,
 }
 
 /// A living bot refreshing its lines of sight this tick: where it looks from, along which
@@ -181,6 +194,11 @@ pub struct PerceptionStage {
     /// Only looked up, never iterated; a cell's row is made when a bot's eye is first in
     /// it, so the size follows where the bots have been, not the map's volume.
     blocked: rustc_hash::FxHashMap<usize, Vec<u8>>,
+    /// Per player index, per item (level index): the static brush that blocked the
+    /// player's last line of sight to it, tried first next time
+    /// ([`CollisionMap::line_clear_hinted`]), or [`NO_BLOCKER`]. A guess only: answers
+    /// never depend on it.
+    item_blockers: Vec<Vec<u32>>,
 }
 
 impl PerceptionStage {
@@ -251,6 +269,8 @@ impl PerceptionStage {
             /// Items (by level index) that no line from its eye's cell can see, when it
             /// refreshes this tick.
             unseen: Vec<bool>,
+            /// Its [`PerceptionStage::item_blockers`] row.
+            item_hints: Vec<u32>,
         }
         let mut jobs: Vec<Job> = Vec::with_capacity(sim.players.len());
         let mut view = sim
@@ -273,6 +293,11 @@ impl PerceptionStage {
                 percepts: std::mem::take(percepts),
                 sight: Vec::new(),
                 unseen: Vec::new(),
+                item_hints: self
+                    .item_blockers
+                    .get_mut(ix)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
             });
         }
         // Items whose line of sight is proven blocked from the refreshing bots' eye cells
@@ -327,6 +352,7 @@ impl PerceptionStage {
             tick: u64,
             interval: u64,
             reach: ReachParams,
+            nitems: usize,
         }
         let frozen = Frozen {
             cmap: Arc::clone(&sim.cmap),
@@ -337,6 +363,7 @@ impl PerceptionStage {
             tick,
             interval,
             reach: ReachParams::default(),
+            nitems,
         };
         let (mut frozen, mut jobs) = sim.run_jobs(JobSize::Bot, frozen, jobs, |look, job| {
             let Some(me) = look.lookers[job.ix] else {
@@ -363,10 +390,19 @@ impl PerceptionStage {
                     k < job.ix && look.lookers[k].is_some_and(|l| wants(k, job.ix, &l));
                 if !lower_wants {
                     let (a, b) = (job.ix.min(k), job.ix.max(k));
-                    let clear =
-                        look.cmap
-                            .line_clear(players[a].eye, players[b].eye, Contents::MASK_SIGHT);
-                    job.sight.push(SightLine { a, b, clear });
+                    let mut blocker = look.pairs.blocker(a, b);
+                    let clear = look.cmap.line_clear_hinted(
+                        players[a].eye,
+                        players[b].eye,
+                        Contents::MASK_SIGHT,
+                        &mut blocker,
+                    );
+                    job.sight.push(SightLine {
+                        a,
+                        b,
+                        clear,
+                        blocker,
+                    });
                 }
             }
         });
@@ -374,7 +410,7 @@ impl PerceptionStage {
         for job in &mut jobs {
             pair_traces += job.sight.len() as u64;
             for l in job.sight.drain(..) {
-                frozen.pairs.set(l.a, l.b, tick, l.clear);
+                frozen.pairs.set(l.a, l.b, tick, l.clear, l.blocker);
             }
         }
         let (frozen, jobs) = sim.run_jobs(JobSize::Bot, frozen, jobs, |ctx, job| {
@@ -412,13 +448,20 @@ impl PerceptionStage {
                         });
                     }
                 }
+                job.item_hints.resize(ctx.nitems, NO_BLOCKER);
                 for i in items {
-                    if job.unseen.get(i.index) == Some(&true) {
+                    if job.unseen.get(i.index) == Some(&true)
+                        || !in_view(eye, forward, senses, i.centre)
+                    {
                         continue;
                     }
-                    let (vis, t) = visible(cmap, eye, forward, senses, i.centre);
-                    traces += t;
-                    if vis {
+                    traces += 1;
+                    if cmap.line_clear_hinted(
+                        eye,
+                        i.centre,
+                        Contents::MASK_SIGHT,
+                        &mut job.item_hints[i.index],
+                    ) {
                         seen.push(Seen {
                             thing: Thing::Item(i.index),
                             pos: i.centre,
@@ -485,7 +528,9 @@ impl PerceptionStage {
         self.pairs = frozen.pairs;
         // Results back in entity order.
         let mut total_traces = pair_traces;
+        self.item_blockers.resize(sim.players.len(), Vec::new());
         for job in jobs {
+            self.item_blockers[job.ix] = job.item_hints;
             total_traces += job.percepts.traces as u64;
             if let Ok(mut p) = sim.world.get::<&mut Percepts>(job.e) {
                 *p = job.percepts;
@@ -505,12 +550,12 @@ mod tests {
         let mut p = SightPairs::default();
         p.resize(3);
         assert_eq!(p.get(0, 2, 10, 2), None, "never traced");
-        p.set(2, 0, 10, true);
+        p.set(2, 0, 10, true, NO_BLOCKER);
         // Either order, the tick it was traced and the next (interval 2), not after.
         assert_eq!(p.get(0, 2, 10, 2), Some(true));
         assert_eq!(p.get(2, 0, 11, 2), Some(true));
         assert_eq!(p.get(0, 2, 12, 2), None);
-        p.set(0, 1, 0, false);
+        p.set(0, 1, 0, false, 7);
         assert_eq!(p.get(1, 0, 0, 1), Some(false));
         assert_eq!(p.get(1, 0, 1, 1), None);
         // A new player count starts afresh.
