@@ -78,11 +78,11 @@ impl HearingModel {
 
 /// What a bot at `ear` hears of `sounds`: the audible ones, each located or not. Decisions in
 /// `prior` (last tick's list) are kept; a new sound draws once from `rng`.
-pub fn hear(
+pub fn hear<'a>(
     me: Option<EntId>,
     ear: Vec3,
     senses: &Senses,
-    sounds: &[Sound],
+    sounds: impl IntoIterator<Item = &'a Sound>,
     prior: &[Heard],
     producers: impl FnMut(&Sound) -> usize,
     rng: &mut SimRng,
@@ -99,17 +99,21 @@ pub fn hear(
 }
 
 /// [`hear`] with the distance to each sound measured by `distance` (a path hearer's way
-/// through the map).
-pub fn hear_by(
+/// through the map). `sounds` come in id order, as the sound list keeps them.
+pub fn hear_by<'a>(
     me: Option<EntId>,
     senses: &Senses,
-    sounds: &[Sound],
+    sounds: impl IntoIterator<Item = &'a Sound>,
     prior: &[Heard],
     mut distance: impl FnMut(&Sound) -> f32,
     mut producers: impl FnMut(&Sound) -> usize,
     rng: &mut SimRng,
 ) -> Vec<Heard> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(prior.len() + 4);
+    // `prior` was built in sound-id order, as this list is: one cursor walks it alongside
+    // (a binary search per sound was most of the stage with a hundred bots, each hearing
+    // hundreds of footsteps).
+    let mut next = 0;
     for s in sounds {
         if s.source.is_some() && s.source == me {
             continue;
@@ -119,10 +123,12 @@ pub fn hear_by(
         if senses.hearing <= 0.0 || distance > s.kind.audible_distance() * senses.hearing {
             continue;
         }
-        // `prior` was built in sound-id order (as this list is): a binary search finds it.
-        let located = match prior.binary_search_by_key(&s.id, |h| h.sound) {
-            Ok(i) => prior[i].position.is_some(),
-            Err(_) => rng.unit() < localisation_probability(producers(s)),
+        while next < prior.len() && prior[next].sound < s.id {
+            next += 1;
+        }
+        let located = match prior.get(next) {
+            Some(h) if h.sound == s.id => h.position.is_some(),
+            _ => rng.unit() < localisation_probability(producers(s)),
         };
         out.push(Heard {
             sound: s.id,
@@ -133,6 +139,25 @@ pub fn hear_by(
         });
     }
     out
+}
+
+/// Writes to the front of `near` (as long as `spots`) the indices, in order, of the sounds
+/// in `spots` (position, squared audible distance) that may be within reach of `ear` for a
+/// bot of this `hearing`, and returns how many: every sound [`hear`] would hear is among
+/// them (the bound has a 1 % margin; a NaN or infinite one keeps the sound).
+fn maybe_in_reach(spots: &[[f32; 4]], ear: Vec3, hearing: f32, near: &mut [u32]) -> usize {
+    let reach2 = hearing * hearing * 1.01;
+    let mut n = 0;
+    for (i, q) in spots.iter().enumerate() {
+        // The same sums as the exact distance's, in the same order.
+        let (x, y, z) = (q[0] - ear.x, q[1] - ear.y, q[2] - ear.z);
+        let d2 = x * x + y * y + z * z;
+        let far = d2 > q[3] * reach2;
+        // Written always, counted when kept: no branch in the loop.
+        near[n] = i as u32;
+        n += !far as usize;
+    }
+    n
 }
 
 /// Seconds at running speed along the quickest way between `a` and `b` on the area graph,
@@ -215,6 +240,21 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
             .map(|i| counts[i].1)
             .unwrap_or_else(|_| count(s))
     };
+    // Each sound's position and squared audible distance side by side: a listener first
+    // keeps the sounds whose squared distance is within reach with a margin (a tight loop
+    // over a few floats each), and only those go through the exact test below, in the same
+    // (id) order — with a hundred bots most of the hundreds of footsteps are out of reach.
+    // The margin (1 %) is far wider than the rounding of a square against a square root, so
+    // no sound the exact test would hear is dropped; a deaf bot (hearing 0) or a sound heard
+    // everywhere gives no finite bound (a NaN or infinite one), and such sounds are kept.
+    let spots: Vec<[f32; 4]> = sounds
+        .iter()
+        .map(|s| {
+            let a = s.kind.audible_distance();
+            [s.pos.x, s.pos.y, s.pos.z, a * a]
+        })
+        .collect();
+    let mut near = vec![0u32; sounds.len()];
     let mut view = sim
         .world
         .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut PlayerRng)>();
@@ -228,6 +268,8 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
             continue;
         }
         let ear = motion.0.eye();
+        let n = maybe_in_reach(&spots, ear, senses.hearing, &mut near);
+        let sounds = near[..n].iter().map(|&i| &sounds[i as usize]);
         let heard = match (senses.hearing_model, nav.as_deref_mut()) {
             (HearingModel::Path, Some(nav)) => {
                 let feet = motion.0.origin;
@@ -273,6 +315,62 @@ mod tests {
         let mut l = SoundList::default();
         l.emit(kind, pos, Some(EntId(9)), 0, 20.0);
         l.sounds().to_vec()
+    }
+
+    #[test]
+    fn the_quick_bound_keeps_every_sound_the_exact_test_hears() {
+        // Sounds on and around the edge of reach (footsteps at 333, blasts at 1000, deaths
+        // everywhere), listeners of hearing 0, 0.5, 1 and 3: the sounds the bound keeps
+        // include all that `hear` hears, and it drops the far ones (a fifth of them and
+        // more are out of reach for hearing 1 or less).
+        let mut l = SoundList::default();
+        let kinds = [SoundKind::Footstep, SoundKind::Explosion, SoundKind::Death];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let ear = Vec3::new(17.25, -3.5, 40.125);
+        for k in 0..3000 {
+            let kind = kinds[k % 3];
+            let dir = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5).normalize_or(Vec3::X);
+            let scale = [0.5, 1.0, 3.0][k % 7 % 3];
+            let r = kind.audible_distance().min(5000.0) * scale * (0.99 + 0.02 * rnd());
+            l.emit(kind, ear + dir * r, Some(EntId(9)), 0, 20.0);
+        }
+        let sounds = l.sounds();
+        let spots: Vec<[f32; 4]> = sounds
+            .iter()
+            .map(|s| {
+                let a = s.kind.audible_distance();
+                [s.pos.x, s.pos.y, s.pos.z, a * a]
+            })
+            .collect();
+        for hearing in [0.0, 0.5, 1.0, 3.0] {
+            let senses = Senses {
+                hearing,
+                ..Senses::default()
+            };
+            let mut near = vec![0u32; sounds.len()];
+            let n = maybe_in_reach(&spots, ear, hearing, &mut near);
+            let mut rng = SimRng::new(1, 1);
+            let all = hear(None, ear, &senses, sounds, &[], |_| 1, &mut rng);
+            let mut rng = SimRng::new(1, 1);
+            let kept = near[..n].iter().map(|&i| &sounds[i as usize]);
+            let some = hear(None, ear, &senses, kept, &[], |_| 1, &mut rng);
+            assert_eq!(all, some, "hearing {hearing}");
+            if hearing > 0.0 {
+                assert!(all.len() > 100, "some heard at {hearing}: {}", all.len());
+            }
+            if hearing > 0.0 && hearing <= 1.0 {
+                assert!(
+                    n < sounds.len() * 9 / 10,
+                    "far ones dropped at {hearing}: {n}"
+                );
+            }
+        }
     }
 
     #[test]
