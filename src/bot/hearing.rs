@@ -18,7 +18,7 @@
 //! Entry points: [`hearing_system`], [`hear`], [`hear_by`], [`localisation_probability`],
 //! [`HearingModel`].
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,7 @@ use crate::map::level::TriggerKind;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::Sim;
 use crate::sim::components::{ItemSlot, Motion, PlayerRng, Vitals};
+use crate::sim::parallel::JobSize;
 use crate::sim::rng::SimRng;
 use crate::sim::sound::{Producers, Sound};
 
@@ -182,8 +183,9 @@ pub fn path_distance(nav: &mut CompiledNav, a: Vec3, b: Vec3) -> f32 {
 /// The hearing stage: fills every living bot's heard list from the sound list. Reads
 /// [`Motion`], [`Vitals`], [`Senses`], item slots, mover positions, the sounds and, for a
 /// path hearer, the compiled navigation (goal searches made on use, in id order); writes
-/// [`Percepts::heard`] and the bot's random stream (one draw per new sound).
-pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
+/// [`Percepts::heard`] and the bot's random stream (one draw per new sound). Distance
+/// hearers are jobs on the worker pool; path hearers follow on this thread.
+pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
     let level = Arc::clone(&sim.level);
     let players: Vec<Vec3> = sim
         .players
@@ -217,36 +219,9 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
         .filter(|t| matches!(t.kind, TriggerKind::Teleport { .. }))
         .map(|t| (t.mins + t.maxs) * 0.5)
         .collect();
-    let count = |s: &Sound| -> usize {
-        let near = |ps: &[Vec3]| {
-            ps.iter()
-                .filter(|p| (**p - s.pos).length() <= LOCALISE_RADIUS)
-                .count()
-        };
-        let n = match s.kind.producers() {
-            Producers::Players => near(&players),
-            Producers::Items => near(&items) + near(&players),
-            Producers::Movers => near(&movers),
-            Producers::Teleporters => near(&teleporters) + near(&players),
-        };
-        n.max(1)
-    };
-    let sounds = sim.sounds.sounds();
-    // The producers around a sound are the same for every listener: count them once.
-    let counts: Vec<(u64, usize)> = sounds.iter().map(|s| (s.id, count(s))).collect();
-    let count = |s: &Sound| -> usize {
-        counts
-            .binary_search_by_key(&s.id, |c| c.0)
-            .map(|i| counts[i].1)
-            .unwrap_or_else(|_| count(s))
-    };
-    // Each sound's position and squared audible distance side by side: a listener first
-    // keeps the sounds whose squared distance is within reach with a margin (a tight loop
-    // over a few floats each), and only those go through the exact test below, in the same
-    // (id) order — with a hundred bots most of the hundreds of footsteps are out of reach.
-    // The margin (1 %) is far wider than the rounding of a square against a square root, so
-    // no sound the exact test would hear is dropped; a deaf bot (hearing 0) or a sound heard
-    // everywhere gives no finite bound (a NaN or infinite one), and such sounds are kept.
+    // What the listeners share, frozen at the stage's start: the sounds, their positions
+    // and squared audible distances side by side, and the possible producers of each kind.
+    let sounds = sim.sounds.sounds().to_vec();
     let spots: Vec<[f32; 4]> = sounds
         .iter()
         .map(|s| {
@@ -254,56 +229,152 @@ pub fn hearing_system(sim: &mut Sim, mut nav: Option<&mut CompiledNav>) {
             [s.pos.x, s.pos.y, s.pos.z, a * a]
         })
         .collect();
-    let mut near = vec![0u32; sounds.len()];
-    let mut view = sim
-        .world
-        .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &mut PlayerRng)>();
-    for p in &sim.players {
-        let id = p.id;
-        let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(p.entity) else {
-            continue;
-        };
-        if !vitals.alive {
-            percepts.heard.clear();
-            continue;
-        }
-        let ear = motion.0.eye();
-        let n = maybe_in_reach(&spots, ear, senses.hearing, &mut near);
-        let sounds = near[..n].iter().map(|&i| &sounds[i as usize]);
-        let heard = match (senses.hearing_model, nav.as_deref_mut()) {
-            (HearingModel::Path, Some(nav)) => {
-                let feet = motion.0.origin;
-                hear_by(
-                    Some(id),
-                    senses,
-                    sounds,
-                    &percepts.heard,
-                    |s| {
-                        let straight = (s.pos - ear).length();
-                        // The way round is never shorter than the straight line: only
-                        // sounds in straight reach are looked up.
-                        if straight > s.kind.audible_distance() * senses.hearing {
-                            straight
-                        } else {
-                            path_distance(nav, s.pos, feet).max(straight)
-                        }
-                    },
-                    count,
-                    &mut rng.0,
-                )
+    let ctx = Shared {
+        counts: (0..sounds.len()).map(|_| OnceLock::new()).collect(),
+        sounds,
+        spots,
+        players,
+        items,
+        movers,
+        teleporters,
+    };
+    // The listeners, taken out of the world: distance hearers are one job each on the
+    // worker pool (each reads the shared view and writes only its own list and random
+    // stream); path hearers (with a compiled navigation) share its caches, so they hear
+    // after, on this thread, in id order.
+    let mut jobs: Vec<Listener> = Vec::new();
+    let mut path: Vec<Listener> = Vec::new();
+    {
+        let mut view = sim
+            .world
+            .view_mut::<(&Motion, &Vitals, &Senses, &mut Percepts, &PlayerRng)>();
+        for p in &sim.players {
+            let Some((motion, vitals, senses, percepts, rng)) = view.get_mut(p.entity) else {
+                continue;
+            };
+            if !vitals.alive {
+                percepts.heard.clear();
+                continue;
             }
-            _ => hear(
-                Some(id),
-                ear,
-                senses,
-                sounds,
-                &percepts.heard,
-                count,
-                &mut rng.0,
-            ),
-        };
-        percepts.heard = heard;
+            let l = Listener {
+                id: p.id,
+                e: p.entity,
+                ear: motion.0.eye(),
+                feet: motion.0.origin,
+                senses: *senses,
+                heard: std::mem::take(&mut percepts.heard),
+                rng: rng.0.clone(),
+            };
+            if senses.hearing_model == HearingModel::Path && nav.is_some() {
+                path.push(l);
+            } else {
+                jobs.push(l);
+            }
+        }
     }
+    let (ctx, mut jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |c, l| {
+        let mut near = vec![0u32; c.spots.len()];
+        let n = maybe_in_reach(&c.spots, l.ear, l.senses.hearing, &mut near);
+        let sounds = near[..n].iter().map(|&i| &c.sounds[i as usize]);
+        l.heard = hear(
+            Some(l.id),
+            l.ear,
+            &l.senses,
+            sounds,
+            &l.heard,
+            |s| c.producers(s),
+            &mut l.rng,
+        );
+    });
+    if let Some(nav) = nav {
+        let mut near = vec![0u32; ctx.spots.len()];
+        for l in &mut path {
+            let n = maybe_in_reach(&ctx.spots, l.ear, l.senses.hearing, &mut near);
+            let sounds = near[..n].iter().map(|&i| &ctx.sounds[i as usize]);
+            let (ear, feet, hearing) = (l.ear, l.feet, l.senses.hearing);
+            l.heard = hear_by(
+                Some(l.id),
+                &l.senses,
+                sounds,
+                &l.heard,
+                |s| {
+                    let straight = (s.pos - ear).length();
+                    // The way round is never shorter than the straight line: only sounds in
+                    // straight reach are looked up.
+                    if straight > s.kind.audible_distance() * hearing {
+                        straight
+                    } else {
+                        path_distance(nav, s.pos, feet).max(straight)
+                    }
+                },
+                |s| ctx.producers(s),
+                &mut l.rng,
+            );
+        }
+    }
+    jobs.append(&mut path);
+    let mut view = sim.world.view_mut::<(&mut Percepts, &mut PlayerRng)>();
+    for l in jobs {
+        if let Some((percepts, rng)) = view.get_mut(l.e) {
+            percepts.heard = l.heard;
+            rng.0 = l.rng;
+        }
+    }
+}
+
+/// What every listener of a tick reads: the sounds (in id order), each one's position and
+/// squared audible distance ([`maybe_in_reach`]), and where the possible producers of each
+/// kind are.
+struct Shared {
+    sounds: Vec<Sound>,
+    /// Per sound, its producer count once a listener has asked ([`Shared::producers`]).
+    counts: Vec<OnceLock<usize>>,
+    spots: Vec<[f32; 4]>,
+    /// Centres of the living players' boxes.
+    players: Vec<Vec3>,
+    items: Vec<Vec3>,
+    movers: Vec<Vec3>,
+    teleporters: Vec<Vec3>,
+}
+
+impl Shared {
+    /// The possible producers of `s` within [`LOCALISE_RADIUS`] (at least 1: its own
+    /// source). Asked only for a sound new to a listener (mostly the tick's new sounds), so
+    /// counted on the first ask and kept for the tick: the same count for every listener,
+    /// from the same frozen positions, whichever thread counted it.
+    fn producers(&self, s: &Sound) -> usize {
+        match self.sounds.binary_search_by_key(&s.id, |x| x.id) {
+            Ok(i) => *self.counts[i].get_or_init(|| self.count(s)),
+            Err(_) => self.count(s),
+        }
+    }
+
+    fn count(&self, s: &Sound) -> usize {
+        let near = |ps: &[Vec3]| {
+            ps.iter()
+                .filter(|p| (**p - s.pos).length() <= LOCALISE_RADIUS)
+                .count()
+        };
+        let n = match s.kind.producers() {
+            Producers::Players => near(&self.players),
+            Producers::Items => near(&self.items) + near(&self.players),
+            Producers::Movers => near(&self.movers),
+            Producers::Teleporters => near(&self.teleporters) + near(&self.players),
+        };
+        n.max(1)
+    }
+}
+
+/// A living bot hearing this tick, out of the world: its ear, senses, last tick's heard
+/// list (replaced by this tick's) and its random stream.
+struct Listener {
+    id: EntId,
+    e: hecs::Entity,
+    ear: Vec3,
+    feet: Vec3,
+    senses: Senses,
+    heard: Vec<Heard>,
+    rng: SimRng,
 }
 
 #[cfg(test)]
