@@ -142,6 +142,18 @@ pub fn hear_by<'a>(
     out
 }
 
+/// Each sound's position and squared audible distance, side by side for
+/// [`maybe_in_reach`]'s tight loop.
+fn spots(sounds: &[Sound]) -> Vec<[f32; 4]> {
+    sounds
+        .iter()
+        .map(|s| {
+            let a = s.kind.audible_distance();
+            [s.pos.x, s.pos.y, s.pos.z, a * a]
+        })
+        .collect()
+}
+
 /// Writes to the front of `near` (as long as `spots`) the indices, in order, of the sounds
 /// in `spots` (position, squared audible distance) that may be within reach of `ear` for a
 /// bot of this `hearing`, and returns how many: every sound [`hear`] would hear is among
@@ -222,13 +234,7 @@ pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
     // What the listeners share, frozen at the stage's start: the sounds, their positions
     // and squared audible distances side by side, and the possible producers of each kind.
     let sounds = sim.sounds.sounds().to_vec();
-    let spots: Vec<[f32; 4]> = sounds
-        .iter()
-        .map(|s| {
-            let a = s.kind.audible_distance();
-            [s.pos.x, s.pos.y, s.pos.z, a * a]
-        })
-        .collect();
+    let spots = spots(&sounds);
     let ctx = Shared {
         counts: (0..sounds.len()).map(|_| OnceLock::new()).collect(),
         sounds,
@@ -412,13 +418,7 @@ mod tests {
             l.emit(kind, ear + dir * r, Some(EntId(9)), 0, 20.0);
         }
         let sounds = l.sounds();
-        let spots: Vec<[f32; 4]> = sounds
-            .iter()
-            .map(|s| {
-                let a = s.kind.audible_distance();
-                [s.pos.x, s.pos.y, s.pos.z, a * a]
-            })
-            .collect();
+        let spots = spots(sounds);
         for hearing in [0.0, 0.5, 1.0, 3.0] {
             let senses = Senses {
                 hearing,

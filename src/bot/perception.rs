@@ -55,10 +55,27 @@ pub fn visible(
     senses: &Senses,
     target: Vec3,
 ) -> (bool, u32) {
+    let mut hint = NO_BLOCKER;
+    visible_hinted(cmap, eye, forward, senses, target, &mut hint)
+}
+
+/// [`visible`] with the line of sight's last blocker as a hint, left naming this one's
+/// ([`CollisionMap::line_clear_hinted`]; the answer does not depend on it).
+pub fn visible_hinted(
+    cmap: &CollisionMap,
+    eye: Vec3,
+    forward: Vec3,
+    senses: &Senses,
+    target: Vec3,
+    hint: &mut u32,
+) -> (bool, u32) {
     if !in_view(eye, forward, senses, target) {
         return (false, 0);
     }
-    (cmap.line_clear(eye, target, Contents::MASK_SIGHT), 1)
+    (
+        cmap.line_clear_hinted(eye, target, Contents::MASK_SIGHT, hint),
+        1,
+    )
 }
 
 /// Whether `target` is within sight distance and the field of view (no trace).
@@ -450,18 +467,13 @@ impl PerceptionStage {
                 }
                 job.item_hints.resize(ctx.nitems, NO_BLOCKER);
                 for i in items {
-                    if job.unseen.get(i.index) == Some(&true)
-                        || !in_view(eye, forward, senses, i.centre)
-                    {
+                    if job.unseen.get(i.index) == Some(&true) {
                         continue;
                     }
-                    traces += 1;
-                    if cmap.line_clear_hinted(
-                        eye,
-                        i.centre,
-                        Contents::MASK_SIGHT,
-                        &mut job.item_hints[i.index],
-                    ) {
+                    let hint = &mut job.item_hints[i.index];
+                    let (vis, t) = visible_hinted(cmap, eye, forward, senses, i.centre, hint);
+                    traces += t;
+                    if vis {
                         seen.push(Seen {
                             thing: Thing::Item(i.index),
                             pos: i.centre,
