@@ -592,7 +592,7 @@ impl CollisionMap {
         // visits the whole tree along the line in its own order. Each brush is tested once.
         let mut blocker = NO_BLOCKER;
         self.brushes_on_line(a, b, |cb, br| {
-            let blocked = br.contents.intersects(mask)
+            let blocked = cb.contents.intersects(mask)
                 && ray.hits_box(Vec3::from(cb.mins) - grow, Vec3::from(cb.maxs) + grow)
                 && segment_in_brush(&br.planes, a, b);
             if blocked {
@@ -680,7 +680,7 @@ impl CollisionMap {
         let mut proven = false;
         self.brushes_on_line(centre, target, |cb, br| {
             // The box test first: most brushes along the cells miss the line.
-            if !br.contents.intersects(mask)
+            if !cb.contents.intersects(mask)
                 || !line.hits_box(Vec3::from(cb.mins) - grow, Vec3::from(cb.maxs) + grow)
             {
                 return true;
@@ -838,6 +838,9 @@ struct CellBrush {
     mins: Vec3A,
     maxs: Vec3A,
     index: u32,
+    /// The brush's contents: a sight line skips the brushes it sees through without
+    /// reading the brush (the entry's padding had room for it).
+    contents: Contents,
 }
 
 impl BrushGrid {
@@ -868,6 +871,7 @@ impl BrushGrid {
                     mins: b.mins.into(),
                     maxs: b.maxs.into(),
                     index: i as u32,
+                    contents: b.contents,
                 })
             });
         }
