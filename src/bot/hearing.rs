@@ -107,6 +107,28 @@ pub fn hear_by<'a>(
     sounds: impl IntoIterator<Item = &'a Sound>,
     prior: &[Heard],
     mut distance: impl FnMut(&Sound) -> f32,
+    producers: impl FnMut(&Sound) -> usize,
+    rng: &mut SimRng,
+) -> Vec<Heard> {
+    // Distances are measured only of the others' sounds (a path hearer's cost).
+    let measured = sounds
+        .into_iter()
+        .filter(|s| !own(s, me))
+        .map(|s| (s, distance(s)));
+    hear_measured(me, senses, measured, prior, producers, rng)
+}
+
+/// Whether `s` is a sound `me` made (not heard by itself).
+fn own(s: &Sound, me: Option<EntId>) -> bool {
+    s.source.is_some() && s.source == me
+}
+
+/// [`hear_by`] over the sounds with their distances measured already.
+fn hear_measured<'a>(
+    me: Option<EntId>,
+    senses: &Senses,
+    sounds: impl IntoIterator<Item = (&'a Sound, f32)>,
+    prior: &[Heard],
     mut producers: impl FnMut(&Sound) -> usize,
     rng: &mut SimRng,
 ) -> Vec<Heard> {
@@ -115,11 +137,10 @@ pub fn hear_by<'a>(
     // (a binary search per sound was most of the stage with a hundred bots, each hearing
     // hundreds of footsteps).
     let mut next = 0;
-    for s in sounds {
-        if s.source.is_some() && s.source == me {
+    for (s, distance) in sounds {
+        if own(s, me) {
             continue;
         }
-        let distance = distance(s);
         // A deaf bot (hearing 0) hears nothing, not even what carries everywhere.
         if senses.hearing <= 0.0 || distance > s.kind.audible_distance() * senses.hearing {
             continue;
@@ -156,9 +177,11 @@ fn spots(sounds: &[Sound]) -> Vec<[f32; 4]> {
 
 /// Writes to the front of `near` (as long as `spots`) the indices, in order, of the sounds
 /// in `spots` (position, squared audible distance) that may be within reach of `ear` for a
-/// bot of this `hearing`, and returns how many: every sound [`hear`] would hear is among
-/// them (the bound has a 1 % margin; a NaN or infinite one keeps the sound).
-fn maybe_in_reach(spots: &[[f32; 4]], ear: Vec3, hearing: f32, near: &mut [u32]) -> usize {
+/// bot of this `hearing`, each with its distance from `ear` (bit for bit the
+/// `(pos - ear).length()` that [`hear`] measures), and returns how many: every sound [`hear`]
+/// would hear is among them (the bound has a 1 % margin; a NaN or infinite one keeps the
+/// sound).
+fn maybe_in_reach(spots: &[[f32; 4]], ear: Vec3, hearing: f32, near: &mut [(u32, f32)]) -> usize {
     let reach2 = hearing * hearing * 1.01;
     let mut n = 0;
     for (i, q) in spots.iter().enumerate() {
@@ -166,8 +189,9 @@ fn maybe_in_reach(spots: &[[f32; 4]], ear: Vec3, hearing: f32, near: &mut [u32])
         let (x, y, z) = (q[0] - ear.x, q[1] - ear.y, q[2] - ear.z);
         let d2 = x * x + y * y + z * z;
         let far = d2 > q[3] * reach2;
-        // Written always, counted when kept: no branch in the loop.
-        near[n] = i as u32;
+        // Written always, counted when kept: no branch in the loop (and the square roots,
+        // off the hearing loop's chain of decisions, overlap).
+        near[n] = (i as u32, d2.sqrt());
         n += !far as usize;
     }
     n
@@ -279,24 +303,26 @@ pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
         }
     }
     let (ctx, mut jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |c, l| {
-        let mut near = vec![0u32; c.spots.len()];
-        let n = maybe_in_reach(&c.spots, l.ear, l.senses.hearing, &mut near);
-        let sounds = near[..n].iter().map(|&i| &c.sounds[i as usize]);
-        l.heard = hear(
-            Some(l.id),
-            l.ear,
-            &l.senses,
-            sounds,
-            &l.heard,
-            |s| c.producers(s),
-            &mut l.rng,
-        );
+        NEAR.with(|near| {
+            let mut near = near.borrow_mut();
+            near.resize(c.spots.len(), (0, 0.0));
+            let n = maybe_in_reach(&c.spots, l.ear, l.senses.hearing, &mut near);
+            let sounds = near[..n].iter().map(|&(i, d)| (&c.sounds[i as usize], d));
+            l.heard = hear_measured(
+                Some(l.id),
+                &l.senses,
+                sounds,
+                &l.heard,
+                |s| c.producers(s),
+                &mut l.rng,
+            );
+        })
     });
     if let Some(nav) = nav {
-        let mut near = vec![0u32; ctx.spots.len()];
+        let mut near = vec![(0, 0.0); ctx.spots.len()];
         for l in &mut path {
             let n = maybe_in_reach(&ctx.spots, l.ear, l.senses.hearing, &mut near);
-            let sounds = near[..n].iter().map(|&i| &ctx.sounds[i as usize]);
+            let sounds = near[..n].iter().map(|&(i, _)| &ctx.sounds[i as usize]);
             let (ear, feet, hearing) = (l.ear, l.feet, l.senses.hearing);
             l.heard = hear_by(
                 Some(l.id),
@@ -326,6 +352,12 @@ pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
             rng.0 = l.rng;
         }
     }
+}
+
+thread_local! {
+    /// A hearing job's scratch: [`maybe_in_reach`]'s list (kept between ticks, not
+    /// allocated per listener).
+    static NEAR: std::cell::RefCell<Vec<(u32, f32)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What every listener of a tick reads: the sounds (in id order), each one's position and
@@ -424,14 +456,18 @@ mod tests {
                 hearing,
                 ..Senses::default()
             };
-            let mut near = vec![0u32; sounds.len()];
+            let mut near = vec![(0, 0.0); sounds.len()];
             let n = maybe_in_reach(&spots, ear, hearing, &mut near);
             let mut rng = SimRng::new(1, 1);
             let all = hear(None, ear, &senses, sounds, &[], |_| 1, &mut rng);
             let mut rng = SimRng::new(1, 1);
-            let kept = near[..n].iter().map(|&i| &sounds[i as usize]);
-            let some = hear(None, ear, &senses, kept, &[], |_| 1, &mut rng);
+            let kept = near[..n].iter().map(|&(i, d)| (&sounds[i as usize], d));
+            let some = hear_measured(None, &senses, kept, &[], |_| 1, &mut rng);
             assert_eq!(all, some, "hearing {hearing}");
+            for &(i, d) in &near[..n] {
+                let exact = (sounds[i as usize].pos - ear).length();
+                assert_eq!(d.to_bits(), exact.to_bits(), "distance of sound {i}");
+            }
             if hearing > 0.0 {
                 assert!(all.len() > 100, "some heard at {hearing}: {}", all.len());
             }

@@ -142,11 +142,25 @@ impl RouteCache {
     }
 
     /// Relaxes from the waypoints in `queue` until nothing shortens (the reference's loop).
-    fn relax(&mut self, graph: &WaypointGraph, mut queue: VecDeque<u32>, p: &RouteParams) {
+    fn relax(&mut self, graph: &WaypointGraph, queue: VecDeque<u32>, p: &RouteParams) {
         if queue.is_empty() {
             return; // most repairs: nothing got shorter (and no flags to allocate)
         }
-        let mut queued = vec![false; self.dist.len()];
+        QUEUED.with(|q| self.relax_with(graph, queue, p, &mut q.borrow_mut()));
+    }
+
+    /// [`RouteCache::relax`] with `queued`, all false, as the scratch of which waypoints
+    /// are in the queue (left all false: each is cleared as it leaves the queue).
+    fn relax_with(
+        &mut self,
+        graph: &WaypointGraph,
+        mut queue: VecDeque<u32>,
+        p: &RouteParams,
+        queued: &mut Vec<bool>,
+    ) {
+        if queued.len() < self.dist.len() {
+            queued.resize(self.dist.len(), false);
+        }
         for &q in &queue {
             queued[q as usize] = true;
         }
@@ -171,6 +185,12 @@ impl RouteCache {
             }
         }
     }
+}
+
+thread_local! {
+    /// [`RouteCache::relax`]'s scratch, one flag per waypoint (kept all false between uses:
+    /// a graph of thousands would otherwise allocate and clear as many on every repair).
+    static QUEUED: std::cell::RefCell<Vec<bool>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Runs the cache update algorithm for `goal` (whose distance to the actual goal point is
@@ -372,6 +392,12 @@ fn update(c: &mut RouteCache, graph: &WaypointGraph, p: &RouteParams) -> bool {
                 let (Some(dt), Some(w)) = (c.dist.get(to as usize).copied(), graph.get(to)) else {
                     continue;
                 };
+                // No link costs less than nothing (the graph takes none that would, and the
+                // ledge penalty is not negative): a route through `to` that is already no
+                // shorter than `from`'s needs no look at the links.
+                if p.ledge_penalty >= 0.0 && c.dist.get(from as usize).is_some_and(|&df| dt >= df) {
+                    continue;
+                }
                 let best = w
                     .links
                     .iter()

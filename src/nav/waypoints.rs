@@ -317,9 +317,12 @@ impl WaypointGraph {
 
     /// Records that one can travel from `from` to `to`; a second link between the same pair
     /// with the same travel type keeps the cheaper one. Returns whether the graph changed.
-    /// Self-links are ignored.
+    /// Self-links are ignored, and so are links with a negative or non-finite distance or
+    /// a weight that is not positive ([`WaypointGraph::from_waypoints`] refuses them too):
+    /// route costs are never negative, which the routing caches' repairs rely on.
     pub fn link(&mut self, from: u32, to: u32, distance: f32, travel: Travel, weight: f32) -> bool {
         if from == to
+            || !(distance >= 0.0 && distance.is_finite() && weight > 0.0 && weight.is_finite())
             || from as usize >= self.waypoints.len()
             || to as usize >= self.waypoints.len()
         {
@@ -927,6 +930,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn links_that_would_cost_less_than_nothing_are_refused() {
+        let mut g = WaypointGraph::new();
+        let a = g.add(Vec3::ZERO, WaypointKind::Normal);
+        let b = g.add(Vec3::X * 64.0, WaypointKind::Normal);
+        let rev = g.revision;
+        for (d, w) in [
+            (-1.0, 1.0),
+            (64.0, 0.0),
+            (64.0, -2.0),
+            (f32::NAN, 1.0),
+            (64.0, f32::INFINITY),
+        ] {
+            assert!(!g.link(a, b, d, Travel::Walk, w), "{d} {w}");
+        }
+        assert_eq!(g.revision, rev);
+        assert!(!g.has_link(a, b));
+        assert!(g.link(a, b, 64.0, Travel::Walk, 1.0));
+        assert!(g.link(a, b, 0.0, Travel::Jump, 1.0));
     }
 
     #[test]
