@@ -214,15 +214,17 @@ impl CollisionMap {
     }
 
     /// Calls `f` with each static brush whose box overlaps `lo..hi`, in index order, until
-    /// it returns false. Short box sweeps (most: a player's step, a reachability march) and
+    /// it returns `None`. Short box sweeps (most: a player's step, a reachability march) and
     /// narrow rays (floor probes) read the grid; other rays and long sweeps walk the BVH
-    /// with a slab test of the segment `s + t·d` grown by `grow`.
+    /// with a slab test of the segment `s + t·d` grown by `grow`, and leave out the nodes
+    /// the grown segment enters only after the fraction `t` that `f` last returned (`f`
+    /// says no brush entered beyond it matters: a sweep that has hit something at `t`).
     fn brushes_along(
         &self,
         lo: Vec3,
         hi: Vec3,
         seg: (Vec3, Vec3, Vec3),
-        mut f: impl FnMut(&Brush) -> bool,
+        mut f: impl FnMut(&Brush) -> Option<f32>,
     ) {
         if grid_answers(lo, hi, seg.2) {
             // A brush spans several cells: the candidates that overlap are marked in a
@@ -257,19 +259,21 @@ impl CollisionMap {
                     while go && m != 0 {
                         let i = k * 64 + m.trailing_zeros() as usize;
                         m &= m - 1;
-                        go = f(&self.brushes[i]);
+                        go = f(&self.brushes[i]).is_some();
                     }
                 }
             });
         } else {
             let (s, d, grow) = seg;
             let ray = Segment::new(s, d);
-            for i in self
-                .bvh
-                .leaves(|n| ray.hits_box(n.mins() - grow, n.maxs() + grow))
-            {
-                if !f(&self.brushes[i as usize]) {
-                    break;
+            let limit = std::cell::Cell::new(1.0f32);
+            for i in self.bvh.leaves(|n| {
+                ray.entry(n.mins() - grow, n.maxs() + grow)
+                    .is_some_and(|t| t <= limit.get())
+            }) {
+                match f(&self.brushes[i as usize]) {
+                    Some(t) => limit.set(t),
+                    None => break,
                 }
             }
         }
@@ -487,7 +491,12 @@ impl CollisionMap {
                 if b.contents.intersects(mask) {
                     clip_planes(&b.clip_planes, s, e, half, b.contents, EntId::WORLD, &mut w);
                 }
-                !w.all_solid
+                // A brush the sweep (grown by a unit) enters only after the hit so far
+                // cannot change the answer: its clip lies inside its box grown by the half
+                // extents, a 1/32 unit short at most, so it enters after that hit too;
+                // and one that holds the start is entered at 0. (Fractions of the whole
+                // sweep: the part asked first reads the grid, which does not prune.)
+                (!w.all_solid).then_some(if to == e { w.fraction } else { 1.0 })
             });
             w
         };
@@ -1015,13 +1024,14 @@ impl Segment {
         Segment { s, inv, flat }
     }
 
-    /// Slab test: does the segment touch the box `mn..mx`?
-    fn hits_box(&self, mn: Vec3, mx: Vec3) -> bool {
+    /// Slab test: where (the fraction, from 0) the segment first touches the box `mn..mx`,
+    /// if it does.
+    fn entry(&self, mn: Vec3, mx: Vec3) -> Option<f32> {
         let (mut t0, mut t1) = (0.0f32, 1.0f32);
         for k in 0..3 {
             if self.flat[k] {
                 if self.s[k] < mn[k] || self.s[k] > mx[k] {
-                    return false;
+                    return None;
                 }
                 continue;
             }
@@ -1035,10 +1045,15 @@ impl Segment {
             t0 = t0.max(a);
             t1 = t1.min(b);
             if t0 > t1 {
-                return false;
+                return None;
             }
         }
-        true
+        Some(t0)
+    }
+
+    /// Slab test: does the segment touch the box `mn..mx`?
+    fn hits_box(&self, mn: Vec3, mx: Vec3) -> bool {
+        self.entry(mn, mx).is_some()
     }
 }
 
@@ -1428,6 +1443,52 @@ mod tests {
             hit += (t.fraction < 1.0) as usize;
         }
         assert!(hit > 300 && hit < 2700, "both kinds tested: {hit}");
+    }
+
+    #[test]
+    fn long_box_sweeps_from_the_bvh_clip_what_a_scan_of_every_brush_clips() {
+        // Player-box sweeps too long across for the grid walk the BVH, leaving out the
+        // nodes they enter only after their hit so far: the same fraction, normal and flags
+        // as clipping every overlapping brush (random boxes: no ties between brushes). A box
+        // stuck in a brush from start to end reports the normal an earlier brush left, and
+        // the BVH's order is not the scan's: that normal is not compared (it was not before
+        // the pruning either).
+        let mut rnd = uniform(0x1405_7b7e_f767_814f);
+        let brushes = random_boxes(&mut rnd, 300, (700., 300.), (160., 2., 100.));
+        let map = CollisionMap::new(brushes, vec![]);
+        let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
+        let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        let (mut hit, mut stuck) = (0, 0);
+        for _ in 0..3000 {
+            let a = Vec3::new(rnd(-750., 750.), rnd(-750., 750.), rnd(-350., 350.));
+            let b = a + Vec3::new(rnd(-900., 900.), rnd(-900., 900.), rnd(-300., 300.));
+            let (lo, hi) = (a.min(b) + mins - Vec3::ONE, a.max(b) + maxs + Vec3::ONE);
+            if grid_answers(lo, hi, half + Vec3::ONE) {
+                continue;
+            }
+            let t = map.trace(a, b, mins, maxs, Contents::MASK_PLAYER, None);
+            let w = clip_every_brush(&map, a + centre, b + centre, half, Contents::MASK_PLAYER);
+            let normal = |n: Vec3, all_solid: bool| (!all_solid).then_some(n);
+            assert_eq!(
+                (
+                    t.fraction,
+                    normal(t.normal, t.all_solid),
+                    t.start_solid,
+                    t.all_solid
+                ),
+                (
+                    w.fraction,
+                    normal(w.normal, w.all_solid),
+                    w.start_solid,
+                    w.all_solid
+                ),
+                "{a} -> {b}"
+            );
+            hit += (t.fraction < 1.0) as usize;
+            stuck += t.start_solid as usize;
+        }
+        assert!(hit > 300 && hit < 2700, "both kinds tested: {hit}");
+        assert!(stuck > 10, "starts inside a brush tested: {stuck}");
     }
 
     #[test]
