@@ -593,6 +593,7 @@ impl WaypointGraph {
         radius: f32,
         mut f: impl FnMut(u32, f32),
     ) {
+        // One lookup per column (x, y); the distance test drops the other floors.
         let mut column = |x: i32, y: i32| {
             for &n in self.grid.get(&(x, y)).into_iter().flatten() {
                 let d = self.waypoints[n as usize].origin.distance(p);
@@ -618,16 +619,8 @@ impl WaypointGraph {
     /// [`WaypointGraph::each_within`] over the columns at most `r` from `p`'s.
     fn each_within_columns(&self, p: Vec3, r: i32, radius: f32, mut f: impl FnMut(u32, f32)) {
         let c = cell_of(p);
-        // One lookup per column (x, y); the distance test drops the other floors.
-        for x in c.0 - r..=c.0 + r {
-            for y in c.1 - r..=c.1 + r {
-                for &n in self.grid.get(&(x, y)).into_iter().flatten() {
-                    let d = self.waypoints[n as usize].origin.distance(p);
-                    if d <= radius {
-                        f(n, d);
-                    }
-                }
-            }
+        for j in 0..=r {
+            self.each_in_ring(p, c, j, radius, &mut f);
         }
     }
 
