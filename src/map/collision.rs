@@ -587,9 +587,13 @@ impl CollisionMap {
         // grid answers whole are split (the part, a smaller box, is read from the grid too),
         // as the BVH's order may settle ties between brushes differently. Otherwise the
         // whole sweep is clipped again (and where the box is stuck: see below).
-        let len = (e - s).length();
-        let mut w = if len > 2.0 * FIRST_PART && grid_answers(lo, hi, grow) {
-            let part = FIRST_PART / len;
+        // The squares compare as the lengths do (a correctly rounded square root of a
+        // square above 96², the next float up, rounds above 96): the root is taken only
+        // for a long sweep.
+        let len2 = (e - s).length_squared();
+        let mut w = if len2 > (2.0 * FIRST_PART) * (2.0 * FIRST_PART) && grid_answers(lo, hi, grow)
+        {
+            let part = FIRST_PART / len2.sqrt();
             let m = s + (e - s) * part;
             let w = statics(s.min(m) - half - Vec3::ONE, s.max(m) + half + Vec3::ONE, m);
             // Stuck in a brush (all solid) is asked of the whole sweep again: the normal
