@@ -584,7 +584,7 @@ fn guard(
         return None;
     }
     let brake = brake(s);
-    [toward(160.0), toward(0.0), brake]
+    [toward(160.0), toward(80.0), toward(40.0), toward(0.0), brake]
         .into_iter()
         .find(|c| on_floor(c))
         .or(Some(brake))
@@ -600,6 +600,10 @@ fn turned(c: UserCmd, turn: f32) -> UserCmd {
         ..c
     }
 }
+
+/// Height from a reachability's start within which a bot counts as on its level (two
+/// steps of a stair).
+const NEAR_LEVEL: f32 = 32.0;
 
 /// Distance from a run's start (units across) within which a moving bot tries the run as
 /// it is before slowing to a stand on the start.
@@ -842,7 +846,10 @@ fn follow_route(
     }
     // Keep the reachability being followed while the bot is still in its area, or near its
     // start (momentum carries a bot through areas a few cells wide: choosing again in each
-    // would go round in circles); otherwise the quickest way on from here.
+    // would go round in circles); otherwise the quickest way on from here. Near is on the
+    // start's level: a bot that went over the ledge short of a walk-off's start and landed
+    // below it is not near a start it cannot climb back to (it stood there until the
+    // reachability was given up).
     let keep = st.reach.filter(|&r| {
         let reach = &mesh.reaches()[r as usize];
         let near = (reach.start - s.origin).truncate().length()
@@ -850,7 +857,8 @@ fn follow_route(
                 24.0
             } else {
                 APPROACH
-            };
+            }
+            && (reach.start.z - s.origin.z).abs() <= NEAR_LEVEL;
         !st.avoided(r) && (reach.from == area || (near && reach.to != area))
     });
     let r = match keep {
