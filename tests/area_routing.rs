@@ -401,4 +401,23 @@ fn waypoint_coverage_of_the_compiled_floor() {
     assert!(full.reachable_floor > 0.9 * full.floor, "{full:?}");
     assert!(full.reachable_share() > 0.9, "{full:?}");
     assert_eq!(none.floor, full.floor);
+    assert_eq!((none.near, none.reachable_near), (0.0, 0.0));
+    // The grid's points are 64 apart: nearly all of the floor has one near, too.
+    assert!(
+        full.near > 0.85 * full.floor && full.near <= full.floor,
+        "{full:?}"
+    );
+    // One waypoint where a player stands: it covers what it reaches within the drop
+    // stage's search radius (320), far more than the floor within 128 units of it, and
+    // never more than the disc of either radius.
+    let mut one = botarena::nav::waypoints::WaypointGraph::new();
+    one.add(spawns[0], botarena::nav::waypoints::WaypointKind::Normal);
+    let c = nav_coverage(&mesh, &cmap, &one, &spawns);
+    let disc = |r: f64| std::f64::consts::PI * r * r;
+    assert!(c.covered > 2.0 * c.near && c.near > 0.0, "{c:?}");
+    assert!(
+        c.covered <= disc(320.0 + 32.0) && c.near <= disc(128.0 + 32.0),
+        "{c:?}"
+    );
+    assert!(c.reachable_covered <= c.covered && c.reachable_near <= c.near);
 }

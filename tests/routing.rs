@@ -338,8 +338,10 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
 fn a_bot_tours_the_item_waypoints_of_explored_dm4_graphs() {
     // Issue #6's acceptance on explored dm4 graphs: a tourist reaches all eight item
     // waypoints (the super nailgun and quad ledge by runs planned over the physics along the
-    // jump links explorers made) — seed 12 since the Quake-rules change. Over seeds 1-8 they
-    // reach 41 of the 64 item waypoints (4, 7, 5, 5, 5, 4, 6, 5); the misses are mostly that
+    // jump links explorers made) — seed 20 since explorers that go on only where the team
+    // has long been start again elsewhere (seed 12 before, 5 of 8 since; seeds 9-30 now
+    // reach 132 of 176, all eight on seeds 20 and 24). Over seeds 1-8 they
+    // reach 41 of the 64 item waypoints (5, 5, 5, 5, 5, 5, 6, 5); the misses are mostly that
     // ledge where the explorers' jump onto it starts outside the graph's routable part.
     // Per-seed results are a re-deal whenever anything random changes: the hearing stage's
     // localisation draws share the players' streams with the explorers' choices, so when
@@ -364,27 +366,28 @@ fn a_bot_tours_the_item_waypoints_of_explored_dm4_graphs() {
         total.0, total.1
     );
     assert!(total.0 >= 38, "dm4 tours: {} of {}", total.0, total.1);
-    let t = tour("dm4", 12);
-    assert_eq!((t.reached, t.items), (8, 8), "dm4 seed 12");
+    let t = tour("dm4", 20);
+    assert_eq!((t.reached, t.items), (8, 8), "dm4 seed 20");
 }
 
 #[test]
 fn a_bot_tours_every_item_waypoint_of_explored_dm6_graphs() {
-    // dm6 seed 4: all eight weapons and powerups, the lightning gun and the ring under the
-    // secret hatch among them (the tourist shoots it open). Seeds 1-3 reach 6, 5 and 6 of 8
-    // (the nailgun: the tourist does not get into the teleporter out of the lightning gun's
-    // pit; the super nailgun). Over 32 seeds: 230 of 256 (238 before the Quake-rules change
-    // re-dealt the explorers' random draws; seeds 1-8 happened to be the unlucky ones, 53
-    // against 62, seeds 9-32 177 against 176). Seed 1 reached all eight before.
+    // dm6 seed 1: all eight weapons and powerups, the lightning gun and the ring under the
+    // secret hatch among them (the tourist shoots it open). Seeds 2-4 reach 7, 8 and 7 of 8
+    // (the super nailgun, the lightning gun). Over 32 seeds: 241 of 256 since explorers that
+    // go on only where the team has long been start again elsewhere and try plats, buttons
+    // and teleporters they see (230 before; seed 4, which reached all eight, now misses the
+    // lightning gun). History: 238 before the Quake-rules change re-dealt the explorers'
+    // random draws.
     let Some(_) = common::quake_maps() else {
         return;
     };
-    let t = tour("dm6", 4);
-    assert_eq!((t.reached, t.items), (8, 8), "dm6 seed 4");
-    for seed in 1..=3 {
+    let t = tour("dm6", 1);
+    assert_eq!((t.reached, t.items), (8, 8), "dm6 seed 1");
+    for seed in 2..=4 {
         let t = tour("dm6", seed);
         assert!(
-            t.reached >= 5,
+            t.reached >= 6,
             "dm6 seed {seed}: {} of {}",
             t.reached,
             t.items

@@ -562,9 +562,11 @@ fn exploration_covers_dm4_and_dm6() {
         let m = explore(Arc::clone(&level), cmap, &cfg, |_| {}).unwrap();
         let mut r = coverage(&level, &m.sim.cmap, &m.learned.waypoints, 4, m.time(), 2);
         // Learning measured against the map (issue 21): the share of the compiled areas'
-        // floor reachable from the spawn points that is within reach of a waypoint. Measured
-        // with frontier runs (seeds 0/1/2): dm4 89/88/83 %, dm6 86/90/89 %; before them dm4
-        // covered 79 % of its whole floor and dm6 68 % (seed 0).
+        // floor reachable from the spawn points that is within reach of a waypoint (the drop
+        // stage's own test), the issue's 90 %. Seed 2: dm4 96.9 %, dm6 98.9 % (with a
+        // waypoint within 128 units in sight, the stricter measure: 90.8 and 89.5 %). Before
+        // bored explorers started again elsewhere, that stricter measure gave dm4 89/88/83 %
+        // and dm6 86/90/89 % (seeds 0/1/2).
         let mesh = botarena::aas::compile(
             &level,
             &m.sim.cmap,
@@ -583,9 +585,14 @@ fn exploration_covers_dm4_and_dm6() {
         println!("{}", r.to_text());
         assert!(nav.reachable_floor <= nav.floor && nav.reachable_covered <= nav.covered);
         assert!(
-            nav.reachable_share() >= 0.8,
+            nav.reachable_share() >= 0.9,
             "{name}: {:.1} % of the reachable floor covered",
             100.0 * nav.reachable_share()
+        );
+        assert!(
+            nav.reachable_near_share() >= 0.8 && nav.reachable_near <= nav.near,
+            "{name}: {:.1} % of the reachable floor with a waypoint near",
+            100.0 * nav.reachable_near_share()
         );
         assert_eq!(r.waypoints_in_solid, 0, "{name}: no waypoint inside solid");
         // One connected graph for this seed (the acceptance's fixed seed). Other seeds can

@@ -584,10 +584,16 @@ fn guard(
         return None;
     }
     let brake = brake(s);
-    [toward(160.0), toward(80.0), toward(40.0), toward(0.0), brake]
-        .into_iter()
-        .find(|c| on_floor(c))
-        .or(Some(brake))
+    [
+        toward(160.0),
+        toward(80.0),
+        toward(40.0),
+        toward(0.0),
+        brake,
+    ]
+    .into_iter()
+    .find(|c| on_floor(c))
+    .or(Some(brake))
 }
 
 /// How far past a walk's end a bot heads (more than the movement stage's arrival radius).

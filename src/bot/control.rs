@@ -116,7 +116,7 @@ pub enum Controller {
         stuck: f32,
     },
     /// Explores: heads for unmarked items and for directions with few waypoints.
-    Explore(Explorer),
+    Explore(Box<Explorer>),
     /// Goes to a far point by routing over the waypoint graph.
     Route {
         /// The goal point (a player origin there).
@@ -179,7 +179,7 @@ impl Controller {
             },
             ControllerConfig::Goto(target) => Controller::Goto { target: *target },
             ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
-            ControllerConfig::Explore => Controller::Explore(Explorer::new(origin)),
+            ControllerConfig::Explore => Controller::Explore(Box::new(Explorer::new(origin))),
             ControllerConfig::Brain(_) => Controller::Brain,
             ControllerConfig::External => Controller::External {
                 held: ScriptStep {
@@ -202,6 +202,22 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
     let doors = super::explore::secret_doors(sim);
+    // What explorers try (only matches with explorers pay for the lists; `any` does not
+    // depend on the query's order).
+    let explorers = sim
+        .world
+        .query::<&Controller>()
+        .iter()
+        .any(|c| matches!(c, Controller::Explore(_)));
+    let (buttons, lifts, teleporters) = if explorers {
+        (
+            super::explore::buttons(sim),
+            super::explore::lifts(sim),
+            super::explore::teleporters(sim),
+        )
+    } else {
+        Default::default()
+    };
     // An explorer's step, for explorers and for route bots roaming where they have no route.
     let explore = |ex: &mut Explorer,
                    s: &PlayerState,
@@ -292,10 +308,30 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     continue;
                 }
                 let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
-                if is_stuck {
+                // Stuck, or bored: only where the team has long been (start again elsewhere).
+                if is_stuck || ex.take_bored() {
                     stuck.push(*p);
                 }
                 intent.0 = Some(req);
+                // What it sees to try: a plat, a teleporter, a button (one at a time: each
+                // keeps its own goal until done).
+                {
+                    use super::explore::ButtonGo;
+                    let visits = &learned.visits;
+                    let go = ex
+                        .lift(&sim.cmap, visits, &lifts, s, dt)
+                        .or_else(|| ex.teleporter(&sim.cmap, visits, &teleporters, s, dt))
+                        .or_else(|| ex.button(&sim.cmap, &buttons, s, dt));
+                    match go {
+                        Some(ButtonGo::Walk(go)) => intent.0 = Some(go),
+                        Some(ButtonGo::Press(c)) => {
+                            intent.0 = None;
+                            cmd.0 = c;
+                            continue;
+                        }
+                        None => {}
+                    }
+                }
                 if !doors.is_empty() {
                     let (go, view) = ex.secret_door(&sim.cmap, &doors, s, dt);
                     if let Some(go) = go {

@@ -8,10 +8,14 @@
 //! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
 //! its commands while it stays on the planned path; where walking about leads only where the
 //! team has been, it plans such a run toward the nearest place nobody has visited
-//! ([`Explorer::frontier_run`]).
+//! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
+//! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
+//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]);
+//! an exploring bot that has gone on a minute only where the team
+//! has long been starts again from a spawn point ([`Explorer::take_bored`]).
 //!
-//! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`PlannedRun`],
-//! [`choose_target`].
+//! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`PlannedRun`], [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -44,6 +48,16 @@ pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
 pub const SKIP_SECONDS: f32 = 20.0;
 /// Seconds without getting 64 units away before a bot gives up where it is (Quake's `kill`).
 pub const STUCK_SECONDS: f32 = 12.0;
+/// Seconds an explorer goes on only through cells the team knows well before it starts
+/// again elsewhere (Quake's `kill`, then a spawn point chosen at random): a part of the map
+/// its walks and planned runs do not lead out of, when spawn points elsewhere start in
+/// parts it has not seen (e4m3's upper corridors are reached from its middle only by a
+/// barrier jump and a jump from a ledge; spawn points stand in them).
+pub const BORED_SECONDS: f32 = 60.0;
+/// Visits (10 Hz samples by any bot) up to which a cell counts as barely known, for
+/// [`BORED_SECONDS`]: a bot crossing a fresh cell at running speed samples it about four
+/// times.
+pub const FRESH_VISITS: u32 = 8;
 /// An explorer shoots a closed secret door within this distance of its gun...
 pub const SECRET_RANGE: f32 = 768.0;
 /// ...and for this many seconds walks into the door's opening while it is open.
@@ -288,6 +302,23 @@ pub struct Explorer {
     pub frontier_tries: Vec<((i32, i32, i32), u32)>,
     /// Seconds before the next frontier run may be planned.
     pub frontier_wait: f32,
+    /// Seconds since the bot was last in a barely known cell ([`BORED_SECONDS`]).
+    pub bored: f32,
+    /// The button (mover index) the bot is going to press, and the seconds left to get
+    /// there ([`Explorer::button`]).
+    pub button: Option<(usize, f32)>,
+    /// Buttons it went to press, with the number of tries.
+    pub button_tries: Vec<(usize, u32)>,
+    /// The plat (mover index) the bot is going to ride up, and the seconds left
+    /// ([`Explorer::lift`]).
+    pub lift: Option<(usize, f32)>,
+    /// Plats it went to ride, with the number of tries.
+    pub lift_tries: Vec<(usize, u32)>,
+    /// The teleporter (trigger index) the bot is going to step into, and the seconds left
+    /// ([`Explorer::teleporter`]).
+    pub teleporter: Option<(usize, f32)>,
+    /// Teleporters it went to, with the number of tries.
+    pub teleporter_tries: Vec<(usize, u32)>,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -384,6 +415,144 @@ pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool 
     true
 }
 
+/// How far off an explorer sees a button it goes to press.
+pub const BUTTON_RANGE: f32 = 768.0;
+/// Seconds an explorer tries to get to a button before giving up on it.
+pub const BUTTON_SECONDS: f32 = 6.0;
+/// Tries per button and explorer.
+pub const BUTTON_TRIES: u32 = 2;
+
+/// A button as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct ButtonView {
+    /// Index in the level's movers.
+    pub index: usize,
+    /// Its id in traces.
+    pub id: EntId,
+    /// Centre of its box where it stands now.
+    pub centre: Vec3,
+    /// Out and ready to be pressed (it fires its targets when pressed).
+    pub ready: bool,
+}
+
+/// What an explorer going to a button does this tick ([`Explorer::button`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ButtonGo {
+    /// Walk there (the movement stage's way round obstacles).
+    Walk(MoveRequest),
+    /// Close by: run straight into it (the movement stage would step around it as an
+    /// obstacle, or stop short of a point inside a wall).
+    Press(crate::physics::UserCmd),
+}
+
+/// Within this distance (flat, origin to the button's centre) an explorer runs straight
+/// into the button.
+pub const PRESS_RANGE: f32 = 96.0;
+
+/// The buttons that fire something (for explorers, who press what they see).
+pub fn buttons(sim: &crate::sim::Sim) -> Vec<ButtonView> {
+    use crate::map::level::MoverKind;
+    use crate::physics::movers::Phase;
+    use crate::sim::components::MoverSlot;
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m.kind, MoverKind::Button { .. }) && m.target.is_some())
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            Some(ButtonView {
+                index,
+                id: m.id,
+                centre: (m.mins + m.maxs) * 0.5 + st.offset,
+                ready: st.phase == Phase::AtA,
+            })
+        })
+        .collect()
+}
+
+/// How far off an explorer sees a plat it goes to ride.
+pub const LIFT_RANGE: f32 = 768.0;
+/// Seconds an explorer tries to get onto a plat and ride it up before giving up on it.
+pub const LIFT_SECONDS: f32 = 12.0;
+
+/// A plat as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct LiftView {
+    /// Index in the level's movers.
+    pub index: usize,
+    /// Its id in traces (what a rider stands on).
+    pub id: EntId,
+    /// The middle of its top where it stands now.
+    pub top: Vec3,
+    /// The middle of its top when up.
+    pub high_top: Vec3,
+    /// Down and waiting for a rider.
+    pub waiting: bool,
+    /// Up.
+    pub up: bool,
+}
+
+/// The plats that wait down for riders (for explorers, who ride what they see).
+pub fn lifts(sim: &crate::sim::Sim) -> Vec<LiftView> {
+    use crate::map::level::MoverKind;
+    use crate::physics::movers::Phase;
+    use crate::sim::components::MoverSlot;
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m.kind, MoverKind::Plat { .. }) && m.targetname.is_none())
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let high_top = Vec3::new(
+                (m.mins.x + m.maxs.x) * 0.5,
+                (m.mins.y + m.maxs.y) * 0.5,
+                m.maxs.z,
+            );
+            Some(LiftView {
+                index,
+                id: m.id,
+                top: high_top + st.offset,
+                high_top,
+                waiting: st.phase == Phase::AtA,
+                up: st.phase == Phase::AtB,
+            })
+        })
+        .collect()
+}
+
+/// A working teleporter as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct TeleporterView {
+    /// Index in the level's triggers.
+    pub index: usize,
+    /// Centre of its volume.
+    pub centre: Vec3,
+    /// Where it sends a player.
+    pub dest: Vec3,
+}
+
+/// The teleporters that work now (for explorers, who step into those they see).
+pub fn teleporters(sim: &crate::sim::Sim) -> Vec<TeleporterView> {
+    use crate::map::level::TriggerKind;
+    let level = &sim.level;
+    level
+        .triggers
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sim.triggers[*i].active)
+        .filter_map(|(index, t)| match t.kind {
+            TriggerKind::Teleport { dest: Some(d) } => Some(TeleporterView {
+                index,
+                centre: (t.mins + t.maxs) * 0.5,
+                dest: level.teleport_dests[d].origin,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Seconds between an explorer's runs planned toward the frontier.
 pub const FRONTIER_SECONDS: f32 = 4.0;
 /// Tries of a planned run per item and bot.
@@ -458,7 +627,213 @@ impl Explorer {
             planned: Vec::new(),
             frontier_tries: Vec::new(),
             frontier_wait: 0.0,
+            bored: 0.0,
+            button: None,
+            button_tries: Vec::new(),
+            lift: None,
+            lift_tries: Vec::new(),
+            teleporter: None,
+            teleporter_tries: Vec::new(),
         }
+    }
+
+    /// Teleporters, as a player new to a map tries them: a working teleporter in sight
+    /// within [`LIFT_RANGE`] that sends a player where nobody has been is walked into,
+    /// until the bot arrives there or [`BUTTON_SECONDS`] have passed, at most
+    /// [`BUTTON_TRIES`] times per teleporter (the drop stage marks the way). Returns what to
+    /// do while at it. One trace per teleporter in range when not going to one.
+    pub fn teleporter(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        teleporters: &[TeleporterView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        let toward = |t: &TeleporterView| {
+            ButtonGo::Walk(MoveRequest {
+                target: MoveTarget::Point(Vec3::new(t.centre.x, t.centre.y, s.origin.z)),
+                speed: 320.0,
+            })
+        };
+        if let Some((index, left)) = self.teleporter.take() {
+            let left = left - dt;
+            let t = teleporters.iter().find(|t| t.index == index)?;
+            if left <= 0.0 || s.origin.distance(t.dest) < 64.0 {
+                return None;
+            }
+            self.teleporter = Some((index, left));
+            return Some(toward(t));
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        if self.trying() {
+            return None;
+        }
+        let tries = &self.teleporter_tries;
+        let spent =
+            |t: &TeleporterView| tries.iter().any(|x| x.0 == t.index && x.1 >= BUTTON_TRIES);
+        let t = teleporters
+            .iter()
+            .filter(|t| !spent(t) && visits.visits(t.dest) == 0)
+            .map(|t| (t.centre.distance(eye), t))
+            .filter(|(d, _)| *d <= LIFT_RANGE)
+            .filter(|(_, t)| map.trace_ray(eye, t.centre, Contents::SOLID, None).fraction >= 1.0)
+            .min_by(|a, b| a.0.total_cmp(&b.0))?
+            .1;
+        plan_try(&mut self.teleporter_tries, t.index);
+        self.teleporter = Some((t.index, BUTTON_SECONDS));
+        Some(toward(t))
+    }
+
+    /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button).
+    fn trying(&self) -> bool {
+        self.lift.is_some() || self.teleporter.is_some() || self.button.is_some()
+    }
+
+    /// Plats, as a player new to a map tries them: a plat waiting down in sight within
+    /// [`LIFT_RANGE`] whose top, when up, stands where nobody has been is walked onto and
+    /// ridden (standing still on it) until it is up, or [`LIFT_SECONDS`] have passed, at
+    /// most [`BUTTON_TRIES`] times per plat. The drop stage marks the ride (elevator
+    /// waypoints). Returns what to do while at it. One trace per plat in range when not
+    /// riding one.
+    pub fn lift(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        lifts: &[LiftView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        if let Some((index, left)) = self.lift.take() {
+            let left = left - dt;
+            let l = lifts.iter().find(|l| l.index == index)?;
+            let on = s.on_ground == Some(l.id);
+            if on && l.up {
+                // Up: step off onto the level the plat serves (the longest walk on it that
+                // does not go down), not back over the edge it came up by.
+                let (travel, end) = (0..8)
+                    .map(|k| {
+                        let a = (45.0 * k as f32).to_radians();
+                        walk_run(map, s.origin, Vec3::new(a.cos(), a.sin(), 0.0), FEEL, 1.0)
+                    })
+                    .max_by(|a, b| a.0.total_cmp(&b.0))?;
+                if travel < 48.0 {
+                    return None;
+                }
+                self.target = Some(end);
+                self.timer = TARGET_SECONDS;
+                return Some(ButtonGo::Walk(MoveRequest {
+                    target: MoveTarget::Point(end),
+                    speed: 320.0,
+                }));
+            }
+            if left <= 0.0 || (!on && !l.waiting) {
+                return None;
+            }
+            self.lift = Some((index, left));
+            if on {
+                // Riding: stand still in the middle.
+                return Some(ButtonGo::Press(crate::physics::UserCmd {
+                    yaw: s.yaw,
+                    ..Default::default()
+                }));
+            }
+            return Some(ButtonGo::Walk(MoveRequest {
+                target: MoveTarget::Point(l.top + Vec3::new(0.0, 0.0, 24.0)),
+                speed: 320.0,
+            }));
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        if self.trying() {
+            return None;
+        }
+        let tries = &self.lift_tries;
+        let spent = |l: &LiftView| tries.iter().any(|t| t.0 == l.index && t.1 >= BUTTON_TRIES);
+        let l = lifts
+            .iter()
+            .filter(|l| l.waiting && !spent(l))
+            .filter(|l| visits.visits(l.high_top + Vec3::new(0.0, 0.0, 24.0)) == 0)
+            .map(|l| (l.top.distance(eye), l))
+            .filter(|(d, _)| *d <= LIFT_RANGE)
+            .filter(|(_, l)| {
+                let above = l.top + Vec3::new(0.0, 0.0, 8.0);
+                map.trace_ray(eye, above, Contents::SOLID, None).fraction >= 1.0
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))?
+            .1;
+        plan_try(&mut self.lift_tries, l.index);
+        self.lift = Some((l.index, LIFT_SECONDS));
+        Some(ButtonGo::Walk(MoveRequest {
+            target: MoveTarget::Point(l.top + Vec3::new(0.0, 0.0, 24.0)),
+            speed: 320.0,
+        }))
+    }
+
+    /// Buttons, as a player new to a map tries them: a ready button in sight within
+    /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
+    /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button. Doors
+    /// that only a button opens (and the triggers it fires: e1m3's, after a delay) lead to
+    /// much of the single-player maps. Returns the request to replace the explorer's own
+    /// while going to one. One trace per ready button in range when not going to one.
+    pub fn button(
+        &mut self,
+        map: &CollisionMap,
+        buttons: &[ButtonView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        let toward = |b: &ButtonView| {
+            let flat = (b.centre - s.origin).truncate();
+            if flat.length() <= PRESS_RANGE {
+                ButtonGo::Press(crate::physics::predict::run_toward(
+                    flat.extend(0.0),
+                    320.0,
+                    false,
+                ))
+            } else {
+                ButtonGo::Walk(MoveRequest {
+                    target: MoveTarget::Point(Vec3::new(b.centre.x, b.centre.y, s.origin.z)),
+                    speed: 320.0,
+                })
+            }
+        };
+        if let Some((index, left)) = self.button.take() {
+            let left = left - dt;
+            let b = buttons.iter().find(|b| b.index == index && b.ready)?;
+            if left > 0.0 {
+                self.button = Some((index, left));
+                return Some(toward(b));
+            }
+            return None;
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        if self.trying() {
+            return None;
+        }
+        let tries = &self.button_tries;
+        let spent = |b: &ButtonView| tries.iter().any(|t| t.0 == b.index && t.1 >= BUTTON_TRIES);
+        let b = buttons
+            .iter()
+            .filter(|b| b.ready && !spent(b))
+            .map(|b| (b.centre.distance(eye), b))
+            .filter(|(d, _)| *d <= BUTTON_RANGE)
+            .filter(|(_, b)| map.trace_ray(eye, b.centre, Contents::SOLID, None).ent == Some(b.id))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?
+            .1;
+        plan_try(&mut self.button_tries, b.index);
+        self.button = Some((b.index, BUTTON_SECONDS));
+        Some(toward(b))
+    }
+
+    /// Whether the bot has gone on for [`BORED_SECONDS`] only where the team has often been
+    /// (counted by [`Explorer::step`]); the count starts again once asked and true. Exploring
+    /// bots give up then and respawn (the control stage); brain bots never ask.
+    pub fn take_bored(&mut self) -> bool {
+        let bored = self.bored > BORED_SECONDS;
+        if bored {
+            self.bored = 0.0;
+        }
+        bored
     }
 
     /// Where walking about leads only where the team has been, a run planned over the
@@ -636,6 +1011,11 @@ impl Explorer {
         } else {
             self.still += dt;
         }
+        if visits.visits(s.origin) <= FRESH_VISITS {
+            self.bored = 0.0;
+        } else {
+            self.bored += dt;
+        }
         let mut stuck = false;
         if self.still > STUCK_SECONDS {
             self.still = 0.0;
@@ -693,6 +1073,55 @@ impl Explorer {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_explorer_only_where_the_team_has_long_been_is_bored_once_a_while() {
+        use super::{BORED_SECONDS, Explorer, FRESH_VISITS, VisitMap};
+        use crate::physics::pmove::PlayerState;
+        let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+        let m = crate::bench::bench_match(&map, 1, 1, 1).expect("the shipped arena");
+        let (sim, graph) = (&m.sim, &m.learned.waypoints);
+        let here = sim.level.spawns[0].origin;
+        let s = PlayerState::at(here, 0.0);
+        let mut visits = VisitMap::default();
+        let mut ex = Explorer::new(here);
+        let mut rng = crate::sim::rng::SimRng::new(1, 2);
+        let dt = 0.05;
+        let mut step = |ex: &mut Explorer, visits: &VisitMap| {
+            ex.step(
+                &sim.cmap,
+                graph,
+                visits,
+                &sim.level,
+                &s,
+                &Default::default(),
+                &Default::default(),
+                &mut rng,
+                dt,
+                None,
+            );
+        };
+        // A barely known cell keeps the count at nought, however long.
+        for _ in 0..FRESH_VISITS {
+            visits.visit(here);
+        }
+        for _ in 0..(2.0 * BORED_SECONDS / dt) as usize {
+            step(&mut ex, &visits);
+        }
+        assert!(!ex.take_bored());
+        // A well known one: bored after BORED_SECONDS, asked once, then counting again.
+        visits.visit(here);
+        let ticks = (BORED_SECONDS / dt) as usize + 2;
+        for _ in 0..ticks {
+            step(&mut ex, &visits);
+        }
+        assert!(ex.take_bored());
+        assert!(!ex.take_bored());
+        for _ in 0..ticks / 2 {
+            step(&mut ex, &visits);
+        }
+        assert!(!ex.take_bored());
+    }
+
     #[test]
     fn floor_points_are_found_on_first_use_only() {
         // Brain bots explore (so they look for the frontier) but plan no run toward an item

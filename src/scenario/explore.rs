@@ -13,7 +13,9 @@ use serde::Serialize;
 
 use crate::bot::control::ControllerConfig;
 use crate::bot::explore::wants_item_waypoint;
+use crate::bot::waypoints::{SEARCH_CANDIDATES, SEARCH_RADIUS};
 use crate::map::{CollisionMap, Contents, EntId, Level};
+use crate::nav::sample::nearest_reaching;
 use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
@@ -56,6 +58,10 @@ pub struct NavCoverage {
     pub floor: f64,
     /// Of it, the part within reach of a learned waypoint (see [`nav_coverage`]).
     pub covered: f64,
+    /// Of it, the part with a learned waypoint within [`COVER_RADIUS`] in a clear line
+    /// (the stricter measure reported before: it asks for waypoints closer together than
+    /// the drop stage places them).
+    pub near: f64,
     /// Areas with at least one covered cell.
     pub areas_touched: usize,
     /// Of the floor, the part in areas the compiled graph reaches from the explorers'
@@ -64,6 +70,8 @@ pub struct NavCoverage {
     pub reachable_floor: f64,
     /// Of that, the part within reach of a learned waypoint.
     pub reachable_covered: f64,
+    /// Of that, the part with a learned waypoint near ([`NavCoverage::near`]).
+    pub reachable_near: f64,
 }
 
 impl NavCoverage {
@@ -84,17 +92,32 @@ impl NavCoverage {
             0.0
         }
     }
+
+    /// Share of the floor reachable from the spawn points with a waypoint near (the
+    /// stricter measure, [`NavCoverage::near`]), 0..1.
+    pub fn reachable_near_share(&self) -> f64 {
+        if self.reachable_floor > 0.0 {
+            self.reachable_near / self.reachable_floor
+        } else {
+            0.0
+        }
+    }
 }
 
-/// How far a waypoint's reach counts for coverage: a cell is covered when a learned waypoint
-/// stands within this distance of its standing point, at most a step and a half above or
-/// below, with a clear line between them.
+/// The stricter measure's radius ([`NavCoverage::near`]): a cell has a waypoint near when
+/// one stands within this distance of its standing point, at most a step and a half above
+/// or below, with a clear line between them.
 pub const COVER_RADIUS: f32 = 128.0;
 
-/// Coverage of `mesh`'s floor by `graph`: each cell of each counted area (its standing point
-/// on the area's floor) is covered when a waypoint is within [`COVER_RADIUS`], at most 32
-/// units higher or lower, and a ray between them is clear of solid. `spawns`: the points
-/// players start from, for the reachable part ([`NavCoverage::reachable_floor`]).
+/// Coverage of `mesh`'s floor by `graph`. Each cell of each counted area (its standing
+/// origin on the area's floor, or the middle of a swim area's span) is **covered** when the
+/// drop stage's own test finds it known: of the [`SEARCH_CANDIDATES`] waypoints nearest it
+/// within [`SEARCH_RADIUS`], one reaches it in a straight line (a bot standing there drops
+/// no waypoint, and routes from there). It has a waypoint **near** when one is within
+/// [`COVER_RADIUS`], at most 32 units higher or lower, in a clear line: that measure asks for
+/// waypoints closer together than the drop stage places them (up to 320 units apart in an
+/// open room), so a room walked end to end is only partly near. `spawns`: the points players
+/// start from, for the reachable part ([`NavCoverage::reachable_floor`]).
 pub fn nav_coverage(
     mesh: &crate::aas::NavMesh,
     cmap: &CollisionMap,
@@ -135,12 +158,20 @@ pub fn nav_coverage(
                 } else {
                     xy.extend(a.floor_z(xy))
                 };
-                let covered = graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
+                let near = graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
                     graph.get(w).is_some_and(|w| {
                         (w.origin.z - p.z).abs() <= 32.0
                             && cmap.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
                     })
                 });
+                if near {
+                    out.near += cell_area;
+                    if reached {
+                        out.reachable_near += cell_area;
+                    }
+                }
+                let covered =
+                    nearest_reaching(cmap, graph, p, SEARCH_RADIUS, SEARCH_CANDIDATES).is_some();
                 if covered {
                     out.covered += cell_area;
                     touched = true;
@@ -342,12 +373,15 @@ impl ExploreReport {
                 s,
                 "vs compiled {:.1} % of the compiled areas' floor within reach of a waypoint \
                  ({} of {} areas touched); {:.1} % of the floor reachable from the spawn \
-                 points ({:.1} % of the floor is)",
+                 points ({:.1} % of the floor is); with a waypoint within {COVER_RADIUS} \
+                 units in sight: {:.1} % of the floor, {:.1} % of the reachable floor",
                 100.0 * c.share(),
                 c.areas_touched,
                 c.areas,
                 100.0 * c.reachable_share(),
-                100.0 * c.reachable_floor / c.floor.max(1.0)
+                100.0 * c.reachable_floor / c.floor.max(1.0),
+                100.0 * c.near / c.floor.max(1.0),
+                100.0 * c.reachable_near_share(),
             );
         }
         s

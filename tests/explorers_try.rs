@@ -1,0 +1,232 @@
+//! Explorers try what they see: a door that only a button opens leads to a room with a
+//! weapon, and an explorer presses the button, goes through and marks the weapon; a balcony
+//! that only a plat reaches, and an explorer rides the plat up and marks the weapon there.
+
+mod common;
+
+use botarena::bot::control::ControllerConfig;
+use botarena::map::builder::MapBuilder;
+use botarena::map::{CollisionMap, Level};
+use botarena::nav::waypoints::WaypointKind;
+use botarena::physics::movers::Phase;
+use common::scripted;
+use glam::Vec3;
+
+fn v(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+/// Two rooms side by side (x −512..0 and 16..528, floor z 0, ceiling 256) with a wall
+/// between them whose 128-wide doorway holds a door that rises when fired; a button on the
+/// first room's west wall (chest high, facing east) fires it when `wired` (else it fires
+/// nothing), and a rocket launcher lies in the second room.
+fn two_rooms(wired: bool) -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
+    b.solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling");
+    b.solid(v(-528., -272., 0.), v(-512., 272., 256.), "wall");
+    b.solid(v(528., -272., 0.), v(544., 272., 256.), "wall");
+    b.solid(v(-528., -272., 0.), v(544., -256., 256.), "wall");
+    b.solid(v(-528., 256., 0.), v(544., 272., 256.), "wall");
+    // The middle wall, with a doorway at y −64..64 up to z 128.
+    b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
+    b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
+    b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "d1"),
+            ("wait", "-1"),
+        ],
+        &[(v(0., -64., 0.), v(16., 64., 128.), "door")],
+    );
+    let mut keys = vec![
+        ("classname", "func_button"),
+        ("angle", "180"),
+        ("wait", "-1"),
+    ];
+    if wired {
+        keys.push(("target", "d1"));
+    }
+    b.brush_entity(
+        &keys,
+        &[(v(-512., -24., 32.), v(-504., 24., 64.), "button")],
+    );
+    b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
+    b.point("info_player_deathmatch", v(-256., 160., 24.), &[]);
+    b.build()
+}
+
+/// Runs an explorer for 40 s from the first room: whether the door opened, whether the
+/// explorer got into the second room, and whether the rocket launcher has an item waypoint.
+fn explore(wired: bool) -> (bool, bool, bool) {
+    let (level, cmap) = two_rooms(wired);
+    let door = level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_door")
+        .expect("the door");
+    let mut m = common::match_of(
+        level,
+        cmap,
+        4,
+        vec![scripted(
+            "explorer",
+            v(-256., 160., 25.),
+            0.,
+            ControllerConfig::Explore,
+        )],
+    );
+    let (mut opened, mut through) = (false, false);
+    for _ in 0..40 * 20 {
+        m.step();
+        opened |= m.sim.mover_state(door).unwrap().phase != Phase::AtA;
+        through |= m.sim.player_state(0).unwrap().origin.x > 48.0;
+    }
+    let marked = m
+        .learned
+        .waypoints
+        .find_kind(|k| matches!(k, WaypointKind::Item { .. }))
+        .is_some();
+    (opened, through, marked)
+}
+
+#[test]
+fn an_explorer_presses_the_button_that_opens_the_way_to_a_weapon() {
+    let (opened, through, marked) = explore(true);
+    assert!(opened, "the explorer never pressed the button");
+    assert!(through, "the explorer never went through the door");
+    assert!(marked, "the rocket launcher has no item waypoint");
+}
+
+#[test]
+fn a_button_that_fires_nothing_is_left_alone_and_the_door_stays_shut() {
+    // Only buttons with a target are tried; the door has no other way to open.
+    let (opened, through, marked) = explore(false);
+    assert!(!opened && !through && !marked);
+}
+
+/// A room (floor z 0) with a balcony (top z 192) along its east side that only a plat
+/// reaches: a column 192 high that waits down with its top at z 8 and rises when stood on.
+/// A rocket launcher lies on the balcony.
+fn balcony() -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
+    b.solid(v(-528., -272., 384.), v(544., 272., 400.), "ceiling");
+    b.solid(v(-528., -272., 0.), v(-512., 272., 384.), "wall");
+    b.solid(v(528., -272., 0.), v(544., 272., 384.), "wall");
+    b.solid(v(-528., -272., 0.), v(544., -256., 384.), "wall");
+    b.solid(v(-528., 256., 0.), v(544., 272., 384.), "wall");
+    b.solid(v(192., -256., 0.), v(528., 256., 192.), "balcony");
+    b.brush_entity(
+        &[("classname", "func_plat")],
+        &[(v(64., -64., 0.), v(192., 64., 192.), "plat")],
+    );
+    b.point("weapon_rocketlauncher", v(400., 0., 192.), &[]);
+    b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
+    let (level, cmap) = balcony();
+    let mut m = common::match_of(
+        level,
+        cmap,
+        4,
+        vec![scripted(
+            "explorer",
+            v(-300., 0., 25.),
+            0.,
+            ControllerConfig::Explore,
+        )],
+    );
+    // Fifteen seconds: it goes there on sight (a few seconds), not by chance.
+    let mut up = None;
+    for t in 0..15 * 20 {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        if up.is_none() && s.origin.z > 200.0 && s.origin.x > 200.0 {
+            up = Some(t);
+        }
+    }
+    println!("on the balcony at tick {up:?}");
+    assert!(up.is_some(), "the explorer never got onto the balcony");
+    let g = &m.learned.waypoints;
+    assert!(
+        g.find_kind(|k| matches!(k, WaypointKind::Item { .. }))
+            .is_some(),
+        "the rocket launcher has no item waypoint"
+    );
+    assert!(
+        g.find_kind(|k| matches!(k, WaypointKind::ElevatorTop { .. }))
+            .is_some(),
+        "the ride is in the graph"
+    );
+}
+
+/// Two closed rooms side by side; a teleporter in a corner of the first sends players to
+/// the second, where a rocket launcher lies.
+fn sealed_rooms() -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
+    b.solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling");
+    b.solid(v(-528., -272., 0.), v(-512., 272., 256.), "wall");
+    b.solid(v(528., -272., 0.), v(544., 272., 256.), "wall");
+    b.solid(v(-528., -272., 0.), v(544., -256., 256.), "wall");
+    b.solid(v(-528., 256., 0.), v(544., 272., 256.), "wall");
+    b.solid(v(0., -256., 0.), v(16., 256., 256.), "wall");
+    b.brush_entity(
+        &[("classname", "trigger_teleport"), ("target", "there")],
+        &[(v(-160., -256., 0.), v(-96., -192., 64.), "trigger")],
+    );
+    b.point(
+        "info_teleport_destination",
+        v(300., 128., 0.),
+        &[("targetname", "there"), ("angle", "0")],
+    );
+    b.point("weapon_rocketlauncher", v(400., -128., 0.), &[]);
+    b.point("info_player_deathmatch", v(-400., 160., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
+    let (level, cmap) = sealed_rooms();
+    let mut m = common::match_of(
+        level,
+        cmap,
+        4,
+        vec![scripted(
+            "explorer",
+            v(-400., 160., 25.),
+            0.,
+            ControllerConfig::Explore,
+        )],
+    );
+    // Ten seconds: it goes there on sight (a second or two), not by chance.
+    let mut beyond = None;
+    for t in 0..10 * 20 {
+        m.step();
+        if beyond.is_none() && m.sim.player_state(0).unwrap().origin.x > 16.0 {
+            beyond = Some(t);
+        }
+    }
+    println!("in the second room at tick {beyond:?}");
+    assert!(
+        beyond.is_some(),
+        "the explorer never went through the teleporter"
+    );
+    let g = &m.learned.waypoints;
+    assert!(
+        g.find_kind(|k| matches!(k, WaypointKind::Item { .. }))
+            .is_some(),
+        "the rocket launcher has no item waypoint"
+    );
+    assert!(
+        g.find_kind(|k| matches!(k, WaypointKind::Teleporter { .. }))
+            .is_some(),
+        "the teleporter is in the graph"
+    );
+}
