@@ -1,5 +1,6 @@
 //! Explorers try what they see: a door that only a button opens leads to a room with a
-//! weapon, and an explorer presses the button, goes through and marks the weapon; a balcony
+//! weapon, and an explorer presses the button, goes through and marks the weapon; a door
+//! that opens as a player comes near, and an explorer walks through it; a balcony
 //! that only a plat reaches, and an explorer rides the plat up and marks the weapon there.
 
 mod common;
@@ -16,11 +17,23 @@ fn v(x: f32, y: f32, z: f32) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
+/// How the door between [`two_rooms`] opens.
+#[derive(Clone, Copy, PartialEq)]
+enum Door {
+    /// Fired by the button (it rises and stays open).
+    Wired,
+    /// Never: the button fires nothing and the door waits to be fired.
+    Unwired,
+    /// When a player comes near (no targetname; it closes again after 3 s).
+    Touch,
+}
+
 /// Two rooms side by side (x −512..0 and 16..528, floor z 0, ceiling 256) with a wall
-/// between them whose 128-wide doorway holds a door that rises when fired; a button on the
-/// first room's west wall (chest high, facing east) fires it when `wired` (else it fires
-/// nothing), and a rocket launcher lies in the second room.
-fn two_rooms(wired: bool) -> (Level, CollisionMap) {
+/// between them whose 128-wide doorway holds a door that rises (see [`Door`]); a button on
+/// the first room's west wall (chest high, facing east), and a rocket launcher lies in the
+/// second room.
+fn two_rooms(door: Door) -> (Level, CollisionMap) {
+    let wired = door == Door::Wired;
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
     b.solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling");
@@ -32,15 +45,17 @@ fn two_rooms(wired: bool) -> (Level, CollisionMap) {
     b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
     b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
     b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
-    b.brush_entity(
+    let door_keys: &[(&str, &str)] = if door == Door::Touch {
+        &[("classname", "func_door"), ("angle", "-1"), ("wait", "3")]
+    } else {
         &[
             ("classname", "func_door"),
             ("angle", "-1"),
             ("targetname", "d1"),
             ("wait", "-1"),
-        ],
-        &[(v(0., -64., 0.), v(16., 64., 128.), "door")],
-    );
+        ]
+    };
+    b.brush_entity(door_keys, &[(v(0., -64., 0.), v(16., 64., 128.), "door")]);
     let mut keys = vec![
         ("classname", "func_button"),
         ("angle", "180"),
@@ -60,8 +75,8 @@ fn two_rooms(wired: bool) -> (Level, CollisionMap) {
 
 /// Runs an explorer for 40 s from the first room: whether the door opened, whether the
 /// explorer got into the second room, and whether the rocket launcher has an item waypoint.
-fn explore(wired: bool) -> (bool, bool, bool) {
-    let (level, cmap) = two_rooms(wired);
+fn explore(door: Door) -> (bool, bool, bool) {
+    let (level, cmap) = two_rooms(door);
     let door = level
         .movers
         .iter()
@@ -94,7 +109,7 @@ fn explore(wired: bool) -> (bool, bool, bool) {
 
 #[test]
 fn an_explorer_presses_the_button_that_opens_the_way_to_a_weapon() {
-    let (opened, through, marked) = explore(true);
+    let (opened, through, marked) = explore(Door::Wired);
     assert!(opened, "the explorer never pressed the button");
     assert!(through, "the explorer never went through the door");
     assert!(marked, "the rocket launcher has no item waypoint");
@@ -103,8 +118,18 @@ fn an_explorer_presses_the_button_that_opens_the_way_to_a_weapon() {
 #[test]
 fn a_button_that_fires_nothing_is_left_alone_and_the_door_stays_shut() {
     // Only buttons with a target are tried; the door has no other way to open.
-    let (opened, through, marked) = explore(false);
+    let (opened, through, marked) = explore(Door::Unwired);
     assert!(!opened && !through && !marked);
+}
+
+#[test]
+fn an_explorer_walks_through_a_door_that_opens_as_it_comes_near() {
+    // (Here the pull toward where nobody has been leads into the door anyway; the next
+    // test checks the choice itself.)
+    let (opened, through, marked) = explore(Door::Touch);
+    assert!(opened, "the door never opened");
+    assert!(through, "the explorer never went through the door");
+    assert!(marked, "the rocket launcher has no item waypoint");
 }
 
 /// A room (floor z 0) with a balcony (top z 192) along its east side that only a plat
@@ -229,4 +254,52 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
             .is_some(),
         "the teleporter is in the graph"
     );
+}
+
+#[test]
+fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_most() {
+    use botarena::bot::explore::{ButtonGo, DoorwayView, Explorer, VisitMap, doorways};
+    use botarena::bot::movement::MoveTarget;
+    use botarena::physics::pmove::PlayerState;
+    // A door that waits to be fired is not one to walk through.
+    let (level, cmap) = two_rooms(Door::Wired);
+    let m = common::match_of(level, cmap, 4, vec![]);
+    assert!(doorways(&m.sim).is_empty());
+    let (level, cmap) = two_rooms(Door::Touch);
+    let m = common::match_of(level, cmap, 4, vec![]);
+    let views: Vec<DoorwayView> = doorways(&m.sim);
+    assert_eq!(views.len(), 1);
+    // Across its thin side (x 0..16), 48 units past each face, at a standing origin.
+    assert_eq!(views[0].sides, [v(-48., 0., 24.), v(64., 0., 24.)]);
+    let here = PlayerState::at(v(-256., 0., 24.), 0.0);
+    let beyond = PlayerState::at(v(64., 0., 24.), 0.0);
+    let target = |go: Option<ButtonGo>| match go {
+        Some(ButtonGo::Walk(r)) => match r.target {
+            MoveTarget::Point(p) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut visits = VisitMap::default();
+    let mut ex = Explorer::new(here.origin);
+    let dt = 0.05;
+    // The far side, until the bot stands there; then a second try, and no third.
+    for _ in 0..2 {
+        for _ in 0..3 {
+            let go = ex.doorway(&m.sim.cmap, &visits, &views, &here, dt);
+            assert_eq!(target(go), Some(v(64., 0., 24.)));
+        }
+        assert_eq!(ex.doorway(&m.sim.cmap, &visits, &views, &beyond, dt), None);
+    }
+    assert_eq!(ex.doorway(&m.sim.cmap, &visits, &views, &here, dt), None);
+    // A fresh explorer leaves it alone once somebody has been beyond it.
+    let mut fresh = Explorer::new(here.origin);
+    assert!(
+        fresh
+            .doorway(&m.sim.cmap, &visits, &views, &here, dt)
+            .is_some()
+    );
+    visits.visit(v(64., 0., 24.));
+    let mut other = Explorer::new(here.origin);
+    assert_eq!(other.doorway(&m.sim.cmap, &visits, &views, &here, dt), None);
 }

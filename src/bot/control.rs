@@ -209,11 +209,12 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         .query::<&Controller>()
         .iter()
         .any(|c| matches!(c, Controller::Explore(_)));
-    let (buttons, lifts, teleporters) = if explorers {
+    let (buttons, lifts, teleporters, doorways) = if explorers {
         (
             super::explore::buttons(sim),
             super::explore::lifts(sim),
             super::explore::teleporters(sim),
+            super::explore::doorways(sim),
         )
     } else {
         Default::default()
@@ -313,15 +314,16 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     stuck.push(*p);
                 }
                 intent.0 = Some(req);
-                // What it sees to try: a plat, a teleporter, a button (one at a time: each
-                // keeps its own goal until done).
+                // What it sees to try: a plat, a teleporter, a button, a door (one at a
+                // time: each keeps its own goal until done).
                 {
                     use super::explore::ButtonGo;
                     let visits = &learned.visits;
                     let go = ex
                         .lift(&sim.cmap, visits, &lifts, s, dt)
                         .or_else(|| ex.teleporter(&sim.cmap, visits, &teleporters, s, dt))
-                        .or_else(|| ex.button(&sim.cmap, &buttons, s, dt));
+                        .or_else(|| ex.button(&sim.cmap, &buttons, s, dt))
+                        .or_else(|| ex.doorway(&sim.cmap, visits, &doorways, s, dt));
                     match go {
                         Some(ButtonGo::Walk(go)) => intent.0 = Some(go),
                         Some(ButtonGo::Press(c)) => {

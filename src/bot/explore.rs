@@ -10,12 +10,15 @@
 //! team has been, it plans such a run toward the nearest place nobody has visited
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
 //! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
-//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]);
+//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]),
+//! a closed door that opens as one comes near likewise it walks through
+//! ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a wall);
 //! an exploring bot that has gone on a minute only where the team
 //! has long been starts again from a spawn point ([`Explorer::take_bored`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
-//! [`Explorer::lift`], [`Explorer::teleporter`], [`PlannedRun`], [`choose_target`].
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`], [`PlannedRun`],
+//! [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -319,6 +322,11 @@ pub struct Explorer {
     pub teleporter: Option<(usize, f32)>,
     /// Teleporters it went to, with the number of tries.
     pub teleporter_tries: Vec<(usize, u32)>,
+    /// The door (mover index) the bot is walking through, the point beyond it, and the
+    /// seconds left ([`Explorer::doorway`]).
+    pub doorway: Option<(usize, Vec3, f32)>,
+    /// Doors it went through, with the number of tries.
+    pub doorway_tries: Vec<(usize, u32)>,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -553,6 +561,73 @@ pub fn teleporters(sim: &crate::sim::Sim) -> Vec<TeleporterView> {
         .collect()
 }
 
+/// A closed door that opens when a player comes near, as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct DoorwayView {
+    /// Index in the level's movers.
+    pub index: usize,
+    /// Its id in traces.
+    pub id: EntId,
+    /// Centre of its box (it is closed: where the map has it).
+    pub centre: Vec3,
+    /// Player origins on the floor just beyond each face across its thin side: where a
+    /// player who walks through it stands after.
+    pub sides: [Vec3; 2],
+}
+
+/// How far past a door's face (flat) a bot walking through it heads.
+pub const DOORWAY_BEYOND: f32 = 48.0;
+
+/// The closed doors that open when a player comes near (for explorers, who walk into those
+/// they see: their feel for the way on stops at a closed door as at a wall). Doors that
+/// start open, need a key or open only when triggered or shot are not among them, nor slabs
+/// lower than a player.
+pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
+    use crate::map::level::MoverKind;
+    use crate::physics::movers::Phase;
+    use crate::sim::components::MoverSlot;
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            matches!(
+                m.kind,
+                MoverKind::Door {
+                    touch_opens: true,
+                    start_open: false,
+                    locked: false,
+                    ..
+                }
+            )
+        })
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            if st.phase != Phase::AtA {
+                return None;
+            }
+            let centre = (m.mins + m.maxs) * 0.5;
+            let half = (m.maxs - m.mins) * 0.5;
+            // A doorway stands at least as tall as a player: a low slab (e3m2's sliding
+            // floors and steps) is walked over or along, not through.
+            if 2.0 * half.z < PLAYER_MAXS.z - PLAYER_MINS.z {
+                return None;
+            }
+            // Walked through across its thinner horizontal side, from floor level (the
+            // door's foot; a player's origin stands 24 units above the floor).
+            let across = if half.x <= half.y { Vec3::X } else { Vec3::Y };
+            let reach = half.dot(across) + DOORWAY_BEYOND;
+            let foot = Vec3::new(centre.x, centre.y, m.mins.z - PLAYER_MINS.z);
+            Some(DoorwayView {
+                index,
+                id: m.id,
+                centre,
+                sides: [foot - across * reach, foot + across * reach],
+            })
+        })
+        .collect()
+}
+
 /// Seconds between an explorer's runs planned toward the frontier.
 pub const FRONTIER_SECONDS: f32 = 4.0;
 /// Tries of a planned run per item and bot.
@@ -634,6 +709,8 @@ impl Explorer {
             lift_tries: Vec::new(),
             teleporter: None,
             teleporter_tries: Vec::new(),
+            doorway: None,
+            doorway_tries: Vec::new(),
         }
     }
 
@@ -685,9 +762,73 @@ impl Explorer {
         Some(toward(t))
     }
 
-    /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button).
+    /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
+    /// door).
     fn trying(&self) -> bool {
-        self.lift.is_some() || self.teleporter.is_some() || self.button.is_some()
+        self.lift.is_some()
+            || self.teleporter.is_some()
+            || self.button.is_some()
+            || self.doorway.is_some()
+    }
+
+    /// Doors, as a player new to a map tries them: a closed door in sight within
+    /// [`BUTTON_RANGE`] that opens when a player comes near, with nobody yet where walking
+    /// through it leads, is walked through (it opens as the bot comes near) until the bot
+    /// stands beyond it or its time is up ([`BUTTON_SECONDS`] and a second per 160 units of
+    /// the way), at most [`BUTTON_TRIES`] times per door. Returns what to do while at it.
+    /// One trace per door in range when not going through one.
+    pub fn doorway(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        doors: &[DoorwayView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        let toward = |p: Vec3| {
+            ButtonGo::Walk(MoveRequest {
+                target: MoveTarget::Point(p),
+                speed: 320.0,
+            })
+        };
+        if let Some((index, beyond, left)) = self.doorway.take() {
+            let left = left - dt;
+            if left <= 0.0 || (beyond - s.origin).truncate().length() < 32.0 {
+                return None;
+            }
+            self.doorway = Some((index, beyond, left));
+            return Some(toward(beyond));
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        if self.trying() {
+            return None;
+        }
+        let tries = &self.doorway_tries;
+        let spent = |d: &DoorwayView| tries.iter().any(|t| t.0 == d.index && t.1 >= BUTTON_TRIES);
+        // The side away from the bot is where walking through leads.
+        let beyond = |d: &DoorwayView| {
+            let [a, b] = d.sides;
+            if a.distance_squared(s.origin) >= b.distance_squared(s.origin) {
+                a
+            } else {
+                b
+            }
+        };
+        let (_, d, far) = doors
+            .iter()
+            .filter(|d| !spent(d))
+            .map(|d| (d.centre.distance(eye), d, beyond(d)))
+            .filter(|(dist, _, far)| *dist <= BUTTON_RANGE && visits.visits(*far) == 0)
+            .filter(|(_, d, _)| {
+                map.trace_ray(eye, d.centre, Contents::SOLID, None).ent == Some(d.id)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))?;
+        plan_try(&mut self.doorway_tries, d.index);
+        // Time to get there at half running speed (round whatever is in the way), and then
+        // for the door to open.
+        let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / 160.0;
+        self.doorway = Some((d.index, far, time));
+        Some(toward(far))
     }
 
     /// Plats, as a player new to a map tries them: a plat waiting down in sight within
