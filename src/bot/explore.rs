@@ -913,7 +913,7 @@ impl Explorer {
     /// Buttons, as a player new to a map tries them: a ready button in sight within
     /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
     /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button. Doors
-    /// that only a button opens (and the triggers it fires: e1m3's, after a delay) lead to
+    /// that only a button opens (directly or through the triggers it fires) lead to
     /// much of the single-player maps. Returns the request to replace the explorer's own
     /// while going to one. One trace per ready button in range when not going to one.
     pub fn button(
