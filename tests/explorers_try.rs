@@ -17,6 +17,32 @@ fn v(x: f32, y: f32, z: f32) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
+/// A closed box (x −512..528, y −256..256, floor z 0) `height` high, to build in.
+fn shell(height: f32) -> MapBuilder {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
+    b.solid(
+        v(-528., -272., height),
+        v(544., 272., height + 16.),
+        "ceiling",
+    );
+    b.solid(v(-528., -272., 0.), v(-512., 272., height), "wall");
+    b.solid(v(528., -272., 0.), v(544., 272., height), "wall");
+    b.solid(v(-528., -272., 0.), v(544., -256., height), "wall");
+    b.solid(v(-528., 256., 0.), v(544., 272., height), "wall");
+    b
+}
+
+/// A match (seed 4) with one explorer standing at `at`.
+fn explorer_in(level: Level, cmap: CollisionMap, at: Vec3) -> botarena::Match {
+    common::match_of(
+        level,
+        cmap,
+        4,
+        vec![scripted("explorer", at, 0., ControllerConfig::Explore)],
+    )
+}
+
 /// How the door between [`two_rooms`] opens.
 #[derive(Clone, Copy, PartialEq)]
 enum Door {
@@ -34,13 +60,7 @@ enum Door {
 /// second room.
 fn two_rooms(door: Door) -> (Level, CollisionMap) {
     let wired = door == Door::Wired;
-    let mut b = MapBuilder::new();
-    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
-    b.solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling");
-    b.solid(v(-528., -272., 0.), v(-512., 272., 256.), "wall");
-    b.solid(v(528., -272., 0.), v(544., 272., 256.), "wall");
-    b.solid(v(-528., -272., 0.), v(544., -256., 256.), "wall");
-    b.solid(v(-528., 256., 0.), v(544., 272., 256.), "wall");
+    let mut b = shell(256.);
     // The middle wall, with a doorway at y −64..64 up to z 128.
     b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
     b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
@@ -82,17 +102,7 @@ fn explore(door: Door) -> (bool, bool, bool) {
         .iter()
         .position(|m| m.classname == "func_door")
         .expect("the door");
-    let mut m = common::match_of(
-        level,
-        cmap,
-        4,
-        vec![scripted(
-            "explorer",
-            v(-256., 160., 25.),
-            0.,
-            ControllerConfig::Explore,
-        )],
-    );
+    let mut m = explorer_in(level, cmap, v(-256., 160., 25.));
     let (mut opened, mut through) = (false, false);
     for _ in 0..40 * 20 {
         m.step();
@@ -136,13 +146,7 @@ fn an_explorer_walks_through_a_door_that_opens_as_it_comes_near() {
 /// reaches: a column 192 high that waits down with its top at z 8 and rises when stood on.
 /// A rocket launcher lies on the balcony.
 fn balcony() -> (Level, CollisionMap) {
-    let mut b = MapBuilder::new();
-    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
-    b.solid(v(-528., -272., 384.), v(544., 272., 400.), "ceiling");
-    b.solid(v(-528., -272., 0.), v(-512., 272., 384.), "wall");
-    b.solid(v(528., -272., 0.), v(544., 272., 384.), "wall");
-    b.solid(v(-528., -272., 0.), v(544., -256., 384.), "wall");
-    b.solid(v(-528., 256., 0.), v(544., 272., 384.), "wall");
+    let mut b = shell(384.);
     b.solid(v(192., -256., 0.), v(528., 256., 192.), "balcony");
     b.brush_entity(
         &[("classname", "func_plat")],
@@ -156,17 +160,7 @@ fn balcony() -> (Level, CollisionMap) {
 #[test]
 fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
     let (level, cmap) = balcony();
-    let mut m = common::match_of(
-        level,
-        cmap,
-        4,
-        vec![scripted(
-            "explorer",
-            v(-300., 0., 25.),
-            0.,
-            ControllerConfig::Explore,
-        )],
-    );
+    let mut m = explorer_in(level, cmap, v(-300., 0., 25.));
     // Fifteen seconds: it goes there on sight (a few seconds), not by chance.
     let mut up = None;
     for t in 0..15 * 20 {
@@ -194,13 +188,7 @@ fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
 /// Two closed rooms side by side; a teleporter in a corner of the first sends players to
 /// the second, where a rocket launcher lies.
 fn sealed_rooms() -> (Level, CollisionMap) {
-    let mut b = MapBuilder::new();
-    b.solid(v(-528., -272., -16.), v(544., 272., 0.), "floor");
-    b.solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling");
-    b.solid(v(-528., -272., 0.), v(-512., 272., 256.), "wall");
-    b.solid(v(528., -272., 0.), v(544., 272., 256.), "wall");
-    b.solid(v(-528., -272., 0.), v(544., -256., 256.), "wall");
-    b.solid(v(-528., 256., 0.), v(544., 272., 256.), "wall");
+    let mut b = shell(256.);
     b.solid(v(0., -256., 0.), v(16., 256., 256.), "wall");
     b.brush_entity(
         &[("classname", "trigger_teleport"), ("target", "there")],
@@ -219,17 +207,7 @@ fn sealed_rooms() -> (Level, CollisionMap) {
 #[test]
 fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
     let (level, cmap) = sealed_rooms();
-    let mut m = common::match_of(
-        level,
-        cmap,
-        4,
-        vec![scripted(
-            "explorer",
-            v(-400., 160., 25.),
-            0.,
-            ControllerConfig::Explore,
-        )],
-    );
+    let mut m = explorer_in(level, cmap, v(-400., 160., 25.));
     // Ten seconds: it goes there on sight (a second or two), not by chance.
     let mut beyond = None;
     for t in 0..10 * 20 {

@@ -453,6 +453,21 @@ pub enum ButtonGo {
     Press(crate::physics::UserCmd),
 }
 
+impl ButtonGo {
+    /// Walk to `p` at running speed.
+    fn walk_to(p: Vec3) -> ButtonGo {
+        ButtonGo::Walk(MoveRequest {
+            target: MoveTarget::Point(p),
+            speed: 320.0,
+        })
+    }
+}
+
+/// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
+fn tried_out(tries: &[(usize, u32)], key: usize) -> bool {
+    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
+}
+
 /// Within this distance (flat, origin to the button's centre) an explorer runs straight
 /// into the button.
 pub const PRESS_RANGE: f32 = 96.0;
@@ -727,12 +742,8 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        let toward = |t: &TeleporterView| {
-            ButtonGo::Walk(MoveRequest {
-                target: MoveTarget::Point(Vec3::new(t.centre.x, t.centre.y, s.origin.z)),
-                speed: 320.0,
-            })
-        };
+        let toward =
+            |t: &TeleporterView| ButtonGo::walk_to(Vec3::new(t.centre.x, t.centre.y, s.origin.z));
         if let Some((index, left)) = self.teleporter.take() {
             let left = left - dt;
             let t = teleporters.iter().find(|t| t.index == index)?;
@@ -747,8 +758,7 @@ impl Explorer {
             return None;
         }
         let tries = &self.teleporter_tries;
-        let spent =
-            |t: &TeleporterView| tries.iter().any(|x| x.0 == t.index && x.1 >= BUTTON_TRIES);
+        let spent = |t: &TeleporterView| tried_out(tries, t.index);
         let t = teleporters
             .iter()
             .filter(|t| !spent(t) && visits.visits(t.dest) == 0)
@@ -785,26 +795,20 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        let toward = |p: Vec3| {
-            ButtonGo::Walk(MoveRequest {
-                target: MoveTarget::Point(p),
-                speed: 320.0,
-            })
-        };
         if let Some((index, beyond, left)) = self.doorway.take() {
             let left = left - dt;
             if left <= 0.0 || (beyond - s.origin).truncate().length() < 32.0 {
                 return None;
             }
             self.doorway = Some((index, beyond, left));
-            return Some(toward(beyond));
+            return Some(ButtonGo::walk_to(beyond));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
         if self.trying() {
             return None;
         }
         let tries = &self.doorway_tries;
-        let spent = |d: &DoorwayView| tries.iter().any(|t| t.0 == d.index && t.1 >= BUTTON_TRIES);
+        let spent = |d: &DoorwayView| tried_out(tries, d.index);
         // The side away from the bot is where walking through leads.
         let beyond = |d: &DoorwayView| {
             let [a, b] = d.sides;
@@ -828,7 +832,7 @@ impl Explorer {
         // for the door to open.
         let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / 160.0;
         self.doorway = Some((d.index, far, time));
-        Some(toward(far))
+        Some(ButtonGo::walk_to(far))
     }
 
     /// Plats, as a player new to a map tries them: a plat waiting down in sight within
@@ -863,10 +867,7 @@ impl Explorer {
                 }
                 self.target = Some(end);
                 self.timer = TARGET_SECONDS;
-                return Some(ButtonGo::Walk(MoveRequest {
-                    target: MoveTarget::Point(end),
-                    speed: 320.0,
-                }));
+                return Some(ButtonGo::walk_to(end));
             }
             if left <= 0.0 || (!on && !l.waiting) {
                 return None;
@@ -879,17 +880,14 @@ impl Explorer {
                     ..Default::default()
                 }));
             }
-            return Some(ButtonGo::Walk(MoveRequest {
-                target: MoveTarget::Point(l.top + Vec3::new(0.0, 0.0, 24.0)),
-                speed: 320.0,
-            }));
+            return Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
         if self.trying() {
             return None;
         }
         let tries = &self.lift_tries;
-        let spent = |l: &LiftView| tries.iter().any(|t| t.0 == l.index && t.1 >= BUTTON_TRIES);
+        let spent = |l: &LiftView| tried_out(tries, l.index);
         let l = lifts
             .iter()
             .filter(|l| l.waiting && !spent(l))
@@ -904,10 +902,7 @@ impl Explorer {
             .1;
         plan_try(&mut self.lift_tries, l.index);
         self.lift = Some((l.index, LIFT_SECONDS));
-        Some(ButtonGo::Walk(MoveRequest {
-            target: MoveTarget::Point(l.top + Vec3::new(0.0, 0.0, 24.0)),
-            speed: 320.0,
-        }))
+        Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
     }
 
     /// Buttons, as a player new to a map tries them: a ready button in sight within
@@ -932,10 +927,7 @@ impl Explorer {
                     false,
                 ))
             } else {
-                ButtonGo::Walk(MoveRequest {
-                    target: MoveTarget::Point(Vec3::new(b.centre.x, b.centre.y, s.origin.z)),
-                    speed: 320.0,
-                })
+                ButtonGo::walk_to(Vec3::new(b.centre.x, b.centre.y, s.origin.z))
             }
         };
         if let Some((index, left)) = self.button.take() {
@@ -952,7 +944,7 @@ impl Explorer {
             return None;
         }
         let tries = &self.button_tries;
-        let spent = |b: &ButtonView| tries.iter().any(|t| t.0 == b.index && t.1 >= BUTTON_TRIES);
+        let spent = |b: &ButtonView| tried_out(tries, b.index);
         let b = buttons
             .iter()
             .filter(|b| b.ready && !spent(b))
