@@ -1,7 +1,9 @@
 //! Explorers try what they see: a door that only a button opens leads to a room with a
 //! weapon, and an explorer presses the button, goes through and marks the weapon; a door
 //! that opens as a player comes near, and an explorer walks through it; a balcony
-//! that only a plat reaches, and an explorer rides the plat up and marks the weapon there.
+//! that only a plat reaches, and an explorer rides the plat up and marks the weapon there;
+//! a room only an underwater tunnel leads to, and an explorer swims through; a place the
+//! team's graph leads to the long way round, and an explorer routes there.
 
 mod common;
 
@@ -280,4 +282,140 @@ fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_mo
     visits.visit(v(64., 0., 24.));
     let mut other = Explorer::new(here.origin);
     assert_eq!(other.doorway(&m.sim.cmap, &visits, &views, &here, dt), None);
+}
+
+/// Two rooms (floor z 0) on either side of a thick wall (x 0..256) that comes down to
+/// z −96: the only way between them is a pool (x −128..384, floor z −160, surface z 0)
+/// whose bottom runs on under the wall, a tunnel 64 high. A rocket launcher lies in the
+/// east room.
+fn flooded_tunnel() -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -176.), v(912., 272., -160.), "bottom");
+    b.solid(v(-528., -272., 256.), v(912., 272., 272.), "ceiling");
+    b.solid(v(-528., -272., -160.), v(-512., 272., 256.), "wall");
+    b.solid(v(896., -272., -160.), v(912., 272., 256.), "wall");
+    b.solid(v(-528., -272., -160.), v(912., -256., 256.), "wall");
+    b.solid(v(-528., 256., -160.), v(912., 272., 256.), "wall");
+    b.solid(v(-512., -256., -160.), v(-128., 256., 0.), "floor");
+    b.solid(v(384., -256., -160.), v(896., 256., 0.), "floor");
+    b.solid(v(0., -256., -96.), v(256., 256., 256.), "wall");
+    b.solid(v(-128., -256., -160.), v(0., 256., 0.), "*water0");
+    b.solid(v(0., -256., -160.), v(256., 256., -96.), "*water0");
+    b.solid(v(256., -256., -160.), v(384., 256., 0.), "*water0");
+    b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    b.point("info_player_deathmatch", v(-400., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_swims_through_a_flooded_tunnel_to_the_room_beyond() {
+    let (level, cmap) = flooded_tunnel();
+    let mut m = explorer_in(level, cmap, v(-400., 0., 25.));
+    let mut beyond = None;
+    for t in 0..40 * 20 {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        if beyond.is_none() && s.origin.x > 400.0 && s.origin.z > 0.0 {
+            beyond = Some(t);
+        }
+    }
+    println!("in the east room at tick {beyond:?}");
+    assert!(beyond.is_some(), "the explorer never got to the east room");
+    assert!(
+        m.learned
+            .waypoints
+            .find_kind(|k| matches!(k, WaypointKind::Item { .. }))
+            .is_some(),
+        "the rocket launcher has no item waypoint"
+    );
+}
+
+/// Room A (x −512..0, y −256..256) and room C (x −512..0, y 512..1024) with a thick wall
+/// between them; the only way from one to the other is a corridor 128 wide that leaves A
+/// eastward, runs north and comes back west into C: some 2,300 units for 700 straight.
+fn the_long_way_round() -> (Level, CollisionMap) {
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -16.), v(784., 1040., 0.), "floor");
+    b.solid(v(-528., -272., 256.), v(784., 1040., 272.), "ceiling");
+    // Outer walls.
+    b.solid(v(-528., -272., 0.), v(-512., 1040., 256.), "wall");
+    b.solid(v(768., -272., 0.), v(784., 1040., 256.), "wall");
+    b.solid(v(-528., -272., 0.), v(784., -256., 256.), "wall");
+    b.solid(v(-528., 1024., 0.), v(784., 1040., 256.), "wall");
+    // Between the rooms, and the block the corridor runs round.
+    b.solid(v(-512., 256., 0.), v(0., 512., 256.), "wall");
+    b.solid(v(0., -128., 0.), v(640., 768., 256.), "block");
+    // A's east wall north of the corridor's mouth, C's east wall but for its own, and
+    // the corridor's far side north of C.
+    b.solid(v(0., 896., 0.), v(768., 1024., 256.), "wall");
+    b.point("info_player_deathmatch", v(-256., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
+    use botarena::bot::control::Controller;
+    use botarena::nav::waypoints::Travel;
+    let (level, cmap) = the_long_way_round();
+    let mut m = explorer_in(level, cmap, v(-256., 0., 25.));
+    // What an earlier explorer left: waypoints along the corridor to C's doorway, walked
+    // (every cell on the way and in room A visited), C itself unseen.
+    const STAND: f32 = botarena::nav::sample::STAND;
+    let path = [
+        v(-256., 0., STAND),
+        v(-64., -192., STAND),
+        v(320., -192., STAND),
+        v(704., -192., STAND),
+        v(704., 320., STAND),
+        v(704., 832., STAND),
+        v(320., 832., STAND),
+        v(64., 832., STAND),
+    ];
+    {
+        let g = m.learned.waypoints_mut();
+        let ids: Vec<u32> = path
+            .iter()
+            .map(|p| g.add(*p, WaypointKind::Normal))
+            .collect();
+        for w in ids.windows(2) {
+            let d = path[w[0] as usize].distance(path[w[1] as usize]);
+            g.link(w[0], w[1], d, Travel::Walk, 1.0);
+            g.link(w[1], w[0], d, Travel::Walk, 1.0);
+        }
+    }
+    for p in path.windows(2) {
+        for k in 0..=16 {
+            m.learned.visits.visit(p[0].lerp(p[1], k as f32 / 16.0));
+        }
+    }
+    for x in [-448., -320., -192., -64.] {
+        for y in [-192., -64., 64., 192.] {
+            m.learned.visits.visit(v(x, y, 24.));
+        }
+    }
+    let mut in_c = None;
+    let mut gated = false;
+    for t in 0..30 * 20 {
+        m.step();
+        let e = m.sim.players[0].entity;
+        if let Ok(c) = m.sim.world.get::<&Controller>(e)
+            && let Controller::Explore(ex) = &*c
+        {
+            gated |= ex.gate.is_some();
+        }
+        let s = m.sim.player_state(0).unwrap();
+        if in_c.is_none() && s.origin.y > 512.0 && s.origin.x < 0.0 {
+            in_c = Some(t);
+        }
+    }
+    println!("in room C at tick {in_c:?}, routed to the frontier: {gated}");
+    // The frontier test is the routing stage's own goal test.
+    use botarena::bot::explore::{GATE_REACH_CANDIDATES, GATE_REACH_RADIUS};
+    use botarena::bot::routing::{PICK_CANDIDATES, PICK_RADIUS};
+    assert_eq!(
+        (GATE_REACH_CANDIDATES, GATE_REACH_RADIUS),
+        (PICK_CANDIDATES, PICK_RADIUS)
+    );
+    assert!(gated, "the explorer never routed to a frontier point");
+    assert!(in_c.is_some(), "the explorer never got to room C");
 }

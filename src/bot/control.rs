@@ -266,7 +266,13 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         }
         let s = &motion.0;
         intent.0 = None;
-        if !matches!(ctrl, Controller::Route { .. } | Controller::Brain) {
+        // Route bots, brains and an explorer routing to a frontier point keep their goal.
+        let routes = match ctrl {
+            Controller::Route { .. } | Controller::Brain => true,
+            Controller::Explore(ex) => ex.gate.is_some(),
+            _ => false,
+        };
+        if !routes {
             route.goal = None;
         }
         if !vitals.alive {
@@ -308,6 +314,34 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     cmd.0 = c;
                     continue;
                 }
+                // Routing over the team's graph to a frontier point: the routing stage
+                // moves the bot until the explorer is there or gives up.
+                if let Some(q) = ex.gate(
+                    &learned.visits,
+                    s,
+                    (
+                        route.goal.map(|g| g.point),
+                        route.no_route && route.next.is_none(),
+                    ),
+                    dt,
+                ) {
+                    if route.goal.map(|g| g.point) != Some(q) {
+                        *route = RouteState {
+                            goal: Some(RouteGoal {
+                                point: q,
+                                flags: TravelFlags::ALL,
+                            }),
+                            ..Default::default()
+                        };
+                    }
+                    route.hold = false;
+                    cmd.0 = UserCmd {
+                        yaw: s.yaw,
+                        ..Default::default()
+                    };
+                    continue;
+                }
+                route.goal = None;
                 let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
                 // Stuck, or bored: only where the team has long been (start again elsewhere).
                 if is_stuck || ex.take_bored() {

@@ -327,6 +327,11 @@ pub struct Explorer {
     pub doorway: Option<(usize, Vec3, f32)>,
     /// Doors it went through, with the number of tries.
     pub doorway_tries: Vec<(usize, u32)>,
+    /// A place nobody has visited that a waypoint of the team's graph reaches in a straight
+    /// line, being routed to over the graph, and the seconds left ([`Explorer::gate`]).
+    pub gate: Option<(Vec3, f32)>,
+    /// Frontier cells routed to, with the number of tries.
+    pub gate_tries: Vec<((i32, i32, i32), u32)>,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -422,6 +427,26 @@ pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool 
     tries[k].1 += 1;
     true
 }
+
+/// Seconds an explorer routes toward a frontier point before giving up on it.
+pub const GATE_SECONDS: f32 = 20.0;
+/// Tries per frontier cell and explorer of a route there.
+pub const GATE_TRIES: u32 = 2;
+/// How many of the nearest unvisited frontier points with a waypoint within [`GATE_RADIUS`]
+/// an explorer tests for a waypoint that reaches them, per choice (each costs up to eight
+/// reachability tests: the routing stage's goal test, [`GATE_REACH_RADIUS`] and
+/// [`GATE_REACH_CANDIDATES`]).
+pub const GATE_CANDIDATES: usize = 8;
+/// A frontier point is tested only with a waypoint this near (the drop stage's search
+/// radius: beyond it the bot would drop one on the way).
+pub const GATE_RADIUS: f32 = 320.0;
+/// The routing stage's goal test (the waypoint a route to a point ends at: of this many
+/// nearest within [`GATE_REACH_RADIUS`], the first that reaches it; the routing module's
+/// `PICK_CANDIDATES` and `PICK_RADIUS`, which tests/explorers_try.rs checks): a frontier
+/// point that passes it is one a route leads to.
+pub const GATE_REACH_CANDIDATES: usize = 8;
+/// See [`GATE_REACH_CANDIDATES`].
+pub const GATE_REACH_RADIUS: f32 = 512.0;
 
 /// How far off an explorer sees a button it goes to press.
 pub const BUTTON_RANGE: f32 = 768.0;
@@ -726,7 +751,100 @@ impl Explorer {
             teleporter_tries: Vec::new(),
             doorway: None,
             doorway_tries: Vec::new(),
+            gate: None,
+            gate_tries: Vec::new(),
         }
+    }
+
+    /// The place being routed to over the team's graph ([`Explorer::find_gate`]) while the
+    /// way there lasts: `None` (and the gate dropped) once someone has been in its cell,
+    /// the bot stands by it, the routing stage found no route to it (`routed`: the goal
+    /// the routing stage last worked on, and whether it found no route to it), or
+    /// [`GATE_SECONDS`] have passed.
+    pub fn gate(
+        &mut self,
+        visits: &VisitMap,
+        s: &PlayerState,
+        routed: (Option<Vec3>, bool),
+        dt: f32,
+    ) -> Option<Vec3> {
+        let (q, left) = self.gate.as_mut()?;
+        *left -= dt;
+        // What the routing stage said of this goal (not of the last one).
+        let no_route = routed.0 == Some(*q) && routed.1;
+        let d = *q - s.origin;
+        let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+        if *left <= 0.0 || no_route || there || visits.visits(*q) > 0 {
+            self.gate = None;
+            // Exploring goes on from here with a fresh choice.
+            self.target = None;
+            self.anchor = s.origin;
+            self.still = 0.0;
+            return None;
+        }
+        Some(*q)
+    }
+
+    /// Where the way on leads only where the team has been: of the [`GATE_CANDIDATES`]
+    /// nearest frontier points nobody has visited with a waypoint within [`GATE_RADIUS`]
+    /// (height counting double; each at most [`GATE_TRIES`] times), the first that a
+    /// waypoint of the team's graph reaches in a
+    /// straight line — the routing stage's own goal test ([`GATE_REACH_CANDIDATES`]),
+    /// so that a route there exists where the graph links that waypoint. The way there may
+    /// run anywhere the graph does: round a corner, up a stair the local choice turned
+    /// from, back through rooms already known. True when one was found (it is then routed to).
+    fn find_gate(
+        &mut self,
+        map: &CollisionMap,
+        graph: &WaypointGraph,
+        level: &Level,
+        visits: &VisitMap,
+        s: &PlayerState,
+    ) -> bool {
+        let tries = &self.gate_tries;
+        let spent = |q: &Vec3| {
+            tries
+                .iter()
+                .any(|t| t.0 == VisitMap::cell(*q) && t.1 >= GATE_TRIES)
+        };
+        let mut near: Vec<(f32, Vec3)> = visits
+            .frontier(level, map)
+            .iter()
+            .filter(|q| visits.visits(**q) == 0 && !spent(q))
+            .map(|q| {
+                let d = *q - s.origin;
+                (d.x * d.x + d.y * d.y + 4.0 * d.z * d.z, *q)
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Only points with a waypoint within GATE_RADIUS are tested (a lookup in the graph's
+        // grid): those behind a wall from everything the team knows cost nothing.
+        let found = near
+            .iter()
+            .map(|n| n.1)
+            .filter(|q| !graph.near_k(*q, GATE_RADIUS, 1).is_empty())
+            .take(GATE_CANDIDATES)
+            .find(|q| {
+                crate::nav::sample::nearest_reaching(
+                    map,
+                    graph,
+                    *q,
+                    GATE_REACH_RADIUS,
+                    GATE_REACH_CANDIDATES,
+                )
+                .is_some()
+            });
+        let Some(q) = found else {
+            return false;
+        };
+        let cell = VisitMap::cell(q);
+        match self.gate_tries.iter_mut().find(|t| t.0 == cell) {
+            Some(t) => t.1 += 1,
+            None => self.gate_tries.push((cell, 1)),
+        }
+        self.gate = Some((q, GATE_SECONDS));
+        self.frontier_wait = FRONTIER_SECONDS;
+        true
     }
 
     /// Teleporters, as a player new to a map tries them: a working teleporter in sight
@@ -1175,11 +1293,15 @@ impl Explorer {
         self.frontier_wait -= dt;
         if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
             let (t, it) = choose_target(map, graph, visits, level, s, percepts, &self.skip, rng);
-            // Only where the team has been: a run to the frontier instead, where one is found.
+            // Only where the team has been: a route over the team's graph to a frontier
+            // point a waypoint reaches, or else a run planned to the nearest frontier point,
+            // where one is found (at most one search per FRONTIER_SECONDS).
             if it.is_none()
                 && visits.visits(t) > 0
                 && let Some(pl) = planner
-                && self.frontier_run(map, level, visits, s, pl, rng, dt)
+                && self.frontier_wait <= 0.0
+                && (self.find_gate(map, graph, level, visits, s)
+                    || self.frontier_run(map, level, visits, s, pl, rng, dt))
             {
                 self.target = None;
                 return (

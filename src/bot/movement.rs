@@ -516,18 +516,30 @@ fn swim(
     me: Option<EntId>,
 ) -> (UserCmd, MoveStatus) {
     let dir = to.normalize_or_zero();
-    let look = 64.0;
-    // The funnel: straight on, else up, down, left, right of the wanted direction.
+    // Feel 64 units ahead, or only as far as the target: one on a pool's bottom is not
+    // blocked by the floor under it.
+    let look = to.length().clamp(1.0, 64.0);
+    // The funnel: straight on, else up, down, left, right of the wanted direction, else
+    // straight up. Toward a target below, down comes before up and straight down before
+    // straight up: a flooded tunnel's mouth lies under the wall the swimmer meets, and
+    // rising along that wall leads back to the surface.
     let flat = Vec3::new(dir.x, dir.y, 0.0).normalize_or_zero();
-    let candidates = [
-        dir,
+    let (up, down) = (
         (dir + Vec3::Z * 0.7).normalize_or_zero(),
         (dir - Vec3::Z * 0.7).normalize_or_zero(),
+    );
+    let below = to.z < 0.0;
+    let candidates = [
+        dir,
+        if below { down } else { up },
+        if below { up } else { down },
         rotate_z(dir, 45.0),
         rotate_z(dir, -45.0),
+        if below { -Vec3::Z } else { Vec3::Z },
         Vec3::Z,
     ];
-    let go = candidates
+    let tried = if below { 7 } else { 6 };
+    let go = candidates[..tried]
         .iter()
         .copied()
         .find(|c| *c != Vec3::ZERO && box_clear(map, s.origin, s.origin + *c * look, me))

@@ -121,11 +121,18 @@ pub fn run(args: Args) -> Outcome {
                 &mut |_, _, _| {},
             )?,
         };
+        let spawns: Vec<_> = level.spawns.iter().map(|s| s.origin).collect();
         report.against_nav = Some(botarena::scenario::explore::nav_coverage(
             &mesh,
             &m.sim.cmap,
             &m.learned.waypoints,
-            &level.spawns.iter().map(|s| s.origin).collect::<Vec<_>>(),
+            &spawns,
+        ));
+        report.items_beyond_nav = Some(botarena::scenario::explore::items_beyond_reach(
+            &mesh,
+            &level,
+            &m.sim.cmap,
+            &spawns,
         ));
     }
     if args.json {

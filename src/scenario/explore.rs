@@ -46,6 +46,10 @@ pub struct ExploreReport {
     pub waypoints_in_solid: usize,
     /// The learned graph against the map's compiled navigation (when measured).
     pub against_nav: Option<NavCoverage>,
+    /// Weapons and powerups the compiled graph does not reach from the spawn points, by
+    /// class (when measured against it: [`items_beyond_reach`]); those of them missing are
+    /// among `items_missing` too.
+    pub items_beyond_nav: Option<BTreeMap<String, usize>>,
 }
 
 /// How much of the compiled navigation's floor the learned waypoints cover.
@@ -125,20 +129,11 @@ pub fn nav_coverage(
     spawns: &[glam::Vec3],
 ) -> NavCoverage {
     use crate::aas::AreaFlags;
-    use crate::aas::mesh::MoverNeed;
     let f = &mesh.frame;
     let cell_area = (f.cell * f.cell) as f64;
     let mut out = NavCoverage::default();
     let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
-    let mut reachable = vec![false; mesh.areas().len()];
-    for (_, start) in spawns.iter().filter_map(|p| mesh.area_under(*p)) {
-        let from = mesh.reachable_from(start, |r| {
-            !r.needs.iter().any(|n| matches!(n, MoverNeed::Key(_)))
-        });
-        for (r, f) in reachable.iter_mut().zip(from) {
-            *r |= f;
-        }
-    }
+    let reachable = reachable_areas(mesh, spawns);
     for (ai, a) in mesh.areas().iter().enumerate() {
         if a.moved.is_some() || a.flags.0 & deadly != 0 {
             continue;
@@ -182,6 +177,48 @@ pub fn nav_coverage(
             }
         }
         out.areas_touched += touched as usize;
+    }
+    out
+}
+
+/// Per area of `mesh`, whether the compiled graph reaches it from one of the `spawns`
+/// (every reachability but those through locked doors): what exploring can find at all.
+pub fn reachable_areas(mesh: &crate::aas::NavMesh, spawns: &[glam::Vec3]) -> Vec<bool> {
+    use crate::aas::mesh::MoverNeed;
+    let mut reachable = vec![false; mesh.areas().len()];
+    for (_, start) in spawns.iter().filter_map(|p| mesh.area_under(*p)) {
+        let from = mesh.reachable_from(start, |r| {
+            !r.needs.iter().any(|n| matches!(n, MoverNeed::Key(_)))
+        });
+        for (r, f) in reachable.iter_mut().zip(from) {
+            *r |= f;
+        }
+    }
+    reachable
+}
+
+/// The weapons and powerups ([`wants_item_waypoint`]) that the compiled graph does not
+/// reach from any of the `spawns` ([`reachable_areas`]; an item counts where a player
+/// stands to take it, on the floor the simulation drops it to), by class: no explorer can
+/// be asked to mark those (a room only a trigger opens, a ledge only a rocket jump gets to).
+pub fn items_beyond_reach(
+    mesh: &crate::aas::NavMesh,
+    level: &Level,
+    cmap: &CollisionMap,
+    spawns: &[glam::Vec3],
+) -> BTreeMap<String, usize> {
+    let reachable = reachable_areas(mesh, spawns);
+    let mut out = BTreeMap::new();
+    for it in crate::planner::times::items(level, cmap) {
+        if !wants_item_waypoint(level, it.index) {
+            continue;
+        }
+        let reached = mesh
+            .area_under(it.stand)
+            .is_some_and(|(_, a)| reachable[a as usize]);
+        if !reached {
+            *out.entry(it.class).or_insert(0) += 1;
+        }
     }
     out
 }
@@ -247,6 +284,7 @@ pub fn coverage(
         links_connected: 0,
         waypoints_in_solid: in_solid,
         against_nav: None,
+        items_beyond_nav: None,
     }
 }
 
@@ -367,6 +405,17 @@ impl ExploreReport {
                 )
             }
         );
+        if let Some(beyond) = self.items_beyond_nav.as_ref().filter(|b| !b.is_empty()) {
+            let _ = writeln!(
+                s,
+                "            the compiled graph reaches no spawn point's way to: {}",
+                beyond
+                    .iter()
+                    .map(|(k, v)| format!("{v} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         let _ = writeln!(s, "in solid    {}", self.waypoints_in_solid);
         if let Some(c) = &self.against_nav {
             let _ = writeln!(
