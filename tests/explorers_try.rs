@@ -45,6 +45,33 @@ fn explorer_in(level: Level, cmap: CollisionMap, at: Vec3) -> botarena::Match {
     )
 }
 
+/// Steps `m` for `seconds` (20 Hz) and returns the first tick after which `at(m)` held
+/// (`at` is asked after every tick, so it may also watch the match as it goes).
+fn first_tick(
+    m: &mut botarena::Match,
+    seconds: u32,
+    mut at: impl FnMut(&botarena::Match) -> bool,
+) -> Option<u32> {
+    let mut first = None;
+    for t in 0..seconds * 20 {
+        m.step();
+        if at(m) && first.is_none() {
+            first = Some(t);
+        }
+    }
+    first
+}
+
+/// Whether the learned graph has a waypoint of the kind `kind` picks out.
+fn has_waypoint(m: &botarena::Match, kind: impl Fn(&WaypointKind) -> bool) -> bool {
+    m.learned.waypoints.find_kind(kind).is_some()
+}
+
+/// Whether the learned graph marks an item.
+fn item_marked(m: &botarena::Match) -> bool {
+    has_waypoint(m, |k| matches!(k, WaypointKind::Item { .. }))
+}
+
 /// How the door between [`two_rooms`] opens.
 #[derive(Clone, Copy, PartialEq)]
 enum Door {
@@ -111,12 +138,7 @@ fn explore(door: Door) -> (bool, bool, bool) {
         opened |= m.sim.mover_state(door).unwrap().phase != Phase::AtA;
         through |= m.sim.player_state(0).unwrap().origin.x > 48.0;
     }
-    let marked = m
-        .learned
-        .waypoints
-        .find_kind(|k| matches!(k, WaypointKind::Item { .. }))
-        .is_some();
-    (opened, through, marked)
+    (opened, through, item_marked(&m))
 }
 
 #[test]
@@ -164,25 +186,15 @@ fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
     let (level, cmap) = balcony();
     let mut m = explorer_in(level, cmap, v(-300., 0., 25.));
     // Fifteen seconds: it goes there on sight (a few seconds), not by chance.
-    let mut up = None;
-    for t in 0..15 * 20 {
-        m.step();
+    let up = first_tick(&mut m, 15, |m| {
         let s = m.sim.player_state(0).unwrap();
-        if up.is_none() && s.origin.z > 200.0 && s.origin.x > 200.0 {
-            up = Some(t);
-        }
-    }
+        s.origin.z > 200.0 && s.origin.x > 200.0
+    });
     println!("on the balcony at tick {up:?}");
     assert!(up.is_some(), "the explorer never got onto the balcony");
-    let g = &m.learned.waypoints;
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
     assert!(
-        g.find_kind(|k| matches!(k, WaypointKind::Item { .. }))
-            .is_some(),
-        "the rocket launcher has no item waypoint"
-    );
-    assert!(
-        g.find_kind(|k| matches!(k, WaypointKind::ElevatorTop { .. }))
-            .is_some(),
+        has_waypoint(&m, |k| matches!(k, WaypointKind::ElevatorTop { .. })),
         "the ride is in the graph"
     );
 }
@@ -211,27 +223,17 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
     let (level, cmap) = sealed_rooms();
     let mut m = explorer_in(level, cmap, v(-400., 160., 25.));
     // Ten seconds: it goes there on sight (a second or two), not by chance.
-    let mut beyond = None;
-    for t in 0..10 * 20 {
-        m.step();
-        if beyond.is_none() && m.sim.player_state(0).unwrap().origin.x > 16.0 {
-            beyond = Some(t);
-        }
-    }
+    let beyond = first_tick(&mut m, 10, |m| {
+        m.sim.player_state(0).unwrap().origin.x > 16.0
+    });
     println!("in the second room at tick {beyond:?}");
     assert!(
         beyond.is_some(),
         "the explorer never went through the teleporter"
     );
-    let g = &m.learned.waypoints;
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
     assert!(
-        g.find_kind(|k| matches!(k, WaypointKind::Item { .. }))
-            .is_some(),
-        "the rocket launcher has no item waypoint"
-    );
-    assert!(
-        g.find_kind(|k| matches!(k, WaypointKind::Teleporter { .. }))
-            .is_some(),
+        has_waypoint(&m, |k| matches!(k, WaypointKind::Teleporter { .. })),
         "the teleporter is in the graph"
     );
 }
@@ -311,23 +313,13 @@ fn flooded_tunnel() -> (Level, CollisionMap) {
 fn an_explorer_swims_through_a_flooded_tunnel_to_the_room_beyond() {
     let (level, cmap) = flooded_tunnel();
     let mut m = explorer_in(level, cmap, v(-400., 0., 25.));
-    let mut beyond = None;
-    for t in 0..40 * 20 {
-        m.step();
+    let beyond = first_tick(&mut m, 40, |m| {
         let s = m.sim.player_state(0).unwrap();
-        if beyond.is_none() && s.origin.x > 400.0 && s.origin.z > 0.0 {
-            beyond = Some(t);
-        }
-    }
+        s.origin.x > 400.0 && s.origin.z > 0.0
+    });
     println!("in the east room at tick {beyond:?}");
     assert!(beyond.is_some(), "the explorer never got to the east room");
-    assert!(
-        m.learned
-            .waypoints
-            .find_kind(|k| matches!(k, WaypointKind::Item { .. }))
-            .is_some(),
-        "the rocket launcher has no item waypoint"
-    );
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 
 /// Room A (x −512..0, y −256..256) and room C (x −512..0, y 512..1024) with a thick wall
@@ -393,10 +385,8 @@ fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
             m.learned.visits.visit(v(x, y, 24.));
         }
     }
-    let mut in_c = None;
     let mut gated = false;
-    for t in 0..30 * 20 {
-        m.step();
+    let in_c = first_tick(&mut m, 30, |m| {
         let e = m.sim.players[0].entity;
         if let Ok(c) = m.sim.world.get::<&Controller>(e)
             && let Controller::Explore(ex) = &*c
@@ -404,10 +394,8 @@ fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
             gated |= ex.gate.is_some();
         }
         let s = m.sim.player_state(0).unwrap();
-        if in_c.is_none() && s.origin.y > 512.0 && s.origin.x < 0.0 {
-            in_c = Some(t);
-        }
-    }
+        s.origin.y > 512.0 && s.origin.x < 0.0
+    });
     println!("in room C at tick {in_c:?}, routed to the frontier: {gated}");
     // The frontier test is the routing stage's own goal test.
     use botarena::bot::explore::{GATE_REACH_CANDIDATES, GATE_REACH_RADIUS};
