@@ -1,9 +1,12 @@
 //! Explorers try what they see: a door that only a button opens leads to a room with a
 //! weapon, and an explorer presses the button, goes through and marks the weapon; a door
-//! that opens as a player comes near, and an explorer walks through it; a balcony
+//! that opens as a player comes near, and an explorer walks through it; a door that opens
+//! when shot, or a button pressed only by a shot, and an explorer shoots it and goes
+//! through; a balcony
 //! that only a plat reaches, and an explorer rides the plat up and marks the weapon there;
-//! a room only an underwater tunnel leads to, and an explorer swims through; a place the
-//! team's graph leads to the long way round, and an explorer routes there.
+//! a button beside an alcove, pressed from in front of its face by an explorer that starts
+//! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
+//! place the team's graph leads to the long way round, and an explorer routes there.
 
 mod common;
 
@@ -81,6 +84,10 @@ enum Door {
     Unwired,
     /// When a player comes near (no targetname; it closes again after 3 s).
     Touch,
+    /// When shot (health 1, no targetname; it closes again after 3 s).
+    Shot,
+    /// Fired by the button, which has health: shot, not pressed.
+    ShotButton,
 }
 
 /// Two rooms side by side (x −512..0 and 16..528, floor z 0, ceiling 256) with a wall
@@ -88,7 +95,7 @@ enum Door {
 /// the first room's west wall (chest high, facing east), and a rocket launcher lies in the
 /// second room.
 fn two_rooms(door: Door) -> (Level, CollisionMap) {
-    let wired = door == Door::Wired;
+    let wired = matches!(door, Door::Wired | Door::ShotButton);
     let mut b = shell(256.);
     // The middle wall, with a doorway at y −64..64 up to z 128.
     b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
@@ -96,6 +103,13 @@ fn two_rooms(door: Door) -> (Level, CollisionMap) {
     b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
     let door_keys: &[(&str, &str)] = if door == Door::Touch {
         &[("classname", "func_door"), ("angle", "-1"), ("wait", "3")]
+    } else if door == Door::Shot {
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("wait", "3"),
+            ("health", "1"),
+        ]
     } else {
         &[
             ("classname", "func_door"),
@@ -112,6 +126,9 @@ fn two_rooms(door: Door) -> (Level, CollisionMap) {
     ];
     if wired {
         keys.push(("target", "d1"));
+    }
+    if door == Door::ShotButton {
+        keys.push(("health", "1"));
     }
     b.brush_entity(
         &keys,
@@ -162,6 +179,79 @@ fn an_explorer_walks_through_a_door_that_opens_as_it_comes_near() {
     // test checks the choice itself.)
     let (opened, through, marked) = explore(Door::Touch);
     assert!(opened, "the door never opened");
+    assert!(through, "the explorer never went through the door");
+    assert!(marked, "the rocket launcher has no item waypoint");
+}
+
+/// The first room of [`two_rooms`] (x −512..0) with its north part walled up to y 192
+/// but for an alcove (x −160..−96) beside a button in the new wall's face (x −80..−32,
+/// y 184..192, pressed north) that opens the door to the second room.
+fn button_by_an_alcove() -> (Level, CollisionMap) {
+    let mut b = shell(256.);
+    b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
+    b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
+    b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
+    b.solid(v(-512., 192., 0.), v(-160., 256., 256.), "wall");
+    b.solid(v(-96., 192., 0.), v(0., 256., 256.), "wall");
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "d1"),
+            ("wait", "-1"),
+        ],
+        &[(v(0., -64., 0.), v(16., 64., 128.), "door")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_button"),
+            ("angle", "90"),
+            ("wait", "-1"),
+            ("target", "d1"),
+        ],
+        &[(v(-80., 184., 32.), v(-32., 192., 64.), "button")],
+    );
+    b.point("info_player_deathmatch", v(-256., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_beside_a_button_in_a_wall_goes_round_to_its_face_to_press_it() {
+    // Standing half in the alcove, level with the button: running straight at it runs
+    // into the alcove's side, square on (the way e4m3's cage button was never pressed).
+    let (level, cmap) = button_by_an_alcove();
+    let door = level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_door")
+        .expect("the door");
+    let mut m = explorer_in(level, cmap, v(-128., 188., 25.));
+    let opened = first_tick(&mut m, 30, |m| {
+        m.sim.mover_state(door).unwrap().phase != Phase::AtA
+    });
+    // On the first try (pressing square on, the bot stood against the alcove's side until
+    // the try ran out, tick 128, and pressed on the second from where it had drifted).
+    let first_try = (botarena::bot::explore::BUTTON_SECONDS * 20.0) as u32;
+    assert!(
+        opened.is_some_and(|t| t < first_try),
+        "the button was not pressed on the first try: {opened:?}"
+    );
+}
+
+#[test]
+fn an_explorer_shoots_open_a_door_with_health_and_goes_through() {
+    // doors.qc: a door with health opens when shot, not when walked up to.
+    let (opened, through, marked) = explore(Door::Shot);
+    assert!(opened, "the door never opened");
+    assert!(through, "the explorer never went through the door");
+    assert!(marked, "the rocket launcher has no item waypoint");
+}
+
+#[test]
+fn an_explorer_shoots_a_button_with_health_that_opens_the_way_to_a_weapon() {
+    // buttons.qc: a button with health is pressed by damage, never by touch.
+    let (opened, through, marked) = explore(Door::ShotButton);
+    assert!(opened, "the explorer never shot the button");
     assert!(through, "the explorer never went through the door");
     assert!(marked, "the rocket launcher has no item waypoint");
 }

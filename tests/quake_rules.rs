@@ -727,3 +727,263 @@ fn compiled_navigation_and_the_planner_use_a_jump_pad() {
         "no way up without it"
     );
 }
+
+/// doors.qc: a door with health is killed by any damage (id's maps give such doors 1), and
+/// `door_killed` uses the group's owner — every door linked with it opens, the half shot
+/// need not have the health; walking up to it does nothing (it has no trigger field), and
+/// it takes no damage until it starts back down (`door_go_down` restores `takedamage`).
+#[test]
+fn a_door_with_health_opens_with_its_linked_half_when_shot_and_not_when_walked_up_to() {
+    use botarena::map::level::MoverKind;
+    use botarena::physics::movers::Phase;
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    // A wall across at x 0..16 with a 128-wide doorway, closed by two halves that touch.
+    b.solid(v(0.0, -256.0, 0.0), v(16.0, -64.0, 512.0), "W");
+    b.solid(v(0.0, 64.0, 0.0), v(16.0, 256.0, 512.0), "W");
+    b.solid(v(0.0, -64.0, 128.0), v(16.0, 64.0, 512.0), "W");
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "90"),
+            ("wait", "3"),
+            ("health", "1"),
+        ],
+        &[(v(0.0, 0.0, 0.0), v(16.0, 64.0, 128.0), "D")],
+    );
+    b.brush_entity(
+        &[("classname", "func_door"), ("angle", "270"), ("wait", "3")],
+        &[(v(0.0, -64.0, 0.0), v(16.0, 0.0, 128.0), "D")],
+    );
+    let (level, _) = b.build();
+    for m in &level.movers {
+        assert!(m.kind.is_shootable(), "{:?}", m.kind);
+        assert!(matches!(
+            m.kind,
+            MoverKind::Door {
+                touch_opens: false,
+                ..
+            }
+        ));
+    }
+    // Walks into the doorway for 2 s, then shoots the half without health (south of the
+    // middle) for 2 s, on while the doors stand open, and stands.
+    let walk = ScriptStep {
+        ticks: 40,
+        forward: 320.0,
+        ..Default::default()
+    };
+    let shoot = ScriptStep {
+        ticks: 40,
+        yaw: -30.0,
+        fire: true,
+        ..Default::default()
+    };
+    let stand = ScriptStep {
+        ticks: 1000,
+        yaw: -30.0,
+        ..Default::default()
+    };
+    let p = scripted(
+        "shooter",
+        v(-200.0, 0.0, 25.0),
+        0.0,
+        ControllerConfig::Script(vec![walk, shoot, stand]),
+    );
+    let mut m = match_in(&b, vec![p], MatchRules::default());
+    let phases = |m: &Match| [0, 1].map(|i| m.sim.mover_state(i).unwrap().phase);
+    for _ in 0..40 {
+        m.step();
+        assert_eq!(phases(&m), [Phase::AtA; 2], "opened by walking up to it");
+    }
+    let mut opened_at = None;
+    let mut open_ticks = 0;
+    let id = m.sim.level.movers[0].id;
+    for t in 40..300 {
+        m.step();
+        let ph = phases(&m);
+        if ph[0] != Phase::AtA && opened_at.is_none() {
+            opened_at = Some(t);
+            assert_ne!(ph[1], Phase::AtA, "the linked half stayed shut");
+        }
+        if ph == [Phase::AtB; 2] {
+            open_ticks += 1;
+            // Damage while open (the shots pass through the doorway by then): nothing.
+            botarena::game::movers::damage_mover(&mut m.sim, id);
+        }
+    }
+    assert!(opened_at.is_some(), "the doors never opened");
+    // Open its 3 s (60 ticks) and no longer.
+    assert!(
+        (55..=62).contains(&open_ticks),
+        "open for {open_ticks} ticks"
+    );
+}
+
+/// triggers.qc and buttons.qc: a `trigger_multiple` with health is a solid box that fires
+/// its targets when shot (`multi_killed`) and takes damage again `wait` seconds later; a
+/// `trigger_once` with health fires once; neither fires when touched. A `func_button` with
+/// health has no touch function: pressed by a shot, not by a player pushing into it.
+#[test]
+fn triggers_and_buttons_with_health_fire_when_shot_and_not_when_touched() {
+    use botarena::physics::movers::Phase;
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    // The east wall's fittings, 160 apart: the multiple (wait 1) south, the button in the
+    // middle, the once north; each fires a door standing in the west half.
+    let fitting = |y: f32| (v(496.0, y - 16.0, 32.0), v(512.0, y + 16.0, 64.0));
+    let (lo, hi) = fitting(-160.0);
+    b.brush_entity(
+        &[
+            ("classname", "trigger_multiple"),
+            ("health", "1"),
+            ("wait", "1"),
+            ("target", "d1"),
+        ],
+        &[(lo, hi, "trigger")],
+    );
+    let (lo, hi) = fitting(160.0);
+    b.brush_entity(
+        &[
+            ("classname", "trigger_once"),
+            ("health", "1"),
+            ("target", "d2"),
+        ],
+        &[(lo, hi, "trigger")],
+    );
+    let (lo, hi) = fitting(0.0);
+    b.brush_entity(
+        &[
+            ("classname", "func_button"),
+            ("angle", "0"),
+            ("health", "1"),
+            ("target", "d3"),
+        ],
+        &[(lo, hi, "button")],
+    );
+    for (i, name) in ["d1", "d2", "d3"].iter().enumerate() {
+        let y = -160.0 + 160.0 * i as f32;
+        b.brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("angle", "-1"),
+                ("wait", "1"),
+                ("targetname", name),
+            ],
+            &[(v(-400.0, y - 16.0, 0.0), v(-368.0, y + 16.0, 64.0), "door")],
+        );
+    }
+    let find = |level: &botarena::map::Level, class: &str| {
+        level
+            .movers
+            .iter()
+            .position(|m| m.classname == class)
+            .unwrap()
+    };
+    let (level, cmap) = b.build();
+    let (multiple, once, button) = (
+        find(&level, "trigger_multiple"),
+        find(&level, "trigger_once"),
+        find(&level, "func_button"),
+    );
+    // Solid to shots (and players): a ray at the multiple's middle stops on it.
+    let id = level.movers[multiple].id;
+    let t = cmap.trace_ray(
+        v(0.0, 0.0, 48.0),
+        v(504.0, -160.0, 48.0),
+        botarena::map::Contents::SOLID,
+        None,
+    );
+    assert_eq!(t.ent, Some(id), "{t:?}");
+    let gun = v(0.0, 0.0, 41.0);
+    let yaw_at = |y: f32| (y - gun.y).atan2(504.0 - gun.x).to_degrees();
+    let step = |ticks: u32, yaw: f32, fire: bool| ScriptStep {
+        ticks,
+        yaw,
+        fire,
+        ..Default::default()
+    };
+    // Three touchers push into the multiple, the button and the once for 5 s and leave west
+    // (the middle one north-west, out of the way); then the shooter shoots the multiple for
+    // 3 s, the once for 2 s and the button for 1 s.
+    let push = |ticks: u32, yaw: f32| ScriptStep {
+        ticks,
+        yaw,
+        forward: 320.0,
+        ..Default::default()
+    };
+    let touchers = [(-160.0, 180.0), (0.0, 150.0), (160.0, 180.0)].map(|(y, away)| {
+        scripted(
+            "toucher",
+            v(470.0, y, 25.0),
+            0.0,
+            ControllerConfig::Script(vec![
+                push(100, 0.0),
+                push(60, away),
+                step(1000, away, false),
+            ]),
+        )
+    });
+    let shooter = scripted(
+        "shooter",
+        v(0.0, 0.0, 25.0),
+        0.0,
+        ControllerConfig::Script(vec![
+            step(250, 0.0, false),
+            step(60, yaw_at(-160.0), true),
+            step(40, yaw_at(160.0), true),
+            step(20, 0.0, true),
+            step(1000, 0.0, false),
+        ]),
+    );
+    let mut players = vec![shooter];
+    players.extend(touchers);
+    let mut m = match_in(&b, players, MatchRules::default());
+    let phase = |m: &Match, i: usize| m.sim.mover_state(i).unwrap().phase;
+    let (mut fires, mut pressed_at) = ([0u32; 2], None);
+    let triggers = [multiple, once].map(|i| m.sim.level.movers[i].id.0);
+    let doors = ["d1", "d2", "d3"].map(|n| {
+        let mut d = m.sim.level.movers.iter();
+        d.find(|d| d.targetname.as_deref() == Some(n)).unwrap().id.0
+    });
+    let boxes = [multiple, button, once].map(|i| {
+        let d = &m.sim.level.movers[i];
+        (d.mins, d.maxs)
+    });
+    let (mut opened, mut touched) = ([false; 3], [false; 3]);
+    for t in 0..420 {
+        m.step();
+        for e in &m.sim.events {
+            if let SimEvent::MoverStart { mover } = e {
+                if let Some(k) = doors.iter().position(|d| d == mover) {
+                    opened[k] = true;
+                }
+                if let Some(k) = triggers.iter().position(|d| d == mover) {
+                    fires[k] += 1;
+                }
+            }
+        }
+        for (k, (lo, hi)) in boxes.iter().enumerate() {
+            let o = m.sim.player_state(1 + k).unwrap().origin;
+            touched[k] |= botarena::map::collision::touches(
+                o + v(-16.0, -16.0, -24.0),
+                o + v(16.0, 16.0, 32.0),
+                *lo,
+                *hi,
+            );
+        }
+        if phase(&m, button) != Phase::AtA && pressed_at.is_none() {
+            pressed_at = Some(t);
+        }
+        if t == 249 {
+            assert_eq!(touched, [true; 3], "touched multiple, button, once");
+            assert_eq!(fires, [0, 0], "fired by touch");
+        }
+    }
+    println!("fires {fires:?}, button pressed at {pressed_at:?}");
+    // Shots every 0.5 s for 3 s, a second's wait after each fire: three fires.
+    assert_eq!(fires, [3, 1], "multiple, once");
+    assert!(
+        pressed_at.is_some_and(|t| t >= 350),
+        "the button pressed at tick {pressed_at:?} (shot from 350 on)"
+    );
+    assert_eq!(opened, [true; 3], "doors d1, d2, d3 set off");
+}

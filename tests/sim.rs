@@ -455,7 +455,7 @@ fn a_button_opens_the_door_it_targets_on_e1m1() {
         })
         .expect("e1m1 has a button that opens a door");
     // Stand in front of the button, on the side it is pushed from.
-    let botarena::map::level::MoverKind::Button { pressed } = button.kind else {
+    let botarena::map::level::MoverKind::Button { pressed, .. } = button.kind else {
         unreachable!()
     };
     let dir3 = pressed.normalize();

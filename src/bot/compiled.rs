@@ -694,8 +694,8 @@ pub struct FollowCtx<'a> {
     pub mover: &'a dyn Fn(u32) -> Option<crate::physics::movers::MoverState>,
     /// Whether the door with a given id stands open.
     pub door_open: &'a dyn Fn(u32) -> bool,
-    /// The shootable secret doors as they stand.
-    pub doors: &'a [super::explore::SecretDoorView],
+    /// The shootable movers as they stand (the doors among them are shot open on the way).
+    pub doors: &'a [super::explore::ShootableView],
 }
 
 /// One tick of following the route to `goal` for a bot in state `s` (pure but for the
@@ -1057,7 +1057,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
         };
         mover(id).is_none_or(|m| (m.offset - open).length() < 1.0)
     };
-    let doors = super::explore::secret_doors(sim);
+    let doors = super::explore::shootables(sim);
     let mut view = sim.world.view_mut::<(
         &Motion,
         &Vitals,

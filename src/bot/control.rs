@@ -201,7 +201,7 @@ impl Controller {
 pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     let dt = sim.dt;
     let mut stuck = Vec::new();
-    let doors = super::explore::secret_doors(sim);
+    let doors = super::explore::shootables(sim);
     // What explorers try (only matches with explorers pay for the lists; `any` does not
     // depend on the query's order).
     let explorers = sim

@@ -61,6 +61,8 @@ pub const BORED_SECONDS: f32 = 60.0;
 /// [`BORED_SECONDS`]: a bot crossing a fresh cell at running speed samples it about four
 /// times.
 pub const FRESH_VISITS: u32 = 8;
+/// Seconds an explorer spends shooting at one button or trigger with health, in all.
+pub const SHOT_SECONDS: f32 = 2.0;
 /// An explorer shoots a closed secret door within this distance of its gun...
 pub const SECRET_RANGE: f32 = 768.0;
 /// ...and for this many seconds walks into the door's opening while it is open.
@@ -332,6 +334,8 @@ pub struct Explorer {
     pub gate: Option<(Vec3, f32)>,
     /// Frontier cells routed to, with the number of tries.
     pub gate_tries: Vec<((i32, i32, i32), u32)>,
+    /// Buttons and triggers with health shot at (mover index), with the seconds spent.
+    pub shot: Vec<(usize, f32)>,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -466,7 +470,33 @@ pub struct ButtonView {
     pub centre: Vec3,
     /// Out and ready to be pressed (it fires its targets when pressed).
     pub ready: bool,
+    /// The way it moves when pressed (unit length; zero for a button that does not move):
+    /// a player presses it by touching the face on the other side.
+    pub push: Vec3,
+    /// Half its box's depth along `push`.
+    pub depth: f32,
+    /// Has health: pressed by a shot, not by touch (walked up to until the gun sees it,
+    /// [`Explorer::secret_door`] shoots it).
+    pub shot: bool,
 }
+
+impl ButtonView {
+    /// Where a player stands to press it by walking along `push`: in front of the face
+    /// pressed, a box's half width and a little more out, at `z`. `None` for a button
+    /// pressed from above or below (one stands on it) or one that does not move.
+    fn front(&self, z: f32) -> Option<Vec3> {
+        if self.push.z.abs() > 0.7 || self.push == Vec3::ZERO {
+            return None;
+        }
+        let flat = self.push.truncate().normalize_or_zero().extend(0.0);
+        let p = self.centre - flat * (self.depth + BUTTON_FRONT);
+        Some(Vec3::new(p.x, p.y, z))
+    }
+}
+
+/// How far in front of a button's face (beyond a player's half width) an explorer stands
+/// before running into it: close enough that nothing comes between.
+pub const BUTTON_FRONT: f32 = 24.0;
 
 /// What an explorer going to a button does this tick ([`Explorer::button`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -497,7 +527,8 @@ fn tried_out(tries: &[(usize, u32)], key: usize) -> bool {
 /// into the button.
 pub const PRESS_RANGE: f32 = 96.0;
 
-/// The buttons that fire something (for explorers, who press what they see).
+/// The buttons that fire something (for explorers, who press what they see, or walk up to
+/// one with health until they can shoot it).
 pub fn buttons(sim: &crate::sim::Sim) -> Vec<ButtonView> {
     use crate::map::level::MoverKind;
     use crate::physics::movers::Phase;
@@ -509,11 +540,18 @@ pub fn buttons(sim: &crate::sim::Sim) -> Vec<ButtonView> {
         .filter(|(_, m)| matches!(m.kind, MoverKind::Button { .. }) && m.target.is_some())
         .filter_map(|(index, m)| {
             let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let MoverKind::Button { pressed, shot } = m.kind else {
+                return None;
+            };
+            let push = pressed.normalize_or_zero();
             Some(ButtonView {
                 index,
                 id: m.id,
                 centre: (m.mins + m.maxs) * 0.5 + st.offset,
                 ready: st.phase == Phase::AtA,
+                push,
+                depth: ((m.maxs - m.mins) * 0.5).dot(push.abs()),
+                shot,
             })
         })
         .collect()
@@ -682,9 +720,10 @@ pub const PLAN_TUBE: f32 = 256.0;
 /// dropped.
 pub const PLAN_TOLERANCE: f32 = 16.0;
 
-/// A shootable secret door as explorers see it this tick.
+/// A shootable mover (a secret door, a door, button or trigger with health) as explorers
+/// and route bots see it this tick.
 #[derive(Clone, Copy, Debug)]
-pub struct SecretDoorView {
+pub struct ShootableView {
     /// Index in the level's movers.
     pub index: usize,
     /// Its id in traces.
@@ -699,11 +738,15 @@ pub struct SecretDoorView {
     pub closed: bool,
     /// Fully open (waiting before it closes).
     pub open: bool,
+    /// A door (secret, or with health) that opens a way: a button or trigger with health is
+    /// only shot, and nobody walks into it or waits for it on the way.
+    pub opening: bool,
 }
 
-/// The shootable secret doors and where they stand (for explorers and route bots, who
-/// open them).
-pub fn secret_doors(sim: &crate::sim::Sim) -> Vec<SecretDoorView> {
+/// The shootable movers and where they stand (for explorers and route bots, who shoot
+/// them: doors to open them, buttons and triggers to fire them).
+pub fn shootables(sim: &crate::sim::Sim) -> Vec<ShootableView> {
+    use crate::map::level::MoverKind;
     use crate::physics::movers::Phase;
     use crate::sim::components::MoverSlot;
     sim.level
@@ -714,7 +757,7 @@ pub fn secret_doors(sim: &crate::sim::Sim) -> Vec<SecretDoorView> {
         .filter_map(|(index, m)| {
             let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
             let home_centre = (m.mins + m.maxs) * 0.5;
-            Some(SecretDoorView {
+            Some(ShootableView {
                 index,
                 id: m.id,
                 centre: home_centre + st.offset,
@@ -722,6 +765,10 @@ pub fn secret_doors(sim: &crate::sim::Sim) -> Vec<SecretDoorView> {
                 home: (m.mins, m.maxs),
                 closed: st.phase == Phase::AtA,
                 open: st.phase == Phase::AtB,
+                opening: matches!(
+                    m.kind,
+                    MoverKind::SecretDoor { .. } | MoverKind::Door { .. }
+                ),
             })
         })
         .collect()
@@ -753,6 +800,7 @@ impl Explorer {
             doorway_tries: Vec::new(),
             gate: None,
             gate_tries: Vec::new(),
+            shot: Vec::new(),
         }
     }
 
@@ -1038,6 +1086,25 @@ impl Explorer {
     ) -> Option<ButtonGo> {
         let toward = |b: &ButtonView| {
             let flat = (b.centre - s.origin).truncate();
+            if b.shot {
+                return ButtonGo::walk_to(
+                    b.front(s.origin.z)
+                        .unwrap_or(Vec3::new(b.centre.x, b.centre.y, s.origin.z)),
+                );
+            }
+            // A button in a wall is pressed from in front of its face: from the side or
+            // from behind (a doorway beside it, the next room), running at its centre runs
+            // into the wall around it. In front is less than a half width plus
+            // BUTTON_FRONT out from the face's plane, and within the face's width.
+            if let Some(front) = b.front(s.origin.z) {
+                let along = (s.origin - b.centre).truncate().dot(b.push.truncate());
+                let off = (s.origin - front).truncate();
+                let ahead = along < -(b.depth + PLAYER_MAXS.x)
+                    && off.length() <= BUTTON_FRONT + PLAYER_MAXS.x;
+                if !ahead {
+                    return ButtonGo::walk_to(front);
+                }
+            }
             if flat.length() <= PRESS_RANGE {
                 ButtonGo::Press(crate::physics::predict::run_toward(
                     flat.extend(0.0),
@@ -1173,12 +1240,14 @@ impl Explorer {
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
     /// within [`SECRET_RANGE`] is shot (the view to aim along is returned); for
     /// [`SECRET_SECONDS`] after, the bot waits while the door it shot moves out of the way and
-    /// walks into its opening once it is open. Returns `Some(request)` to replace the
-    /// explorer's own (`Some(None)`: stand still), and the view. One trace per door in range.
+    /// walks into its opening once it is open. A button or trigger with health in sight and
+    /// ready is shot too, for [`SHOT_SECONDS`] at most in all (it fires something somewhere;
+    /// nothing to walk into). Returns `Some(request)` to replace the explorer's own
+    /// (`Some(None)`: stand still), and the view. One trace per shootable in range.
     pub fn secret_door(
         &mut self,
         map: &CollisionMap,
-        doors: &[SecretDoorView],
+        doors: &[ShootableView],
         s: &PlayerState,
         dt: f32,
     ) -> (Option<Option<MoveRequest>>, Option<(f32, f32)>) {
@@ -1207,11 +1276,21 @@ impl Explorer {
         // The gun is 16 units above the origin (Quake's `self.origin + '0 0 16'`).
         let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
         // Never the door underfoot (it would carry the bot into its way) nor one overhead (a
-        // hatch opened from below leads nowhere a player can go).
-        for d in doors
-            .iter()
-            .filter(|d| d.closed && s.on_ground != Some(d.id) && d.centre.z < gun.z + 64.0)
-        {
+        // hatch opened from below leads nowhere a player can go); a button or trigger may
+        // be high on a wall.
+        let spent = |d: &ShootableView| {
+            !d.opening
+                && self
+                    .shot
+                    .iter()
+                    .any(|k| k.0 == d.index && k.1 >= SHOT_SECONDS)
+        };
+        for d in doors.iter().filter(|d| {
+            d.closed
+                && s.on_ground != Some(d.id)
+                && (!d.opening || d.centre.z < gun.z + 64.0)
+                && !spent(d)
+        }) {
             let to = d.centre - gun;
             if to.length() > SECRET_RANGE {
                 continue;
@@ -1221,7 +1300,14 @@ impl Explorer {
             if t.ent != Some(d.id) {
                 continue;
             }
-            self.door = Some((d.index, SECRET_SECONDS));
+            if d.opening {
+                self.door = Some((d.index, SECRET_SECONDS));
+            } else {
+                match self.shot.iter_mut().find(|k| k.0 == d.index) {
+                    Some(k) => k.1 += dt,
+                    None => self.shot.push((d.index, dt)),
+                }
+            }
             let yaw = to.y.atan2(to.x).to_degrees();
             let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
             return (None, Some((yaw, pitch)));

@@ -104,12 +104,12 @@ impl StateHash for RouteState {
 /// (wait, view). The links through such a door were walked while it stood open.
 pub fn secret_door_on_the_way(
     map: &CollisionMap,
-    doors: &[crate::bot::explore::SecretDoorView],
+    doors: &[crate::bot::explore::ShootableView],
     s: &crate::physics::pmove::PlayerState,
     next: Vec3,
 ) -> (bool, Option<(f32, f32)>) {
     let margin = Vec3::splat(16.0);
-    let Some(d) = doors.iter().find(|d| {
+    let Some(d) = doors.iter().filter(|d| d.opening).find(|d| {
         crate::nav::waypoints::segment_hits_box(
             s.origin,
             next,

@@ -2,7 +2,8 @@
 //! doors advance by their state machines ([`crate::physics::movers`]) and carry or push the
 //! players in their way ([`movers_system`]); touches and triggers use them ([`use_mover`]),
 //! targets fire in chains ([`fire_targets`], Quake's SUB_UseTargets), and damage opens
-//! shootable secret doors ([`damage_mover`]).
+//! shootable secret doors and doors with health, presses buttons with health and fires
+//! triggers with health ([`damage_mover`]).
 //!
 //! The stage reads [`Vitals`]; writes [`MoverSlot`], [`Motion`] (riders), mover offsets and
 //! player bodies in the collision map, trigger activation, events, sounds, and crushes.
@@ -35,21 +36,44 @@ pub fn use_mover(sim: &mut Sim, index: usize) {
             .unwrap_or((def.mins, def.maxs));
         sim.sound(SoundKind::Mover, (mn + mx) * 0.5, Some(def.id));
         // A secret door fires its targets as it starts to open (a door that targets itself
-        // is away from home by then, so this ends).
-        if let (MoverKind::SecretDoor { .. }, Some(t)) = (&def.kind, &def.target) {
+        // is away from home by then, so this ends), a trigger with health as it is shot.
+        if let (MoverKind::SecretDoor { .. } | MoverKind::ShotTrigger, Some(t)) =
+            (&def.kind, &def.target)
+        {
             fire_targets(sim, t);
         }
     }
 }
 
 /// Damage reached the mover with trace id `id`: a shootable secret door opens (Quake gives
-/// it 10,000 health and opens it from its pain function, so any hit does).
+/// it 10,000 health and opens it from its pain function, so any hit does), a button or
+/// trigger with health is pressed or fires (id's maps give them 1); a door with
+/// health opens with the doors linked to it, while it is closed or closing (doors.qc
+/// kills it at any damage, since id's maps give such doors 1 health, and takes damage
+/// again once it starts back down).
 pub fn damage_mover(sim: &mut Sim, id: EntId) {
-    let Some(index) = sim.level.movers.iter().position(|m| m.id == id) else {
+    use crate::physics::movers::Phase;
+    let level = Arc::clone(&sim.level);
+    let Some(index) = level.movers.iter().position(|m| m.id == id) else {
         return;
     };
-    if sim.level.movers[index].kind.is_shootable() {
-        use_mover(sim, index);
+    let def = &level.movers[index];
+    match def.kind {
+        MoverKind::Door {
+            shootable: true, ..
+        } => {
+            let shut = sim
+                .world
+                .get::<&MoverSlot>(sim.movers[index])
+                .is_ok_and(|m| matches!(m.state.phase, Phase::AtA | Phase::ToA));
+            if shut {
+                for &d in &def.linked {
+                    use_mover(sim, d);
+                }
+            }
+        }
+        _ if def.kind.is_shootable() => use_mover(sim, index),
+        _ => {}
     }
 }
 

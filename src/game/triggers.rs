@@ -101,9 +101,10 @@ pub fn triggers_system(sim: &mut Sim) {
                 TriggerKind::Teleport { dest: None } | TriggerKind::Inert => {}
             }
         }
-        // Buttons are pressed by touching their brushes (the box grown by a unit).
+        // Buttons are pressed by touching their brushes (the box grown by a unit), but for
+        // those with health (buttons.qc gives them no touch function).
         for (mi, def) in level.movers.iter().enumerate() {
-            if !matches!(def.kind, MoverKind::Button { .. }) {
+            if !matches!(def.kind, MoverKind::Button { shot: false, .. }) {
                 continue;
             }
             let Some((bmn, bmx)) = sim.cmap.mover_bounds(def.id) else {

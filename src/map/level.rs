@@ -147,12 +147,22 @@ pub enum MoverKind {
         locked: bool,
         /// Spawnflag 4: not linked with touching doors.
         no_link: bool,
+        /// Has health (doors.qc: damage opens it, and all the doors linked with it): it,
+        /// or a door linked with it.
+        shootable: bool,
     },
     /// `func_button`: pressed by touch, fires its targets, returns after `wait`.
     Button {
         /// Offset of the pressed position.
         pressed: Vec3,
+        /// Has health (buttons.qc): pressed by damage, not by touch.
+        shot: bool,
     },
+    /// `trigger_multiple` or `trigger_once` with health (triggers.qc): a solid box
+    /// (`SOLID_BBOX`, it blocks players too) that fires its targets when shot, or when fired
+    /// itself; a `trigger_multiple` takes damage again `wait` seconds later. A
+    /// `trigger_once` is removed once fired in Quake; here it stays, an inert box.
+    ShotTrigger,
     /// `func_train`: follows `path_corner`s.
     Train {
         /// Name of the first corner.
@@ -174,14 +184,19 @@ pub enum MoverKind {
 }
 
 impl MoverKind {
-    /// A secret door that damage opens.
+    /// A secret door, a door or button with health, or a trigger with health: damage
+    /// opens, presses or fires it.
     pub fn is_shootable(&self) -> bool {
         matches!(
             self,
             MoverKind::SecretDoor {
                 shootable: true,
                 ..
-            }
+            } | MoverKind::Door {
+                shootable: true,
+                ..
+            } | MoverKind::Button { shot: true, .. }
+                | MoverKind::ShotTrigger
         )
     }
 }
@@ -501,6 +516,7 @@ impl Level {
                                     touch_opens: targetname.is_none() && health == 0.0 && !locked,
                                     locked,
                                     no_link: spawnflags & 4 != 0,
+                                    shootable: health > 0.0,
                                 },
                                 k.f32_or("speed", 100.0),
                                 k.f32_or("wait", 3.0),
@@ -513,6 +529,7 @@ impl Level {
                             (
                                 MoverKind::Button {
                                     pressed: dir * (dir.dot(size).abs() - lip),
+                                    shot: k.f32_or("health", 0.0) > 0.0,
                                 },
                                 k.f32_or("speed", 40.0),
                                 k.f32_or("wait", 1.0),
@@ -576,6 +593,33 @@ impl Level {
                         dmg,
                         targetname,
                         target,
+                        linked: vec![index],
+                        line: e.line,
+                    });
+                }
+                "trigger_multiple" | "trigger_once" if k.f32_or("health", 0.0) > 0.0 => {
+                    // A box players bump into and shots hit: a mover that never moves.
+                    let Some((mins, maxs)) = bounds_of(&e.brushes) else {
+                        continue;
+                    };
+                    let wait = if class == "trigger_once" {
+                        -1.0
+                    } else {
+                        k.f32_or("wait", 0.2)
+                    };
+                    let index = movers.len();
+                    movers.push(MoverDef {
+                        id: EntId(index as u32 + 1),
+                        classname: class.to_string(),
+                        kind: MoverKind::ShotTrigger,
+                        brushes: vec![Brush::from_box(mins, maxs, Contents::SOLID)],
+                        mins,
+                        maxs,
+                        speed: 1.0,
+                        wait,
+                        dmg: 0.0,
+                        targetname: k.string("targetname"),
+                        target: k.string("target"),
                         linked: vec![index],
                         line: e.line,
                     });
@@ -827,6 +871,30 @@ fn link_doors(movers: &mut [MoverDef]) {
             .filter(|&x| find(&mut parent, x) == root)
             .collect();
         movers[d].linked = group;
+    }
+    // LinkDoors gives the group's owner the health of any door in it, and damage to any
+    // of them reaches the owner: the whole group is shot open, and has no trigger field
+    // (none is spawned for an owner with health).
+    for &d in &doors {
+        let shot = movers[d].linked.iter().any(|&j| {
+            matches!(
+                movers[j].kind,
+                MoverKind::Door {
+                    shootable: true,
+                    ..
+                }
+            )
+        });
+        if let MoverKind::Door {
+            shootable,
+            touch_opens,
+            ..
+        } = &mut movers[d].kind
+            && shot
+        {
+            *shootable = true;
+            *touch_opens = false;
+        }
     }
 }
 

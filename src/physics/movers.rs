@@ -1,5 +1,6 @@
-//! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc): where a plat, door,
-//! secret door, button or train wants to be after `dt`, and what happens when it is used or blocked.
+//! Mover state machines (Quake's plats.qc, doors.qc, buttons.qc, and triggers.qc's triggers
+//! with health): where a plat, door, secret door, button or train wants to be after `dt`,
+//! and what happens when it is used or blocked.
 //! Whether a mover's step carries or is blocked by one player is [`carry`]; going over the
 //! players is the movers stage's job (`game::movers::movers_system`), and the planner's
 //! (`planner`) for its one player.
@@ -80,9 +81,11 @@ fn positions(def: &MoverDef) -> (Vec3, Vec3) {
                 (Vec3::ZERO, *open)
             }
         }
-        MoverKind::Button { pressed } => (Vec3::ZERO, *pressed),
+        MoverKind::Button { pressed, .. } => (Vec3::ZERO, *pressed),
         MoverKind::SecretDoor { open, .. } => (Vec3::ZERO, *open),
-        MoverKind::Train { .. } | MoverKind::Fixed => (Vec3::ZERO, Vec3::ZERO),
+        MoverKind::Train { .. } | MoverKind::Fixed | MoverKind::ShotTrigger => {
+            (Vec3::ZERO, Vec3::ZERO)
+        }
     }
 }
 
@@ -105,7 +108,8 @@ impl MoverState {
             MoverKind::Plat { .. }
             | MoverKind::Door { .. }
             | MoverKind::Button { .. }
-            | MoverKind::SecretDoor { .. } => MoverState {
+            | MoverKind::SecretDoor { .. }
+            | MoverKind::ShotTrigger => MoverState {
                 offset: a,
                 phase: Phase::AtA,
                 timer: 0.0,
@@ -231,6 +235,13 @@ impl MoverState {
                 }
                 None
             }
+            // A trigger with health: "at B" while it takes no damage, from the shot on for
+            // its wait (for good once fired, a wait of -1), then at A again at once.
+            (MoverKind::ShotTrigger, Phase::AtA) => {
+                self.phase = Phase::AtB;
+                self.timer = def.wait;
+                Some(MoverEvent::Started)
+            }
             (MoverKind::Button { .. }, Phase::AtA) => {
                 self.phase = Phase::ToB;
                 Some(MoverEvent::Started)
@@ -289,6 +300,7 @@ impl MoverState {
                     if s.timer <= 0.0 {
                         s.phase = match def.kind {
                             MoverKind::SecretDoor { .. } => Phase::SecretIn,
+                            MoverKind::ShotTrigger => Phase::AtA,
                             _ => Phase::ToA,
                         };
                     }
