@@ -2,8 +2,8 @@
 //! weapon, and an explorer presses the button, goes through and marks the weapon; a door
 //! that opens as a player comes near, and an explorer walks through it; a door that opens
 //! when shot, or a button pressed only by a shot, and an explorer shoots it and goes
-//! through; a balcony
-//! that only a plat reaches, and an explorer rides the plat up and marks the weapon there;
+//! through; a balcony that only a plat reaches, and an explorer rides the plat up and
+//! marks the weapon there;
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there.
@@ -97,10 +97,6 @@ enum Door {
 fn two_rooms(door: Door) -> (Level, CollisionMap) {
     let wired = matches!(door, Door::Wired | Door::ShotButton);
     let mut b = shell(256.);
-    // The middle wall, with a doorway at y −64..64 up to z 128.
-    b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
-    b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
-    b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
     let door_keys: &[(&str, &str)] = if door == Door::Touch {
         &[("classname", "func_door"), ("angle", "-1"), ("wait", "3")]
     } else if door == Door::Shot {
@@ -118,7 +114,7 @@ fn two_rooms(door: Door) -> (Level, CollisionMap) {
             ("wait", "-1"),
         ]
     };
-    b.brush_entity(door_keys, &[(v(0., -64., 0.), v(16., 64., 128.), "door")]);
+    middle_wall(&mut b, door_keys);
     let mut keys = vec![
         ("classname", "func_button"),
         ("angle", "180"),
@@ -137,6 +133,15 @@ fn two_rooms(door: Door) -> (Level, CollisionMap) {
     b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
     b.point("info_player_deathmatch", v(-256., 160., 24.), &[]);
     b.build()
+}
+
+/// The wall between [`two_rooms`] (x 0..16), with a doorway at y −64..64 up to z 128 that
+/// a door with `door_keys` fills.
+fn middle_wall(b: &mut MapBuilder, door_keys: &[(&str, &str)]) {
+    b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
+    b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
+    b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
+    b.brush_entity(door_keys, &[(v(0., -64., 0.), v(16., 64., 128.), "door")]);
 }
 
 /// Runs an explorer for 40 s from the first room: whether the door opened, whether the
@@ -188,20 +193,17 @@ fn an_explorer_walks_through_a_door_that_opens_as_it_comes_near() {
 /// y 184..192, pressed north) that opens the door to the second room.
 fn button_by_an_alcove() -> (Level, CollisionMap) {
     let mut b = shell(256.);
-    b.solid(v(0., -256., 0.), v(16., -64., 256.), "wall");
-    b.solid(v(0., 64., 0.), v(16., 256., 256.), "wall");
-    b.solid(v(0., -64., 128.), v(16., 64., 256.), "wall");
-    b.solid(v(-512., 192., 0.), v(-160., 256., 256.), "wall");
-    b.solid(v(-96., 192., 0.), v(0., 256., 256.), "wall");
-    b.brush_entity(
+    middle_wall(
+        &mut b,
         &[
             ("classname", "func_door"),
             ("angle", "-1"),
             ("targetname", "d1"),
             ("wait", "-1"),
         ],
-        &[(v(0., -64., 0.), v(16., 64., 128.), "door")],
     );
+    b.solid(v(-512., 192., 0.), v(-160., 256., 256.), "wall");
+    b.solid(v(-96., 192., 0.), v(0., 256., 256.), "wall");
     b.brush_entity(
         &[
             ("classname", "func_button"),
