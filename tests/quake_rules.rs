@@ -829,36 +829,42 @@ fn triggers_and_buttons_with_health_fire_when_shot_and_not_when_touched() {
     let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
     // The east wall's fittings, 160 apart: the multiple (wait 1) south, the button in the
     // middle, the once north; each fires a door standing in the west half.
-    let fitting = |y: f32| (v(496.0, y - 16.0, 32.0), v(512.0, y + 16.0, 64.0));
-    let (lo, hi) = fitting(-160.0);
-    b.brush_entity(
-        &[
-            ("classname", "trigger_multiple"),
-            ("health", "1"),
-            ("wait", "1"),
-            ("target", "d1"),
-        ],
-        &[(lo, hi, "trigger")],
-    );
-    let (lo, hi) = fitting(160.0);
-    b.brush_entity(
-        &[
-            ("classname", "trigger_once"),
-            ("health", "1"),
-            ("target", "d2"),
-        ],
-        &[(lo, hi, "trigger")],
-    );
-    let (lo, hi) = fitting(0.0);
-    b.brush_entity(
-        &[
-            ("classname", "func_button"),
-            ("angle", "0"),
-            ("health", "1"),
-            ("target", "d3"),
-        ],
-        &[(lo, hi, "button")],
-    );
+    type Keys<'a> = &'a [(&'a str, &'a str)];
+    let fittings: [(f32, Keys, &str); 3] = [
+        (
+            -160.0,
+            &[
+                ("classname", "trigger_multiple"),
+                ("health", "1"),
+                ("wait", "1"),
+                ("target", "d1"),
+            ],
+            "trigger",
+        ),
+        (
+            160.0,
+            &[
+                ("classname", "trigger_once"),
+                ("health", "1"),
+                ("target", "d2"),
+            ],
+            "trigger",
+        ),
+        (
+            0.0,
+            &[
+                ("classname", "func_button"),
+                ("angle", "0"),
+                ("health", "1"),
+                ("target", "d3"),
+            ],
+            "button",
+        ),
+    ];
+    for (y, keys, texture) in fittings {
+        let (lo, hi) = (v(496.0, y - 16.0, 32.0), v(512.0, y + 16.0, 64.0));
+        b.brush_entity(keys, &[(lo, hi, texture)]);
+    }
     for (i, name) in ["d1", "d2", "d3"].iter().enumerate() {
         let y = -160.0 + 160.0 * i as f32;
         b.brush_entity(
