@@ -377,9 +377,17 @@ pub fn compile(
         CompileStats::default(),
     );
     mesh.positions = world.positions();
-    let reaches = super::reach::build(&world, &mesh, threads, &mut stats, progress);
+    let (reaches, near) = super::reach::build(&world, &mesh, threads, &mut stats, progress);
     mesh.set_reaches(reaches);
-    let reaches = super::reach::landings(&world, &mesh, threads, &mut stats);
+    let reaches = super::reach::landings(&world, &mesh, mesh.reaches(), threads, &mut stats);
+    mesh.set_reaches(reaches);
+    // The near drops, landed as the rest were, where they lead somewhere new.
+    let near = super::reach::landings(&world, &mesh, &near, threads, &mut stats);
+    let mut reaches = mesh.reaches().to_vec();
+    let tried = near.len();
+    let near = super::reach::new_ways(mesh.areas().len(), &reaches, near);
+    stats.dropped += (tried - near.len()) as u64;
+    reaches.extend(near);
     mesh.set_reaches(reaches);
     stats.seconds = clock.elapsed().as_secs_f64();
     mesh.stats = stats;
