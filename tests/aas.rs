@@ -491,22 +491,37 @@ fn compile_is_the_same_for_any_thread_count() {
     assert_eq!(a.reaches(), b.reaches());
 }
 
+/// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
+/// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
+fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
+    let (v, t) = (Vec3::new, 16.0);
+    let mut b = botarena::map::builder::MapBuilder::new();
+    b.solid(
+        v(lo.x - t, lo.y - t, lo.z - t),
+        v(hi.x + t, hi.y + t, lo.z),
+        "FLOOR",
+    )
+    .solid(
+        v(lo.x - t, lo.y - t, hi.z),
+        v(hi.x + t, hi.y + t, hi.z + t),
+        "CEIL",
+    )
+    .solid(v(lo.x - t, lo.y - t, lo.z), v(lo.x, hi.y + t, hi.z), "WALL")
+    .solid(v(hi.x, lo.y - t, lo.z), v(hi.x + t, hi.y + t, hi.z), "WALL")
+    .solid(v(lo.x, lo.y - t, lo.z), v(hi.x, lo.y, hi.z), "WALL")
+    .solid(v(lo.x, hi.y, lo.z), v(hi.x, hi.y + t, hi.z), "WALL");
+    b
+}
+
 /// A pool of water hanging over air (as start.map's way down into its fourth episode's
 /// hall): it is a swim area, a walk off the ledge beside it ends in it, and a player leaves
 /// it through its bottom onto the floor below.
 #[test]
 fn a_liquid_with_air_under_it_is_swum_and_left_through_its_bottom() {
     let v = Vec3::new;
-    let mut b = botarena::map::builder::MapBuilder::new();
-    // A sealed room x 0..512, y 0..256, z 0..512.
-    b.solid(v(-16., -16., -16.), v(528., 272., 0.), "FLOOR")
-        .solid(v(-16., -16., 512.), v(528., 272., 528.), "CEIL")
-        .solid(v(-16., -16., 0.), v(0., 272., 512.), "WALL")
-        .solid(v(512., -16., 0.), v(528., 272., 512.), "WALL")
-        .solid(v(0., -16., 0.), v(512., 0., 512.), "WALL")
-        .solid(v(0., 256., 0.), v(512., 272., 512.), "WALL")
-        // A ledge 256 up on the west side, and the pool beside it from 200 to 300.
-        .solid(v(0., 0., 0.), v(192., 256., 256.), "LEDGE")
+    let mut b = sealed_room(v(0., 0., 0.), v(512., 256., 512.));
+    // A ledge 256 up on the west side, and the pool beside it from 200 to 300.
+    b.solid(v(0., 0., 0.), v(192., 256., 256.), "LEDGE")
         .solid(v(192., 0., 200.), v(512., 256., 300.), "*water1")
         .point("info_player_deathmatch", v(96., 128., 280.), &[]);
     let (level, cmap) = b.build();
@@ -555,16 +570,10 @@ fn a_liquid_with_air_under_it_is_swum_and_left_through_its_bottom() {
 #[test]
 fn a_low_narrow_floor_across_a_gap_is_reached_by_running_off_the_edge() {
     let v = Vec3::new;
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(v(-16., -16., -272.), v(1040., 272., -256.), "FLOOR")
-        .solid(v(-16., -16., 512.), v(1040., 272., 528.), "CEIL")
-        .solid(v(-16., -16., -256.), v(0., 272., 512.), "WALL")
-        .solid(v(1024., -16., -256.), v(1040., 272., 512.), "WALL")
-        .solid(v(0., -16., -256.), v(1024., 0., 512.), "WALL")
-        .solid(v(0., 256., -256.), v(1024., 272., 512.), "WALL")
-        // Walkway (top 64), a 48-unit gap, a 96-unit pillar top 16 lower, a gap, and a
-        // far floor at the walkway's height where running jumps come down.
-        .solid(v(0., 0., -256.), v(256., 256., 64.), "WALK")
+    let mut b = sealed_room(v(0., 0., -256.), v(1024., 256., 512.));
+    // Walkway (top 64), a 48-unit gap, a 96-unit pillar top 16 lower, a gap, and a
+    // far floor at the walkway's height where running jumps come down.
+    b.solid(v(0., 0., -256.), v(256., 256., 64.), "WALK")
         .solid(v(304., 0., -256.), v(400., 256., 48.), "PILLAR")
         .solid(v(480., 0., -256.), v(1024., 256., 64.), "FAR")
         .point("info_player_deathmatch", v(96., 128., 90.), &[]);
@@ -812,17 +821,11 @@ fn render_draws_areas_reachabilities_and_a_legend() {
 #[test]
 fn a_strip_below_a_corner_and_off_the_grid_lines_is_reached_by_walking_off() {
     let v = Vec3::new;
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(v(-16., -16., -16.), v(528., 784., 0.), "FLOOR")
-        .solid(v(-16., -16., 256.), v(528., 784., 272.), "CEIL")
-        .solid(v(-16., -16., 0.), v(0., 784., 256.), "WALL")
-        .solid(v(512., -16., 0.), v(528., 784., 256.), "WALL")
-        .solid(v(0., -16., 0.), v(512., 0., 256.), "WALL")
-        .solid(v(0., 768., 0.), v(512., 784., 256.), "WALL")
-        // The platform (top 144), the wall east of it running 8 units past its north edge,
-        // and north of that a wall set 8 units further east with a ledge at its foot (top
-        // 48): standing on the ledge, a player is east of where the platform lets it be.
-        .solid(v(0., 0., 0.), v(256., 256., 144.), "PLATFORM")
+    let mut b = sealed_room(v(0., 0., 0.), v(512., 768., 256.));
+    // The platform (top 144), the wall east of it running 8 units past its north edge,
+    // and north of that a wall set 8 units further east with a ledge at its foot (top
+    // 48): standing on the ledge, a player is east of where the platform lets it be.
+    b.solid(v(0., 0., 0.), v(256., 256., 144.), "PLATFORM")
         .solid(v(256., 0., 0.), v(512., 264., 256.), "WALL")
         .solid(v(264., 264., 0.), v(512., 768., 256.), "WALL")
         .solid(v(256., 264., 0.), v(264., 768., 48.), "LEDGE")

@@ -1052,7 +1052,13 @@ fn near_drops(mesh: &NavMesh, adjacent: &std::collections::BTreeSet<(u32, u32)>)
     // (from, to) -> (squared cells away, ledge cell, cell below)
     let mut near: BTreeMap<(u32, u32), (i32, u32, u32)> = BTreeMap::new();
     for a in mesh.areas().iter().filter(|a| !a.is_swim()) {
-        for (c, _, _) in border_steps(mesh, a, &SIDES) {
+        // Each border cell once (a corner cell borders outward two ways).
+        let mut cells: Vec<u32> = border_steps(mesh, a, &SIDES)
+            .into_iter()
+            .map(|(c, _, _)| c)
+            .collect();
+        cells.dedup();
+        for c in cells {
             let (alo, _) = heights(mesh, a.id, c);
             for &(dx, dy) in &NEAR_RING {
                 let Some(n) = offset_cell(mesh, c, (dx, dy), 1) else {
