@@ -851,3 +851,59 @@ fn a_strip_below_a_corner_and_off_the_grid_lines_is_reached_by_walking_off() {
     let arrival = run_reach(&world, &mesh, r).expect("replays");
     assert_eq!(mesh.area_at(arrival.state.origin), Some(strip));
 }
+
+/// A teleport's path is broken: into the trigger, then from the destination down. A door
+/// in the wall between the two halves of a room, inside the box spanning a teleporter and
+/// where it sends the player, is not on that path: the teleport needs no door (as e3m2's
+/// teleporter to its balcony was taken to need the pillar door below it, and dm6's from
+/// under its trapdoor the trapdoor), while the walk through the doorway does.
+#[test]
+fn a_teleport_needs_no_door_between_its_trigger_and_where_it_sends() {
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., 0.), v(1024., 512., 256.));
+    // The dividing wall with a doorway (y 200..312) its door fills.
+    b.solid(v(504., 0., 0.), v(520., 200., 256.), "WALL")
+        .solid(v(504., 312., 0.), v(520., 512., 256.), "WALL")
+        .solid(v(504., 200., 128.), v(520., 312., 256.), "WALL")
+        .brush_entity(
+            &[("classname", "func_door"), ("angle", "-1")],
+            &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
+        )
+        .brush_entity(
+            &[("classname", "trigger_teleport"), ("target", "east")],
+            &[(v(64., 32., 0.), v(128., 96., 64.), "trigger")],
+        )
+        .point(
+            "info_teleport_destination",
+            v(760., 400., 24.),
+            &[("targetname", "east")],
+        )
+        .point("info_player_deathmatch", v(300., 256., 24.), &[])
+        .point("info_player_deathmatch", v(800., 128., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let door = level.movers[0].id.0;
+    let east = |a: u32| mesh.areas()[a as usize].center.x > 520.0;
+    let teleport = mesh
+        .reaches()
+        .iter()
+        .find(|r| r.kind == ReachKind::Teleport && east(r.to))
+        .expect("a teleport to the east half");
+    assert!(
+        teleport.start.x < 160.0 && teleport.end.y > 300.0,
+        "{teleport:?}"
+    );
+    assert!(teleport.needs.is_empty(), "{teleport:?}");
+    let through = mesh
+        .reaches()
+        .iter()
+        .filter(|r| r.kind != ReachKind::Teleport && !east(r.from) && east(r.to))
+        .collect::<Vec<_>>();
+    assert!(!through.is_empty());
+    assert!(
+        through
+            .iter()
+            .all(|r| r.needs.contains(&MoverNeed::Open(door))),
+        "{through:?}"
+    );
+}

@@ -1,5 +1,5 @@
 //! `botarena lint` (issue: lint for level designers): a map built with an unreachable item
-//! and a one-way trap is flagged for both; the shipped maps and id's dm4, dm6 and e1m1 give
+//! and a one-way trap is flagged for both; the shipped maps and id's dm4, dm6, e1m1 and e3m2 give
 //! the findings they should; text, JSON and SVG; bad input.
 
 mod common;
@@ -92,7 +92,7 @@ fn id_maps_lint_as_expected() {
         eprintln!("skipping: ../shared/quake-maps not found");
         return;
     };
-    for name in ["dm4", "dm6", "e1m1"] {
+    for name in ["dm4", "dm6", "e1m1", "e3m2"] {
         let (level, cmap) = build_level(MapData::load(&dir.join(format!("{name}.map"))).unwrap());
         let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
         let r = lint(&level, &cmap, &mesh, LintParams::default());
@@ -109,6 +109,11 @@ fn id_maps_lint_as_expected() {
                 assert!(unreachable.is_empty(), "{name}: {unreachable:?}");
                 assert!(!r.findings.iter().any(|f| f.kind == "far_spawn"), "{name}");
             }
+            // Every item, and nothing only a long fall leads to: the ledge items behind
+            // the shot door's teleporter (its trigger is painted *teleport), and the
+            // rocket launcher by the near drop off the plat's corner (the other way, from
+            // the ledge, is a 320-unit fall).
+            "e3m2" => assert!(r.findings.is_empty(), "{:?}", r.findings),
             // e1m1's deathmatch grenade-launcher room (see tests/aas.rs) and its items.
             _ => {
                 assert!(

@@ -381,11 +381,11 @@ pub fn compile(
     mesh.set_reaches(reaches);
     let reaches = super::reach::landings(&world, &mesh, mesh.reaches(), threads, &mut stats);
     mesh.set_reaches(reaches);
-    // The near drops, landed as the rest were, where they lead somewhere new.
+    // The near drops, landed as the rest were, where nothing else leads about as quickly.
     let near = super::reach::landings(&world, &mesh, &near, threads, &mut stats);
-    let mut reaches = mesh.reaches().to_vec();
     let tried = near.len();
-    let near = super::reach::new_ways(mesh.areas().len(), &reaches, near);
+    let near = super::reach::new_ways(&mesh, near);
+    let mut reaches = mesh.reaches().to_vec();
     stats.dropped += (tried - near.len()) as u64;
     reaches.extend(near);
     mesh.set_reaches(reaches);

@@ -1045,8 +1045,8 @@ fn touching(mesh: &NavMesh) -> Vec<Job> {
 /// (the walk clears a wall beside the ledge before it drifts over the strip; Quake's air
 /// control cannot bring back sideways speed a wall took), then at its nearest cell. A stage
 /// of their own, after the walks and jumps (a pair one joins must not keep a running jump
-/// across a gap from being tried), landed as walks off ledges are and kept only where they
-/// lead somewhere new ([`new_ways`]).
+/// across a gap from being tried), landed as walks off ledges are and kept only where nothing
+/// else leads there about as quickly ([`new_ways`]).
 fn near_drops(mesh: &NavMesh, adjacent: &std::collections::BTreeSet<(u32, u32)>) -> Vec<Job> {
     let f = &mesh.frame;
     // (from, to) -> (squared cells away, ledge cell, cell below)
@@ -1316,8 +1316,17 @@ fn same_world(mesh: &NavMesh, a: u32, b: u32) -> bool {
 /// The mover the world it runs in has moved, doors whose closed brushes a reachability's
 /// path crosses, and the plat of an area it ends on.
 fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
-    let lo = r.start.min(r.end) + PLAYER_MINS;
-    let hi = r.start.max(r.end) + PLAYER_MAXS;
+    let span = |a: Vec3, b: Vec3| (a.min(b) + PLAYER_MINS, a.max(b) + PLAYER_MAXS);
+    // The path's boxes: start to end; a teleport's path is broken, from the start into the
+    // trigger and from the destination down to the end (one box over both took e3m2's
+    // teleport to the balcony as passing a door between them).
+    let boxes: Vec<(Vec3, Vec3)> = match teleporter_taken(world, r) {
+        Some(t) if r.kind == ReachKind::Teleport => vec![
+            span(r.start, r.start.clamp(t.mins, t.maxs)),
+            span(t.dest, r.end),
+        ],
+        _ => vec![span(r.start, r.end)],
+    };
     // The world it was verified in (and a replay runs in).
     if let Some(id) = moved {
         r.needs.push(MoverNeed::Moved(id));
@@ -1326,7 +1335,10 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
         .and_then(|p| world.moved.get(p as usize))
         .map(|m| m.id);
     for m in &world.level.movers {
-        if !crate::map::collision::overlaps(lo, hi, m.mins, m.maxs) || moved_mover == Some(m.id.0) {
+        let crossed = boxes
+            .iter()
+            .any(|&(lo, hi)| crate::map::collision::overlaps(lo, hi, m.mins, m.maxs));
+        if !crossed || moved_mover == Some(m.id.0) {
             continue;
         }
         match m.kind {
@@ -1364,6 +1376,26 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
             }
         }
     }
+}
+
+/// The teleporter a teleport reachability takes: the named one it records, else the one
+/// nearest its start whose destination is nearest where it ends (triggers can share a
+/// destination; a teleported player slides a little before it lands).
+fn teleporter_taken<'w>(world: &'w NavWorld, r: &Reach) -> Option<&'w super::Teleporter> {
+    if let Some(t) = r.needs.iter().find_map(|n| match n {
+        MoverNeed::Teleporter(t) => Some(*t),
+        _ => None,
+    }) {
+        return world.teleports.iter().find(|x| x.trigger == t);
+    }
+    let cost = |t: &super::Teleporter| {
+        (r.start.clamp(t.mins, t.maxs) - r.start).length()
+            + (t.dest.truncate() - r.end.truncate()).length()
+    };
+    world
+        .teleports
+        .iter()
+        .min_by(|a, b| cost(a).total_cmp(&cost(b)))
 }
 
 /// Every candidate, verified; in a fixed order (the mesh sorts them).
@@ -1491,36 +1523,31 @@ pub(crate) fn build(
     (reaches, near)
 }
 
-/// Of `extra`, those whose end area `reaches` (over `n` areas, any mover state) do not
-/// lead to from their start area. The compile keeps only such near drops: where the rest
-/// of the graph leads there too, the way it knows is the one bots follow well (measured on
-/// dm4's item tours with every near drop kept: routes took shortcuts across rooms that
-/// bots followed less closely, 66 of 130 legs within 10 % of the predicted time against
-/// 82).
-pub(crate) fn new_ways(n: usize, reaches: &[Reach], extra: Vec<Reach>) -> Vec<Reach> {
-    let mut out_of: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for r in reaches {
-        out_of[r.from as usize].push(r.to);
-    }
-    let mut seen_from: BTreeMap<u32, Vec<bool>> = BTreeMap::new();
+/// How much quicker than every other way a near drop must be to be kept, seconds.
+const NEAR_DROP_SAVING: f32 = 3.0;
+
+/// Of `extra`, those that lead where `mesh`'s reachabilities do not, or only much more
+/// slowly ([`NEAR_DROP_SAVING`]): the route time from a near drop's start to its end area's
+/// centre without it, against its own time and the walk on to that centre. The compile
+/// keeps only such near drops: where the rest of the graph leads there about as quickly,
+/// the way it knows is the one bots follow well (measured on dm4's item tours with every
+/// near drop kept: routes took shortcuts across rooms that bots followed less closely, 66
+/// of 130 legs within 10 % of the predicted time against 82). Reachability alone is not
+/// enough: on e3m2 the only other way to the rocket launcher's ledge is round by a shot
+/// door, a teleporter and a 320-unit fall.
+pub(crate) fn new_ways(mesh: &NavMesh, extra: Vec<Reach>) -> Vec<Reach> {
+    let mut caches: BTreeMap<u32, super::route::AreaCache> = BTreeMap::new();
     extra
         .into_iter()
         .filter(|r| {
-            let seen = seen_from.entry(r.from).or_insert_with(|| {
-                let mut seen = vec![false; n];
-                let mut stack = vec![r.from];
-                seen[r.from as usize] = true;
-                while let Some(a) = stack.pop() {
-                    for &b in &out_of[a as usize] {
-                        if !seen[b as usize] {
-                            seen[b as usize] = true;
-                            stack.push(b);
-                        }
-                    }
-                }
-                seen
+            let cache = caches.entry(r.to).or_insert_with(|| {
+                super::route::build_cache(mesh, r.to, super::route::Travel::ALL)
             });
-            !seen[r.to as usize]
+            let centre = mesh.areas()[r.to as usize].center;
+            let own = r.seconds + super::route::cross(mesh, r.to, r.end, centre);
+            let other =
+                super::route::seconds_from(mesh, cache, r.start).map_or(f32::INFINITY, |t| t.0);
+            other > own + NEAR_DROP_SAVING
         })
         .collect()
 }

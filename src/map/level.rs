@@ -429,6 +429,19 @@ fn secret_moves(angle: f32, spawnflags: u32, size: Vec3, width: f32, length: f32
     (first, first + forward * length)
 }
 
+/// A trigger's box: every brush of the entity, a `*teleport`-textured one too. A trigger is
+/// its model's bounds whatever its faces are painted with (e3m2's teleporter behind the shot
+/// door is one brush with a `*teleport` face; counted as a surface only, it was lost).
+fn trigger_bounds(e: &MapEntity) -> Option<(Vec3, Vec3)> {
+    let all: Vec<Brush> = e
+        .brushes
+        .iter()
+        .chain(&e.teleport_surfaces)
+        .cloned()
+        .collect();
+    bounds_of(&all)
+}
+
 fn bounds_of(brushes: &[Brush]) -> Option<(Vec3, Vec3)> {
     let mut mn = Vec3::splat(f32::INFINITY);
     let mut mx = Vec3::splat(f32::NEG_INFINITY);
@@ -599,7 +612,7 @@ impl Level {
                 }
                 "trigger_multiple" | "trigger_once" if k.f32_or("health", 0.0) > 0.0 => {
                     // A box players bump into and shots hit: a mover that never moves.
-                    let Some((mins, maxs)) = bounds_of(&e.brushes) else {
+                    let Some((mins, maxs)) = trigger_bounds(e) else {
                         continue;
                     };
                     let wait = if class == "trigger_once" {
@@ -625,7 +638,7 @@ impl Level {
                     });
                 }
                 c if c.starts_with("trigger_") => {
-                    let Some((mins, maxs)) = bounds_of(&e.brushes) else {
+                    let Some((mins, maxs)) = trigger_bounds(e) else {
                         if !matches!(c, "trigger_relay" | "trigger_counter") {
                             k.warnings.push(MapWarning {
                                 line: e.line,
@@ -947,6 +960,40 @@ mod tests {
             panic!()
         };
         assert_eq!(open, Vec3::new(56., 0., 0.));
+    }
+
+    #[test]
+    fn a_trigger_painted_with_the_teleport_texture_is_still_a_trigger() {
+        // e3m2's teleporter behind its shot door: one brush whose faces are *teleport (and
+        // sky). The texture makes a world brush a surface only; a trigger is its box.
+        let mut b = MapBuilder::new();
+        b.solid(
+            Vec3::new(-512., -512., -16.),
+            Vec3::new(512., 512., 0.),
+            "F",
+        );
+        b.brush_entity(
+            &[("classname", "trigger_teleport"), ("target", "there")],
+            &[(
+                Vec3::new(100., 0., 0.),
+                Vec3::new(164., 24., 96.),
+                "*teleport",
+            )],
+        );
+        b.point(
+            "info_teleport_destination",
+            Vec3::new(-300., 0., 40.),
+            &[("targetname", "there")],
+        );
+        let l = level(&b);
+        assert!(l.map.warnings.is_empty(), "{:?}", l.map.warnings);
+        assert_eq!(l.triggers.len(), 1);
+        let t = &l.triggers[0];
+        assert!(matches!(t.kind, TriggerKind::Teleport { dest: Some(0) }));
+        assert_eq!(
+            (t.mins, t.maxs),
+            (Vec3::new(100., 0., 0.), Vec3::new(164., 24., 96.))
+        );
     }
 
     #[test]
