@@ -34,4 +34,4 @@ pub use mesh::{
     Area, AreaFlags, CmdRun, CompileParams, CompileStats, Frame, MoverNeed, MoverPosition, NavMesh,
     Reach, ReachKind,
 };
-pub use world::{NavWorld, Teleporter};
+pub use world::{NavWorld, Teleporter, teleporters};

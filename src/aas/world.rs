@@ -25,6 +25,30 @@ pub struct Teleporter {
     pub trigger: u32,
 }
 
+/// The level's teleporters as navigation uses them: every `trigger_teleport` with a
+/// destination, named ones too (they work once fired, which their reachabilities record, as
+/// doors are taken open).
+pub fn teleporters(level: &Level) -> Vec<Teleporter> {
+    level
+        .triggers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t.kind {
+            TriggerKind::Teleport { dest: Some(d) } => {
+                let d = &level.teleport_dests[d];
+                Some(Teleporter {
+                    mins: t.mins,
+                    maxs: t.maxs,
+                    dest: d.origin,
+                    yaw: d.yaw,
+                    trigger: i as u32,
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The world a compile sees: the level, and its collision map with every door open, plats
 /// at rest and trains at their first corner.
 pub struct NavWorld<'a> {
@@ -75,26 +99,7 @@ impl<'a> NavWorld<'a> {
                 _ => {}
             }
         }
-        let teleports = level
-            .triggers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| match t.kind {
-                // Named ones too: they work once fired, which their reachabilities record
-                // (as doors are taken open).
-                TriggerKind::Teleport { dest: Some(d) } => {
-                    let d = &level.teleport_dests[d];
-                    Some(Teleporter {
-                        mins: t.mins,
-                        maxs: t.maxs,
-                        dest: d.origin,
-                        yaw: d.yaw,
-                        trigger: i as u32,
-                    })
-                }
-                _ => None,
-            })
-            .collect();
+        let teleports = teleporters(level);
         let pushes = crate::physics::push::pushes(level);
         let moved = level
             .movers

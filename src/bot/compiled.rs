@@ -9,7 +9,9 @@
 //! - every other kind (jumps, walking off a ledge, water jumps, teleporters, lifts and trains)
 //!   plays the commands the compiler verified, from where they were verified: the bot goes
 //!   to the start, slows to a stand there, waits for the mover the reachability needs to be
-//!   where it was when the run was measured, and plays the commands tick by tick;
+//!   where it was when the run was measured, and plays the commands tick by tick (a jump,
+//!   a fall or a run into a teleporter that fits from the bot's own moving state near the
+//!   start is played on the run instead);
 //! - a reachability the bot fails to get through within twice its time (plus 3 s) is
 //!   left out of its choices for [`AVOID_SECONDS`], so the route goes round.
 //!
@@ -33,7 +35,7 @@ use crate::map::{CollisionMap, EntId};
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoints::Travel as WpTravel;
 use crate::physics::movers::Phase;
-use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
 use crate::sim::Sim;
 use crate::sim::components::{Command, Motion, Vitals};
 use crate::sim::hash::{StateHash, StateHasher};
@@ -134,6 +136,8 @@ pub struct CompiledNav {
     pub searches: u64,
     /// Flat caches repaired after a door opened or closed.
     pub repairs: u64,
+    /// The level's teleporters (a run into one is tried on the run, as jumps are).
+    teleporters: Vec<crate::aas::Teleporter>,
 }
 
 impl CompiledNav {
@@ -186,6 +190,7 @@ impl CompiledNav {
             doors,
             searches: 0,
             repairs: 0,
+            teleporters: crate::aas::teleporters(level),
         }
     }
 
@@ -662,6 +667,45 @@ fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerSta
     })
 }
 
+/// For a teleport, the first of [`FIT_TURNS`] under which its commands, run through the
+/// player physics from the bot's state `s`, take it into a teleporter that sends it where
+/// the recorded run was sent (the destination nearest where that run came down; triggers
+/// that share it send alike); `None` when none does. Walking into a teleporter needs no
+/// stand first: the trigger takes the player however it comes.
+fn fit_teleport(
+    ctx: &FollowCtx,
+    teleporters: &[crate::aas::Teleporter],
+    reach: &crate::aas::Reach,
+    s: &PlayerState,
+) -> Option<f32> {
+    let off = |t: &crate::aas::Teleporter| (t.dest.truncate() - reach.end.truncate()).length();
+    let dest = teleporters
+        .iter()
+        .min_by(|a, b| off(a).total_cmp(&off(b)))?
+        .dest;
+    let sends = |p: &PlayerState| {
+        teleporters.iter().any(|t| {
+            t.dest == dest
+                && crate::map::collision::touches(
+                    p.origin + PLAYER_MINS,
+                    p.origin + PLAYER_MAXS,
+                    t.mins,
+                    t.maxs,
+                )
+        })
+    };
+    FIT_TURNS.into_iter().find(|&turn| {
+        let mut p = *s;
+        reach.commands.iter().any(|run| {
+            let c = turned(run.cmd, turn);
+            (0..run.ticks).any(|_| {
+                p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                sends(&p)
+            })
+        })
+    })
+}
+
 /// Whether the movement stage steers reachability `r` (the others play their recorded
 /// commands): walks, steps up, and swims that do not climb out of the water (getting out
 /// takes the water jump the recorded run makes, which steering toward a point does not).
@@ -962,8 +1006,12 @@ fn follow_route(
             if !swimming
                 && flat <= ON_THE_RUN
                 && reach.needs.is_empty()
-                && reach.kind.played()
-                && let Some(turn) = fit(ctx, &mesh, reach, s)
+                && (reach.kind.played() || reach.kind == ReachKind::Teleport)
+                && let Some(turn) = if reach.kind == ReachKind::Teleport {
+                    fit_teleport(ctx, &nav.teleporters, reach, s)
+                } else {
+                    fit(ctx, &mesh, reach, s)
+                }
             {
                 st.turn = turn;
                 st.played = Some(1);
@@ -1119,5 +1167,85 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                 route.no_route = true;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aas::{CmdRun, Reach, teleporters};
+    use crate::map::builder::MapBuilder;
+
+    /// A run into a teleporter is tried from the bot's own state, moving: it fits where its
+    /// commands carry the player into a trigger that sends where the recorded run went, and
+    /// not where they carry it away.
+    #[test]
+    fn a_run_into_a_teleporter_fits_from_a_moving_bot() {
+        let v = Vec3::new;
+        let mut b = MapBuilder::new();
+        b.solid(v(-512., -512., -16.), v(1024., 512., 0.), "F")
+            .brush_entity(
+                &[("classname", "trigger_teleport"), ("target", "there")],
+                &[(v(256., -64., 0.), v(320., 64., 96.), "trigger")],
+            )
+            .point(
+                "info_teleport_destination",
+                v(800., 300., 24.),
+                &[("targetname", "there")],
+            );
+        let (level, cmap) = b.build();
+        let tps = teleporters(&level);
+        let physics = PhysicsParams::default();
+        let (mover, door_open) = (|_: u32| None, |_: u32| true);
+        let ctx = FollowCtx {
+            map: &cmap,
+            physics,
+            dt: 0.05,
+            me: None,
+            mover: &mover,
+            door_open: &door_open,
+            doors: &[],
+        };
+        let run = |yaw: f32| Reach {
+            from: 0,
+            to: 1,
+            kind: ReachKind::Teleport,
+            start: v(100., 0., 24.),
+            end: v(830., 300., 24.),
+            commands: vec![CmdRun {
+                ticks: 20,
+                cmd: UserCmd {
+                    forward_move: 320.0,
+                    yaw,
+                    ..Default::default()
+                },
+            }],
+            seconds: 1.0,
+            needs: Vec::new(),
+        };
+        let mut s = crate::nav::sample::stand_still(&cmap, &physics, v(90., 10., 40.));
+        s.velocity = v(320., 0., 0.);
+        assert_eq!(tps.len(), 1);
+        assert_eq!(fit_teleport(&ctx, &tps, &run(0.0), &s), Some(0.0));
+        assert_eq!(fit_teleport(&ctx, &tps, &run(180.0), &s), None);
+        // A trigger sending elsewhere is not the run's.
+        let mut elsewhere = run(0.0);
+        elsewhere.end = v(-400., -300., 24.);
+        let far = [crate::aas::Teleporter {
+            dest: v(-400., -300., 51.),
+            ..tps[0]
+        }];
+        assert_eq!(fit_teleport(&ctx, &far, &elsewhere, &s), Some(0.0));
+        let other = [tps[0], far[0]];
+        let far_only = [
+            crate::aas::Teleporter {
+                mins: v(600., 400., 0.),
+                maxs: v(640., 440., 96.),
+                ..far[0]
+            },
+            tps[0],
+        ];
+        assert_eq!(fit_teleport(&ctx, &other, &elsewhere, &s), Some(0.0));
+        assert_eq!(fit_teleport(&ctx, &far_only, &elsewhere, &s), None);
     }
 }
