@@ -2,11 +2,25 @@
 //! predicted and the time the bot took.
 //!
 //! `cargo run --release --example compiled_tour -- MAP [SEED] [SECONDS]`
+//!
+//! Diagnostics, by environment variable:
+//! - `DBG=1`: a line on stderr whenever the bot's area, reachability or playing changes
+//!   (`DBG_ALL=1`: every tick), with its command and movement request;
+//! - `ATTR=1`: per leg, where the time went (walking, in the air, playing a run, slowing
+//!   onto a run's start, settling after one, nothing followed) beside the prediction's
+//!   walking and playing parts;
+//! - `LEG=LABEL`: for that item's leg, the predicted runner's path and, tick by tick, the
+//!   bot's position, speed, the distance walked and how far along the path it is.
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use botarena::aas::{CompileParams, compile};
+use botarena::aas::route::{Route, Travel, build_cache, floor_walk, route};
+use botarena::aas::{CompileParams, NavMesh, compile};
+use botarena::bot::compiled::AreaNav;
 use botarena::map::load_level;
-use botarena::scenario::tour::{tour_compiled, tour_items};
+use botarena::scenario::tour::{CompiledStop, tour_compiled, tour_items};
+use botarena::tick::Match;
+use glam::Vec3;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -20,46 +34,39 @@ fn main() {
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).expect("nav");
     let items = tour_items(&level, &cmap);
     let debug = std::env::var("DBG").is_ok();
+    let every = std::env::var("DBG_ALL").is_ok();
+    let attr = std::env::var("ATTR").is_ok();
+    let leg = std::env::var("LEG").ok();
     let mesh = Arc::new(mesh);
+    let graph = Arc::clone(&mesh);
     let mut last = None;
+    let mut spent: BTreeMap<&'static str, u32> = BTreeMap::new();
+    let mut trail: Vec<(u64, Vec3, f32)> = Vec::new();
     let stops = tour_compiled(Arc::new(level), cmap, mesh, &items, seed, secs, |m, s| {
-        if !debug {
-            return;
+        if attr {
+            *spent.entry(activity(m)).or_default() += 1;
+            if let Some(stop) = s {
+                attribute(&graph, stop, &spent);
+                spent.clear();
+            }
         }
-        let st = m.sim.player_state(0).unwrap();
-        let nav: botarena::bot::compiled::AreaNav = m.sim.player_component(0).unwrap();
-        let key = (nav.area, nav.reach, nav.played.is_some());
-        if s.is_some() || last != Some(key) || std::env::var("DBG_ALL").is_ok() {
-            let r = nav.reach.map(|r| {
-                let r = &m.nav.as_ref().unwrap().mesh.reaches()[r as usize];
-                format!(
-                    "{}->{} {} start {:.0} {:.0} {:.0} end {:.0} {:.0} {:.0}",
-                    r.from,
-                    r.to,
-                    r.kind.name(),
-                    r.start.x,
-                    r.start.y,
-                    r.start.z,
-                    r.end.x,
-                    r.end.y,
-                    r.end.z
-                )
-            });
-            eprintln!(
-                "t{} at {:.0} {:.0} {:.0} v {:.0} area {:?} reach {:?} played {:?} avoid {:?}{}",
-                m.sim.tick,
-                st.origin.x,
-                st.origin.y,
-                st.origin.z,
-                st.velocity.truncate().length(),
-                nav.area,
-                r,
-                nav.played,
-                nav.avoid.iter().flatten().map(|a| a.0).collect::<Vec<_>>(),
-                s.map(|s| format!(" == STOP {} {:?}", s.item.label, s.reached_after))
-                    .unwrap_or_default()
-            );
-            last = Some(key);
+        if let Some(leg) = &leg {
+            let st = m.sim.player_state(0).expect("the tourist");
+            trail.push((m.sim.tick, st.origin, st.velocity.truncate().length()));
+            if let Some(stop) = s {
+                if &stop.item.label == leg {
+                    follow_report(&graph, stop, &trail);
+                }
+                trail.clear();
+            }
+        }
+        if debug {
+            let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
+            let key = (nav.area, nav.reach, nav.played.is_some());
+            if s.is_some() || last != Some(key) || every {
+                eprintln!("{}", tick_line(m, &nav, s));
+                last = Some(key);
+            }
         }
     })
     .expect("match");
@@ -83,4 +90,177 @@ fn main() {
         );
     }
     println!("reached {ok}/{}, within 10 %: {within}", stops.len());
+}
+
+/// What the tourist is doing this tick.
+fn activity(m: &Match) -> &'static str {
+    let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
+    let st = m.sim.player_state(0).expect("the tourist");
+    let mesh = &m.nav.as_ref().expect("compiled").mesh;
+    match (nav.reach, nav.played) {
+        (_, Some(_)) => "play",
+        (Some(r), None) if floor_walk(mesh, &mesh.reaches()[r as usize]) => {
+            if st.on_ground.is_some() {
+                "walk"
+            } else {
+                "walk_air"
+            }
+        }
+        (Some(_), None) => "approach",
+        (None, None) if nav.settle => "settle",
+        (None, None) if st.on_ground.is_none() => "air",
+        (None, None) => "none",
+    }
+}
+
+/// The route from the leg's start to its item, from a stand.
+fn leg_route(mesh: &NavMesh, stop: &CompiledStop) -> Option<Route> {
+    let g = mesh.area_at(stop.item.stand)?;
+    route(
+        mesh,
+        &build_cache(mesh, g, Travel::ALL),
+        stop.from,
+        stop.item.stand,
+    )
+}
+
+/// One line per leg: the seconds spent per activity beside the prediction's parts.
+fn attribute(mesh: &NavMesh, stop: &CompiledStop, spent: &BTreeMap<&'static str, u32>) {
+    let (walk, play) = leg_route(mesh, stop).map_or((f32::NAN, f32::NAN), |r| {
+        let play: f32 = r
+            .reaches
+            .iter()
+            .map(|&i| &mesh.reaches()[i as usize])
+            .filter(|x| !floor_walk(mesh, x))
+            .map(|x| x.seconds)
+            .sum();
+        (r.run_seconds - play, play)
+    });
+    let f = |k: &str| *spent.get(k).unwrap_or(&0) as f32 * 0.05;
+    println!(
+        "ATTR {:26} took {:5.2} pred {:5.2} | walk {:5.2}+air {:4.2} vs {:5.2} | play {:4.2} vs {:4.2} | approach {:4.2} settle {:4.2} air {:4.2} none {:4.2}",
+        stop.item.label,
+        stop.reached_after.unwrap_or(f32::NAN),
+        stop.predicted.unwrap_or(f32::NAN),
+        f("walk"),
+        f("walk_air"),
+        walk,
+        f("play"),
+        play,
+        f("approach"),
+        f("settle"),
+        f("air"),
+        f("none")
+    );
+}
+
+/// The leg's predicted path, then the bot tick by tick against it.
+fn follow_report(mesh: &NavMesh, stop: &CompiledStop, trail: &[(u64, Vec3, f32)]) {
+    let Some(r) = leg_route(mesh, stop) else {
+        println!("LEG {}: no route", stop.item.label);
+        return;
+    };
+    println!(
+        "LEG {} from {} run {:.2} graph {:.2}",
+        stop.item.label, stop.from, r.run_seconds, r.seconds
+    );
+    for &i in &r.reaches {
+        let x = &mesh.reaches()[i as usize];
+        if !floor_walk(mesh, x) {
+            println!(
+                "  reach {} {}->{} {:.2}s {:.0} -> {:.0}",
+                x.kind.name(),
+                x.from,
+                x.to,
+                x.seconds,
+                x.start,
+                x.end
+            );
+        }
+    }
+    let mut along = vec![0.0f32];
+    for w in r.path.windows(2) {
+        along.push(along.last().unwrap() + (w[1] - w[0]).truncate().length());
+    }
+    for (q, d) in r.path.iter().zip(&along) {
+        println!("  path {q:.0} at {d:.0} u ({:.2} s at 320)", d / 320.0);
+    }
+    let t0 = trail.first().map_or(0, |t| t.0);
+    let mut walked = 0.0;
+    let mut prev = trail.first().map_or(stop.from, |t| t.1);
+    for &(t, o, v) in trail {
+        walked += (o - prev).truncate().length();
+        prev = o;
+        // The nearest point of the path: how far along it, and how far off.
+        let (off, progress) = r
+            .path
+            .windows(2)
+            .zip(&along)
+            .map(|(w, d)| {
+                let (a, b) = (w[0], w[1]);
+                let ab = (b - a).truncate();
+                let u =
+                    ((o - a).truncate().dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
+                let p = a.lerp(b, u);
+                ((o - p).truncate().length(), d + ab.length() * u)
+            })
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .unwrap_or((0.0, 0.0));
+        println!(
+            "  t{t:>4} +{:.2}s at {o:.0} v {v:.0} walked {walked:.0} progress {progress:.0} off {off:.0}",
+            (t - t0 + 1) as f32 * 0.05
+        );
+    }
+}
+
+/// A debugging line for the tick: command, movement request, position, the followed
+/// reachability.
+fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
+    let st = m.sim.player_state(0).expect("the tourist");
+    let r = nav.reach.map(|r| {
+        let r = &m.nav.as_ref().expect("compiled").mesh.reaches()[r as usize];
+        format!(
+            "{}->{} {} start {:.0} end {:.0}",
+            r.from,
+            r.to,
+            r.kind.name(),
+            r.start,
+            r.end
+        )
+    });
+    let cmd = m
+        .sim
+        .player_component::<botarena::sim::components::Command>(0)
+        .map(|c| {
+            let c = c.0;
+            format!(
+                "cmd f{:.0} s{:.0} yaw{:.0}{}",
+                c.forward_move,
+                c.side_move,
+                c.yaw,
+                if c.jump { " J" } else { "" }
+            )
+        })
+        .unwrap_or_default();
+    let intent = m
+        .sim
+        .player_component::<botarena::bot::movement::MoveIntent>(0)
+        .and_then(|i| i.0)
+        .map(|i| match i.target {
+            botarena::bot::movement::MoveTarget::Point(p) => format!("to {p:.0}"),
+            botarena::bot::movement::MoveTarget::Direction(d) => format!("along {d:.2}"),
+        })
+        .unwrap_or_default();
+    format!(
+        "{cmd} {intent} t{} at {:.3} v {:.0} area {:?} reach {:?} played {:?} avoid {:?}{}",
+        m.sim.tick,
+        st.origin,
+        st.velocity.truncate().length(),
+        nav.area,
+        r,
+        nav.played,
+        nav.avoid.iter().flatten().map(|a| a.0).collect::<Vec<_>>(),
+        s.map(|s| format!(" == STOP {} {:?}", s.item.label, s.reached_after))
+            .unwrap_or_default()
+    )
 }

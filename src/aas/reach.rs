@@ -1595,6 +1595,95 @@ fn landing(
     .map(|a| a.state)
 }
 
+/// Cells of run-up tried behind a jump's start (8 units each at the default cell).
+const RUN_UP_CELLS: u32 = 8;
+
+/// A jump `r` that does not land where it leads from a standing start, taken with a
+/// run-up instead: from a standing start up to [`RUN_UP_CELLS`] cells behind its start
+/// (along the jump's heading, on the start's level, the nearest first), running the jump's
+/// heading until about where it started and then its commands, jumping a tick earlier or
+/// later too. The first that arrives in its end area and lands there (or in an area a
+/// walk joins to it) is the jump as it is to be played, from the area its run-up starts
+/// in; `None` when none does.
+fn run_up(
+    ctx: &Ctx,
+    r: &Reach,
+    lands: &dyn Fn(&Reach, &mut u64) -> Option<u32>,
+    ticks: &mut u64,
+) -> Option<Reach> {
+    let first = r.commands.first()?.cmd;
+    let dir = Vec2::from_angle(first.yaw.to_radians());
+    let run = UserCmd {
+        jump: false,
+        up_move: 0.0,
+        ..first
+    };
+    let cell = ctx.mesh.frame.cell;
+    for k in 1..=RUN_UP_CELLS {
+        let p = r.start.truncate() - dir * cell * k as f32;
+        let Some(from) = ctx.mesh.area_at(p.extend(r.start.z + 1.0)) else {
+            break;
+        };
+        let fa = &ctx.mesh.areas()[from as usize];
+        if fa.is_swim() || !ctx.here(from) || from == r.to {
+            break;
+        }
+        let Some(start) = ctx.start_in(from, p) else {
+            continue;
+        };
+        if (start.origin.z - r.start.z).abs() > 2.0 {
+            break;
+        }
+        // Ticks of running until the runner is about where the jump started.
+        let mut q = start;
+        let mut reach_ticks = None;
+        for t in 1..=ctx.max_ticks(1.0) {
+            *ticks += 1;
+            q = pmove(
+                &q,
+                &run,
+                ctx.cmap(),
+                &PhysicsParams::default(),
+                ctx.dt,
+                None,
+            )
+            .0;
+            if q.on_ground.is_none() {
+                break;
+            }
+            if (q.origin.truncate() - r.start.truncate()).dot(dir) >= 0.0 {
+                reach_ticks = Some(t);
+                break;
+            }
+        }
+        let Some(n) = reach_ticks else {
+            continue;
+        };
+        for j in [n, n - 1, n + 1] {
+            if j == 0 {
+                continue;
+            }
+            let mut commands = vec![CmdRun { ticks: j, cmd: run }];
+            commands.extend(r.commands.iter().copied());
+            // Time for the fall after: the stored commands stop where the stand's run
+            // arrived, which a quicker jump passes sooner.
+            if let Some(last) = commands.last_mut() {
+                last.ticks += ctx.max_ticks(1.0);
+            }
+            let Some((arr, cmds)) = ctx.run(start, commands, None, Some(r.to), ticks) else {
+                continue;
+            };
+            let Some(jumped) = ctx.make((from, r.to, r.kind), &start, &arr, cmds) else {
+                continue;
+            };
+            if lands(&jumped, ticks).is_some_and(|l| ctx.mesh.walk_joined(r.to, l)) {
+                return Some(jumped);
+            }
+        }
+    }
+    None
+}
+
 /// Shares of a fall's running speed tried, fastest first, when at full speed it lands
 /// beyond its end area.
 const SLOWER_FALLS: [f32; 8] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.25, 0.15];
@@ -1635,7 +1724,8 @@ pub(crate) fn landings(
     let check = |&i: &usize| -> (Landed, u64) {
         let mut ticks = 0u64;
         let r = &given[i];
-        if r.kind != ReachKind::WalkOffLedge || carrier_of(world, mesh, r).is_some() {
+        let jump = matches!(r.kind, ReachKind::Jump | ReachKind::BarrierJump);
+        if !(r.kind == ReachKind::WalkOffLedge || jump) || carrier_of(world, mesh, r).is_some() {
             return (Landed::Keep, 0);
         }
         let moved = r.needs.iter().find_map(|n| match n {
@@ -1658,17 +1748,26 @@ pub(crate) fn landings(
             let s = landing((world, ctx.cmap()), arr.state, yaw, dt, ticks)?;
             mesh.area_at(s.origin)
         };
-        let Some(l) = lands(r, &mut ticks) else {
-            return (Landed::Drop, ticks);
-        };
-        if mesh.walk_joined(r.to, l) {
+        let landed = lands(r, &mut ticks);
+        if landed.is_some_and(|l| mesh.walk_joined(r.to, l)) {
             return (Landed::Keep, ticks);
         }
+        if jump {
+            // A jump that tops out over its end area from a stand and falls back: with a
+            // run-up, as a player takes it.
+            if let Some(mut run) = run_up(&ctx, r, &lands, &mut ticks) {
+                needs(world, mesh, moved, &mut run);
+                return (Landed::Moved(run), ticks);
+            }
+        }
+        let Some(l) = landed else {
+            return (Landed::Drop, ticks);
+        };
         let from = &mesh.areas()[r.from as usize];
         let start = settle(ctx.cmap(), r.start, from.is_swim());
         // Walked off slower, the fall lands nearer: the slowest speed that still lands
         // where the route goes on keeps the reachability to its end area.
-        for speed in SLOWER_FALLS {
+        for speed in SLOWER_FALLS.into_iter().filter(|_| !jump) {
             let commands: Vec<CmdRun> = r
                 .commands
                 .iter()

@@ -417,6 +417,7 @@ pub fn brain_system(
             intent.0 = Some(MoveRequest {
                 target: MoveTarget::Point(goal),
                 speed: 320.0,
+                known: false,
             });
             route.goal = None;
             if still.seconds > STUCK_KILL {

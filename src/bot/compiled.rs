@@ -25,7 +25,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 use crate::aas::route::{
     AreaCache, Blocked, HierCache, HierRouter, Travel, build_cache_blocked, cross, repair,
@@ -350,6 +350,9 @@ pub struct AreaNav {
     /// A reachability's commands have just been played: until the bot is on the ground
     /// and going the new way, it brakes rather than slide off where it landed.
     pub settle: bool,
+    /// Ticks of running in (at a fixed yaw, degrees) played before the reachability's
+    /// commands: a run taken on the run from short of its start.
+    pub lead: Option<(u32, f32)>,
 }
 
 impl AreaNav {
@@ -384,6 +387,7 @@ impl StateHash for AreaNav {
         h.u64(opt(self.reach));
         h.u64(opt(self.played));
         h.u64(opt(self.area));
+        h.u64(opt(self.lead.map(|l| l.0)));
     }
 }
 
@@ -430,7 +434,9 @@ fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
 }
 
 /// How far ahead along the route a walking bot looks for a point to head straight for.
-const LOOKAHEAD: f32 = 320.0;
+const LOOKAHEAD: f32 = 1200.0;
+/// The most walks looked along.
+const LOOKAHEAD_WALKS: usize = 64;
 
 /// Whether a player could go straight from `a` to `b` over the floors of `areas`: every
 /// 8 units along the way is over one of them, within a step of its floor.
@@ -450,12 +456,28 @@ fn straight_over(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> bool {
     })
 }
 
-/// The farthest point a walking bot at `origin` in `area` can head straight for along the
-/// route, first reachability `r`: the end of the last of the walks ahead (within
-/// [`LOOKAHEAD`]) it sees over the route's floors, or the start of a reachability whose
-/// commands are played (`true`: a point to stop on); with the reachability it belongs to. Heading for it cuts the corners of a
-/// route through areas a few cells wide (stairs, curved rooms), which a bot at running
-/// speed crosses in less than a tick.
+/// The walks ahead of a walking bot: how far along the route it looks before choosing
+/// where to head ([`head_for`]).
+struct Ahead {
+    /// Where the walks ahead end: the end of the last walk looked at, or the start of a
+    /// reachability whose commands are played.
+    point: Vec3,
+    /// `point` is a start to stop on.
+    stop: bool,
+    /// The route's areas from the bot's to `point`'s.
+    areas: Vec<u32>,
+    /// The walks from the bot's area to `point` (the first is `r`).
+    walks: Vec<u32>,
+    /// The reachability whose start `point` is, when it is one to stop on.
+    next: Option<u32>,
+}
+
+/// The walks ahead of a walking bot at `origin` in `area` along the route, first
+/// reachability `r`: up to the first whose end is more than [`LOOKAHEAD`] away, the goal
+/// area, or the start of a reachability whose commands are played. The
+/// bot heads along the shortest line through them ([`head_for`]): it cuts the corners of
+/// a route through areas a few cells wide (stairs, curved rooms), which a bot at running
+/// speed crosses in less than a tick, and of rooms cut into several areas.
 fn lookahead(
     nav: &CompiledNav,
     hc: &Answer,
@@ -463,27 +485,32 @@ fn lookahead(
     area: u32,
     r: u32,
     origin: Vec3,
-) -> Option<(Vec3, bool, Vec<u32>)> {
+) -> Option<Ahead> {
     let mesh = &*nav.mesh;
     let mut areas = vec![area];
-    let mut best = None;
+    let mut walks = Vec::new();
+    let mut end = None;
     let mut cur = r;
-    for _ in 0..16 {
+    for _ in 0..LOOKAHEAD_WALKS {
         let reach = &mesh.reaches()[cur as usize];
         let blocked = nav.is_blocked(cur);
         let walk = steered(mesh, reach);
         if !walk || blocked || mesh.areas()[reach.to as usize].is_swim() {
-            if (walk && !blocked) || !straight_over(mesh, &areas, origin, reach.start) {
+            if walk && !blocked {
+                // Into the water: the walks so far.
                 break;
             }
-            return Some((reach.start, true, areas));
+            return Some(Ahead {
+                point: reach.start,
+                stop: true,
+                areas,
+                walks,
+                next: Some(cur),
+            });
         }
         areas.push(reach.to);
-        if !straight_over(mesh, &areas, origin, reach.end) {
-            break;
-        }
-        // The areas up to this end (a later one that is not seen is cut off again below).
-        best = Some((reach.end, areas.len()));
+        walks.push(cur);
+        end = Some(reach.end);
         if reach.to == hc.goal() || (reach.end - origin).truncate().length() > LOOKAHEAD {
             break;
         }
@@ -492,9 +519,173 @@ fn lookahead(
         };
         cur = next;
     }
-    best.map(|(p, n)| {
-        areas.truncate(n);
-        (p, false, areas)
+    end.map(|point| Ahead {
+        point,
+        stop: false,
+        areas,
+        walks,
+        next: None,
+    })
+}
+
+/// Distance (units) within which a bot heading for a corner of its line turns for the
+/// next one (more than the movement stage's arrival radius, about a tick and a half of
+/// running).
+const TURN: f32 = 24.0;
+
+/// Whether a bot at `origin` in `area` goes on following reachability `r`: not given up
+/// on, and the bot still in its area or near its start (momentum carries a bot through
+/// areas a few cells wide: choosing again in each would go round in circles). Near is on
+/// the start's level: a bot that went over the ledge short of a walk-off's start and
+/// landed below it is not near a start it cannot climb back to (it stood there until the
+/// reachability was given up).
+fn kept(mesh: &NavMesh, st: &AreaNav, r: u32, area: u32, origin: Vec3) -> bool {
+    let reach = &mesh.reaches()[r as usize];
+    let near = (reach.start - origin).truncate().length()
+        <= if steered(mesh, reach) { 24.0 } else { APPROACH }
+        && (reach.start.z - origin.z).abs() <= NEAR_LEVEL;
+    !st.avoided(r) && (reach.from == area || (near && reach.to != area))
+}
+
+/// Where along the route's `areas` a bot at `origin` is: the index of the area it stands
+/// in, or, in the air (running down stairs, over a drop), of the highest of them whose
+/// cells it is over and whose floor it is above (less a step); 0 when neither.
+fn along(mesh: &NavMesh, areas: &[u32], origin: Vec3) -> usize {
+    if let Some(k) = mesh
+        .area_at(origin)
+        .and_then(|here| areas.iter().rposition(|&x| x == here))
+    {
+        return k;
+    }
+    let Some((ix, iy)) = mesh.frame.cell_of(origin.truncate()) else {
+        return 0;
+    };
+    areas
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &id)| {
+            let ar = &mesh.areas()[id as usize];
+            let z = ar.floor_z(origin.truncate());
+            ((ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
+                && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
+                && origin.z >= z - 18.0)
+                .then_some((z, k))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map_or(0, |(_, k)| k)
+}
+
+/// How far ahead (units) a bot past every border it looked at heads on the last one's way.
+const LOOKAHEAD_STEP: f32 = 64.0;
+
+/// How a bot heads for the point [`head_for`] gives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Aim {
+    /// As the movement stage steers to a point.
+    Go,
+    /// A reachability's start to stop on: slowing onto it within the movement stage's
+    /// arrival radius (which would stand the bot short of it).
+    Stop,
+    /// A corner to round: at full speed however near (within the arrival radius the
+    /// movement stage would stand the bot on it).
+    Pass,
+}
+
+/// Where a walking bot at `origin` heads along the walks ahead `a`: the first corner of
+/// the shortest line through the borders they cross (the line a route's run time is
+/// measured along, [`crate::aas::route::run_path`]) — the next one when it is within
+/// [`TURN`] and the next is in a straight line over the route's floors — to the goal
+/// point where the walks reach the goal area, else to the walks' end (past it unless it
+/// is a start to stop on). The walks are taken from the one leaving the area the bot is
+/// in, when that is one of them (a forecast of the bot's own motion moves it on).
+fn head_for(mesh: &NavMesh, origin: Vec3, a: &Ahead, goal: (Vec3, u32)) -> (Vec3, Aim) {
+    let mut k = along(mesh, &a.areas, origin).min(a.walks.len());
+    // Borders already crossed (the area lookup lags a bot running over narrow areas, or
+    // in the air over stairs): pulling the line back to them would turn it round.
+    while k < a.walks.len() {
+        let w = &mesh.reaches()[a.walks[k] as usize];
+        let (l, r) = crate::aas::route::border(mesh, w);
+        let d = (w.end - w.start).truncate().normalize_or_zero();
+        if (origin.truncate() - (l + r) * 0.5).dot(d) <= 0.0 {
+            break;
+        }
+        k += 1;
+    }
+    let walks = &a.walks[k..];
+    let into_goal = !a.stop
+        && a.walks
+            .last()
+            .is_some_and(|&w| mesh.reaches()[w as usize].to == goal.1);
+    let (end, stop) = if into_goal {
+        (goal.0, true)
+    } else {
+        (a.point, a.stop)
+    };
+    if walks.is_empty()
+        && !stop
+        && let Some(&w) = a.walks.last()
+    {
+        // Past every border looked at, short of the goal: on the way the last walk goes
+        // (its end is behind).
+        let w = &mesh.reaches()[w as usize];
+        let d = (w.end - w.start).truncate().normalize_or_zero();
+        return (origin + (d * LOOKAHEAD_STEP).extend(0.0), Aim::Go);
+    }
+    let corners = crate::aas::route::corridor(mesh, origin, walks, end);
+    let n = corners.len();
+    let mut i = 0;
+    if n > 1 && (corners[0] - origin).truncate().length() <= TURN {
+        // At a corner: on to the next when it is in a straight line, else to a point
+        // just round this one (heading for the corner itself from within the arrival
+        // radius overshoots it, back and forth).
+        let areas = &a.areas[k..];
+        if straight_over(mesh, areas, origin, corners[1]) {
+            i = 1;
+        } else {
+            let round = corners[0]
+                + ((corners[1] - corners[0]).truncate().normalize_or_zero() * TURN).extend(0.0);
+            if straight_over(mesh, areas, origin, round) {
+                return (round, Aim::Pass);
+            }
+        }
+    }
+    if i + 1 < n {
+        return (corners[i], Aim::Pass);
+    }
+    if stop {
+        return (end, if into_goal { Aim::Go } else { Aim::Stop });
+    }
+    let before = if n >= 2 { corners[n - 2] } else { origin };
+    (past(end, before), Aim::Go)
+}
+
+/// The movement stage's arrival radius (units across): a point nearer is arrived at.
+const ARRIVE: f32 = 16.0;
+
+/// Heading for `p` as `aim` says: through the movement stage beyond its arrival radius;
+/// within it, slowing onto a start to stop on or running on round a corner (and in the
+/// air, wishing toward it, which the movement stage would not once arrived).
+fn head_to(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, p: Vec3, aim: Aim) -> Step {
+    let flat = (p - s.origin).truncate().length();
+    let air = s.on_ground.is_none() && s.water_level < 2;
+    if (aim != Aim::Go || air) && flat <= ARRIVE {
+        // In the air, wishing toward the point is what brakes the motion away from it.
+        let c = UserCmd {
+            forward_move: if aim == Aim::Stop && !air {
+                (flat * 6.0).min(320.0)
+            } else {
+                320.0
+            },
+            yaw: yaw_to(s.origin, p),
+            pitch: s.pitch,
+            ..Default::default()
+        };
+        return Step::Cmd(kept_on(ctx, mesh, s, c));
+    }
+    Step::Go(MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: 320.0,
+        known: true,
     })
 }
 
@@ -531,6 +722,21 @@ fn over_floor(mesh: &NavMesh, p: Vec3) -> bool {
     })
 }
 
+/// Whether `p` is over the cells of one of `areas` (grounded ones), at or above its floor
+/// less a step.
+fn over_route(mesh: &NavMesh, areas: &[u32], p: Vec3) -> bool {
+    let Some((ix, iy)) = mesh.frame.cell_of(p.truncate()) else {
+        return false;
+    };
+    areas.iter().any(|&id| {
+        let ar = &mesh.areas()[id as usize];
+        !ar.is_swim()
+            && (ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
+            && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
+            && p.z >= ar.floor_z(p.truncate()) - 18.0
+    })
+}
+
 /// Whether area `a` is narrow enough (a ledge strip, two cells or less across) that a bot
 /// at running speed can overshoot it.
 fn narrow(mesh: &NavMesh, a: u32) -> bool {
@@ -540,17 +746,18 @@ fn narrow(mesh: &NavMesh, a: u32) -> bool {
         || ar.cell_max[1] - ar.cell_min[1] < 2
 }
 
-/// Where the route runs over narrow floors (`areas`, the route's areas from here to the
-/// point `p` headed for): the command of heading for `p` at full speed is run
-/// [`GUARD_TICKS`] ahead through the player physics, and when the player would leave
-/// every floor (momentum carrying it off a ledge where the way turns), the first of
-/// half speed, standing, and braking against the motion that keeps it on one is returned
-/// instead. `None`: heading for `p` as the movement stage does is safe.
+/// Where the route runs over narrow floors (`areas`, the route's areas from here on):
+/// heading along the route as `aim` gives it (the point to head for from an origin) at
+/// full speed is run [`GUARD_TICKS`] ahead through the player physics, aimed again every
+/// tick, and when the player would leave every floor (momentum carrying it off a ledge
+/// where the way turns), the first of half speed, a quarter, an eighth, standing, and
+/// braking against the motion that keeps it on one is returned instead (as the first
+/// tick's command). `None`: heading for `aim(origin)` as the movement stage does is safe.
 fn guard(
     ctx: &FollowCtx,
     mesh: &NavMesh,
     s: &PlayerState,
-    p: Vec3,
+    aim: impl Fn(Vec3) -> Vec3,
     areas: &[u32],
 ) -> Option<UserCmd> {
     if s.on_ground.is_none() || s.water_level > 0 || !areas.iter().any(|&a| narrow(mesh, a)) {
@@ -565,40 +772,67 @@ fn guard(
                 .has(crate::aas::AreaFlags::TELEPORTER)
         })
     };
-    let on_floor = |c: &UserCmd| {
+    let toward = |q: &PlayerState, speed: f32| UserCmd {
+        forward_move: speed,
+        yaw: yaw_to(q.origin, aim(q.origin)),
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    // The first tick's command, then (None) heading on at the same speed.
+    let on_floor = |first: &UserCmd, speed: Option<f32>| {
         let mut q = *s;
-        for _ in 0..GUARD_TICKS {
-            q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+        for k in 0..GUARD_TICKS {
+            let c = match (k, speed) {
+                (0, _) | (_, None) => *first,
+                (_, Some(v)) => toward(&q, v),
+            };
+            q = pmove(&q, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
             if teleports(q.origin) {
                 return true;
             }
-            if !over_floor(mesh, q.origin) {
+            // Standing (against a wall, an origin can be a little beyond the cells of
+            // the area it stands in), over an area's own cells, or coming down onto one
+            // of the route's (running down stairs, a bot is in the air over most steps).
+            if q.on_ground.is_none()
+                && !over_floor(mesh, q.origin)
+                && !over_route(mesh, areas, q.origin)
+            {
                 return false;
             }
         }
         true
     };
-    let yaw = yaw_to(s.origin, p);
-    let toward = |speed: f32| UserCmd {
-        forward_move: speed,
-        yaw,
-        pitch: s.pitch,
-        ..Default::default()
-    };
-    if on_floor(&toward(320.0)) {
+    if on_floor(&toward(s, 320.0), Some(320.0)) {
         return None;
     }
     let brake = brake(s);
-    [
-        toward(160.0),
-        toward(80.0),
-        toward(40.0),
-        toward(0.0),
-        brake,
-    ]
-    .into_iter()
-    .find(|c| on_floor(c))
-    .or(Some(brake))
+    [160.0, 80.0, 40.0, 0.0]
+        .into_iter()
+        .map(|v| toward(s, v))
+        .find(|c| on_floor(c, Some(c.forward_move)))
+        .or_else(|| on_floor(&brake, None).then_some(brake))
+        .or(Some(brake))
+}
+
+/// `c`, or braking (else standing) where holding `c` for [`GUARD_TICKS`] would carry a
+/// bot on the ground off every floor: slowing onto a run's start on a ledge, a bot that
+/// comes in fast from the side would slide over the edge.
+fn kept_on(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, c: UserCmd) -> UserCmd {
+    if s.on_ground.is_none() || s.water_level > 0 {
+        return c;
+    }
+    let stays = |c: &UserCmd| {
+        let mut q = *s;
+        (0..GUARD_TICKS).all(|_| {
+            q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+            q.on_ground.is_some() || over_floor(mesh, q.origin)
+        })
+    };
+    if stays(&c) {
+        return c;
+    }
+    let brake = brake(s);
+    if stays(&brake) { brake } else { stand(s) }
 }
 
 /// How far past a walk's end a bot heads (more than the movement stage's arrival radius).
@@ -616,12 +850,114 @@ fn turned(c: UserCmd, turn: f32) -> UserCmd {
 /// steps of a stair).
 const NEAR_LEVEL: f32 = 32.0;
 
-/// Distance from a run's start (units across) within which a moving bot tries the run as
-/// it is before slowing to a stand on the start.
-const ON_THE_RUN: f32 = 24.0;
-
 /// Turns (degrees) tried on a run's commands, in order.
 const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
+
+/// How far past a run's start (units across) a bot going its way still tries it from
+/// where it is.
+const PAST_START: f32 = 32.0;
+
+/// Running in at yaw `yaw` (degrees): the first ticks of a run taken on the run.
+fn run_in(yaw: f32, pitch: f32) -> UserCmd {
+    UserCmd {
+        forward_move: 320.0,
+        yaw,
+        pitch,
+        ..Default::default()
+    }
+}
+
+/// A run (`reach`: a jump, a fall, a water jump or a teleport) taken from a moving bot's
+/// state `s` short of its start: running in toward the start for about the ticks it takes
+/// to get there (a tick fewer or more too), then its commands turned as [`FIT_TURNS`]
+/// give. The first way that arrives as [`fit`] (or, for a teleport, [`fit_teleport`])
+/// asks: ((run-in ticks, run-in yaw), turn). `None`: none does from here, or the start is
+/// beyond [`APPROACH`] or behind the bot's motion.
+fn fit_on_the_run(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    teleporters: &[crate::aas::Teleporter],
+    reach: &crate::aas::Reach,
+    s: &PlayerState,
+) -> Option<((u32, f32), f32)> {
+    let to_start = (reach.start - s.origin).truncate();
+    let flat = to_start.length();
+    if flat > APPROACH || (reach.start.z - s.origin.z).abs() > NEAR_LEVEL {
+        return None;
+    }
+    let v = s.velocity.truncate();
+    if flat > 1.0 && v.dot(to_start) <= 0.0 {
+        // Just past the start, going its way: from here as it is.
+        let heading = Vec2::from_angle(reach.commands.first()?.cmd.yaw.to_radians());
+        if flat > PAST_START || v.dot(heading) <= 0.0 {
+            return None;
+        }
+        let turn = if reach.kind == ReachKind::Teleport {
+            fit_teleport(ctx, teleporters, reach, s)
+        } else {
+            fit(ctx, mesh, reach, s)
+        };
+        return turn.map(|t| ((0, s.yaw), t));
+    }
+    let yaw = if flat > 1.0 {
+        to_start.y.atan2(to_start.x).to_degrees()
+    } else {
+        s.yaw
+    };
+    // Ticks of running in until the start is passed.
+    let d = to_start.normalize_or_zero();
+    let mut q = *s;
+    let mut n = 0u32;
+    while (reach.start - q.origin).truncate().dot(d) > 0.0 && n < 16 {
+        q = pmove(
+            &q,
+            &run_in(yaw, s.pitch),
+            ctx.map,
+            &ctx.physics,
+            ctx.dt,
+            ctx.me,
+        )
+        .0;
+        n += 1;
+    }
+    let leads: Vec<u32> = [n, n.saturating_sub(1), n + 1]
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, l)| i == 0 || l != n)
+        .map(|(_, l)| l)
+        .collect();
+    for lead in leads {
+        let mut p = *s;
+        let mut ok = true;
+        for _ in 0..lead {
+            p = pmove(
+                &p,
+                &run_in(yaw, s.pitch),
+                ctx.map,
+                &ctx.physics,
+                ctx.dt,
+                ctx.me,
+            )
+            .0;
+            if p.on_ground.is_none() && p.water_level < 2 {
+                ok = false;
+                break;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let turn = if reach.kind == ReachKind::Teleport {
+            fit_teleport(ctx, teleporters, reach, &p)
+        } else {
+            fit(ctx, mesh, reach, &p)
+        };
+        if let Some(turn) = turn {
+            return Some(((lead, yaw), turn));
+        }
+    }
+    None
+}
 
 /// The first of [`FIT_TURNS`] under which `reach`'s commands, run through the player
 /// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
@@ -826,6 +1162,7 @@ fn follow_route(
         Step::Go(MoveRequest {
             target: MoveTarget::Point(p),
             speed: 320.0,
+            known: false,
         })
     };
     for a in st.avoid.iter_mut() {
@@ -847,11 +1184,47 @@ fn follow_route(
     }
     let (_, goal_area) = st.goal.expect("set above");
     let mesh = Arc::clone(&nav.mesh);
+    // Sent on by a teleporter this tick (walked into one, or at the end of a teleport's
+    // run): whatever was followed is behind; the route goes on from where it comes down.
+    if s.teleport_time > crate::physics::teleport::TELEPORT_LOCK - 0.5 * dt
+        && let Some(r) = st.reach
+    {
+        if st.played.is_some() {
+            st.landing = Some(r);
+        }
+        st.reach = None;
+        st.played = None;
+        st.lead = None;
+        st.settle = false;
+        st.area = None;
+    }
     // Playing a reachability's commands: on to the end of them.
     if let (Some(r), Some(k)) = (st.reach, st.played) {
         let reach = &mesh.reaches()[r as usize];
-        let mut left = k;
-        for run in &reach.commands {
+        let (lead, lead_yaw) = st.lead.unwrap_or((0, 0.0));
+        if k < lead {
+            st.played = Some(k + 1);
+            return Step::Cmd(run_in(lead_yaw, s.pitch));
+        }
+        // The run is over once the bot is where it leads (the commands were cut there
+        // for a player from a stand; a bot that came in running gets there sooner, and
+        // the rest of them would carry it on): sent on by the teleporter, or on the
+        // ground (or swimming) in its end area, or near its end in one a walk joins to it.
+        let there = k > lead
+            && if reach.kind == ReachKind::Teleport {
+                s.teleport_time > 0.0
+            } else {
+                (s.on_ground.is_some() || s.water_level >= 2)
+                    && mesh.area_at(s.origin).is_some_and(|a| {
+                        a == reach.to
+                            || (a != reach.from
+                                && mesh.walk_joined(reach.to, a)
+                                && (s.origin - reach.end).truncate().length() <= 48.0
+                                && (s.origin.z - reach.end.z).abs() <= 24.0)
+                    })
+            };
+        let mut left = k - lead;
+        for run in reach.commands.iter().filter(|_| !there) {
             if left < run.ticks {
                 st.played = Some(k + 1);
                 return Step::Cmd(turned(run.cmd, st.turn));
@@ -860,7 +1233,11 @@ fn follow_route(
         }
         st.reach = None;
         st.played = None;
-        st.settle = true;
+        st.lead = None;
+        // After a jump or fall, no steering until it lands (the run's arc is the one
+        // measured); a teleported bot comes down where the route goes on from, and steers
+        // for it in the air (Quake's air control brakes hard against the exit's speed).
+        st.settle = reach.kind != ReachKind::Teleport;
         st.landing = Some(r);
     }
     let swimming = s.water_level >= 2;
@@ -879,7 +1256,37 @@ fn follow_route(
     }
     let area = mesh.area_at(s.origin).or(st.area);
     if s.on_ground.is_none() && !swimming {
-        // In the air: the fall or jump decides where it lands; keep heading on.
+        // In the air: the fall or jump decides where it lands; keep heading on — along
+        // the walks ahead where it walks (running down stairs, a bot is in the air over
+        // most steps: heading for the walk's own end, which the line along the walks may
+        // have passed, turned it back), else to the run's end.
+        let hc = if st.through_doors {
+            nav.goal_through_doors(goal_area, travel)
+        } else {
+            nav.goal(goal_area, travel)
+        };
+        let walk = match st.reach {
+            Some(r) if st.played.is_none() => area.map(|a| (r, a)),
+            // Nothing followed (sent on by a teleporter): the way on from the floor below.
+            None => mesh.area_under(s.origin).and_then(|(q, a)| {
+                let avoid = st.avoid;
+                nav.first_step(&hc, a, q, |r| {
+                    avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
+                })
+                .map(|(_, r)| (r, a))
+            }),
+            _ => None,
+        };
+        if let Some((r, a)) = walk {
+            let reach = &mesh.reaches()[r as usize];
+            if !steered(&mesh, reach) {
+                return go(reach.start);
+            }
+            if let Some(ahead) = lookahead(nav, &hc, st, a, r, s.origin) {
+                let (p, aim) = head_for(&mesh, s.origin, &ahead, (goal, goal_area));
+                return head_to(ctx, &mesh, s, p, aim);
+            }
+        }
         let to = st
             .reach
             .map(|r| mesh.reaches()[r as usize].end)
@@ -894,23 +1301,9 @@ fn follow_route(
         st.reach = None;
         return go(goal);
     }
-    // Keep the reachability being followed while the bot is still in its area, or near its
-    // start (momentum carries a bot through areas a few cells wide: choosing again in each
-    // would go round in circles); otherwise the quickest way on from here. Near is on the
-    // start's level: a bot that went over the ledge short of a walk-off's start and landed
-    // below it is not near a start it cannot climb back to (it stood there until the
-    // reachability was given up).
-    let keep = st.reach.filter(|&r| {
-        let reach = &mesh.reaches()[r as usize];
-        let near = (reach.start - s.origin).truncate().length()
-            <= if steered(&mesh, reach) {
-                24.0
-            } else {
-                APPROACH
-            }
-            && (reach.start.z - s.origin.z).abs() <= NEAR_LEVEL;
-        !st.avoided(r) && (reach.from == area || (near && reach.to != area))
-    });
+    // Keep the reachability being followed (see [`kept`]); otherwise the quickest way on
+    // from here.
+    let keep = st.reach.filter(|&r| kept(&mesh, st, r, area, s.origin));
     let r = match keep {
         Some(r) => r,
         None => {
@@ -971,14 +1364,40 @@ fn follow_route(
                 } else {
                     nav.goal(goal_area, travel)
                 };
-                let (p, areas) = match lookahead(nav, &hc, st, area, r, s.origin) {
-                    Some((p, stop, areas)) => (if stop { p } else { past(p, s.origin) }, areas),
-                    None if flat <= 16.0 => (past(reach.end, reach.start), vec![area, reach.to]),
-                    None => (reach.start, vec![area, reach.to]),
+                let ahead = lookahead(nav, &hc, st, area, r, s.origin);
+                // Near the start of a run to play, on its level and in a straight line
+                // over the route's floors: that run is what is followed now (the bot
+                // slows onto its start), wherever the border of its area lies.
+                if let Some(Ahead {
+                    point,
+                    stop: true,
+                    next: Some(next),
+                    areas,
+                    ..
+                }) = &ahead
+                    && straight_over(&mesh, areas, s.origin, *point)
+                    && kept(&mesh, st, *next, area, s.origin)
+                {
+                    st.reach = Some(*next);
+                    st.held = 0.0;
+                    st.approach = 0.0;
+                    return follow_route(ctx, nav, st, s, goal, travel);
+                }
+                let aim = |o: Vec3| match &ahead {
+                    Some(a) => head_for(&mesh, o, a, (goal, goal_area)),
+                    None if flat <= 16.0 => (past(reach.end, reach.start), Aim::Go),
+                    None => (reach.start, Aim::Go),
                 };
-                return match guard(ctx, &mesh, s, p, &areas) {
+                let areas = match &ahead {
+                    Some(a) => &a.areas[..],
+                    None => &[area, reach.to][..],
+                };
+                return match guard(ctx, &mesh, s, |o| aim(o).0, areas) {
                     Some(c) => Step::Cmd(c),
-                    None => go(p),
+                    None => {
+                        let (p, stop) = aim(s.origin);
+                        head_to(ctx, &mesh, s, p, stop)
+                    }
                 };
             }
             if to_start.length() <= 16.0 {
@@ -1001,24 +1420,25 @@ fn follow_route(
                 return go(reach.start);
             }
             // On the run: near the start, a jump or fall that lands from the bot's state as
-            // it is (moving) is played without stopping first — a stand on the start costs
-            // the braking and the run-up again.
+            // it is (moving), run in to the start first, is played without stopping — a
+            // stand on the start costs the braking and the run-up again.
             if !swimming
-                && flat <= ON_THE_RUN
                 && reach.needs.is_empty()
                 && (reach.kind.played() || reach.kind == ReachKind::Teleport)
-                && let Some(turn) = if reach.kind == ReachKind::Teleport {
-                    fit_teleport(ctx, &nav.teleporters, reach, s)
-                } else {
-                    fit(ctx, &mesh, reach, s)
-                }
+                && speed > READY_SPEED
+                && let Some((lead, turn)) = fit_on_the_run(ctx, &mesh, &nav.teleporters, reach, s)
             {
                 st.turn = turn;
+                st.lead = (lead.0 > 0).then_some(lead);
                 st.played = Some(1);
-                return Step::Cmd(turned(
-                    reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
-                    turn,
-                ));
+                return Step::Cmd(if lead.0 > 0 {
+                    run_in(lead.1, s.pitch)
+                } else {
+                    turned(
+                        reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
+                        turn,
+                    )
+                });
             }
             if !swimming
                 && (flat > READY_DISTANCE || speed > READY_SPEED)
@@ -1029,12 +1449,13 @@ fn follow_route(
                 // brakes hard after an overshoot.
                 st.held += dt;
                 st.approach += dt;
-                return Step::Cmd(UserCmd {
+                let slow = UserCmd {
                     forward_move: (flat * 6.0).min(320.0),
                     yaw: yaw_to(s.origin, reach.start),
                     pitch: s.pitch,
                     ..Default::default()
-                });
+                };
+                return Step::Cmd(kept_on(ctx, &mesh, s, slow));
             }
             if !movers_ready(&mesh, &reach.needs, ctx) {
                 // Waiting for the lift or door counts against the reachability at a quarter
@@ -1054,12 +1475,13 @@ fn follow_route(
                         // Nearer the start may do.
                         st.held += dt;
                         st.approach += dt;
-                        return Step::Cmd(UserCmd {
+                        let nearer = UserCmd {
                             forward_move: (flat * 6.0).clamp(30.0, 320.0),
                             yaw: yaw_to(s.origin, reach.start),
                             pitch: s.pitch,
                             ..Default::default()
-                        });
+                        };
+                        return Step::Cmd(kept_on(ctx, &mesh, s, nearer));
                     }
                     None => {
                         st.avoid(r);
@@ -1069,6 +1491,7 @@ fn follow_route(
                 }
             }
             st.played = Some(1);
+            st.lead = None;
             Step::Cmd(turned(
                 reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
                 st.turn,

@@ -458,6 +458,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 intent.0 = Some(MoveRequest {
                     target: MoveTarget::Point(*target),
                     speed: 320.0,
+                    known: false,
                 });
                 UserCmd {
                     yaw: s.yaw,

@@ -514,6 +514,7 @@ impl ButtonGo {
         ButtonGo::Walk(MoveRequest {
             target: MoveTarget::Point(p),
             speed: 320.0,
+            known: false,
         })
     }
 }
@@ -1269,6 +1270,7 @@ impl Explorer {
                 let req = MoveRequest {
                     target: MoveTarget::Point(p),
                     speed: 320.0,
+                    known: false,
                 };
                 return (Some(Some(req)), None);
             }
@@ -1370,6 +1372,7 @@ impl Explorer {
                     MoveRequest {
                         target: MoveTarget::Point(s.origin),
                         speed: 0.0,
+                        known: false,
                     },
                     false,
                 );
@@ -1394,6 +1397,7 @@ impl Explorer {
                     MoveRequest {
                         target: MoveTarget::Point(s.origin),
                         speed: 0.0,
+                        known: false,
                     },
                     stuck,
                 );
@@ -1406,6 +1410,7 @@ impl Explorer {
             MoveRequest {
                 target: MoveTarget::Point(self.target.unwrap_or(s.origin)),
                 speed: 320.0,
+                known: false,
             },
             stuck,
         )

@@ -45,6 +45,11 @@ pub struct MoveRequest {
     pub target: MoveTarget,
     /// Wanted speed, units per second (at most 320).
     pub speed: f32,
+    /// The straight way to the target is known to be walkable (a compiled route's line
+    /// through the borders of its own floors): no look ahead for gaps and hazards on it,
+    /// which near a wall mistakes the wall's foot for a drop.
+    #[serde(skip)]
+    pub known: bool,
 }
 
 /// The request component: `None` leaves the command to the controller.
@@ -433,7 +438,7 @@ pub fn steer(
         mem.avoid_side = 0;
     }
     // Gaps, lava and slime ahead: jump them at the edge if a jump lands, else stop.
-    if !jump {
+    if !jump && !req.known {
         let range = params.lookahead.min(match req.target {
             MoveTarget::Point(_) => to3.truncate().length() + 16.0,
             MoveTarget::Direction(_) => params.lookahead,

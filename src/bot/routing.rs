@@ -648,6 +648,7 @@ impl RoutingStage {
                     b.intent = state.next.and_then(|n| g.get(n)).map(|w| MoveRequest {
                         target: MoveTarget::Point(w.origin),
                         speed: 320.0,
+                        known: false,
                     });
                 }
             }
@@ -748,6 +749,7 @@ fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, 
         b.intent = Some(MoveRequest {
             target: MoveTarget::Point(goal.point),
             speed: 320.0,
+            known: false,
         });
         state.no_route = false;
         b.open = false;

@@ -178,6 +178,8 @@ fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
             "to_area": to_area,
             "reachable": r.is_some(),
             "seconds": r.as_ref().map(|r| r.seconds),
+            "run_seconds": r.as_ref().map(|r| r.run_seconds),
+            "path": r.as_ref().map(|r| r.path.iter().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>()),
             "steps": steps,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -191,10 +193,11 @@ fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
         return Ok(());
     };
     println!(
-        "{}: {:.2} s from {from} (area {from_area}) to {to} (area {to_area}), {} reachabilities",
+        "{}: {:.2} s from {from} (area {from_area}) to {to} (area {to_area}) for a runner from a stand, {} reachabilities ({:.2} s adding up their measured times)",
         mesh.map,
+        r.run_seconds,
+        r.reaches.len(),
         r.seconds,
-        r.reaches.len()
     );
     for &i in &r.reaches {
         let x = &mesh.reaches()[i as usize];
