@@ -425,8 +425,13 @@ fn stored_reachabilities_replay_through_pmove_in_their_time() {
 /// as a bot checks a run before playing it) in its end area or one a walk joins to it, so a
 /// route through it is where the bot ends up. dm6's walkway above the grenade launcher was
 /// the case found: its falls came down over a strip one cell wide and landed two areas on.
+/// Every stored walk off a ledge and every jump, replayed and then held still, comes down
+/// in its end area or one a walk joins to it: the compile's arrival is the first tick
+/// over the end area coming down, and a jump that tops out over a ledge's edge from a
+/// stand falls back (dm6's stair foot: four such jumps a bot gave up on in turn) — those
+/// are taken with a run-up, or kept to where they land, or dropped.
 #[test]
-fn walks_off_ledges_land_where_their_routes_go_on() {
+fn falls_and_jumps_land_where_their_routes_go_on() {
     for name in all_maps() {
         let c = compiled(name).unwrap();
         let (level, cmap, mesh) = (&c.0, &c.1, &c.2);
@@ -434,12 +439,16 @@ fn walks_off_ledges_land_where_their_routes_go_on() {
         let dt = 1.0 / mesh.params.tick_rate as f32;
         let mut falls = 0;
         for (i, r) in mesh.reaches().iter().enumerate() {
-            if r.kind != ReachKind::WalkOffLedge || !r.needs.is_empty() {
+            let run = matches!(
+                r.kind,
+                ReachKind::WalkOffLedge | ReachKind::Jump | ReachKind::BarrierJump
+            );
+            if !run || !r.needs.is_empty() {
                 continue;
             }
             falls += 1;
             let got = run_reach(&world, mesh, r)
-                .unwrap_or_else(|| panic!("{name}: fall {i} {r:?} does not arrive"));
+                .unwrap_or_else(|| panic!("{name}: run {i} {r:?} does not arrive"));
             let hold = botarena::physics::pmove::UserCmd {
                 yaw: r.commands.last().unwrap().cmd.yaw,
                 ..Default::default()
@@ -464,7 +473,8 @@ fn walks_off_ledges_land_where_their_routes_go_on() {
             let landed = mesh.area_at(s.origin);
             assert!(
                 landed.is_some_and(|l| mesh.walk_joined(r.to, l)),
-                "{name}: fall {i} {}->{} lands at {:?} in {landed:?}",
+                "{name}: {} {i} {}->{} lands at {:?} in {landed:?}",
+                r.kind.name(),
                 r.from,
                 r.to,
                 s.origin
@@ -906,4 +916,37 @@ fn a_teleport_needs_no_door_between_its_trigger_and_where_it_sends() {
             .all(|r| r.needs.contains(&MoverNeed::Open(door))),
         "{through:?}"
     );
+}
+
+/// A step a standing jump reaches the height of but not the top of (the box rises past
+/// the edge and falls back): the barrier jump up is stored with a run-up — running first,
+/// then jumping — and lands on the step.
+#[test]
+fn a_barrier_jump_that_falls_back_from_a_stand_is_taken_with_a_run_up() {
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., 0.), v(512., 256., 256.));
+    b.solid(v(256., 0., 0.), v(512., 256., 42.), "STEP").point(
+        "info_player_deathmatch",
+        v(64., 128., 24.),
+        &[],
+    );
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let up = mesh
+        .reaches()
+        .iter()
+        .find(|r| r.start.z < 30.0 && r.end.z > 60.0)
+        .expect("a way up");
+    let step = up.to;
+    let top = mesh.area_at(v(384., 128., 66.)).expect("step top");
+    assert!(mesh.walk_joined(step, top), "onto the step's top");
+    assert_eq!(up.kind, ReachKind::BarrierJump, "{up:?}");
+    assert!(
+        !up.commands[0].cmd.jump && up.commands.iter().any(|c| c.cmd.jump),
+        "runs, then jumps: {:?}",
+        up.commands
+    );
+    let world = NavWorld::new(&level, &cmap);
+    let got = run_reach(&world, &mesh, up).expect("replays");
+    assert_eq!(mesh.area_at(got.state.origin), Some(step));
 }

@@ -421,3 +421,145 @@ fn waypoint_coverage_of_the_compiled_floor() {
     );
     assert!(c.reachable_covered <= c.covered && c.reachable_near <= c.near);
 }
+
+/// The runner's route round a block between two halves of a room: the shortest line
+/// through the borders its walks cross. It stays over the route's floors, is no longer
+/// than the line through the walks' own start and end points, passes the block's corner
+/// within a few cells, and its time is its length at running speed plus the physics'
+/// turn costs (and getting up to speed from a stand).
+#[test]
+fn a_runner_takes_the_shortest_line_round_a_corner() {
+    use botarena::aas::route::{START_SECONDS, route_moving, turn_seconds};
+    let v = Vec3::new;
+    let mut b = botarena::map::builder::MapBuilder::new();
+    // A room 512 x 512, a block filling its middle from the south wall up to y 384: the
+    // way from the south-west corner to the south-east one goes round its north end.
+    b.solid(v(-16., -16., -16.), v(528., 528., 0.), "FLOOR")
+        .solid(v(-16., -16., 128.), v(528., 528., 144.), "CEIL")
+        .solid(v(-16., -16., 0.), v(0., 528., 128.), "WALL")
+        .solid(v(512., -16., 0.), v(528., 528., 128.), "WALL")
+        .solid(v(0., -16., 0.), v(512., 0., 128.), "WALL")
+        .solid(v(0., 512., 0.), v(512., 528., 128.), "WALL")
+        .solid(v(192., 0., 0.), v(320., 384., 128.), "BLOCK")
+        .point("info_player_deathmatch", v(64., 64., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let (from, to) = (v(64., 64., 24.03125), v(448., 64., 24.03125));
+    let goal = mesh.area_at(to).expect("goal area");
+    let cache = build_cache(&mesh, goal, Travel::ALL);
+    let r = route(&mesh, &cache, from, to).expect("a route");
+    assert!(r.reaches.len() >= 2, "{r:?}");
+    assert!(
+        r.run_seconds < r.seconds,
+        "{} vs {}",
+        r.run_seconds,
+        r.seconds
+    );
+    // Over floors all the way (every 4 units).
+    for w in r.path.windows(2) {
+        let n = ((w[1] - w[0]).truncate().length() / 4.0).ceil().max(1.0) as usize;
+        for k in 0..=n {
+            let p = w[0].lerp(w[1], k as f32 / n as f32);
+            assert!(
+                mesh.area_at(v(p.x, p.y, 24.03125)).is_some(),
+                "off the floor at {p}"
+            );
+        }
+    }
+    let length = |pts: &[Vec3]| -> f32 {
+        pts.windows(2)
+            .map(|w| (w[1] - w[0]).truncate().length())
+            .sum()
+    };
+    let mut through_ends = vec![from];
+    for &i in &r.reaches {
+        let x = &mesh.reaches()[i as usize];
+        through_ends.extend([x.start, x.end]);
+    }
+    through_ends.push(to);
+    assert!(length(&r.path) <= length(&through_ends) + 1e-3);
+    // Round the block's north-west and north-east corners (the player's box keeps 16 off
+    // the block; the line keeps 8 off the areas' borders' ends).
+    for corner in [v(192., 384., 24.), v(320., 384., 24.)] {
+        let nearest = r
+            .path
+            .iter()
+            .map(|p| (p.truncate() - corner.truncate()).length())
+            .fold(f32::MAX, f32::min);
+        assert!(nearest < 48.0, "{corner}: {nearest} ({:?})", r.path);
+    }
+    // Its time: the length at 320 u/s, the turns, the start.
+    let mut want = START_SECONDS;
+    let mut heading: Option<glam::Vec2> = None;
+    for w in r.path.windows(2) {
+        let leg = (w[1] - w[0]).truncate();
+        if leg.length() > 1.0 {
+            want += heading.map_or(0.0, |h| turn_seconds(h, leg)) + leg.length() / 320.0;
+            heading = Some(leg);
+        }
+    }
+    assert!(
+        (r.run_seconds - want).abs() < 1e-3,
+        "{} vs {want}",
+        r.run_seconds
+    );
+    // Already running the way the route starts, no start-up; running the other way, the
+    // reversal's cost on top.
+    let first = (r.path[1] - r.path[0]).normalize();
+    let running = route_moving(&mesh, &cache, from, first * 320.0, to).unwrap();
+    assert!((running.run_seconds - (r.run_seconds - START_SECONDS)).abs() < 1e-3);
+    let back = route_moving(&mesh, &cache, from, -first * 320.0, to).unwrap();
+    assert!(
+        (back.run_seconds
+            - running.run_seconds
+            - turn_seconds(-first.truncate(), first.truncate()))
+        .abs()
+            < 1e-3
+    );
+}
+
+/// The turn costs a route's runner pays are what the player physics measures: running at
+/// 320 u/s and turning toward a point far off in a new direction, the time to get 640
+/// units along it beyond 2 s, within 8 ms for every angle; and from a stand.
+#[test]
+fn turn_costs_are_what_the_physics_measures() {
+    use botarena::aas::route::{START_SECONDS, turn_seconds};
+    use botarena::physics::pmove::{PhysicsParams, UserCmd, pmove};
+    let v = Vec3::new;
+    let mut b = botarena::map::builder::MapBuilder::new();
+    b.solid(v(-4096., -4096., -16.), v(4096., 4096., 0.), "FLOOR");
+    let (_, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let start = botarena::nav::sample::stand_still(&cmap, &physics, v(0., 0., 40.));
+    // Seconds to get `d` units along `dir` from `s`, heading for a point far along it.
+    let time_along = |mut s: botarena::physics::pmove::PlayerState, dir: Vec3, d: f32| {
+        let target = start.origin + dir * 4000.0;
+        let (mut t, mut prev) = (0u32, 0.0f32);
+        while (s.origin - start.origin).dot(dir) < d {
+            prev = (s.origin - start.origin).dot(dir);
+            let to = target - s.origin;
+            let c = UserCmd {
+                forward_move: 320.0,
+                yaw: to.y.atan2(to.x).to_degrees(),
+                ..Default::default()
+            };
+            s = pmove(&s, &c, &cmap, &physics, 0.05, None).0;
+            t += 1;
+        }
+        let now = (s.origin - start.origin).dot(dir);
+        (t as f32 - 1.0 + (d - prev) / (now - prev)) * 0.05
+    };
+    for deg in [0.0f32, 30.0, 60.0, 90.0, 120.0, 150.0, 180.0] {
+        let dir = v(deg.to_radians().cos(), deg.to_radians().sin(), 0.0);
+        let mut s = start;
+        s.velocity = v(320.0, 0.0, 0.0);
+        let lost = time_along(s, dir, 640.0) - 2.0;
+        let model = turn_seconds(glam::Vec2::X, dir.truncate());
+        assert!(
+            (lost - model).abs() < 0.008,
+            "{deg}°: physics {lost}, model {model}"
+        );
+    }
+    let lost = time_along(start, Vec3::X, 640.0) - 2.0;
+    assert!((lost - START_SECONDS).abs() < 0.008, "from a stand: {lost}");
+}
