@@ -194,6 +194,23 @@ impl CompiledNav {
         }
     }
 
+    /// Seconds the door reachability `r` needs (one that does not open by approach) takes
+    /// to open from shut once fired or shot, run through the mover code at `dt`; `None`
+    /// when `r` needs no such door.
+    pub fn opening_seconds(&self, level: &crate::map::Level, r: u32, dt: f32) -> Option<f32> {
+        use crate::physics::movers::MoverState;
+        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
+        let def = &level.movers[d.mover];
+        let mut s = MoverState::spawn(def, &level.path_corners);
+        s.use_mover(def);
+        let mut t = 0.0;
+        while (s.offset - d.open).length() >= 1.0 && t < 60.0 {
+            s = s.step(def, &level.path_corners, dt).0;
+            t += dt;
+        }
+        Some(t)
+    }
+
     /// Frees the reachabilities through each needed door that stands open now and blocks
     /// those through one that does not (`mover(index)`: a mover's state this tick).
     pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {

@@ -320,12 +320,24 @@ pub fn tour_compiled(
         // Through them where they cut the item off (the bot opens or waits for them).
         let predicted = mesh.area_at(item.stand).and_then(|g| {
             let around = build_cache_blocked(mesh, g, Travel::ALL, blocked);
+            let seconds = |r: crate::aas::route::Route| {
+                r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..])
+            };
             route_moving(mesh, &around, from, velocity, item.stand)
+                .map(seconds)
                 .or_else(|| {
+                    // Through doors shut now: with the time each takes to open.
                     let through = build_cache_blocked(mesh, g, Travel::ALL, None);
-                    route_moving(mesh, &through, from, velocity, item.stand)
+                    let r = route_moving(mesh, &through, from, velocity, item.stand)?;
+                    let mut doors: Vec<f32> = r
+                        .reaches
+                        .iter()
+                        .filter(|&&i| nav.blocked.blocked[i as usize])
+                        .filter_map(|&i| nav.opening_seconds(&m.sim.level, i, m.sim.dt))
+                        .collect();
+                    doors.dedup();
+                    Some(seconds(r) + doors.iter().sum::<f32>())
                 })
-                .map(|r| r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..]))
         });
         m.sim
             .world
