@@ -950,3 +950,42 @@ fn a_barrier_jump_that_falls_back_from_a_stand_is_taken_with_a_run_up() {
     let got = run_reach(&world, &mesh, up).expect("replays");
     assert_eq!(mesh.area_at(got.state.origin), Some(step));
 }
+
+/// A door in the middle of a corridor, where the floor runs on unbroken through its place
+/// once it is open (as e1m1's secret door before the quad): the doorway is an area of its
+/// own, so the way from one end to the other takes a reachability into it that records
+/// the door; a route could otherwise cross the shut door inside one area, where no
+/// reachability is (e1m1's tour bot stood before that door for the whole minute).
+#[test]
+fn a_door_across_a_corridor_is_a_doorway_area_the_way_through_needs() {
+    use botarena::aas::route::{Travel, build_cache, route};
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., 0.), v(512., 96., 128.));
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "shut"),
+        ],
+        &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
+    )
+    .point("info_player_deathmatch", v(64., 48., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let door = level.movers[0].id.0;
+    let (west, east) = (v(64., 48., 24.03125), v(448., 48., 24.03125));
+    let (a, b) = (mesh.area_at(west).unwrap(), mesh.area_at(east).unwrap());
+    assert_ne!(a, b, "the corridor's ends are apart");
+    let cache = build_cache(&mesh, b, Travel::ALL);
+    let r = route(&mesh, &cache, west, east).expect("a route through the doorway");
+    assert!(
+        r.reaches.iter().any(|&i| mesh.reaches()[i as usize]
+            .needs
+            .contains(&MoverNeed::Open(door))),
+        "{:?}",
+        r.reaches
+            .iter()
+            .map(|&i| &mesh.reaches()[i as usize])
+            .collect::<Vec<_>>()
+    );
+}

@@ -65,6 +65,10 @@ struct Key {
     /// The mover at its other end for this span to be there (`NONE`: as navigation
     /// assumes the movers).
     moved: u32,
+    /// The door whose shut place the span is in (`NONE`: none): a doorway is an area of
+    /// its own, so that the reachabilities into it record the door (an area spanning it
+    /// would let a route cross a shut door inside one area, where no reachability is).
+    door: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -159,6 +163,7 @@ fn column(
                     mover: NONE,
                     trigger: NONE,
                     moved,
+                    door: world.doorway_at(o).unwrap_or(NONE),
                 },
             });
             continue;
@@ -206,6 +211,7 @@ fn column(
                 mover,
                 trigger,
                 moved,
+                door: world.doorway_at(o).unwrap_or(NONE),
             },
         });
     }
@@ -292,6 +298,7 @@ fn floating_liquid(
             mover: NONE,
             trigger: NONE,
             moved,
+            door: NONE,
         },
     })
 }

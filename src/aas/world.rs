@@ -201,6 +201,25 @@ impl<'a> NavWorld<'a> {
             .collect()
     }
 
+    /// The door or secret door whose shut place a player standing at `origin` would be in
+    /// (its box overlaps the mover's bounds where the map has it, by more than a hair): a
+    /// doorway, which navigation takes open. Its id.
+    pub fn doorway_at(&self, origin: Vec3) -> Option<u32> {
+        const HAIR: f32 = 0.5;
+        let (lo, hi) = (origin + PLAYER_MINS, origin + PLAYER_MAXS);
+        self.level
+            .movers
+            .iter()
+            .find(|m| {
+                matches!(
+                    m.kind,
+                    MoverKind::Door { .. } | MoverKind::SecretDoor { .. }
+                ) && (lo + HAIR).cmplt(m.maxs).all()
+                    && (hi - HAIR).cmpgt(m.mins).all()
+            })
+            .map(|m| m.id.0)
+    }
+
     /// The teleporter trigger a player box at `origin` touches, if any.
     pub fn teleporter_at(&self, origin: Vec3) -> Option<&Teleporter> {
         self.teleports.iter().find(|t| {
