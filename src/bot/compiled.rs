@@ -867,6 +867,10 @@ fn turned(c: UserCmd, turn: f32) -> UserCmd {
 /// steps of a stair).
 const NEAR_LEVEL: f32 = 32.0;
 
+/// A step's height (units): how far below an area's lowest origin a falling player has
+/// missed it.
+const STEP: f32 = 18.0;
+
 /// Turns (degrees) tried on a run's commands, in order.
 const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
 
@@ -995,6 +999,10 @@ fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerSta
             let c = turned(run.cmd, turn);
             for _ in 0..run.ticks {
                 p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                if p.velocity.z < 0.0 && p.origin.z < to.mins.z - STEP {
+                    // Falling below the end area: it cannot come down onto it any more.
+                    return false;
+                }
                 if arrived(&p) {
                     // Over the end area coming down is not enough: it must land there (a
                     // jump that tops out over a ledge's edge without the speed to get onto
