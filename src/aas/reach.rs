@@ -1790,7 +1790,11 @@ pub(crate) fn landings(
                 return (Landed::Moved(slower), ticks);
             }
         }
-        if l == r.from || !ctx.here(l) {
+        // Landing back where it started, somewhere not there with the movers as they
+        // are, or in lava or slime (a jump that misses its ledge and falls into the pit
+        // is no way anywhere): dropped.
+        let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
+        if l == r.from || !ctx.here(l) || mesh.areas()[l as usize].flags.0 & deadly != 0 {
             return (Landed::Drop, ticks);
         }
         let mut commands = r.commands.clone();
