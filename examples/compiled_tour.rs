@@ -62,7 +62,12 @@ fn main() {
         }
         if debug {
             let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
-            let key = (nav.area, nav.reach, nav.played.is_some());
+            let key = (
+                nav.area,
+                nav.reach,
+                nav.played.is_some(),
+                nav.detour.map(|d| d.door),
+            );
             if s.is_some() || last != Some(key) || every {
                 eprintln!("{}", tick_line(m, &nav, s));
                 last = Some(key);
@@ -252,7 +257,7 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
         })
         .unwrap_or_default();
     format!(
-        "{cmd} {intent} t{} at {:.3} v {:.0} area {:?} reach {:?} played {:?} avoid {:?}{}",
+        "{cmd} {intent} t{} at {:.3} v {:.0} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
         m.sim.tick,
         st.origin,
         st.velocity.truncate().length(),
@@ -260,6 +265,7 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
         r,
         nav.played,
         nav.avoid.iter().flatten().map(|a| a.0).collect::<Vec<_>>(),
+        nav.detour.map(|d| (d.door, d.opener, d.left)),
         s.map(|s| format!(" == STOP {} {:?}", s.item.label, s.reached_after))
             .unwrap_or_default()
     )

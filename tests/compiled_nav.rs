@@ -391,3 +391,70 @@ fn hearing_model_key_is_checked() {
     let m = s.build().unwrap();
     assert!(m.nav.is_some());
 }
+
+/// A compiled bot whose only way on is through a door a button opens (as e1m1's doors
+/// are: a tour bot stood before such a door for the whole minute) goes to the button,
+/// presses it, and goes through; with the button's target renamed, nothing fires the door
+/// and the bot does not get through.
+#[test]
+fn a_compiled_bot_presses_the_button_that_opens_its_way() {
+    use botarena::bot::control::ControllerConfig;
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let v = Vec3::new;
+    let run = |target: &str| {
+        let mut b = botarena::map::builder::MapBuilder::new();
+        b.solid(v(-16., -16., -16.), v(1040., 528., 0.), "FLOOR")
+            .solid(v(-16., -16., 128.), v(1040., 528., 144.), "CEIL")
+            .solid(v(-16., -16., 0.), v(0., 528., 128.), "WALL")
+            .solid(v(1024., -16., 0.), v(1040., 528., 128.), "WALL")
+            .solid(v(0., -16., 0.), v(1024., 0., 128.), "WALL")
+            .solid(v(0., 512., 0.), v(1024., 528., 128.), "WALL")
+            // The dividing wall, its doorway (y 200..312) filled by the gate.
+            .solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
+            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
+            .brush_entity(
+                &[
+                    ("classname", "func_door"),
+                    ("angle", "-1"),
+                    ("targetname", "gate"),
+                    ("wait", "-1"),
+                ],
+                &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
+            )
+            // A button on the west wall, pressed westward.
+            .brush_entity(
+                &[
+                    ("classname", "func_button"),
+                    ("angle", "180"),
+                    ("target", target),
+                ],
+                &[(v(0., 432., 32.), v(8., 464., 64.), "BUTTON")],
+            )
+            .point("info_player_deathmatch", v(300., 100., 24.), &[]);
+        let (level, cmap) = b.build();
+        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+        let goal = v(800., 256., 24.03125);
+        let mut cfg = MatchConfig::new(
+            1,
+            vec![PlayerConfig {
+                name: "opener".into(),
+                controller: ControllerConfig::Route(goal),
+                spawn: None,
+                start: Some((v(300., 100., 40.), 0.0)),
+                senses: Default::default(),
+                navigation: Navigation::Compiled,
+            }],
+        );
+        cfg.nav = Some(Arc::new(mesh));
+        let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+        (0..400).find(|_| {
+            m.step();
+            m.sim.player_state(0).unwrap().origin.x > 700.0
+        })
+    };
+    // To the button (about 450 units), to the doorway (about 560), the gate's rise.
+    let through = run("gate").expect("through the gate within 20 s");
+    assert!(through < 120, "{through} ticks");
+    assert_eq!(run("elsewhere"), None, "nothing fires the gate");
+}

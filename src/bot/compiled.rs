@@ -107,14 +107,48 @@ impl Answer {
     }
 }
 
+/// What fires a door that does not open by approach (its targetname is the opener's
+/// target): a button pressed by walking into its face, a trigger walked into, or a button
+/// or trigger with health, which a shot fires.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opener {
+    /// A button (mover index): the point in front of its face a player stands on to press
+    /// it, and the button's centre it runs at.
+    Button {
+        /// Mover index.
+        index: usize,
+        /// Where a player stands to press it (its face's front, on the floor below).
+        front: Vec3,
+        /// The centre of its box.
+        centre: Vec3,
+    },
+    /// A trigger (index into the level's triggers): a standing point inside it.
+    Touch {
+        /// Trigger index.
+        index: usize,
+        /// A standing point in its box.
+        at: Vec3,
+    },
+    /// A button or trigger with health (mover index): shot at its centre.
+    Shot {
+        /// Mover index.
+        index: usize,
+        /// The centre of its box.
+        centre: Vec3,
+        /// A standing point out from its face, where it is shot from.
+        place: Vec3,
+    },
+}
+
 /// A door a reachability needs open that does not open when a player comes near (a secret
-/// door, a door opened by a button or trigger): by mover index, its open offset, and the
-/// reachabilities through it.
+/// door, a door opened by a button or trigger): by mover index, its open offset, the
+/// reachabilities through it, and what fires it.
 #[derive(Clone, Debug)]
 struct NeededDoor {
     mover: usize,
     open: Vec3,
     reaches: Vec<u32>,
+    openers: Vec<Opener>,
 }
 
 /// The compiled area graph a match's compiled-navigation bots share, with the goal
@@ -140,7 +174,94 @@ pub struct CompiledNav {
     teleporters: Vec<crate::aas::Teleporter>,
 }
 
+/// What fires door `mover` (its targetname is their target), with where a player goes to
+/// fire each: buttons and triggers with that target whose place is on a floor of `mesh`
+/// (a trigger's centre dropped onto the floor under it; a button's front, its face's way
+/// out a box's half width and more, on the floor below it).
+fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opener> {
+    use crate::map::level::{MoverKind, TriggerKind};
+    let Some(name) = level.movers[mover].targetname.as_deref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (index, m) in level.movers.iter().enumerate() {
+        if m.target.as_deref() != Some(name) {
+            continue;
+        }
+        let centre = (m.mins + m.maxs) * 0.5;
+        match m.kind {
+            MoverKind::Button { shot: true, .. } | MoverKind::ShotTrigger => {
+                // Where to shoot it from: out from its thinnest side, on the floor there
+                // (a plate on a wall is seen from the room, not from inside the wall).
+                let size = m.maxs - m.mins;
+                let axis = if size.x <= size.y { Vec3::X } else { Vec3::Y };
+                let half = size.dot(axis) * 0.5;
+                let place = [1.0f32, -1.0]
+                    .into_iter()
+                    .flat_map(|side| {
+                        [32.0f32, 64.0, 128.0]
+                            .map(move |d| centre + axis * side * (half + d) - Vec3::Z * 40.0)
+                    })
+                    .find_map(|p| {
+                        mesh.area_under(p)
+                            .filter(|&(_, a)| !mesh.areas()[a as usize].is_swim())
+                            .map(|(q, _)| q)
+                    });
+                if let Some(place) = place {
+                    out.push(Opener::Shot {
+                        index,
+                        centre,
+                        place,
+                    });
+                }
+            }
+            MoverKind::Button { pressed, .. } => {
+                let push = pressed.normalize_or_zero();
+                if push.z.abs() > 0.7 || push == Vec3::ZERO {
+                    continue;
+                }
+                let depth = ((m.maxs - m.mins) * 0.5).dot(push.abs());
+                let flat = push.truncate().normalize_or_zero().extend(0.0);
+                let out_front = centre - flat * (depth + super::explore::BUTTON_FRONT);
+                if let Some((front, _)) = mesh.area_under(out_front) {
+                    let z = mesh.area_at(front).map_or(front.z, |a| {
+                        mesh.areas()[a as usize].floor_z(front.truncate())
+                    });
+                    out.push(Opener::Button {
+                        index,
+                        front: front.truncate().extend(z),
+                        centre,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    for (index, t) in level.triggers.iter().enumerate() {
+        let fires = matches!(t.kind, TriggerKind::Multiple { .. } | TriggerKind::Once);
+        if !fires || t.target.as_deref() != Some(name) || t.targetname.is_some() {
+            continue;
+        }
+        let centre = (t.mins + t.maxs) * 0.5;
+        if let Some((at, a)) = mesh.area_under(centre) {
+            let z = mesh.areas()[a as usize].floor_z(at.truncate());
+            out.push(Opener::Touch {
+                index,
+                at: at.truncate().extend(z),
+            });
+        }
+    }
+    out
+}
+
 impl CompiledNav {
+    /// What fires the door reachability `r` needs (none where it needs no door that stays
+    /// shut, or nothing in the map fires it), and the door's mover index.
+    pub fn openers_for(&self, r: u32) -> Option<(usize, &[Opener])> {
+        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
+        Some((d.mover, &d.openers))
+    }
+
     /// Over `mesh` (compiled for `level`), with its default clusters; every reachability
     /// through a door that does not open by approach is blocked until [`CompiledNav::update`]
     /// sees it open.
@@ -168,6 +289,7 @@ impl CompiledNav {
                         mover,
                         open,
                         reaches: vec![i as u32],
+                        openers: openers(&mesh, level, mover),
                     }),
                 }
             }
@@ -370,6 +492,22 @@ pub struct AreaNav {
     /// Ticks of running in (at a fixed yaw, degrees) played before the reachability's
     /// commands: a run taken on the run from short of its start.
     pub lead: Option<(u32, f32)>,
+    /// Gone to fire a shut door the route needs ([`Detour`]).
+    pub detour: Option<Detour>,
+}
+
+/// A bot gone to fire a shut door its route needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Detour {
+    /// The door's mover index.
+    pub door: u32,
+    /// Which of its openers ([`CompiledNav::openers_for`]).
+    pub opener: u32,
+    /// The reachability through the door (left out for a while when the detour is given
+    /// up).
+    pub reach: u32,
+    /// Ticks left before it is given up.
+    pub left: u32,
 }
 
 impl AreaNav {
@@ -405,6 +543,9 @@ impl StateHash for AreaNav {
         h.u64(opt(self.played));
         h.u64(opt(self.area));
         h.u64(opt(self.lead.map(|l| l.0)));
+        h.u64(opt(self.detour.map(|d| d.door)));
+        h.u64(opt(self.detour.map(|d| d.opener)));
+        h.u64(opt(self.detour.map(|d| d.left)));
     }
 }
 
@@ -1101,6 +1242,8 @@ pub struct FollowCtx<'a> {
     pub door_open: &'a dyn Fn(u32) -> bool,
     /// The shootable movers as they stand (the doors among them are shot open on the way).
     pub doors: &'a [super::explore::ShootableView],
+    /// The movers' ids by index in the level's movers.
+    pub mover_ids: &'a [u32],
 }
 
 /// One tick of following the route to `goal` for a bot in state `s` (pure but for the
@@ -1116,6 +1259,22 @@ pub fn follow(
     goal: Vec3,
     travel: Travel,
 ) -> Step {
+    if let Some(d) = st.detour {
+        if d.left == 0 {
+            // Given up: the way through that door is left out for a while.
+            st.detour = None;
+            st.avoid(d.reach);
+        } else {
+            st.detour = Some(Detour {
+                left: d.left - 1,
+                ..d
+            });
+            if let Some(step) = detour(ctx, nav, st, s, d, travel) {
+                return step;
+            }
+            st.detour = None;
+        }
+    }
     let step = follow_route(ctx, nav, st, s, goal, travel);
     if !st.settle {
         return step;
@@ -1367,6 +1526,34 @@ fn follow_route(
     let to_start = reach.start - s.origin;
     let flat = to_start.truncate().length();
     if nav.is_blocked(r) {
+        // Through a closed door that something fires (a button, a trigger): off to fire it
+        // first, the quickest of them to get to.
+        let openers = nav
+            .openers_for(r)
+            .map(|(door, o)| (door, o.iter().map(|o| o.place()).collect::<Vec<_>>()));
+        if st.detour.is_none()
+            && let Some((door, places)) = openers
+            && door_shut(ctx, door)
+        {
+            let best = places
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &p)| Some((nav.seconds(s.origin, p, travel)?, k)))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            if let Some((t, k)) = best {
+                let d = Detour {
+                    door: door as u32,
+                    opener: k as u32,
+                    reach: r,
+                    left: ((2.0 * t + DETOUR_SLACK) / dt).ceil() as u32,
+                };
+                st.detour = Some(d);
+                if let Some(step) = detour(ctx, nav, st, s, d, travel) {
+                    return step;
+                }
+                st.detour = None;
+            }
+        }
         // Through a closed door: to its start, then open it (shoot a secret door in
         // sight) or wait for it.
         if flat > 24.0 {
@@ -1525,6 +1712,94 @@ fn follow_route(
     }
 }
 
+impl Opener {
+    /// Where a player goes to fire it.
+    pub fn place(&self) -> Vec3 {
+        match *self {
+            Opener::Button { front, .. } => front,
+            Opener::Touch { at, .. } => at,
+            Opener::Shot { place, .. } => place,
+        }
+    }
+}
+
+/// Whether door `index` (a mover index) stands shut and still (nothing has fired it yet).
+fn door_shut(ctx: &FollowCtx, index: usize) -> bool {
+    let Some(id) = ctx.mover_ids.get(index) else {
+        return false;
+    };
+    (ctx.mover)(*id).is_none_or(|m| m.phase == Phase::AtA && m.offset.length() < 0.5)
+}
+
+/// Seconds beyond twice the route time to an opener after which going to fire a door
+/// with it is given up.
+const DETOUR_SLACK: f32 = 5.0;
+
+/// Distance (units across) from a button's front within which a bot runs at its face.
+const PRESS_RANGE: f32 = 20.0;
+
+/// One tick of going to fire the shut door `d` (mover index, opener) with its opener: to a
+/// button's front and then into its face; into a trigger; shooting a button or trigger with
+/// health once the gun sees it, going toward it till then. `None` once the door is fired
+/// (it moves or stands open) or the opener cannot be got to.
+fn detour(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    Detour {
+        door, opener: k, ..
+    }: Detour,
+    travel: Travel,
+) -> Option<Step> {
+    if !door_shut(ctx, door as usize) {
+        return None;
+    }
+    let opener = *nav
+        .doors
+        .iter()
+        .find(|d| d.mover == door as usize)?
+        .openers
+        .get(k as usize)?;
+    match opener {
+        Opener::Button { front, centre, .. } => {
+            if (front - s.origin).truncate().length() <= PRESS_RANGE
+                && (front.z - s.origin.z).abs() <= NEAR_LEVEL
+            {
+                return Some(Step::Cmd(run_in(yaw_to(s.origin, centre), s.pitch)));
+            }
+            routed(follow_route(ctx, nav, st, s, front, travel))
+        }
+        Opener::Touch { at, .. } => routed(follow_route(ctx, nav, st, s, at, travel)),
+        Opener::Shot {
+            index,
+            centre,
+            place,
+        } => {
+            let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
+            let id = ctx.mover_ids.get(index).map(|&i| EntId(i));
+            if id.is_some()
+                && ctx
+                    .map
+                    .trace_ray(gun, centre, crate::map::Contents::SOLID, None)
+                    .ent
+                    == id
+            {
+                let to = centre - gun;
+                let yaw = to.y.atan2(to.x).to_degrees();
+                let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
+                return Some(Step::Shoot((yaw, pitch)));
+            }
+            routed(follow_route(ctx, nav, st, s, place, travel))
+        }
+    }
+}
+
+/// A step on the way somewhere, `None` where there is no way.
+fn routed(step: Step) -> Option<Step> {
+    (step != Step::NoRoute).then_some(step)
+}
+
 /// The routing stage's part for compiled-navigation bots (after the waypoint bots'): each
 /// living one with a route goal follows its route one tick. Reads [`Motion`], [`Vitals`],
 /// the movers; writes [`AreaNav`], [`MoveIntent`], [`Command`] (while a reachability's
@@ -1554,6 +1829,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
         mover(id).is_none_or(|m| (m.offset - open).length() < 1.0)
     };
     let doors = super::explore::shootables(sim);
+    let mover_ids: Vec<u32> = sim.level.movers.iter().map(|m| m.id.0).collect();
     let mut view = sim.world.view_mut::<(
         &Motion,
         &Vitals,
@@ -1576,6 +1852,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                 st.goal = None;
                 st.reach = None;
                 st.played = None;
+                st.detour = None;
                 continue;
             }
         };
@@ -1590,6 +1867,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
             mover: &mover,
             door_open: &door_open,
             doors: &doors,
+            mover_ids: &mover_ids,
         };
         match follow(&ctx, nav, st, &motion.0, goal.point, travel_of(goal.flags)) {
             Step::Go(req) => {
@@ -1653,6 +1931,7 @@ mod tests {
             mover: &mover,
             door_open: &door_open,
             doors: &[],
+            mover_ids: &[],
         };
         let run = |yaw: f32| Reach {
             from: 0,
