@@ -1068,18 +1068,21 @@ fn fit_on_the_run(
     };
     // Ticks of running in until the start is passed.
     let d = to_start.normalize_or_zero();
-    let mut q = *s;
-    let mut n = 0u32;
-    while (reach.start - q.origin).truncate().dot(d) > 0.0 && n < 16 {
-        q = pmove(
-            &q,
+    let step_in = |q: &PlayerState| {
+        pmove(
+            q,
             &run_in(yaw, s.pitch),
             ctx.map,
             &ctx.physics,
             ctx.dt,
             ctx.me,
         )
-        .0;
+        .0
+    };
+    let mut q = *s;
+    let mut n = 0u32;
+    while (reach.start - q.origin).truncate().dot(d) > 0.0 && n < 16 {
+        q = step_in(&q);
         n += 1;
     }
     let leads: Vec<u32> = [n, n.saturating_sub(1), n + 1]
@@ -1092,15 +1095,7 @@ fn fit_on_the_run(
         let mut p = *s;
         let mut ok = true;
         for _ in 0..lead {
-            p = pmove(
-                &p,
-                &run_in(yaw, s.pitch),
-                ctx.map,
-                &ctx.physics,
-                ctx.dt,
-                ctx.me,
-            )
-            .0;
+            p = step_in(&p);
             if p.on_ground.is_none() && p.water_level < 2 {
                 ok = false;
                 break;
