@@ -386,11 +386,12 @@ fn waypoint_coverage_of_the_compiled_floor() {
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let grid = seed_grid(&cmap, &GridParams::default());
     let spawns: Vec<glam::Vec3> = level.spawns.iter().map(|s| s.origin).collect();
-    let full = nav_coverage(&mesh, &cmap, &grid, &spawns);
+    let full = nav_coverage(&mesh, &level, &cmap, &grid, &spawns);
     assert!(full.share() > 0.9, "{full:?}");
     assert!(full.areas_touched <= full.areas && full.areas > 10);
     let none = nav_coverage(
         &mesh,
+        &level,
         &cmap,
         &botarena::nav::waypoints::WaypointGraph::new(),
         &spawns,
@@ -412,7 +413,7 @@ fn waypoint_coverage_of_the_compiled_floor() {
     // never more than the disc of either radius.
     let mut one = botarena::nav::waypoints::WaypointGraph::new();
     one.add(spawns[0], botarena::nav::waypoints::WaypointKind::Normal);
-    let c = nav_coverage(&mesh, &cmap, &one, &spawns);
+    let c = nav_coverage(&mesh, &level, &cmap, &one, &spawns);
     let disc = |r: f64| std::f64::consts::PI * r * r;
     assert!(c.covered > 2.0 * c.near && c.near > 0.0, "{c:?}");
     assert!(
@@ -420,6 +421,60 @@ fn waypoint_coverage_of_the_compiled_floor() {
         "{c:?}"
     );
     assert!(c.reachable_covered <= c.covered && c.reachable_near <= c.near);
+}
+
+/// A door's shut place is floor only while the door is open: `explore`'s measure counts
+/// it covered where the waypoints on either side reach it with the door out of the way
+/// (a straight line into the shut door reaches nothing), and the door stays where it was.
+#[test]
+fn a_shut_doors_place_is_covered_by_the_waypoints_either_side() {
+    use botarena::nav::waypoints::{WaypointGraph, WaypointKind};
+    use botarena::scenario::explore::nav_coverage;
+    let v = Vec3::new;
+    // A corridor 512 long with a door across its middle that nothing opens.
+    let mut b = botarena::map::builder::MapBuilder::new();
+    b.solid(v(-16., -16., -16.), v(528., 112., 0.), "floor")
+        .solid(v(-16., -16., 128.), v(528., 112., 144.), "ceiling")
+        .solid(v(-16., -16., 0.), v(0., 112., 128.), "wall")
+        .solid(v(512., -16., 0.), v(528., 112., 128.), "wall")
+        .solid(v(-16., -16., 0.), v(528., 0., 128.), "wall")
+        .solid(v(-16., 96., 0.), v(528., 112., 128.), "wall")
+        .brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("angle", "-1"),
+                ("targetname", "shut"),
+            ],
+            &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
+        )
+        .point("info_player_deathmatch", v(64., 48., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let spawns = [v(64., 48., 24.)];
+    let mut g = WaypointGraph::new();
+    g.add(v(64., 48., 24.03125), WaypointKind::Normal);
+    g.add(v(448., 48., 24.03125), WaypointKind::Normal);
+    let c = nav_coverage(&mesh, &level, &cmap, &g, &spawns);
+    assert!(
+        c.reachable_floor > 0.9 * c.floor,
+        "the doorway leads on: {c:?}"
+    );
+    assert_eq!(c.covered, c.floor, "{c:?}");
+    let door = level.movers[0].id;
+    assert_eq!(
+        cmap.mover_offset(door),
+        Some(Vec3::ZERO),
+        "the door is left shut"
+    );
+    // One waypoint west of the door: nothing east of the door is covered (the door is
+    // measured open, not as if the corridor were open to every line).
+    let mut west = WaypointGraph::new();
+    west.add(v(64., 48., 24.03125), WaypointKind::Normal);
+    let w = nav_coverage(&mesh, &level, &cmap, &west, &spawns);
+    assert!(
+        w.covered < 0.8 * w.floor && w.covered > 0.4 * w.floor,
+        "{w:?}"
+    );
 }
 
 /// The runner's route round a block between two halves of a room: the shortest line

@@ -6,7 +6,8 @@
 //! marks the weapon there;
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
-//! place the team's graph leads to the long way round, and an explorer routes there.
+//! place the team's graph leads to the long way round, and an explorer routes there; a
+//! teleporter beside another, stepped into from the side where it is touched first.
 
 mod common;
 
@@ -328,6 +329,96 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
         has_waypoint(&m, |k| matches!(k, WaypointKind::Teleporter { .. })),
         "the teleporter is in the graph"
     );
+}
+
+/// Two thin teleporters 12 units apart across the south of the east room (as e1m5's pair,
+/// one for each way): the western one (x 416..420) sends a player back beside where the
+/// explorer starts, the eastern one (x 432..436) to the sealed west room. Walked into
+/// from the west, the western one is touched first.
+fn teleporter_pair() -> (Level, CollisionMap) {
+    let mut b = shell(256.);
+    b.solid(v(0., -256., 0.), v(16., 256., 256.), "wall");
+    for (x, target) in [(416., "back"), (432., "west")] {
+        b.brush_entity(
+            &[("classname", "trigger_teleport"), ("target", target)],
+            &[(v(x, -256., 0.), v(x + 4., -160., 72.), "trigger")],
+        );
+    }
+    b.point(
+        "info_teleport_destination",
+        v(150., -150., 0.),
+        &[("targetname", "back"), ("angle", "0")],
+    );
+    b.point(
+        "info_teleport_destination",
+        v(-300., 0., 0.),
+        &[("targetname", "west"), ("angle", "0")],
+    );
+    b.point("info_player_deathmatch", v(200., -208., 24.), &[]);
+    b.build()
+}
+
+/// An explorer goes to a teleporter from the side where it touches that one first: from
+/// the west of the pair it leaves the eastern one alone (walking at it, it would touch the
+/// western one and be sent back where it has been), from the east it walks in across the
+/// eastern one's east face; from above it, where no walk gets into it, it leaves it alone.
+#[test]
+fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touched_first() {
+    use botarena::bot::explore::{ButtonGo, Explorer, VisitMap, teleporters, touched_first};
+    use botarena::bot::movement::MoveTarget;
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = teleporter_pair();
+    let m = common::match_of(level, cmap, 4, vec![]);
+    let views = teleporters(&m.sim);
+    assert_eq!(views.len(), 2);
+    let (back, west) = (views[0], views[1]);
+    // Each has a side where a player's box touches it alone: the western one's west face,
+    // the eastern one's east face (16 units out, 2 in).
+    assert_eq!(back.entry, Some((Vec3::NEG_X, v(402., -208., 36.))));
+    assert_eq!(west.entry, Some((Vec3::X, v(450., -208., 36.))));
+    let (wside, eside) = (v(200., -208., 24.), v(500., -208., 24.));
+    assert_eq!(
+        touched_first(&views, wside, west.walk_point(wside)),
+        Some(back.index)
+    );
+    assert_eq!(
+        touched_first(&views, eside, west.walk_point(eside)),
+        Some(west.index)
+    );
+    assert_eq!(touched_first(&views, wside, v(300., 100., 24.)), None);
+    let target = |go: Option<ButtonGo>| match go {
+        Some(ButtonGo::Walk(r)) => match r.target {
+            MoveTarget::Point(p) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut visits = VisitMap::default();
+    visits.visit(back.dest);
+    let dt = 0.05;
+    // West of the pair: the one that leads somewhere new is not walked at.
+    let here = PlayerState::at(wside, 0.0);
+    let mut ex = Explorer::new(here.origin);
+    assert_eq!(ex.teleporter(&m.sim.cmap, &visits, &views, &here, dt), None);
+    // East of it: walked into from the east.
+    let there = PlayerState::at(eside, 0.0);
+    let mut ex = Explorer::new(there.origin);
+    let go = ex.teleporter(&m.sim.cmap, &visits, &views, &there, dt);
+    assert_eq!(target(go), Some(v(450., -208., 24.)));
+    // Seen from a balcony above it: no walk at the bot's own height gets into it.
+    let above = PlayerState::at(v(500., -208., 150.), 0.0);
+    let mut ex = Explorer::new(above.origin);
+    assert_eq!(
+        ex.teleporter(&m.sim.cmap, &visits, &views, &above, dt),
+        None
+    );
+    // And a real explorer started east of the pair gets to the west room through it.
+    let (level, cmap) = teleporter_pair();
+    let mut m = explorer_in(level, cmap, v(500., -208., 25.));
+    let beyond = first_tick(&mut m, 10, |m| {
+        m.sim.player_state(0).unwrap().origin.x < 0.0
+    });
+    assert!(beyond.is_some(), "the explorer never went through");
 }
 
 #[test]

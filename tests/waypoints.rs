@@ -577,6 +577,7 @@ fn exploration_covers_dm4_and_dm6() {
         let spawns: Vec<glam::Vec3> = level.spawns.iter().map(|s| s.origin).collect();
         let nav = botarena::scenario::explore::nav_coverage(
             &mesh,
+            &level,
             &m.sim.cmap,
             &m.learned.waypoints,
             &spawns,

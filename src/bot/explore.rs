@@ -618,12 +618,59 @@ pub struct TeleporterView {
     pub centre: Vec3,
     /// Where it sends a player.
     pub dest: Vec3,
+    /// Where a player touches it and no other teleporter, where another lies so close
+    /// that a player walking in from the wrong side touches that one first (e1m5's pair of
+    /// thin triggers 12 units apart, one for each way): a horizontal direction out of the
+    /// volume and the point to walk to from that side, a player's box there overlapping
+    /// this trigger's face alone. `None`: any side does.
+    pub entry: Option<(Vec3, Vec3)>,
+    /// Its volume's lower corner.
+    pub mins: Vec3,
+    /// Its volume's upper corner.
+    pub maxs: Vec3,
+}
+
+impl TeleporterView {
+    /// The point an explorer at `from` walks to, to step in (at its own height): the
+    /// entry point where the teleporter has one, else the centre.
+    pub fn walk_point(&self, from: Vec3) -> Vec3 {
+        let p = self.entry.map_or(self.centre, |e| e.1);
+        Vec3::new(p.x, p.y, from.z)
+    }
+}
+
+/// How far a player's box reaches into a teleporter's face at its entry point.
+pub const ENTRY_OVERLAP: f32 = 2.0;
+
+/// The teleporter a player walking in a straight line from `from` to `to` touches first,
+/// if any (the path sampled every 4 units): from the wrong side of a teleporter beside
+/// another, the other one.
+pub fn touched_first(teleporters: &[TeleporterView], from: Vec3, to: Vec3) -> Option<usize> {
+    let steps = ((to - from).length() / 4.0).ceil().max(1.0) as usize;
+    (0..=steps).find_map(|k| {
+        let p = from.lerp(to, k as f32 / steps as f32);
+        teleporters
+            .iter()
+            .find(|t| {
+                crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, t.mins, t.maxs)
+            })
+            .map(|t| t.index)
+    })
 }
 
 /// The teleporters that work now (for explorers, who step into those they see).
 pub fn teleporters(sim: &crate::sim::Sim) -> Vec<TeleporterView> {
     use crate::map::level::TriggerKind;
     let level = &sim.level;
+    let boxes: Vec<(usize, Vec3, Vec3)> = level
+        .triggers
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            sim.triggers[*i].active && matches!(t.kind, TriggerKind::Teleport { dest: Some(_) })
+        })
+        .map(|(i, t)| (i, t.mins, t.maxs))
+        .collect();
     level
         .triggers
         .iter()
@@ -634,10 +681,56 @@ pub fn teleporters(sim: &crate::sim::Sim) -> Vec<TeleporterView> {
                 index,
                 centre: (t.mins + t.maxs) * 0.5,
                 dest: level.teleport_dests[d].origin,
+                entry: entry_side(index, t.mins, t.maxs, &boxes),
+                mins: t.mins,
+                maxs: t.maxs,
             }),
             _ => None,
         })
         .collect()
+}
+
+/// The side a teleporter (trigger `index`, its box) is entered from, where a player's box
+/// at the middle of one of its four vertical faces, just overlapping it, would touch
+/// another of the `boxes` too (see [`TeleporterView::entry`]): the first face, in the
+/// order +x, −x, +y, −y, where the box touches this one alone. `None` where every face
+/// touches it alone, or none does.
+fn entry_side(
+    index: usize,
+    mins: Vec3,
+    maxs: Vec3,
+    boxes: &[(usize, Vec3, Vec3)],
+) -> Option<(Vec3, Vec3)> {
+    let centre = (mins + maxs) * 0.5;
+    let half = PLAYER_MAXS.x;
+    let faces = [
+        (
+            Vec3::X,
+            Vec3::new(maxs.x + half - ENTRY_OVERLAP, centre.y, centre.z),
+        ),
+        (
+            Vec3::NEG_X,
+            Vec3::new(mins.x - half + ENTRY_OVERLAP, centre.y, centre.z),
+        ),
+        (
+            Vec3::Y,
+            Vec3::new(centre.x, maxs.y + half - ENTRY_OVERLAP, centre.z),
+        ),
+        (
+            Vec3::NEG_Y,
+            Vec3::new(centre.x, mins.y - half + ENTRY_OVERLAP, centre.z),
+        ),
+    ];
+    let alone = |p: Vec3| {
+        !boxes.iter().any(|&(i, lo, hi)| {
+            i != index && crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, lo, hi)
+        })
+    };
+    let clean: Vec<bool> = faces.iter().map(|f| alone(f.1)).collect();
+    if clean.iter().all(|c| *c) {
+        return None;
+    }
+    faces.iter().zip(&clean).find(|(_, c)| **c).map(|(f, _)| *f)
 }
 
 /// A closed door that opens when a player comes near, as explorers see it this tick.
@@ -909,8 +1002,7 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        let toward =
-            |t: &TeleporterView| ButtonGo::walk_to(Vec3::new(t.centre.x, t.centre.y, s.origin.z));
+        let toward = |t: &TeleporterView| ButtonGo::walk_to(t.walk_point(s.origin));
         if let Some((index, left)) = self.teleporter.take() {
             let left = left - dt;
             let t = teleporters.iter().find(|t| t.index == index)?;
@@ -932,6 +1024,13 @@ impl Explorer {
             .map(|t| (t.centre.distance(eye), t))
             .filter(|(d, _)| *d <= LIFT_RANGE)
             .filter(|(_, t)| map.trace_ray(eye, t.centre, Contents::SOLID, None).fraction >= 1.0)
+            // Only one a straight walk at the bot's own height gets into first: from the wrong
+            // side of a teleporter beside another, the other is touched first, and one seen
+            // from a balcony above it (or from below) is touched by no such walk — walked at,
+            // it spent the try (e1m5, e4m3: 4 points of their floor, seeds 0-8).
+            .filter(|(_, t)| {
+                touched_first(teleporters, s.origin, t.walk_point(s.origin)) == Some(t.index)
+            })
             .min_by(|a, b| a.0.total_cmp(&b.0))?
             .1;
         plan_try(&mut self.teleporter_tries, t.index);

@@ -124,6 +124,7 @@ pub fn run(args: Args) -> Outcome {
         let spawns: Vec<_> = level.spawns.iter().map(|s| s.origin).collect();
         report.against_nav = Some(botarena::scenario::explore::nav_coverage(
             &mesh,
+            &level,
             &m.sim.cmap,
             &m.learned.waypoints,
             &spawns,

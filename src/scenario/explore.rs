@@ -9,11 +9,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use glam::Vec3;
 use serde::Serialize;
 
 use crate::bot::control::ControllerConfig;
 use crate::bot::explore::wants_item_waypoint;
 use crate::bot::waypoints::{SEARCH_CANDIDATES, SEARCH_RADIUS};
+use crate::map::level::MoverKind;
 use crate::map::{CollisionMap, Contents, EntId, Level};
 use crate::nav::sample::nearest_reaching;
 use crate::nav::waypoints::{GraphStats, WaypointGraph, WaypointKind};
@@ -108,6 +110,9 @@ impl NavCoverage {
     }
 }
 
+/// Where [`nav_coverage`] puts the doors to measure their shut places: far below the map.
+const DOORS_AWAY: Vec3 = Vec3::new(0.0, 0.0, -1.0e5);
+
 /// The stricter measure's radius ([`NavCoverage::near`]): a cell has a waypoint near when
 /// one stands within this distance of its standing point, at most a step and a half above
 /// or below, with a clear line between them.
@@ -124,9 +129,10 @@ pub const COVER_RADIUS: f32 = 128.0;
 /// start from, for the reachable part ([`NavCoverage::reachable_floor`]).
 pub fn nav_coverage(
     mesh: &crate::aas::NavMesh,
+    level: &Level,
     cmap: &CollisionMap,
     graph: &WaypointGraph,
-    spawns: &[glam::Vec3],
+    spawns: &[Vec3],
 ) -> NavCoverage {
     use crate::aas::AreaFlags;
     let f = &mesh.frame;
@@ -134,6 +140,29 @@ pub fn nav_coverage(
     let mut out = NavCoverage::default();
     let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
     let reachable = reachable_areas(mesh, spawns);
+    // A door's shut place is floor only while the door is open, and no straight line
+    // reaches into the shut door: its cells are measured on a copy of the map with the
+    // doors out of the way (a bot that walks up to the door finds the waypoints on either
+    // side of it).
+    let doors: Vec<&crate::map::level::MoverDef> = level
+        .movers
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                MoverKind::Door { .. } | MoverKind::SecretDoor { .. }
+            )
+        })
+        .collect();
+    let mut open = cmap.clone();
+    for m in &doors {
+        open.set_mover_offset(m.id, DOORS_AWAY);
+    }
+    let in_doorway = |p: Vec3| {
+        doors.iter().any(|m| {
+            crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, m.mins, m.maxs)
+        })
+    };
     for (ai, a) in mesh.areas().iter().enumerate() {
         if a.moved.is_some() || a.flags.0 & deadly != 0 {
             continue;
@@ -153,10 +182,11 @@ pub fn nav_coverage(
                 } else {
                     xy.extend(a.floor_z(xy))
                 };
+                let map = if in_doorway(p) { &open } else { cmap };
                 let near = graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
                     graph.get(w).is_some_and(|w| {
                         (w.origin.z - p.z).abs() <= 32.0
-                            && cmap.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
+                            && map.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
                     })
                 });
                 if near {
@@ -166,7 +196,7 @@ pub fn nav_coverage(
                     }
                 }
                 let covered =
-                    nearest_reaching(cmap, graph, p, SEARCH_RADIUS, SEARCH_CANDIDATES).is_some();
+                    nearest_reaching(map, graph, p, SEARCH_RADIUS, SEARCH_CANDIDATES).is_some();
                 if covered {
                     out.covered += cell_area;
                     touched = true;
@@ -183,7 +213,7 @@ pub fn nav_coverage(
 
 /// Per area of `mesh`, whether the compiled graph reaches it from one of the `spawns`
 /// (every reachability but those through locked doors): what exploring can find at all.
-pub fn reachable_areas(mesh: &crate::aas::NavMesh, spawns: &[glam::Vec3]) -> Vec<bool> {
+pub fn reachable_areas(mesh: &crate::aas::NavMesh, spawns: &[Vec3]) -> Vec<bool> {
     use crate::aas::mesh::MoverNeed;
     let mut reachable = vec![false; mesh.areas().len()];
     for (_, start) in spawns.iter().filter_map(|p| mesh.area_under(*p)) {
@@ -205,7 +235,7 @@ pub fn items_beyond_reach(
     mesh: &crate::aas::NavMesh,
     level: &Level,
     cmap: &CollisionMap,
-    spawns: &[glam::Vec3],
+    spawns: &[Vec3],
 ) -> BTreeMap<String, usize> {
     let reachable = reachable_areas(mesh, spawns);
     let mut out = BTreeMap::new();
