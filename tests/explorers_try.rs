@@ -331,6 +331,19 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
     );
 }
 
+/// The point an explorer's try walks to, if it walks to one.
+fn target(go: Option<botarena::bot::explore::ButtonGo>) -> Option<Vec3> {
+    use botarena::bot::explore::ButtonGo;
+    use botarena::bot::movement::MoveTarget;
+    match go {
+        Some(ButtonGo::Walk(r)) => match r.target {
+            MoveTarget::Point(p) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Two thin teleporters 12 units apart across the south of the east room (as e1m5's pair,
 /// one for each way): the western one (x 416..420) sends a player back beside where the
 /// explorer starts, the eastern one (x 432..436) to the sealed west room. Walked into
@@ -364,8 +377,7 @@ fn teleporter_pair() -> (Level, CollisionMap) {
 /// eastern one's east face; from above it, where no walk gets into it, it leaves it alone.
 #[test]
 fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touched_first() {
-    use botarena::bot::explore::{ButtonGo, Explorer, VisitMap, teleporters, touched_first};
-    use botarena::bot::movement::MoveTarget;
+    use botarena::bot::explore::{Explorer, VisitMap, teleporters, touched_first};
     use botarena::physics::pmove::PlayerState;
     let (level, cmap) = teleporter_pair();
     let m = common::match_of(level, cmap, 4, vec![]);
@@ -386,13 +398,6 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
         Some(west.index)
     );
     assert_eq!(touched_first(&views, wside, v(300., 100., 24.)), None);
-    let target = |go: Option<ButtonGo>| match go {
-        Some(ButtonGo::Walk(r)) => match r.target {
-            MoveTarget::Point(p) => Some(p),
-            _ => None,
-        },
-        _ => None,
-    };
     let mut visits = VisitMap::default();
     visits.visit(back.dest);
     let dt = 0.05;
@@ -423,8 +428,7 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
 
 #[test]
 fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_most() {
-    use botarena::bot::explore::{ButtonGo, DoorwayView, Explorer, VisitMap, doorways};
-    use botarena::bot::movement::MoveTarget;
+    use botarena::bot::explore::{DoorwayView, Explorer, VisitMap, doorways};
     use botarena::physics::pmove::PlayerState;
     // A door that waits to be fired is not one to walk through.
     let (level, cmap) = two_rooms(Door::Wired);
@@ -438,13 +442,6 @@ fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_mo
     assert_eq!(views[0].sides, [v(-48., 0., 24.), v(64., 0., 24.)]);
     let here = PlayerState::at(v(-256., 0., 24.), 0.0);
     let beyond = PlayerState::at(v(64., 0., 24.), 0.0);
-    let target = |go: Option<ButtonGo>| match go {
-        Some(ButtonGo::Walk(r)) => match r.target {
-            MoveTarget::Point(p) => Some(p),
-            _ => None,
-        },
-        _ => None,
-    };
     let mut visits = VisitMap::default();
     let mut ex = Explorer::new(here.origin);
     let dt = 0.05;
