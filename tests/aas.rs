@@ -19,7 +19,7 @@ use botarena::map::level::ItemKind;
 use botarena::map::{CollisionMap, Contents, Level, MapData, build_level};
 use botarena::nav::sample::{floor_points, stand_still};
 use botarena::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams};
-use common::{TempDir, bin, from_text, quake_maps, shipped};
+use common::{TempDir, bin, from_text, quake_maps, sealed_room, shipped};
 use glam::{Vec2, Vec3};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -499,28 +499,6 @@ fn compile_is_the_same_for_any_thread_count() {
     let b = compile(&level, &cmap, &two, &mut |_, _, _| {}).unwrap();
     assert_eq!(a.areas(), b.areas());
     assert_eq!(a.reaches(), b.reaches());
-}
-
-/// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
-/// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
-fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
-    let (v, t) = (Vec3::new, 16.0);
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(
-        v(lo.x - t, lo.y - t, lo.z - t),
-        v(hi.x + t, hi.y + t, lo.z),
-        "FLOOR",
-    )
-    .solid(
-        v(lo.x - t, lo.y - t, hi.z),
-        v(hi.x + t, hi.y + t, hi.z + t),
-        "CEIL",
-    )
-    .solid(v(lo.x - t, lo.y - t, lo.z), v(lo.x, hi.y + t, hi.z), "WALL")
-    .solid(v(hi.x, lo.y - t, lo.z), v(hi.x + t, hi.y + t, hi.z), "WALL")
-    .solid(v(lo.x, lo.y - t, lo.z), v(hi.x, lo.y, hi.z), "WALL")
-    .solid(v(lo.x, hi.y, lo.z), v(hi.x, hi.y + t, hi.z), "WALL");
-    b
 }
 
 /// A pool of water hanging over air (as start.map's way down into its fourth episode's

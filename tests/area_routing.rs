@@ -432,22 +432,16 @@ fn a_shut_doors_place_is_covered_by_the_waypoints_either_side() {
     use botarena::scenario::explore::nav_coverage;
     let v = Vec3::new;
     // A corridor 512 long with a door across its middle that nothing opens.
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(v(-16., -16., -16.), v(528., 112., 0.), "floor")
-        .solid(v(-16., -16., 128.), v(528., 112., 144.), "ceiling")
-        .solid(v(-16., -16., 0.), v(0., 112., 128.), "wall")
-        .solid(v(512., -16., 0.), v(528., 112., 128.), "wall")
-        .solid(v(-16., -16., 0.), v(528., 0., 128.), "wall")
-        .solid(v(-16., 96., 0.), v(528., 112., 128.), "wall")
-        .brush_entity(
-            &[
-                ("classname", "func_door"),
-                ("angle", "-1"),
-                ("targetname", "shut"),
-            ],
-            &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
-        )
-        .point("info_player_deathmatch", v(64., 48., 24.), &[]);
+    let mut b = common::sealed_room(v(0., 0., 0.), v(512., 96., 128.));
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "shut"),
+        ],
+        &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
+    )
+    .point("info_player_deathmatch", v(64., 48., 24.), &[]);
     let (level, cmap) = b.build();
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let spawns = [v(64., 48., 24.)];
