@@ -667,3 +667,27 @@ fn waypoint_files_merge_and_load_for_their_map_only() {
         Err(WaypointFileError::WrongMap { .. })
     ));
 }
+
+/// The visit map counts where a bot stood or swam, not where it fell: a bot dropped 800
+/// units down a shaft leaves the cells it fell through new (a walkway above a pit that
+/// bots only dropped past stays on the frontier), and counts the floor it lands on.
+#[test]
+fn a_cell_only_fallen_through_stays_unvisited() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(256., 256., 1024.));
+    b.point("info_player_deathmatch", v(128., 128., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mut players = common::players(1, ControllerConfig::Idle);
+    players[0].start = Some((v(128., 128., 900.), 0.0));
+    let mut m = common::match_of(level, cmap, 1, players);
+    for _ in 0..60 {
+        m.step();
+    }
+    let s = m.sim.player_state(0).expect("the bot");
+    assert!(s.on_ground.is_some() && s.origin.z < 30.0, "{s:?}");
+    let visits = &m.learned.visits;
+    for z in [800.0, 600.0, 400.0, 200.0] {
+        assert_eq!(visits.visits(v(128., 128., z)), 0, "at z {z}");
+    }
+    assert!(visits.visits(s.origin) > 0);
+}

@@ -119,8 +119,9 @@ pub const FRONTIER_PULL: f32 = 120.0;
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
 
-/// How often bots have been in each 128-unit cell (sampled at 10 Hz): exploration's memory of
-/// where the team has been, so that bots head for what nobody has seen.
+/// How often bots have been in each 128-unit cell (sampled at 10 Hz while standing or
+/// swimming, never in mid-air): exploration's memory of where the team has been, so that
+/// bots head for what nobody has seen.
 #[derive(Clone, Debug, Default)]
 pub struct VisitMap {
     cells: BTreeMap<(i32, i32, i32), u32>,

@@ -390,8 +390,12 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
                 }
                 break 'one;
             }
-            // The 10 Hz search for the closest waypoint that reaches the bot.
-            visits.visit(s.origin);
+            // The 10 Hz search for the closest waypoint that reaches the bot. Visits count
+            // where the team stood or swam: a cell only fallen or jumped through is not known
+            // (a walkway above a pit stays new after bots have dropped past it).
+            if s.on_ground.is_some() || s.water_level >= 1 {
+                visits.visit(s.origin);
+            }
             let g = &mut *graph;
             let here = droppable(&s);
             let added_near = g.waypoints()[searched_len..]
