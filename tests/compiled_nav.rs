@@ -92,10 +92,12 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
         let missed = missed(&tours);
         assert!(missed.is_empty(), "{name}: not reached in 60 s: {missed:?}");
         // The share of legs the bot takes within 10 % of the predicted time (the issue's
-        // target is every leg; measured on 2026-11-25: dm4 102 of 130, dm6 69 of 110).
+        // target is every leg; measured on 2026-11-25: dm4 120 of 130, dm6 81 of 110 since
+        // a bot slowing onto a run's start brakes what it has too much of, 102 and 72
+        // before).
         let r = ratios(&tours);
         let within = r.iter().filter(|&&x| (x - 1.0).abs() <= 0.1).count();
-        let floor = if name == "dm4" { 0.7 } else { 0.55 };
+        let floor = if name == "dm4" { 0.85 } else { 0.68 };
         assert!(
             within as f32 >= floor * r.len() as f32,
             "{name}: {within} of {} legs within 10 %",

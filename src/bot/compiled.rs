@@ -78,6 +78,9 @@ const READY_DISTANCE: f32 = 6.0;
 const READY_SPEED: f32 = 40.0;
 /// Seconds of slowing onto a start after which the commands are played from where it is.
 const APPROACH_SECONDS: f32 = 1.5;
+/// Slowing onto a start, the speed wished toward it per unit of distance left (1/s): 5 and
+/// 7 each left fewer of dm4's tour legs within 10 % of the prediction.
+const SETTLE_RATE: f32 = 6.0;
 
 /// A goal's answer: the hierarchy's while nothing is blocked, else a flat cache that leaves
 /// the blocked reachabilities out (repaired, not rebuilt, as doors open and close).
@@ -1651,14 +1654,21 @@ fn follow_route(
                 && (flat > READY_DISTANCE || speed > READY_SPEED)
                 && st.approach < APPROACH_SECONDS
             {
-                // Slow to a stand on the start: the wished speed falls with the distance left
-                // (about what ground friction takes off), and wishing toward the start
-                // brakes hard after an overshoot.
+                // Slow to a stand on the start: toward it, the wished speed falls with the
+                // distance left (about what ground friction takes off; wishing toward the
+                // start brakes hard after an overshoot); across the way to it, the wish is
+                // against the speed the bot has, so motion sideways from the way it came is
+                // braked, not circled round the start while friction takes it off.
                 st.held += dt;
                 st.approach += dt;
+                let to_start = (reach.start - s.origin).truncate();
+                let dir = to_start.normalize_or_zero();
+                let v = s.velocity.truncate();
+                let side = v - dir * v.dot(dir);
+                let wish = (dir * (flat * SETTLE_RATE).min(320.0) - side).clamp_length_max(320.0);
                 let slow = UserCmd {
-                    forward_move: (flat * 6.0).min(320.0),
-                    yaw: yaw_to(s.origin, reach.start),
+                    forward_move: wish.length(),
+                    yaw: wish.y.atan2(wish.x).to_degrees(),
                     pitch: s.pitch,
                     ..Default::default()
                 };
