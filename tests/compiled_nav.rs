@@ -118,8 +118,9 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
 /// names. The issue's target is within 10 % for every route; it is not met (see the issue
 /// notes for the measured share and why: playing a run from a stand costs the slowing
 /// onto its start, and runs that fail from where a bot stands are avoided for longer
-/// ways round). What this test holds is the measured median: a bot takes at most 1.3 times
-/// the predicted time on half the legs of dm4 and dm6.
+/// ways round). What this test holds is the measured median: a bot takes at most 1.15
+/// times the predicted time on half the legs of dm4 and dm6 (seeds 1-2 measured 1.00 and
+/// 1.07 on 2026-11-25; e1m1 1.12).
 #[test]
 fn routes_followed_are_timed_against_their_predictions() {
     for name in ["dm4", "dm6", "e1m1"] {
@@ -131,7 +132,7 @@ fn routes_followed_are_timed_against_their_predictions() {
         assert!(!r.is_empty(), "{name}: no leg timed");
         if name != "e1m1" {
             assert!(
-                r[r.len() / 2] <= 1.3,
+                r[r.len() / 2] <= 1.15,
                 "{name}: median taken/predicted {}",
                 r[r.len() / 2]
             );
