@@ -938,17 +938,7 @@ fn a_barrier_jump_that_falls_back_from_a_stand_is_taken_with_a_run_up() {
 fn a_door_across_a_corridor_is_a_doorway_area_the_way_through_needs() {
     use botarena::aas::route::{Travel, build_cache, route};
     let v = Vec3::new;
-    let mut b = sealed_room(v(0., 0., 0.), v(512., 96., 128.));
-    b.brush_entity(
-        &[
-            ("classname", "func_door"),
-            ("angle", "-1"),
-            ("targetname", "shut"),
-        ],
-        &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
-    )
-    .point("info_player_deathmatch", v(64., 48., 24.), &[]);
-    let (level, cmap) = b.build();
+    let (level, cmap) = common::shut_door_corridor();
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let door = level.movers[0].id.0;
     let (west, east) = (v(64., 48., 24.03125), v(448., 48., 24.03125));

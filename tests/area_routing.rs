@@ -431,18 +431,7 @@ fn a_shut_doors_place_is_covered_by_the_waypoints_either_side() {
     use botarena::nav::waypoints::{WaypointGraph, WaypointKind};
     use botarena::scenario::explore::nav_coverage;
     let v = Vec3::new;
-    // A corridor 512 long with a door across its middle that nothing opens.
-    let mut b = common::sealed_room(v(0., 0., 0.), v(512., 96., 128.));
-    b.brush_entity(
-        &[
-            ("classname", "func_door"),
-            ("angle", "-1"),
-            ("targetname", "shut"),
-        ],
-        &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
-    )
-    .point("info_player_deathmatch", v(64., 48., 24.), &[]);
-    let (level, cmap) = b.build();
+    let (level, cmap) = common::shut_door_corridor();
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let spawns = [v(64., 48., 24.)];
     let mut g = WaypointGraph::new();
@@ -480,16 +469,10 @@ fn a_shut_doors_place_is_covered_by_the_waypoints_either_side() {
 fn a_runner_takes_the_shortest_line_round_a_corner() {
     use botarena::aas::route::{START_SECONDS, route_moving, turn_seconds};
     let v = Vec3::new;
-    let mut b = botarena::map::builder::MapBuilder::new();
     // A room 512 x 512, a block filling its middle from the south wall up to y 384: the
     // way from the south-west corner to the south-east one goes round its north end.
-    b.solid(v(-16., -16., -16.), v(528., 528., 0.), "FLOOR")
-        .solid(v(-16., -16., 128.), v(528., 528., 144.), "CEIL")
-        .solid(v(-16., -16., 0.), v(0., 528., 128.), "WALL")
-        .solid(v(512., -16., 0.), v(528., 528., 128.), "WALL")
-        .solid(v(0., -16., 0.), v(512., 0., 128.), "WALL")
-        .solid(v(0., 512., 0.), v(512., 528., 128.), "WALL")
-        .solid(v(192., 0., 0.), v(320., 384., 128.), "BLOCK")
+    let mut b = common::sealed_room(v(0., 0., 0.), v(512., 512., 128.));
+    b.solid(v(192., 0., 0.), v(320., 384., 128.), "BLOCK")
         .point("info_player_deathmatch", v(64., 64., 24.), &[]);
     let (level, cmap) = b.build();
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();

@@ -280,13 +280,8 @@ fn two_rooms(listener_model: botarena::bot::hearing::HearingModel) -> botarena::
     use botarena::tick::{Match, MatchConfig, PlayerConfig};
     use glam::Vec3;
     let v = Vec3::new;
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(v(-16., -16., -16.), v(560., 848., 0.), "FLOOR")
-        .solid(v(-16., -16., 128.), v(560., 848., 144.), "CEIL")
-        .solid(v(-16., -16., 0.), v(0., 848., 128.), "WALL")
-        .solid(v(544., -16., 0.), v(560., 848., 128.), "WALL")
-        .solid(v(0., -16., 0.), v(544., 0., 128.), "WALL")
-        .solid(v(0., 832., 0.), v(544., 848., 128.), "WALL")
+    let mut b = common::sealed_room(v(0., 0., 0.), v(544., 832., 128.));
+    b
         // Between the two corridors north of the rooms, and between the rooms.
         .solid(v(64., 256., 0.), v(480., 768., 128.), "BLOCK")
         .solid(v(256., 0., 0.), v(288., 256., 128.), "WALL")
@@ -406,13 +401,8 @@ fn a_compiled_bot_presses_the_button_that_opens_its_way() {
     use glam::Vec3;
     let v = Vec3::new;
     let run = |target: &str| {
-        let mut b = botarena::map::builder::MapBuilder::new();
-        b.solid(v(-16., -16., -16.), v(1040., 528., 0.), "FLOOR")
-            .solid(v(-16., -16., 128.), v(1040., 528., 144.), "CEIL")
-            .solid(v(-16., -16., 0.), v(0., 528., 128.), "WALL")
-            .solid(v(1024., -16., 0.), v(1040., 528., 128.), "WALL")
-            .solid(v(0., -16., 0.), v(1024., 0., 128.), "WALL")
-            .solid(v(0., 512., 0.), v(1024., 528., 128.), "WALL")
+        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+        b
             // The dividing wall, its doorway (y 200..312) filled by the gate.
             .solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
             .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")

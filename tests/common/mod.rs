@@ -185,3 +185,20 @@ pub fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
     .solid(v(lo.x, hi.y, lo.z), v(hi.x, hi.y + t, hi.z), "WALL");
     b
 }
+
+/// A corridor 512 long (x 0..512, 96 wide, 128 high) with a door across its middle
+/// (x 240..272) that nothing opens, and a spawn point at its west end (64, 48, 24).
+pub fn shut_door_corridor() -> (Level, CollisionMap) {
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., 0.), v(512., 96., 128.));
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "shut"),
+        ],
+        &[(v(240., 0., 0.), v(272., 96., 128.), "DOOR")],
+    )
+    .point("info_player_deathmatch", v(64., 48., 24.), &[]);
+    b.build()
+}
