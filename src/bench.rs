@@ -1026,30 +1026,32 @@ impl BenchReport {
                 t1 / (serial + (t1 - serial) / 2.0).max(1e-9)
             );
         }
-        let _ = writeln!(
-            text,
-            "\nTraces, µs each (and per second), this crate's collision module beside parry3d's \
+        if !self.traces.is_empty() {
+            let _ = writeln!(
+                text,
+                "\nTraces, µs each (and per second), this crate's collision module beside parry3d's \
              queries over a triangle mesh of the same brushes, on the same segments (targets on \
              dm4: ray ≤ 0.5 µs, box sweep ≤ 1 µs):\n\n\
              | map | ray (first hit) | parry3d ray | sight (any hit) | parry3d any hit | player-box sweep | parry3d box cast | 16-unit sweep | parry3d, 16 units |\n\
              |---|---:|---:|---:|---:|---:|---:|---:|---:|"
-        );
-        let us = |r: f64| format!("{:.2} ({:.0})", 1e6 / r.max(1e-9), r);
-        let opt = |r: Option<f64>| r.map(us).unwrap_or_else(|| "–".into());
-        for t in &self.traces {
-            let _ = writeln!(
-                text,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                t.map,
-                us(t.rays_per_second),
-                opt(t.parry_rays_per_second),
-                us(t.sight_per_second),
-                opt(t.parry_sight_per_second),
-                us(t.sweeps_per_second),
-                opt(t.parry_sweeps_per_second),
-                us(t.step_sweeps_per_second),
-                opt(t.parry_step_sweeps_per_second)
             );
+            let us = |r: f64| format!("{:.2} ({:.0})", 1e6 / r.max(1e-9), r);
+            let opt = |r: Option<f64>| r.map(us).unwrap_or_else(|| "–".into());
+            for t in &self.traces {
+                let _ = writeln!(
+                    text,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    t.map,
+                    us(t.rays_per_second),
+                    opt(t.parry_rays_per_second),
+                    us(t.sight_per_second),
+                    opt(t.parry_sight_per_second),
+                    us(t.sweeps_per_second),
+                    opt(t.parry_sweeps_per_second),
+                    us(t.step_sweeps_per_second),
+                    opt(t.parry_step_sweeps_per_second)
+                );
+            }
         }
         if !self.nav_compile.is_empty() {
             let _ = writeln!(
