@@ -993,3 +993,77 @@ fn triggers_and_buttons_with_health_fire_when_shot_and_not_when_touched() {
     );
     assert_eq!(opened, [true; 3], "doors d1, d2, d3 set off");
 }
+
+/// triggers.qc `trigger_onlyregistered_touch`: in the registered game (whose maps these
+/// are) a player's touch fires the targets and removes the trigger, so it fires once however
+/// often it is touched again; start.map's doors to episodes 2-4 open this way.
+#[test]
+fn an_only_registered_trigger_fires_its_targets_once_when_touched() {
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    // A trigger across the room at x -16..16; the door it names stands at the far west.
+    b.brush_entity(
+        &[
+            ("classname", "trigger_onlyregistered"),
+            ("target", "t5"),
+            ("message", "You haven't registered Quake!"),
+        ],
+        &[(v(-16.0, -256.0, 0.0), v(16.0, 256.0, 128.0), "trigger")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("wait", "1"),
+            ("targetname", "t5"),
+        ],
+        &[(v(-500.0, -16.0, 0.0), v(-468.0, 16.0, 64.0), "door")],
+    );
+    let push = |ticks: u32, yaw: f32| ScriptStep {
+        ticks,
+        yaw,
+        forward: 320.0,
+        ..Default::default()
+    };
+    // Through the trigger east, back west through it, east again: three touches.
+    let runner = scripted(
+        "runner",
+        v(-200.0, 0.0, 25.0),
+        0.0,
+        ControllerConfig::Script(vec![
+            push(30, 0.0),
+            push(30, 180.0),
+            push(30, 0.0),
+            step(1000, 0.0, 0.0),
+        ]),
+    );
+    let mut m = match_in(&b, vec![runner], MatchRules::default());
+    let door = m
+        .sim
+        .level
+        .movers
+        .iter()
+        .find(|d| d.targetname.as_deref() == Some("t5"));
+    let door = door.expect("the door").id.0;
+    let (mut starts, mut crossings, mut east) = (0, 0, false);
+    for _ in 0..200 {
+        m.step();
+        starts += m
+            .sim
+            .events
+            .iter()
+            .filter(|e| matches!(e, SimEvent::MoverStart { mover } if *mover == door))
+            .count();
+        let x = m.sim.player_state(0).unwrap().origin.x;
+        if (x > 40.0) != east {
+            east = x > 40.0;
+            crossings += 1;
+        }
+    }
+    assert!(
+        crossings >= 3,
+        "the runner crossed the trigger {crossings} times"
+    );
+    // The door opens once: it is shut again (wait 1 s) before the third crossing, where a
+    // trigger_multiple in the trigger's place opens it a second time.
+    assert_eq!(starts, 1, "the door's openings");
+}

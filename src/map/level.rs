@@ -662,6 +662,12 @@ impl Level {
                             }
                         }
                         "trigger_once" if k.f32_or("health", 0.0) == 0.0 => TriggerKind::Once,
+                        // The maps are the registered game's: there a player's touch fires
+                        // the targets once and removes the trigger (triggers.qc
+                        // trigger_onlyregistered_touch with `registered` set; the shareware
+                        // game only prints its message). start.map's doors to episodes 2-4
+                        // open this way.
+                        "trigger_onlyregistered" => TriggerKind::Once,
                         "trigger_hurt" => TriggerKind::Hurt {
                             dmg: k.f32_or("dmg", 5.0),
                         },
