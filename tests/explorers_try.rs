@@ -7,7 +7,8 @@
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there; a
-//! teleporter beside another, stepped into from the side where it is touched first.
+//! teleporter beside another, stepped into from the side where it is touched first; a
+//! ledge above a pit, explored before the pit it cannot climb back from.
 
 mod common;
 
@@ -586,4 +587,44 @@ fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
     );
     assert!(gated, "the explorer never routed to a frontier point");
     assert!(in_c.is_some(), "the explorer never got to room C");
+}
+
+/// An explorer on a ledge (z 0, y 64..256, the length of the shell) above a pit 192 units
+/// deep (y −256..64) that nothing climbs back out of: with nobody anywhere yet, its choice
+/// of where to go stays on the ledge, whatever the seed: the pit can be dropped into later,
+/// the ledge not walked again once it is left for the pit (start.map's ring of ledges round
+/// its pit was left for the pit every time).
+#[test]
+fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
+    use botarena::bot::explore::{VisitMap, choose_target};
+    use botarena::physics::pmove::PlayerState;
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -208.), v(544., 272., -192.), "pitfloor")
+        .solid(v(-528., 64., -192.), v(544., 272., 0.), "ledge")
+        .solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling")
+        .solid(v(-528., -272., -192.), v(-512., 272., 256.), "wall")
+        .solid(v(528., -272., -192.), v(544., 272., 256.), "wall")
+        .solid(v(-528., -272., -192.), v(544., -256., 256.), "wall")
+        .solid(v(-528., 256., 0.), v(544., 272., 256.), "wall");
+    b.point("info_player_deathmatch", v(440., 160., 25.), &[]);
+    let (level, cmap) = b.build();
+    let s = PlayerState::at(v(440., 160., 24.03125), 180.0);
+    let (graph, visits) = (Default::default(), VisitMap::default());
+    let mut pit = 0;
+    for seed in 0..40 {
+        let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
+        let (t, item) = choose_target(
+            &cmap,
+            &graph,
+            &visits,
+            &level,
+            &s,
+            &Default::default(),
+            &[],
+            &mut rng,
+        );
+        assert_eq!(item, None);
+        pit += (t.z < -100.0) as usize;
+    }
+    assert_eq!(pit, 0, "of 40 seeds, the pit chosen by {pit}");
 }

@@ -116,6 +116,15 @@ pub fn walk_run(
 /// Weight of the direction toward the nearest unvisited place in an explorer's choice.
 pub const FRONTIER_PULL: f32 = 120.0;
 
+/// A walk that ends more than this far below the bot went off a ledge higher than a jump
+/// climbs back ([`DROP_PENALTY`]).
+pub const DROP_BELOW: f32 = 64.0;
+
+/// What an explorer's choice takes off a way down off such a ledge: the level it stands on
+/// comes first while it holds places as new (start.map's ring of ledges round its pit was
+/// left for the pit every time, and nothing leads back up to it).
+pub const DROP_PENALTY: f32 = 300.0;
+
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
 
@@ -267,8 +276,13 @@ pub fn choose_target(
         let mid = s.origin.lerp(end, 0.5);
         let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
-        let score =
-            travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + toward + rng.range(0.0, 40.0);
+        let drop = if s.origin.z - end.z > DROP_BELOW {
+            DROP_PENALTY
+        } else {
+            0.0
+        };
+        let score = travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + toward - drop
+            + rng.range(0.0, 40.0);
         if best.is_none_or(|b| score > b.0) {
             best = Some((score, end));
         }
