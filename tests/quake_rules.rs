@@ -73,6 +73,16 @@ fn step(ticks: u32, yaw: f32, pitch: f32) -> ScriptStep {
     }
 }
 
+/// `ticks` ticks of running forward at full speed facing `yaw`.
+fn run_at(ticks: u32, yaw: f32) -> ScriptStep {
+    ScriptStep {
+        ticks,
+        yaw,
+        forward: 320.0,
+        ..Default::default()
+    }
+}
+
 fn give(m: &mut Match, i: usize, f: impl FnOnce(&mut Inventory)) {
     let e = m.sim.players[i].entity;
     f(&mut m.sim.world.get::<&mut Inventory>(e).unwrap());
@@ -514,10 +524,7 @@ fn footsteps_are_an_option_off_by_default_and_quakes_attenuations_hold() {
                 "runner",
                 v(-800.0, 0.0, 25.0),
                 0.0,
-                ControllerConfig::Script(vec![ScriptStep {
-                    forward: 320.0,
-                    ..step(60, 0.0, 0.0)
-                }]),
+                ControllerConfig::Script(vec![run_at(60, 0.0)]),
             )],
             MatchRules {
                 footsteps,
@@ -585,13 +592,7 @@ fn runner(name: &str, x: f32, wait: u32) -> PlayerConfig {
         name,
         v(x, 0.0, 25.0),
         0.0,
-        ControllerConfig::Script(vec![
-            step(wait.max(1), 0.0, 0.0),
-            ScriptStep {
-                forward: 320.0,
-                ..step(150, 0.0, 0.0)
-            },
-        ]),
+        ControllerConfig::Script(vec![step(wait.max(1), 0.0, 0.0), run_at(150, 0.0)]),
     )
 }
 
@@ -910,20 +911,14 @@ fn triggers_and_buttons_with_health_fire_when_shot_and_not_when_touched() {
     // Three touchers push into the multiple, the button and the once for 5 s and leave west
     // (the middle one north-west, out of the way); then the shooter shoots the multiple for
     // 3 s, the once for 2 s and the button for 1 s.
-    let push = |ticks: u32, yaw: f32| ScriptStep {
-        ticks,
-        yaw,
-        forward: 320.0,
-        ..Default::default()
-    };
     let touchers = [(-160.0, 180.0), (0.0, 150.0), (160.0, 180.0)].map(|(y, away)| {
         scripted(
             "toucher",
             v(470.0, y, 25.0),
             0.0,
             ControllerConfig::Script(vec![
-                push(100, 0.0),
-                push(60, away),
+                run_at(100, 0.0),
+                run_at(60, away),
                 step(1000, away, false),
             ]),
         )
@@ -1018,21 +1013,15 @@ fn an_only_registered_trigger_fires_its_targets_once_when_touched() {
         ],
         &[(v(-500.0, -16.0, 0.0), v(-468.0, 16.0, 64.0), "door")],
     );
-    let push = |ticks: u32, yaw: f32| ScriptStep {
-        ticks,
-        yaw,
-        forward: 320.0,
-        ..Default::default()
-    };
     // Through the trigger east, back west through it, east again: three touches.
     let runner = scripted(
         "runner",
         v(-200.0, 0.0, 25.0),
         0.0,
         ControllerConfig::Script(vec![
-            push(30, 0.0),
-            push(30, 180.0),
-            push(30, 0.0),
+            run_at(30, 0.0),
+            run_at(30, 180.0),
+            run_at(30, 0.0),
             step(1000, 0.0, 0.0),
         ]),
     );

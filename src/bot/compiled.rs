@@ -1661,8 +1661,7 @@ fn follow_route(
                 // braked, not circled round the start while friction takes it off.
                 st.held += dt;
                 st.approach += dt;
-                let to_start = (reach.start - s.origin).truncate();
-                let dir = to_start.normalize_or_zero();
+                let dir = to_start.truncate().normalize_or_zero();
                 let v = s.velocity.truncate();
                 let side = v - dir * v.dot(dir);
                 let wish = (dir * (flat * SETTLE_RATE).min(320.0) - side).clamp_length_max(320.0);
