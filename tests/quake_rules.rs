@@ -1056,3 +1056,70 @@ fn an_only_registered_trigger_fires_its_targets_once_when_touched() {
     // trigger_multiple in the trigger's place opens it a second time.
     assert_eq!(starts, 1, "the door's openings");
 }
+
+/// doors.qc `LinkDoors`: touching doors move as one, the group's owner takes the
+/// targetname of any door in it, and an owner with a targetname gets no trigger field. A
+/// door whose partner is named therefore stays shut however close a player comes, and
+/// opens (with its partner) when the name is fired (e3m2's pair by the teleporter under
+/// its slime room, opened by a button behind a secret door).
+#[test]
+fn a_door_linked_to_a_named_door_opens_only_when_the_name_is_fired() {
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    // Two touching doors across a corridor at x -16..0, north half named t7.
+    b.brush_entity(
+        &[("classname", "func_door"), ("angle", "-1"), ("wait", "-1")],
+        &[(v(-16.0, -64.0, 0.0), v(0.0, 0.0, 112.0), "door")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("wait", "-1"),
+            ("targetname", "t7"),
+        ],
+        &[(v(-16.0, 0.0, 0.0), v(0.0, 64.0, 112.0), "door")],
+    );
+    // A trigger firing t7 at the room's east end.
+    b.brush_entity(
+        &[("classname", "trigger_once"), ("target", "t7")],
+        &[(v(400.0, -256.0, 0.0), v(416.0, 256.0, 128.0), "trigger")],
+    );
+    // Run west into the unnamed door, wait there, then east through the trigger.
+    let runner = scripted(
+        "runner",
+        v(200.0, -32.0, 25.0),
+        180.0,
+        ControllerConfig::Script(vec![
+            run_at(40, 180.0),
+            step(60, 180.0, 0.0),
+            run_at(40, 0.0),
+            step(1000, 0.0, 0.0),
+        ]),
+    );
+    let mut m = match_in(&b, vec![runner], MatchRules::default());
+    let ids: Vec<u32> = m.sim.level.movers.iter().map(|d| d.id.0).collect();
+    assert_eq!(m.sim.level.movers[0].linked, vec![0, 1], "the doors link");
+    let mut opened_at: Vec<Option<u32>> = vec![None; 2];
+    let mut nearest = f32::MAX;
+    for tick in 0..200 {
+        m.step();
+        for e in &m.sim.events {
+            if let SimEvent::MoverStart { mover } = e
+                && let Some(k) = ids.iter().position(|id| id == mover)
+            {
+                opened_at[k].get_or_insert(tick);
+            }
+        }
+        if tick < 100 {
+            nearest = nearest.min(m.sim.player_state(0).unwrap().origin.x);
+        }
+    }
+    // The runner stood against the unnamed door (its box's west face 16 units from the
+    // door's east face, well inside where a trigger field would reach).
+    assert!(nearest < 20.0, "the runner came to x {nearest}");
+    let (a, b) = (opened_at[0], opened_at[1]);
+    assert!(
+        a.is_some_and(|t| t >= 100) && a == b,
+        "both doors open together, only once the trigger fires: {opened_at:?}"
+    );
+}

@@ -183,12 +183,16 @@ pub struct CompiledNav {
 /// out a box's half width and more, on the floor below it).
 fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opener> {
     use crate::map::level::{MoverKind, TriggerKind};
-    let Some(name) = level.movers[mover].targetname.as_deref() else {
-        return Vec::new();
-    };
+    // A door opens when any door linked with it is fired (doors.qc `door_fire`).
+    let def = &level.movers[mover];
+    let names: Vec<&str> = std::iter::once(mover)
+        .chain(def.linked.iter().copied())
+        .filter_map(|j| level.movers[j].targetname.as_deref())
+        .collect();
+    let fires_group = |target: Option<&str>| target.is_some_and(|t| names.contains(&t));
     let mut out = Vec::new();
     for (index, m) in level.movers.iter().enumerate() {
-        if m.target.as_deref() != Some(name) {
+        if !fires_group(m.target.as_deref()) {
             continue;
         }
         let centre = (m.mins + m.maxs) * 0.5;
@@ -242,7 +246,7 @@ fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opene
     }
     for (index, t) in level.triggers.iter().enumerate() {
         let fires = matches!(t.kind, TriggerKind::Multiple { .. } | TriggerKind::Once);
-        if !fires || t.target.as_deref() != Some(name) || t.targetname.is_some() {
+        if !fires || !fires_group(t.target.as_deref()) || t.targetname.is_some() {
             continue;
         }
         let centre = (t.mins + t.maxs) * 0.5;

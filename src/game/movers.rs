@@ -77,13 +77,23 @@ pub fn damage_mover(sim: &mut Sim, id: EntId) {
     }
 }
 
-/// Fires every mover and trigger named `target` (Quake's SUB_UseTargets).
+/// Fires every mover and trigger named `target` (Quake's SUB_UseTargets). A door fired
+/// opens with the doors linked to it (doors.qc `door_fire` walks the whole chain).
 pub fn fire_targets(sim: &mut Sim, target: &str) {
     let level = Arc::clone(&sim.level);
+    let mut used: Vec<usize> = Vec::new();
     for (i, def) in level.movers.iter().enumerate() {
         if def.targetname.as_deref() == Some(target) {
-            use_mover(sim, i);
+            match def.kind {
+                MoverKind::Door { .. } => used.extend(&def.linked),
+                _ => used.push(i),
+            }
         }
+    }
+    used.sort_unstable();
+    used.dedup();
+    for i in used {
+        use_mover(sim, i);
     }
     for (i, t) in level.triggers.iter().enumerate() {
         if t.targetname.as_deref() == Some(target) {

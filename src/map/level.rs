@@ -891,11 +891,14 @@ fn link_doors(movers: &mut [MoverDef]) {
             .collect();
         movers[d].linked = group;
     }
-    // LinkDoors gives the group's owner the health of any door in it, and damage to any
-    // of them reaches the owner: the whole group is shot open, and has no trigger field
-    // (none is spawned for an owner with health).
+    // LinkDoors gives the group's owner the health and the targetname of any door in it,
+    // and spawns no trigger field for an owner with either: damage to any of them reaches
+    // the owner and the whole group is shot open; a group with a named door opens only
+    // when that name is fired (e3m2's pair at the teleporter behind its slime room: one
+    // door is named, its partner alone would open at a touch).
     for &d in &doors {
-        let shot = movers[d].linked.iter().any(|&j| {
+        let linked = &movers[d].linked;
+        let shot = linked.iter().any(|&j| {
             matches!(
                 movers[j].kind,
                 MoverKind::Door {
@@ -904,15 +907,19 @@ fn link_doors(movers: &mut [MoverDef]) {
                 }
             )
         });
+        let named = linked.iter().any(|&j| movers[j].targetname.is_some());
         if let MoverKind::Door {
             shootable,
             touch_opens,
             ..
         } = &mut movers[d].kind
-            && shot
         {
-            *shootable = true;
-            *touch_opens = false;
+            if shot {
+                *shootable = true;
+            }
+            if shot || named {
+                *touch_opens = false;
+            }
         }
     }
 }
