@@ -430,6 +430,7 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
 #[test]
 fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_most() {
     use botarena::bot::explore::{DoorwayView, Explorer, VisitMap, doorways};
+    use botarena::bot::movement::MoveStatus;
     use botarena::physics::pmove::PlayerState;
     // A door that waits to be fired is not one to walk through.
     let (level, cmap) = two_rooms(Door::Wired);
@@ -446,25 +447,35 @@ fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_mo
     let mut visits = VisitMap::default();
     let mut ex = Explorer::new(here.origin);
     let dt = 0.05;
+    let moving = (&MoveStatus::Moving, (None, false));
     // The far side, until the bot stands there; then a second try, and no third.
     for _ in 0..2 {
         for _ in 0..3 {
-            let go = ex.doorway(&m.sim.cmap, &visits, &views, &here, dt);
+            let go = ex.doorway(&m.sim.cmap, &visits, &views, &here, moving, dt);
             assert_eq!(target(go), Some(v(64., 0., 24.)));
         }
-        assert_eq!(ex.doorway(&m.sim.cmap, &visits, &views, &beyond, dt), None);
+        assert_eq!(
+            ex.doorway(&m.sim.cmap, &visits, &views, &beyond, moving, dt),
+            None
+        );
     }
-    assert_eq!(ex.doorway(&m.sim.cmap, &visits, &views, &here, dt), None);
+    assert_eq!(
+        ex.doorway(&m.sim.cmap, &visits, &views, &here, moving, dt),
+        None
+    );
     // A fresh explorer leaves it alone once somebody has been beyond it.
     let mut fresh = Explorer::new(here.origin);
     assert!(
         fresh
-            .doorway(&m.sim.cmap, &visits, &views, &here, dt)
+            .doorway(&m.sim.cmap, &visits, &views, &here, moving, dt)
             .is_some()
     );
     visits.visit(v(64., 0., 24.));
     let mut other = Explorer::new(here.origin);
-    assert_eq!(other.doorway(&m.sim.cmap, &visits, &views, &here, dt), None);
+    assert_eq!(
+        other.doorway(&m.sim.cmap, &visits, &views, &here, moving, dt),
+        None
+    );
 }
 
 /// Two rooms (floor z 0) on either side of a thick wall (x 0..256) that comes down to
@@ -627,4 +638,98 @@ fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
         pit += (t.z < -100.0) as usize;
     }
     assert_eq!(pit, 0, "of 40 seeds, the pit chosen by {pit}");
+}
+
+#[test]
+fn an_explorer_blocked_on_its_way_to_a_button_is_routed_round_to_its_front() {
+    use botarena::bot::explore::{ButtonGo, Explorer, buttons};
+    use botarena::bot::movement::{BlockReason, MoveStatus};
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = two_rooms(Door::Wired);
+    let m = common::match_of(level, cmap, 4, vec![]);
+    let views = buttons(&m.sim);
+    assert_eq!(views.len(), 1);
+    let here = PlayerState::at(v(-256., 160., 24.), 0.0);
+    let dt = 0.05;
+    let moving = (&MoveStatus::Moving, (None, false));
+    let blocked = (&MoveStatus::Blocked(BlockReason::Hazard), (None, false));
+    let mut ex = Explorer::new(here.origin);
+    // Seen: walked to straight, in front of its face (x -504, pushed west) at the bot's
+    // height.
+    let go = ex.button(&m.sim.cmap, &views, &here, moving, None, dt);
+    let at = |q: Option<Vec3>, p: Vec3| q.is_some_and(|q| q.distance(p) < 0.01);
+    assert!(at(target(go), v(-480., 0., 24.)), "{go:?}");
+    // The movement stage was blocked (slime between, say): routed over the team's graph
+    // to the floor in front of it (a standing origin there), and on while routed.
+    let front = v(-480., 0., 24.03125);
+    let routed = |go: Option<ButtonGo>| match go {
+        Some(ButtonGo::Route(q)) => Some(q),
+        _ => None,
+    };
+    let first = routed(ex.button(&m.sim.cmap, &views, &here, blocked, None, dt));
+    assert!(at(first, front), "{first:?}");
+    let front = first.unwrap();
+    assert_eq!(
+        routed(ex.button(&m.sim.cmap, &views, &here, moving, None, dt)),
+        Some(front)
+    );
+    assert!(ex.routes(), "the routing stage moves it meanwhile");
+    // By the front: straight on (running into the button) again.
+    let by = PlayerState::at(v(-470., 10., 24.), 0.0);
+    let go = ex.button(&m.sim.cmap, &views, &by, moving, None, dt);
+    assert!(matches!(go, Some(ButtonGo::Press(_))), "{go:?}");
+    assert!(!ex.routes());
+    // Routed again from afar, where the routing stage finds no way there the try ends.
+    ex.button(&m.sim.cmap, &views, &here, blocked, None, dt);
+    let none = (&MoveStatus::Moving, (Some(front), true));
+    assert_eq!(ex.button(&m.sim.cmap, &views, &here, none, None, dt), None);
+    assert!(!ex.routes());
+}
+
+#[test]
+fn an_explorer_walks_through_a_door_standing_open_to_where_nobody_has_been() {
+    use botarena::bot::explore::{Explorer, VisitMap, doorways};
+    use botarena::bot::movement::MoveStatus;
+    use botarena::physics::pmove::PlayerState;
+    // The door waits to be fired: no doorway while shut, one once the button's name is
+    // fired and it stands open (risen; wait -1), seen through its opening.
+    let (level, cmap) = two_rooms(Door::Wired);
+    let mut m = common::match_of(level, cmap, 4, vec![]);
+    let door = m
+        .sim
+        .level
+        .movers
+        .iter()
+        .position(|d| d.classname == "func_door")
+        .expect("the door");
+    assert!(doorways(&m.sim).is_empty());
+    botarena::game::movers::fire_targets(&mut m.sim, "d1");
+    for _ in 0..100 {
+        m.step();
+    }
+    assert_eq!(m.sim.mover_state(door).unwrap().phase, Phase::AtB);
+    let views = doorways(&m.sim);
+    assert_eq!(views.len(), 1);
+    assert!(views[0].open);
+    let here = PlayerState::at(v(-256., 0., 24.), 0.0);
+    let visits = VisitMap::default();
+    let moving = (&MoveStatus::Moving, (None, false));
+    let mut ex = Explorer::new(here.origin);
+    let go = ex.doorway(&m.sim.cmap, &visits, &views, &here, moving, 0.05);
+    assert_eq!(target(go), Some(v(64., 0., 24.)));
+    // From where the wall beside the opening hides it (hard by the wall, far to the
+    // side): left alone.
+    let behind = PlayerState::at(v(-8., 240., 24.), 0.0);
+    let mut other = Explorer::new(behind.origin);
+    let seen = m.sim.cmap.trace_ray(
+        behind.origin + v(0., 0., 22.),
+        views[0].centre,
+        botarena::Contents::SOLID,
+        None,
+    );
+    assert!(seen.fraction < 1.0, "the wall hides the opening");
+    assert_eq!(
+        other.doorway(&m.sim.cmap, &visits, &views, &behind, moving, 0.05),
+        None
+    );
 }

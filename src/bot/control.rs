@@ -266,10 +266,11 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         }
         let s = &motion.0;
         intent.0 = None;
-        // Route bots, brains and an explorer routing to a frontier point keep their goal.
+        // Route bots, brains and an explorer routing to a frontier point (or round to a
+        // button or door it tries) keep their goal.
         let routes = match ctrl {
             Controller::Route { .. } | Controller::Brain => true,
-            Controller::Explore(ex) => ex.gate.is_some(),
+            Controller::Explore(ex) => ex.routes(),
             _ => false,
         };
         if !routes {
@@ -325,23 +326,19 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     ),
                     dt,
                 ) {
-                    if route.goal.map(|g| g.point) != Some(q) {
-                        *route = RouteState {
-                            goal: Some(RouteGoal {
-                                point: q,
-                                flags: TravelFlags::ALL,
-                            }),
-                            ..Default::default()
-                        };
-                    }
-                    route.hold = false;
+                    route_to(route, q);
                     cmd.0 = UserCmd {
                         yaw: s.yaw,
                         ..Default::default()
                     };
                     continue;
                 }
-                route.goal = None;
+                // What the routing stage said of the goal it last worked on (a button's
+                // point routed to), before the goal is let go.
+                let routed = (
+                    route.goal.map(|g| g.point),
+                    route.no_route && route.next.is_none(),
+                );
                 let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
                 // Stuck, or bored: only where the team has long been (start again elsewhere).
                 if is_stuck || ex.take_bored() {
@@ -356,13 +353,30 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     let go = ex
                         .lift(&sim.cmap, visits, &lifts, s, dt)
                         .or_else(|| ex.teleporter(&sim.cmap, visits, &teleporters, s, dt))
-                        .or_else(|| ex.button(&sim.cmap, &buttons, s, dt))
-                        .or_else(|| ex.doorway(&sim.cmap, visits, &doorways, s, dt));
+                        .or_else(|| {
+                            ex.button(&sim.cmap, &buttons, s, (mstatus, routed), Some(me), dt)
+                        })
+                        .or_else(|| {
+                            ex.doorway(&sim.cmap, visits, &doorways, s, (mstatus, routed), dt)
+                        });
+                    if !matches!(go, Some(ButtonGo::Route(_))) {
+                        route.goal = None;
+                    }
                     match go {
                         Some(ButtonGo::Walk(go)) => intent.0 = Some(go),
                         Some(ButtonGo::Press(c)) => {
                             intent.0 = None;
                             cmd.0 = c;
+                            continue;
+                        }
+                        Some(ButtonGo::Route(q)) => {
+                            // As to a frontier point: the routing stage moves the bot.
+                            intent.0 = None;
+                            route_to(route, q);
+                            cmd.0 = UserCmd {
+                                yaw: s.yaw,
+                                ..Default::default()
+                            };
                             continue;
                         }
                         None => {}
@@ -385,16 +399,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 ..Default::default()
             },
             Controller::Route { goal } => {
-                if route.goal.map(|g| g.point) != Some(*goal) {
-                    *route = RouteState {
-                        goal: Some(RouteGoal {
-                            point: *goal,
-                            flags: TravelFlags::ALL,
-                        }),
-                        ..Default::default()
-                    };
-                }
-                route.hold = false;
+                route_to(route, *goal);
                 // Along a jump link an explorer made: a run planned over the physics, played
                 // while the routing stage holds.
                 let floor = learned.visits.floor(&sim.level, &sim.cmap);
@@ -488,4 +493,19 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     for p in stuck {
         kill(sim, p, "stuck", None);
     }
+}
+
+/// Sets the routing stage's goal to `q` (its search starts afresh only where the goal
+/// changed) and lets it move the bot.
+fn route_to(route: &mut RouteState, q: Vec3) {
+    if route.goal.map(|g| g.point) != Some(q) {
+        *route = RouteState {
+            goal: Some(RouteGoal {
+                point: q,
+                flags: TravelFlags::ALL,
+            }),
+            ..Default::default()
+        };
+    }
+    route.hold = false;
 }

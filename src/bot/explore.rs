@@ -11,8 +11,10 @@
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
 //! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
 //! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]),
-//! a closed door that opens as one comes near likewise it walks through
-//! ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a wall);
+//! a closed door that opens as one comes near, or one standing open, likewise it walks
+//! through ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a
+//! wall); where walking straight to a button or door is blocked, it is routed round over
+//! the team's graph;
 //! an exploring bot that has gone on a minute only where the team
 //! has long been starts again from a spawn point ([`Explorer::take_bored`]).
 //!
@@ -327,6 +329,9 @@ pub struct Explorer {
     /// The button (mover index) the bot is going to press, and the seconds left to get
     /// there ([`Explorer::button`]).
     pub button: Option<(usize, f32)>,
+    /// Where walking straight to the button or doorway being tried was blocked: the point
+    /// on its way being routed to over the team's graph ([`ButtonGo::Route`]).
+    pub detour: Option<Vec3>,
     /// Buttons it went to press, with the number of tries.
     pub button_tries: Vec<(usize, u32)>,
     /// The plat (mover index) the bot is going to ride up, and the seconds left
@@ -496,6 +501,22 @@ pub struct ButtonView {
 }
 
 impl ButtonView {
+    /// Where a player's origin stands in front of it on the floor (for routing there):
+    /// [`ButtonView::front`] at the button's height, dropped to the floor below. `None`
+    /// where there is no such point (a button pressed from above, one inside a wall).
+    fn stand_point(&self, map: &CollisionMap, me: Option<EntId>) -> Option<Vec3> {
+        let p = self.front(self.centre.z)?;
+        let t = map.trace(
+            p,
+            p - Vec3::new(0.0, 0.0, BUTTON_FLOOR_BELOW),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            me,
+        );
+        (!t.start_solid && t.fraction < 1.0).then_some(t.end_pos)
+    }
+
     /// Where a player stands to press it by walking along `push`: in front of the face
     /// pressed, a box's half width and a little more out, at `z`. `None` for a button
     /// pressed from above or below (one stands on it) or one that does not move.
@@ -513,6 +534,28 @@ impl ButtonView {
 /// before running into it: close enough that nothing comes between.
 pub const BUTTON_FRONT: f32 = 24.0;
 
+/// How far below a button's centre the floor in front of it is looked for.
+pub const BUTTON_FLOOR_BELOW: f32 = 128.0;
+
+/// Within this distance (flat and in height) of the point of a detour, a bot walks on
+/// straight again ([`Explorer::detour`]).
+pub const DETOUR_NEAR: f32 = 48.0;
+
+/// Units a second a detour is given (below running speed: the way round is longer than the
+/// straight line).
+pub const DETOUR_SPEED: f32 = 160.0;
+
+/// What a bot trying a button or doorway does about the way there ([`Explorer::detour`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Detour {
+    /// Walk straight on.
+    Walk,
+    /// Route to this point over the team's graph.
+    Route(Vec3),
+    /// The routing stage found no way there: the try ends.
+    GiveUp,
+}
+
 /// What an explorer going to a button does this tick ([`Explorer::button`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ButtonGo {
@@ -521,6 +564,9 @@ pub enum ButtonGo {
     /// Close by: run straight into it (the movement stage would step around it as an
     /// obstacle, or stop short of a point inside a wall).
     Press(crate::physics::UserCmd),
+    /// Walking there was blocked (a slime pool between, a wall with the way round out of
+    /// sight): route to this point over the team's graph (the routing stage moves the bot).
+    Route(Vec3),
 }
 
 impl ButtonGo {
@@ -755,20 +801,28 @@ pub struct DoorwayView {
     pub index: usize,
     /// Its id in traces.
     pub id: EntId,
-    /// Centre of its box (it is closed: where the map has it).
+    /// Centre of its box where the map has it (closed): the opening.
     pub centre: Vec3,
     /// Player origins on the floor just beyond each face across its thin side: where a
     /// player who walks through it stands after.
     pub sides: [Vec3; 2],
+    /// Open (moved out of the way, for good or for a while), not closed.
+    pub open: bool,
 }
 
 /// How far past a door's face (flat) a bot walking through it heads.
 pub const DOORWAY_BEYOND: f32 = 48.0;
 
+/// The thickest open door that explorers take for a doorway in a wall (e3m2's slab that
+/// sinks into its slime pool as a lift is no doorway).
+pub const DOORWAY_THICK: f32 = 64.0;
+
 /// The closed doors that open when a player comes near (for explorers, who walk into those
-/// they see: their feel for the way on stops at a closed door as at a wall). Doors that
-/// start open, need a key or open only when triggered or shot are not among them, nor slabs
-/// lower than a player.
+/// they see: their feel for the way on stops at a closed door as at a wall), and the doors
+/// in a wall (at most [`DOORWAY_THICK`] thick) that stand open now, whatever opened them
+/// (a button somewhere fired a secret door: the opening is a way on nobody has taken).
+/// Closed doors that start open, need a key or open only when triggered or shot are not
+/// among them, nor slabs lower than a player.
 pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
     use crate::map::level::MoverKind;
     use crate::physics::movers::Phase;
@@ -777,24 +831,29 @@ pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
         .movers
         .iter()
         .enumerate()
-        .filter(|(_, m)| {
-            matches!(
-                m.kind,
-                MoverKind::Door {
-                    touch_opens: true,
-                    start_open: false,
-                    locked: false,
-                    ..
-                }
-            )
-        })
         .filter_map(|(index, m)| {
-            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
-            if st.phase != Phase::AtA {
+            let (touch, door) = match m.kind {
+                MoverKind::Door {
+                    touch_opens,
+                    start_open: false,
+                    locked,
+                    ..
+                } => (touch_opens && !locked, true),
+                MoverKind::SecretDoor { .. } => (false, true),
+                _ => (false, false),
+            };
+            if !door {
                 return None;
             }
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            let open = st.phase == Phase::AtB;
             let centre = (m.mins + m.maxs) * 0.5;
             let half = (m.maxs - m.mins) * 0.5;
+            if !(touch && st.phase == Phase::AtA
+                || open && 2.0 * half.x.min(half.y) <= DOORWAY_THICK)
+            {
+                return None;
+            }
             // A doorway stands at least as tall as a player: a low slab (e3m2's sliding
             // floors and steps) is walked over or along, not through.
             if 2.0 * half.z < PLAYER_MAXS.z - PLAYER_MINS.z {
@@ -810,6 +869,7 @@ pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
                 id: m.id,
                 centre,
                 sides: [foot - across * reach, foot + across * reach],
+                open,
             })
         })
         .collect()
@@ -900,6 +960,7 @@ impl Explorer {
             frontier_wait: 0.0,
             bored: 0.0,
             button: None,
+            detour: None,
             button_tries: Vec::new(),
             lift: None,
             lift_tries: Vec::new(),
@@ -1053,6 +1114,49 @@ impl Explorer {
         Some(toward(t))
     }
 
+    /// Whether the routing stage moves the bot (to a frontier point, or round to a button
+    /// or door).
+    pub fn routes(&self) -> bool {
+        self.gate.is_some() || self.detour.is_some()
+    }
+
+    /// A try's way there: walked straight until the movement stage is blocked (a slime
+    /// pool between, a wall with the way round out of sight), then routed over the team's
+    /// graph to `point()` (where the try walks on from) until the bot stands by it.
+    /// `routed`: the goal the routing stage last worked on, and whether it found no route.
+    /// A detour adds the time to go its way at [`DETOUR_SPEED`] to the try's `left`.
+    fn detour_step(
+        &mut self,
+        point: impl FnOnce() -> Option<Vec3>,
+        s: &PlayerState,
+        (mstatus, routed): (&MoveStatus, (Option<Vec3>, bool)),
+        left: &mut f32,
+    ) -> Detour {
+        let near = |q: Vec3| {
+            let d = q - s.origin;
+            d.truncate().length() <= DETOUR_NEAR && d.z.abs() <= DETOUR_NEAR
+        };
+        if let Some(q) = self.detour.take() {
+            if routed.0 == Some(q) && routed.1 {
+                return Detour::GiveUp;
+            }
+            if near(q) {
+                return Detour::Walk;
+            }
+            self.detour = Some(q);
+            return Detour::Route(q);
+        }
+        if matches!(mstatus, MoveStatus::Blocked(_))
+            && let Some(q) = point()
+            && !near(q)
+        {
+            self.detour = Some(q);
+            *left = left.max(BUTTON_SECONDS) + (q - s.origin).length() / DETOUR_SPEED;
+            return Detour::Route(q);
+        }
+        Detour::Walk
+    }
+
     /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
     /// door).
     fn trying(&self) -> bool {
@@ -1063,10 +1167,12 @@ impl Explorer {
     }
 
     /// Doors, as a player new to a map tries them: a closed door in sight within
-    /// [`BUTTON_RANGE`] that opens when a player comes near, with nobody yet where walking
-    /// through it leads, is walked through (it opens as the bot comes near) until the bot
-    /// stands beyond it or its time is up ([`BUTTON_SECONDS`] and a second per 160 units of
-    /// the way), at most [`BUTTON_TRIES`] times per door. Returns what to do while at it.
+    /// [`BUTTON_RANGE`] that opens when a player comes near, or an open one seen through its
+    /// opening, with nobody yet where walking through it leads, is walked through (a closed
+    /// one opens as the bot comes near) until the bot stands beyond it or its time is up
+    /// ([`BUTTON_SECONDS`] and a second per 160 units of the way), at most [`BUTTON_TRIES`]
+    /// times per door. Where walking straight to an open one is blocked, the bot is routed
+    /// round to its near side ([`Explorer::detour_step`]). Returns what to do while at it.
     /// One trace per door in range when not going through one.
     pub fn doorway(
         &mut self,
@@ -1074,15 +1180,31 @@ impl Explorer {
         visits: &VisitMap,
         doors: &[DoorwayView],
         s: &PlayerState,
+        moved: (&MoveStatus, (Option<Vec3>, bool)),
         dt: f32,
     ) -> Option<ButtonGo> {
         if let Some((index, beyond, left)) = self.doorway.take() {
-            let left = left - dt;
+            let mut left = left - dt;
             if left <= 0.0 || (beyond - s.origin).truncate().length() < 32.0 {
+                self.detour = None;
                 return None;
             }
+            // Round to the near side of an open door when the straight way is blocked (a
+            // closed one opens as the bot comes near: walked into).
+            let near_side = doors.iter().find(|d| d.index == index && d.open).map(|d| {
+                if d.sides[0] == beyond {
+                    d.sides[1]
+                } else {
+                    d.sides[0]
+                }
+            });
+            let go = match self.detour_step(|| near_side, s, moved, &mut left) {
+                Detour::GiveUp => return None,
+                Detour::Route(q) => ButtonGo::Route(q),
+                Detour::Walk => ButtonGo::walk_to(beyond),
+            };
             self.doorway = Some((index, beyond, left));
-            return Some(ButtonGo::walk_to(beyond));
+            return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
         if self.trying() {
@@ -1105,7 +1227,13 @@ impl Explorer {
             .map(|d| (d.centre.distance(eye), d, beyond(d)))
             .filter(|(dist, _, far)| *dist <= BUTTON_RANGE && visits.visits(*far) == 0)
             .filter(|(_, d, _)| {
-                map.trace_ray(eye, d.centre, Contents::SOLID, None).ent == Some(d.id)
+                // A closed door is seen itself; an open one, through its opening.
+                let t = map.trace_ray(eye, d.centre, Contents::SOLID, None);
+                if d.open {
+                    t.fraction >= 1.0
+                } else {
+                    t.ent == Some(d.id)
+                }
             })
             .min_by(|a, b| a.0.total_cmp(&b.0))?;
         plan_try(&mut self.doorway_tries, d.index);
@@ -1188,15 +1316,23 @@ impl Explorer {
 
     /// Buttons, as a player new to a map tries them: a ready button in sight within
     /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
-    /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button. Doors
-    /// that only a button opens (directly or through the triggers it fires) lead to
-    /// much of the single-player maps. Returns the request to replace the explorer's own
-    /// while going to one. One trace per ready button in range when not going to one.
+    /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button; where
+    /// walking straight there is blocked (e3m2's button across a slime pool), the bot is
+    /// routed round to the floor in front of it ([`Explorer::detour_step`]). Doors that only
+    /// a button opens (directly or through the triggers it fires) lead to much of the
+    /// single-player maps. Returns the request to replace the explorer's own while going to
+    /// one. One trace per ready button in range when not going to one.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the choice needs"
+    )]
     pub fn button(
         &mut self,
         map: &CollisionMap,
         buttons: &[ButtonView],
         s: &PlayerState,
+        (mstatus, routed): (&MoveStatus, (Option<Vec3>, bool)),
+        me: Option<EntId>,
         dt: f32,
     ) -> Option<ButtonGo> {
         let toward = |b: &ButtonView| {
@@ -1231,13 +1367,23 @@ impl Explorer {
             }
         };
         if let Some((index, left)) = self.button.take() {
-            let left = left - dt;
-            let b = buttons.iter().find(|b| b.index == index && b.ready)?;
-            if left > 0.0 {
-                self.button = Some((index, left));
-                return Some(toward(b));
+            let mut left = left - dt;
+            let Some(b) = buttons.iter().find(|b| b.index == index && b.ready) else {
+                self.detour = None;
+                return None;
+            };
+            if left <= 0.0 {
+                self.detour = None;
+                return None;
             }
-            return None;
+            let point = || b.stand_point(map, me);
+            let go = match self.detour_step(point, s, (mstatus, routed), &mut left) {
+                Detour::GiveUp => return None,
+                Detour::Route(q) => ButtonGo::Route(q),
+                Detour::Walk => toward(b),
+            };
+            self.button = Some((index, left));
+            return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
         if self.trying() {
