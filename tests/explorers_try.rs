@@ -77,6 +77,15 @@ fn item_marked(m: &botarena::Match) -> bool {
     has_waypoint(m, |k| matches!(k, WaypointKind::Item { .. }))
 }
 
+/// The index of the level's (one) `func_door` among its movers.
+fn door_of(level: &Level) -> usize {
+    level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_door")
+        .expect("the door")
+}
+
 /// How the door between [`two_rooms`] opens.
 #[derive(Clone, Copy, PartialEq)]
 enum Door {
@@ -150,11 +159,7 @@ fn middle_wall(b: &mut MapBuilder, door_keys: &[(&str, &str)]) {
 /// explorer got into the second room, and whether the rocket launcher has an item waypoint.
 fn explore(door: Door) -> (bool, bool, bool) {
     let (level, cmap) = two_rooms(door);
-    let door = level
-        .movers
-        .iter()
-        .position(|m| m.classname == "func_door")
-        .expect("the door");
+    let door = door_of(&level);
     let mut m = explorer_in(level, cmap, v(-256., 160., 25.));
     let (mut opened, mut through) = (false, false);
     for _ in 0..40 * 20 {
@@ -224,11 +229,7 @@ fn an_explorer_beside_a_button_in_a_wall_goes_round_to_its_face_to_press_it() {
     // Standing half in the alcove, level with the button: running straight at it runs
     // into the alcove's side, square on (the way e4m3's cage button was never pressed).
     let (level, cmap) = button_by_an_alcove();
-    let door = level
-        .movers
-        .iter()
-        .position(|m| m.classname == "func_door")
-        .expect("the door");
+    let door = door_of(&level);
     let mut m = explorer_in(level, cmap, v(-128., 188., 25.));
     let opened = first_tick(&mut m, 30, |m| {
         m.sim.mover_state(door).unwrap().phase != Phase::AtA
@@ -695,13 +696,7 @@ fn an_explorer_walks_through_a_door_standing_open_to_where_nobody_has_been() {
     // fired and it stands open (risen; wait -1), seen through its opening.
     let (level, cmap) = two_rooms(Door::Wired);
     let mut m = common::match_of(level, cmap, 4, vec![]);
-    let door = m
-        .sim
-        .level
-        .movers
-        .iter()
-        .position(|d| d.classname == "func_door")
-        .expect("the door");
+    let door = door_of(&m.sim.level);
     assert!(doorways(&m.sim).is_empty());
     botarena::game::movers::fire_targets(&mut m.sim, "d1");
     for _ in 0..100 {

@@ -183,7 +183,8 @@ pub struct CompiledNav {
 /// out a box's half width and more, on the floor below it).
 fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opener> {
     use crate::map::level::{MoverKind, TriggerKind};
-    // A door opens when any door linked with it is fired (doors.qc `door_fire`).
+    // A door opens when any door linked with it is fired (doors.qc `door_fire`); `linked`
+    // holds the door itself, and is empty for a secret door (never linked).
     let def = &level.movers[mover];
     let names: Vec<&str> = std::iter::once(mover)
         .chain(def.linked.iter().copied())

@@ -315,17 +315,15 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     cmd.0 = c;
                     continue;
                 }
+                // What the routing stage said of the goal it last worked on (a frontier
+                // point, a button's or door's detour), before the goal is let go.
+                let routed = (
+                    route.goal.map(|g| g.point),
+                    route.no_route && route.next.is_none(),
+                );
                 // Routing over the team's graph to a frontier point: the routing stage
                 // moves the bot until the explorer is there or gives up.
-                if let Some(q) = ex.gate(
-                    &learned.visits,
-                    s,
-                    (
-                        route.goal.map(|g| g.point),
-                        route.no_route && route.next.is_none(),
-                    ),
-                    dt,
-                ) {
+                if let Some(q) = ex.gate(&learned.visits, s, routed, dt) {
                     route_to(route, q);
                     cmd.0 = UserCmd {
                         yaw: s.yaw,
@@ -333,12 +331,6 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     };
                     continue;
                 }
-                // What the routing stage said of the goal it last worked on (a button's
-                // point routed to), before the goal is let go.
-                let routed = (
-                    route.goal.map(|g| g.point),
-                    route.no_route && route.next.is_none(),
-                );
                 let (req, is_stuck) = explore(ex, s, percepts, mstatus, &mut rng.0, Some(me));
                 // Stuck, or bored: only where the team has long been (start again elsewhere).
                 if is_stuck || ex.take_bored() {
