@@ -566,6 +566,21 @@ pub fn run_path(
     to: Vec3,
     reaches: &[u32],
 ) -> (f32, Vec<Vec3>, usize) {
+    run_path_timed(mesh, from, velocity, to, reaches, |_, t| t)
+}
+
+/// [`run_path`] where a reachability may have to wait: `ready(r, t)` is the time (seconds
+/// from the start) at which reachability `r`, got to at `t`, can be taken (a door it needs
+/// opens then, or the lift it rides leaves then). A walk that waits ends the run before it
+/// (the runner stands at its start until then).
+pub fn run_path_timed(
+    mesh: &NavMesh,
+    from: Vec3,
+    velocity: Vec3,
+    to: Vec3,
+    reaches: &[u32],
+    ready: impl Fn(u32, f32) -> f32,
+) -> (f32, Vec<Vec3>, usize) {
     let speed = PhysicsParams::default().max_speed;
     // The way the runner is going where the path goes on (`None`: standing).
     let mut heading = (velocity.truncate().length() > 0.25 * speed).then(|| velocity.truncate());
@@ -608,10 +623,29 @@ pub fn run_path(
     for &i in reaches {
         let r = &mesh.reaches()[i as usize];
         if floor_walk(mesh, r) {
+            if !r.needs.is_empty() {
+                // Through a door: on time (the run goes on through the border), or standing
+                // at the walk's start until it opens.
+                let (mut p, mut h) = (path.clone(), heading);
+                let t = seconds + run_to(r.start, at, area, &walks, &mut p, &mut h);
+                let open = ready(i, t);
+                if open > t {
+                    (seconds, path) = (open, p);
+                    walks.clear();
+                    (at, area) = (r.start, Some(r.from));
+                    heading = None;
+                }
+            }
             walks.push(i);
             continue;
         }
-        seconds += run_to(r.start, at, area, &walks, &mut path, &mut heading) + r.seconds;
+        let leg = run_to(r.start, at, area, &walks, &mut path, &mut heading);
+        let open = ready(i, seconds + leg);
+        if open > seconds + leg {
+            seconds = open + r.seconds;
+        } else {
+            seconds += leg + r.seconds;
+        }
         walks.clear();
         (at, area) = (r.end, Some(r.to));
         path.push(at);

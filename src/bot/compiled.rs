@@ -183,13 +183,7 @@ pub struct CompiledNav {
 /// out a box's half width and more, on the floor below it).
 fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opener> {
     use crate::map::level::{MoverKind, TriggerKind};
-    // A door opens when any door linked with it is fired (doors.qc `door_fire`); `linked`
-    // holds the door itself, and is empty for a secret door (never linked).
-    let def = &level.movers[mover];
-    let names: Vec<&str> = std::iter::once(mover)
-        .chain(def.linked.iter().copied())
-        .filter_map(|j| level.movers[j].targetname.as_deref())
-        .collect();
+    let names = group_names(level, mover);
     let fires_group = |target: Option<&str>| target.is_some_and(|t| names.contains(&t));
     let mut out = Vec::new();
     for (index, m) in level.movers.iter().enumerate() {
@@ -250,16 +244,78 @@ fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opene
         if !fires || !fires_group(t.target.as_deref()) || t.targetname.is_some() {
             continue;
         }
-        let centre = (t.mins + t.maxs) * 0.5;
-        if let Some((at, a)) = mesh.area_under(centre) {
-            let z = mesh.areas()[a as usize].floor_z(at.truncate());
-            out.push(Opener::Touch {
-                index,
-                at: at.truncate().extend(z),
-            });
+        if let Some(at) = touch_point(mesh, t.mins, t.maxs) {
+            out.push(Opener::Touch { index, at });
         }
     }
     out
+}
+
+/// The targetnames that fire door `mover` (a mover index): a door opens when any door
+/// linked with it is fired (doors.qc `door_fire`); `linked` holds the door itself, and is
+/// empty for a secret door (never linked).
+fn group_names(level: &crate::map::Level, mover: usize) -> Vec<&str> {
+    std::iter::once(mover)
+        .chain(level.movers[mover].linked.iter().copied())
+        .filter_map(|j| level.movers[j].targetname.as_deref())
+        .collect()
+}
+
+/// Whether anything in `level` fires door `mover` (a mover index): a button or trigger
+/// whose target names it or a door linked with it, wherever it is (one a player only
+/// passes through riding a plat has no standing point, so no [`Opener`]).
+pub fn fired_by_anything(level: &crate::map::Level, mover: usize) -> bool {
+    let names = group_names(level, mover);
+    let fires = |target: &Option<String>| target.as_deref().is_some_and(|t| names.contains(&t));
+    level.movers.iter().any(|m| fires(&m.target)) || level.triggers.iter().any(|t| fires(&t.target))
+}
+
+/// A standing point from which a player touches the trigger box `mins`..`maxs`: over a
+/// cell whose centre is inside the box (or, for a box thinner than a cell, within a
+/// player's half width of it), on an area's floor at a height where the player's box
+/// overlaps the trigger's — the one nearest the box's centre. The floor may be a mover's
+/// at another position (a trigger over a raised plat is touched riding it up).
+fn touch_point(mesh: &NavMesh, mins: Vec3, maxs: Vec3) -> Option<Vec3> {
+    let centre = (mins + maxs) * 0.5;
+    let f = &mesh.frame;
+    let mut best: Option<(f32, Vec3)> = None;
+    for grow in [0.0, PLAYER_MAXS.x] {
+        let (lo, hi) = (
+            mins.truncate() - Vec2::splat(grow),
+            maxs.truncate() + Vec2::splat(grow),
+        );
+        let far = f.origin + Vec2::new(f.nx as f32, f.ny as f32) * f.cell - Vec2::splat(0.01);
+        let (Some(c0), Some(c1)) = (
+            f.cell_of(lo.clamp(f.origin, far)),
+            f.cell_of(hi.clamp(f.origin, far)),
+        ) else {
+            continue;
+        };
+        for iy in c0.1..=c1.1 {
+            for ix in c0.0..=c1.0 {
+                let xy = f.center(ix, iy);
+                if xy.cmplt(lo).any() || xy.cmpgt(hi).any() {
+                    continue;
+                }
+                for &a in mesh.areas_in_cell(ix, iy) {
+                    let area = &mesh.areas()[a as usize];
+                    let z = area.floor_z(xy);
+                    let p = xy.extend(z);
+                    if p.z + PLAYER_MAXS.z <= mins.z || p.z + PLAYER_MINS.z >= maxs.z {
+                        continue;
+                    }
+                    let d = (p - centre).length_squared();
+                    if best.is_none_or(|b| d < b.0) {
+                        best = Some((d, p));
+                    }
+                }
+            }
+        }
+        if best.is_some() {
+            break;
+        }
+    }
+    best.map(|b| b.1)
 }
 
 impl CompiledNav {
@@ -278,7 +334,16 @@ impl CompiledNav {
         let mut doors: Vec<NeededDoor> = Vec::new();
         for (i, r) in mesh.reaches().iter().enumerate() {
             for n in &r.needs {
-                let MoverNeed::Open(id) = *n else { continue };
+                // Through a door (where it stands open), or over one moved somewhere by
+                // being fired (a bridge that a start-open door slides into place).
+                let (id, at) = match *n {
+                    MoverNeed::Open(id) => (id, None),
+                    MoverNeed::Moved(p) => match mesh.positions.get(p as usize) {
+                        Some(pos) if pos.corner.is_none() => (pos.mover, Some(pos.offset)),
+                        _ => continue,
+                    },
+                    _ => continue,
+                };
                 let Some(mover) = level.movers.iter().position(|m| m.id.0 == id) else {
                     continue;
                 };
@@ -287,11 +352,14 @@ impl CompiledNav {
                         open,
                         touch_opens: false,
                         ..
-                    } => open,
-                    MoverKind::SecretDoor { open, .. } => open,
+                    } => at.unwrap_or(open),
+                    MoverKind::SecretDoor { open, .. } => at.unwrap_or(open),
                     _ => continue,
                 };
-                match doors.iter_mut().find(|d| d.mover == mover) {
+                match doors
+                    .iter_mut()
+                    .find(|d| d.mover == mover && (d.open - open).length() < 0.5)
+                {
                     Some(d) => d.reaches.push(i as u32),
                     None => doors.push(NeededDoor {
                         mover,
@@ -328,17 +396,36 @@ impl CompiledNav {
     /// to open from shut once fired or shot, run through the mover code at `dt`; `None`
     /// when `r` needs no such door.
     pub fn opening_seconds(&self, level: &crate::map::Level, r: u32, dt: f32) -> Option<f32> {
+        Some(self.door_times(level, r, dt)?.0)
+    }
+
+    /// For the door blocked reachability `r` needs, fired from where it rests: the seconds
+    /// it takes to get where `r` needs it (open, or moved into place), and when it leaves
+    /// there again (after its `wait`; `None` when it stays), run through the mover code at
+    /// `dt` for up to 60 s.
+    pub fn door_times(
+        &self,
+        level: &crate::map::Level,
+        r: u32,
+        dt: f32,
+    ) -> Option<(f32, Option<f32>)> {
         use crate::physics::movers::MoverState;
         let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
         let def = &level.movers[d.mover];
         let mut s = MoverState::spawn(def, &level.path_corners);
         s.use_mover(def);
-        let mut t = 0.0;
-        while (s.offset - d.open).length() >= 1.0 && t < 60.0 {
+        let (mut t, mut open) = (0.0, None);
+        while t < 60.0 {
+            let there = (s.offset - d.open).length() < 1.0;
+            match open {
+                None if there => open = Some(t),
+                Some(o) if !there => return Some((o, Some(t - dt))),
+                _ => {}
+            }
             s = s.step(def, &level.path_corners, dt).0;
             t += dt;
         }
-        Some(t)
+        Some((open.unwrap_or(t), None))
     }
 
     /// Frees the reachabilities through each needed door that stands open now and blocks
@@ -448,13 +535,97 @@ impl CompiledNav {
     /// Seconds from `from` to `to` over the area graph (to the goal area's centre when the
     /// two are in different areas); `None` where either is in no area or there is no route.
     pub fn seconds(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
+        self.seconds_on(from, to, travel, false)
+    }
+
+    /// [`CompiledNav::seconds`] as if every door stood open (`through`), or around those
+    /// blocked now.
+    fn seconds_on(&mut self, from: Vec3, to: Vec3, travel: Travel, through: bool) -> Option<f32> {
         let a = self.mesh.area_at(from)?;
         let g = self.mesh.area_at(to)?;
         if a == g {
             return Some(cross(&self.mesh, a, from, to));
         }
-        let ans = self.goal(g, travel);
+        let ans = if through {
+            self.goal_through_doors(g, travel)
+        } else {
+            self.goal(g, travel)
+        };
         self.first_step(&ans, a, from, |_| false).map(|s| s.0)
+    }
+
+    /// The first reachability blocked now (through a shut door) on the way from `from` to
+    /// goal area `goal` taken as if every door stood open, leaving out what `skip` names;
+    /// `None` where that way crosses no blocked one, or there is none.
+    pub fn first_blocked(
+        &mut self,
+        from: Vec3,
+        goal: u32,
+        travel: Travel,
+        skip: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let ans = self.goal_through_doors(goal, travel);
+        let (mut area, mut at) = (self.mesh.area_at(from)?, from);
+        for _ in 0..self.mesh.areas().len() {
+            if area == goal {
+                return None;
+            }
+            let (_, r) = self.first_step(&ans, area, at, &skip)?;
+            if self.is_blocked(r) {
+                return Some(r);
+            }
+            let reach = &self.mesh.reaches()[r as usize];
+            (area, at) = (reach.to, reach.end);
+        }
+        None
+    }
+
+    /// The opener to fire, from `from`, the door that blocked reachability `r` needs on the
+    /// way to `goal`: of those with a way there, the one with the least time to it and on
+    /// from it to `goal` through the door; (door's mover index, opener index, seconds to
+    /// the opener). `None`: `r` needs no such door, or no opener can be got to.
+    pub fn choose_opener(
+        &mut self,
+        r: u32,
+        from: Vec3,
+        goal: Vec3,
+        travel: Travel,
+    ) -> Option<(usize, usize, f32)> {
+        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
+        let door = d.mover;
+        let places: Vec<Vec3> = d.openers.iter().map(|o| o.place()).collect();
+        let mut best: Option<(f32, usize, f32)> = None;
+        for (k, p) in places.into_iter().enumerate() {
+            let Some(there) = self.seconds(from, p, travel) else {
+                continue;
+            };
+            let Some(on) = self.seconds_on(p, goal, travel, true) else {
+                continue;
+            };
+            if best.is_none_or(|b| there + on < b.0) {
+                best = Some((there + on, k, there));
+            }
+        }
+        best.map(|(_, k, there)| (door, k, there))
+    }
+
+    /// Whether any door that blocked reachabilities need is moving now.
+    fn doors_moving(&self, ctx: &FollowCtx) -> bool {
+        self.doors.iter().any(|d| {
+            ctx.mover_ids
+                .get(d.mover)
+                .and_then(|&id| (ctx.mover)(id))
+                .is_some_and(|m| !matches!(m.phase, Phase::AtA | Phase::AtB | Phase::Fixed))
+        })
+    }
+
+    /// The openers of door `mover` (a mover index) that blocks reachabilities, or `None`
+    /// where no blocked reachability needs it.
+    pub fn door_openers(&self, mover: usize) -> Option<&[Opener]> {
+        self.doors
+            .iter()
+            .find(|d| d.mover == mover)
+            .map(|d| &d.openers[..])
     }
 }
 
@@ -597,6 +768,17 @@ fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
         // A fired mover or teleporter is what the reachability's own run fires.
         MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
     })
+}
+
+/// Whether the mover an elevator reachability rides (the one under its start area) stands
+/// still where it is, waiting out a timer before it moves back (a door fired open waits its
+/// `wait`, a plat at the top its 3 s): the ride was measured from the moment it moves.
+fn carrier_waits(mesh: &NavMesh, reach: &crate::aas::Reach, ctx: &FollowCtx) -> bool {
+    reach.kind == ReachKind::Elevator
+        && mesh.areas()[reach.from as usize]
+            .mover
+            .and_then(|id| (ctx.mover)(id))
+            .is_some_and(|m| m.phase == Phase::AtB && m.timer > 0.0 && m.timer.is_finite())
 }
 
 /// How far ahead along the route a walking bot looks for a point to head straight for.
@@ -977,8 +1159,14 @@ fn guard(
         .map(|v| toward(s, v))
         .find(|c| on_floor(c, Some(c.forward_move)))
         .or_else(|| on_floor(&brake, None).then_some(brake))
-        .or(Some(brake))
+        // Where even standing reads as off every floor (an origin against a wall, past
+        // its area's cells, a step's edge), a bot that has nearly stopped has nothing
+        // to slide off: it steers on as it would.
+        .or((s.velocity.truncate().length() >= GUARD_SLOW).then_some(brake))
 }
+
+/// Speed (u/s) under which [`guard`] does not brake a bot it finds off every floor.
+const GUARD_SLOW: f32 = 40.0;
 
 /// `c`, or braking (else standing) where holding `c` for [`GUARD_TICKS`] would carry a
 /// bot on the ground off every floor: slowing onto a run's start on a ledge, a bot that
@@ -1323,12 +1511,32 @@ fn stand(s: &PlayerState) -> UserCmd {
 /// hard (on top of friction).
 fn brake(s: &PlayerState) -> UserCmd {
     let v = s.velocity.truncate();
+    if v.length() < 1.0 {
+        // Nothing to brake (a wish against no motion would run off at full speed).
+        return stand(s);
+    }
     UserCmd {
         forward_move: 320.0,
         yaw: (-v).y.atan2(-v.x).to_degrees(),
         pitch: s.pitch,
         ..Default::default()
     }
+}
+
+/// A swimmer's way to `p`: to the point, or, where `p` is above or below it within the
+/// movement stage's arrival radius across (which takes such a point as arrived at, and the
+/// swimmer hung there on the bottom), in its direction.
+fn swim_to(s: &PlayerState, p: Vec3) -> Step {
+    let d = p - s.origin;
+    Step::Go(MoveRequest {
+        target: if d.truncate().length() <= ARRIVE {
+            MoveTarget::Direction(d)
+        } else {
+            MoveTarget::Point(p)
+        },
+        speed: 320.0,
+        known: false,
+    })
 }
 
 /// Speed (u/s) under which a bot that has just landed from a reachability's run goes on
@@ -1410,6 +1618,15 @@ fn follow_route(
                                 && (s.origin.z - reach.end.z).abs() <= 24.0)
                     })
             };
+        if k == lead + 1 && !there && carrier_waits(&mesh, reach, ctx) {
+            // On a door or plat that will carry it but still waits where it stands (a door
+            // fired open waits its `wait` before it goes back): the ride's commands start
+            // when it moves, as they were measured.
+            return Step::Cmd(turned(
+                reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
+                st.turn,
+            ));
+        }
         let mut left = k - lead;
         for run in reach.commands.iter().filter(|_| !there) {
             if left < run.ticks {
@@ -1516,6 +1733,18 @@ fn follow_route(
             st.reach = Some(r);
             st.held = 0.0;
             st.approach = 0.0;
+            if st.through_doors && st.detour.is_none() && !nav.doors_moving(ctx) {
+                // Cut off by a shut door that something fires: off to fire it from here,
+                // not from in front of it (unless a door is on its way open or shut now:
+                // the way may be about to change).
+                let avoid = st.avoid;
+                let skip = |x: u32| avoid.iter().any(|a| a.is_some_and(|a| a.0 == x));
+                if let Some(b) = nav.first_blocked(s.origin, goal_area, travel, skip)
+                    && let Some(step) = start_detour(ctx, nav, st, s, b, goal, travel)
+                {
+                    return step;
+                }
+            }
             r
         }
     };
@@ -1531,31 +1760,10 @@ fn follow_route(
     if nav.is_blocked(r) {
         // Through a closed door that something fires (a button, a trigger): off to fire it
         // first, the quickest of them to get to.
-        let openers = nav
-            .openers_for(r)
-            .map(|(door, o)| (door, o.iter().map(|o| o.place()).collect::<Vec<_>>()));
         if st.detour.is_none()
-            && let Some((door, places)) = openers
-            && door_shut(ctx, door)
+            && let Some(step) = start_detour(ctx, nav, st, s, r, goal, travel)
         {
-            let best = places
-                .iter()
-                .enumerate()
-                .filter_map(|(k, &p)| Some((nav.seconds(s.origin, p, travel)?, k)))
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            if let Some((t, k)) = best {
-                let d = Detour {
-                    door: door as u32,
-                    opener: k as u32,
-                    reach: r,
-                    left: ((2.0 * t + DETOUR_SLACK) / dt).ceil() as u32,
-                };
-                st.detour = Some(d);
-                if let Some(step) = detour(ctx, nav, st, s, d, travel) {
-                    return step;
-                }
-                st.detour = None;
-            }
+            return step;
         }
         // Through a closed door: to its start, then open it (shoot a secret door in
         // sight) or wait for it.
@@ -1620,7 +1828,7 @@ fn follow_route(
                 // "arrived at" short of the border.
                 go(past(reach.end, reach.start))
             } else {
-                go(reach.start)
+                swim_to(s, reach.start)
             }
         }
         _ => {
@@ -1628,7 +1836,7 @@ fn follow_route(
             if swimming {
                 st.held += dt;
                 if to_start.length() > 16.0 {
-                    return go(reach.start);
+                    return swim_to(s, reach.start);
                 }
             } else if flat > APPROACH {
                 st.held += dt;
@@ -1722,6 +1930,33 @@ fn follow_route(
 }
 
 impl Opener {
+    /// Seconds from where a player stands to fire it ([`Opener::place`]) to the moment it
+    /// fires its targets: for a button, the run from its front into its face and the
+    /// button's travel in (it fires when pressed home), run through the mover code at `dt`;
+    /// a trigger fires as it is walked into and a shot flies at once, so no time.
+    pub fn fire_seconds(&self, level: &crate::map::Level, dt: f32) -> f32 {
+        use crate::physics::movers::{MoverEvent, MoverState};
+        let Opener::Button { index, .. } = *self else {
+            return 0.0;
+        };
+        let def = &level.movers[index];
+        let mut s = MoverState::spawn(def, &level.path_corners);
+        let mut t = (super::explore::BUTTON_FRONT - PLAYER_MAXS.x).max(0.0)
+            / PhysicsParams::default().max_speed;
+        if s.use_mover(def) == Some(MoverEvent::ReachedB) {
+            return t;
+        }
+        while t < 10.0 {
+            let (next, event) = s.step(def, &level.path_corners, dt);
+            s = next;
+            t += dt;
+            if event == Some(MoverEvent::ReachedB) {
+                break;
+            }
+        }
+        t
+    }
+
     /// Where a player goes to fire it.
     pub fn place(&self) -> Vec3 {
         match *self {
@@ -1732,12 +1967,13 @@ impl Opener {
     }
 }
 
-/// Whether door `index` (a mover index) stands shut and still (nothing has fired it yet).
+/// Whether door `index` (a mover index) rests where it spawned (nothing has fired it yet:
+/// shut, or open for a door that starts open).
 fn door_shut(ctx: &FollowCtx, index: usize) -> bool {
     let Some(id) = ctx.mover_ids.get(index) else {
         return false;
     };
-    (ctx.mover)(*id).is_none_or(|m| m.phase == Phase::AtA && m.offset.length() < 0.5)
+    (ctx.mover)(*id).is_none_or(|m| m.phase == Phase::AtA)
 }
 
 /// Seconds beyond twice the route time to an opener after which going to fire a door
@@ -1802,6 +2038,36 @@ fn detour(
             routed(follow_route(ctx, nav, st, s, place, travel))
         }
     }
+}
+
+/// Off to fire the shut door that blocked reachability `r` needs on the way to `goal`,
+/// with the opener [`CompiledNav::choose_opener`] chooses: the first tick of the detour,
+/// or `None` (the door is not shut, nothing that fires it can be got to).
+fn start_detour(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    r: u32,
+    goal: Vec3,
+    travel: Travel,
+) -> Option<Step> {
+    let (door, k, t) = nav.choose_opener(r, s.origin, goal, travel)?;
+    if !door_shut(ctx, door) {
+        return None;
+    }
+    let d = Detour {
+        door: door as u32,
+        opener: k as u32,
+        reach: r,
+        left: ((2.0 * t + DETOUR_SLACK) / ctx.dt).ceil() as u32,
+    };
+    st.detour = Some(d);
+    let step = detour(ctx, nav, st, s, d, travel);
+    if step.is_none() {
+        st.detour = None;
+    }
+    step
 }
 
 /// A step on the way somewhere, `None` where there is no way.

@@ -278,6 +278,117 @@ pub fn tour_items(level: &Level, cmap: &CollisionMap) -> Vec<ItemRef> {
         .collect()
 }
 
+/// The runner's time the area graph predicts for a compiled-navigation route bot at `from`
+/// (moving at `velocity`) to touch `item` in match `m` as it stands: around the doors
+/// blocked now; where they cut the item off, through them as the bot goes — a shut door
+/// that something fires by way of its opener (the one [`CompiledNav::choose_opener`]
+/// chooses: there, fired, then on, each reachability through the door waiting until it
+/// has opened and a ride on it until it leaves), any other with the time it takes to open
+/// once shot (a door nothing fires nor a shot opens: `None`, no way).
+///
+/// [`CompiledNav::choose_opener`]: crate::bot::compiled::CompiledNav::choose_opener
+fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32> {
+    use crate::aas::route::{Travel, build_cache_blocked, route_moving, run_path_timed};
+    use crate::map::level::MoverKind;
+    let mut nav = m.nav.clone().expect("a compiled match");
+    let mesh = Arc::clone(&nav.mesh);
+    let g = mesh.area_at(item.stand)?;
+    let seconds = |r: &crate::aas::route::Route| {
+        r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..])
+    };
+    let around = build_cache_blocked(&mesh, g, Travel::ALL, Some(&nav.blocked));
+    if let Some(r) = route_moving(&mesh, &around, from, velocity, item.stand) {
+        return Some(seconds(&r));
+    }
+    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
+    let r = route_moving(&mesh, &through, from, velocity, item.stand)?;
+    let (level, dt) = (&m.sim.level, m.sim.dt);
+    let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
+    let (door, openers) = nav.openers_for(first)?;
+    let shut = m
+        .sim
+        .mover_state(door)
+        .is_none_or(|s| s.phase == crate::physics::movers::Phase::AtA);
+    if shut && !openers.is_empty() {
+        // Off to the opener first, round what is shut; then through the door.
+        let (door, k, _) = nav.choose_opener(first, from, item.stand, Travel::ALL)?;
+        let opener = nav.door_openers(door)?[k];
+        let pa = mesh.area_at(opener.place())?;
+        let to_it = build_cache_blocked(&mesh, pa, Travel::ALL, Some(&nav.blocked));
+        let there = route_moving(&mesh, &to_it, from, velocity, opener.place())?.run_seconds;
+        let fire = opener.fire_seconds(level, dt);
+        let (open, leaves) = nav.door_times(level, first, dt)?;
+        let id = level.movers[door].id.0;
+        let placed = |n: &crate::aas::MoverNeed| match *n {
+            crate::aas::MoverNeed::Open(m) => m == id,
+            crate::aas::MoverNeed::Moved(p) => mesh
+                .positions
+                .get(p as usize)
+                .is_some_and(|p| p.mover == id),
+            _ => false,
+        };
+        let on = route_moving(&mesh, &through, opener.place(), Vec3::ZERO, item.stand)?;
+        let ready = |i: u32, t: f32| {
+            let reach = &mesh.reaches()[i as usize];
+            let rides = reach.kind == crate::aas::ReachKind::Elevator
+                && mesh.areas()[reach.from as usize].mover == Some(id);
+            match leaves {
+                Some(l) if rides => t.max(l),
+                _ if reach.needs.iter().any(placed) => t.max(open),
+                _ => t,
+            }
+        };
+        let (run, path, last_run) = run_path_timed(
+            &mesh,
+            opener.place(),
+            Vec3::ZERO,
+            item.stand,
+            &on.reaches,
+            ready,
+        );
+        let on = crate::aas::route::Route {
+            run_seconds: run,
+            path,
+            last_run,
+            ..on
+        };
+        return Some(there + fire + seconds(&on));
+    }
+    // Shut doors shot open on the way (or opening already): with the time each takes.
+    let shot = |i: u32| {
+        nav.openers_for(i).is_some_and(|(d, o)| {
+            !o.is_empty()
+                || crate::bot::compiled::fired_by_anything(level, d)
+                || matches!(
+                    level.movers[d].kind,
+                    MoverKind::SecretDoor {
+                        shootable: true,
+                        ..
+                    } | MoverKind::Door {
+                        shootable: true,
+                        ..
+                    }
+                )
+                || !m.sim.mover_state(d).is_none_or(|s| s.offset.length() < 0.5)
+        })
+    };
+    let blocked: Vec<u32> = r
+        .reaches
+        .iter()
+        .copied()
+        .filter(|&i| nav.is_blocked(i))
+        .collect();
+    if !blocked.iter().all(|&i| shot(i)) {
+        return None;
+    }
+    let mut doors: Vec<f32> = blocked
+        .iter()
+        .filter_map(|&i| nav.opening_seconds(level, i, dt))
+        .collect();
+    doors.dedup();
+    Some(seconds(&r) + doors.iter().sum::<f32>())
+}
+
 /// Tours `items` with one compiled-navigation route bot (navigation `mesh`, compiled at 20
 /// Hz): seed `seed` chooses its spawn point and the item it starts the round with; each
 /// item is given `seconds`, and is reached when the bot's box touches its pickup box.
@@ -291,7 +402,6 @@ pub fn tour_compiled(
     seconds: f32,
     mut each: impl FnMut(&Match, Option<&CompiledStop>),
 ) -> Result<Vec<CompiledStop>, MatchError> {
-    use crate::aas::route::{Travel, build_cache_blocked, route_moving};
     let mut cfg = MatchConfig::new(
         seed,
         vec![PlayerConfig {
@@ -314,31 +424,9 @@ pub fn tour_compiled(
         let at = m.sim.player_state(0).expect("the tourist exists");
         let (from, velocity) = (at.origin, at.velocity);
         // On the bots' graph, around what is blocked now (doors that do not open by
-        // approach, while closed).
-        let nav = m.nav.as_ref().expect("a compiled match");
-        let (mesh, blocked) = (&nav.mesh, Some(&nav.blocked));
-        // Through them where they cut the item off (the bot opens or waits for them).
-        let predicted = mesh.area_at(item.stand).and_then(|g| {
-            let around = build_cache_blocked(mesh, g, Travel::ALL, blocked);
-            let seconds = |r: crate::aas::route::Route| {
-                r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..])
-            };
-            route_moving(mesh, &around, from, velocity, item.stand)
-                .map(seconds)
-                .or_else(|| {
-                    // Through doors shut now: with the time each takes to open.
-                    let through = build_cache_blocked(mesh, g, Travel::ALL, None);
-                    let r = route_moving(mesh, &through, from, velocity, item.stand)?;
-                    let mut doors: Vec<f32> = r
-                        .reaches
-                        .iter()
-                        .filter(|&&i| nav.blocked.blocked[i as usize])
-                        .filter_map(|&i| nav.opening_seconds(&m.sim.level, i, m.sim.dt))
-                        .collect();
-                    doors.dedup();
-                    Some(seconds(r) + doors.iter().sum::<f32>())
-                })
-        });
+        // approach, while closed); through them where they cut the item off (the bot fires
+        // them, shoots them or waits for them).
+        let predicted = predict(&m, from, velocity, item);
         m.sim
             .world
             .insert_one(e, Controller::Route { goal: item.stand })
