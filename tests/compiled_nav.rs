@@ -390,6 +390,36 @@ fn hearing_model_key_is_checked() {
     assert!(m.nav.is_some());
 }
 
+/// Two rooms (x 0..504 and 520..1024) split by a wall whose doorway (y 200..312) a gate
+/// named "gate" fills, a button on the first room's west wall firing `target`, and a
+/// deathmatch spawn in the first room.
+fn gated_rooms(target: &str) -> botarena::map::builder::MapBuilder {
+    let v = glam::Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+    b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
+        .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
+        .brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("angle", "-1"),
+                ("targetname", "gate"),
+                ("wait", "-1"),
+            ],
+            &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
+        )
+        // Pressed westward.
+        .brush_entity(
+            &[
+                ("classname", "func_button"),
+                ("angle", "180"),
+                ("target", target),
+            ],
+            &[(v(0., 432., 32.), v(8., 464., 64.), "BUTTON")],
+        )
+        .point("info_player_deathmatch", v(300., 100., 24.), &[]);
+    b
+}
+
 /// A compiled bot whose only way on is through a door a button opens (as e1m1's doors
 /// are: a tour bot stood before such a door for the whole minute) goes to the button,
 /// presses it, and goes through; with the button's target renamed, nothing fires the door
@@ -401,31 +431,7 @@ fn a_compiled_bot_presses_the_button_that_opens_its_way() {
     use glam::Vec3;
     let v = Vec3::new;
     let run = |target: &str| {
-        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
-        b
-            // The dividing wall, its doorway (y 200..312) filled by the gate.
-            .solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
-            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
-            .brush_entity(
-                &[
-                    ("classname", "func_door"),
-                    ("angle", "-1"),
-                    ("targetname", "gate"),
-                    ("wait", "-1"),
-                ],
-                &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
-            )
-            // A button on the west wall, pressed westward.
-            .brush_entity(
-                &[
-                    ("classname", "func_button"),
-                    ("angle", "180"),
-                    ("target", target),
-                ],
-                &[(v(0., 432., 32.), v(8., 464., 64.), "BUTTON")],
-            )
-            .point("info_player_deathmatch", v(300., 100., 24.), &[]);
-        let (level, cmap) = b.build();
+        let (level, cmap) = gated_rooms(target).build();
         let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
         let goal = v(800., 256., 24.03125);
         let mut cfg = MatchConfig::new(
@@ -462,28 +468,8 @@ fn a_way_through_a_door_a_button_opens_is_predicted_by_way_of_the_button() {
     use glam::Vec3;
     let v = Vec3::new;
     let run = |target: &str| {
-        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
-        b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
-            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
-            .brush_entity(
-                &[
-                    ("classname", "func_door"),
-                    ("angle", "-1"),
-                    ("targetname", "gate"),
-                    ("wait", "-1"),
-                ],
-                &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
-            )
-            .brush_entity(
-                &[
-                    ("classname", "func_button"),
-                    ("angle", "180"),
-                    ("target", target),
-                ],
-                &[(v(0., 432., 32.), v(8., 464., 64.), "BUTTON")],
-            )
-            .point("info_player_deathmatch", v(300., 100., 24.), &[])
-            .point("weapon_nailgun", v(800., 256., 24.), &[]);
+        let mut b = gated_rooms(target);
+        b.point("weapon_nailgun", v(800., 256., 24.), &[]);
         let (level, cmap) = b.build();
         let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
         let items = tour_items(&level, &cmap);

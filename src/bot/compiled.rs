@@ -2052,10 +2052,11 @@ fn start_detour(
     goal: Vec3,
     travel: Travel,
 ) -> Option<Step> {
-    let (door, k, t) = nav.choose_opener(r, s.origin, goal, travel)?;
-    if !door_shut(ctx, door) {
+    // Whether the door is still to be fired first: choosing its opener asks for routes.
+    if !door_shut(ctx, nav.openers_for(r)?.0) {
         return None;
     }
+    let (door, k, t) = nav.choose_opener(r, s.origin, goal, travel)?;
     let d = Detour {
         door: door as u32,
         opener: k as u32,
