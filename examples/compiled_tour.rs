@@ -257,10 +257,12 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
         })
         .unwrap_or_default();
     format!(
-        "{cmd} {intent} t{} at {:.3} v {:.0} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
+        "{cmd} {intent} t{} at {:.3} v {:.0} ground {:?} held {:.2} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
         m.sim.tick,
         st.origin,
         st.velocity.truncate().length(),
+        st.on_ground.map(|e| e.0),
+        nav.held,
         nav.area,
         r,
         nav.played,

@@ -44,6 +44,32 @@ fn tour_all(
     )
 }
 
+/// Tours by seed: each seed's stops.
+type Tours = Vec<(u64, Vec<CompiledStop>)>;
+
+/// e1m1's tours on seeds 1–2, run once for the tests that read them.
+fn e1m1_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
+    static TOURS: std::sync::OnceLock<Option<Tours>> = std::sync::OnceLock::new();
+    TOURS.get_or_init(|| tour_all("e1m1", 1..=2)).as_deref()
+}
+
+/// Asserts the leg to `label` was reached within 10 % of its predicted time on every tour.
+fn leg_within(tours: &[(u64, Vec<CompiledStop>)], label: &str) {
+    for (seed, stops) in tours {
+        let stop = stops
+            .iter()
+            .find(|s| s.item.label == label)
+            .unwrap_or_else(|| panic!("{label} is toured"));
+        let ratio = stop.ratio().expect("reached, with a prediction");
+        assert!(
+            (0.9..=1.1).contains(&ratio),
+            "seed {seed}, {label}: took {:?} s, predicted {:?} s",
+            stop.reached_after,
+            stop.predicted
+        );
+    }
+}
+
 /// Each tour's stops that were not reached, named.
 fn missed(tours: &[(u64, Vec<CompiledStop>)]) -> Vec<String> {
     tours
@@ -119,24 +145,26 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
 /// notes for the measured share and why: playing a run from a stand costs the slowing
 /// onto its start, and runs that fail from where a bot stands are avoided for longer
 /// ways round). What this test holds is the measured median: a bot takes at most 1.15
-/// times the predicted time on half the legs of dm4 and dm6 (seeds 1-2 measured 1.00 and
-/// 1.07 on 2026-11-25; e1m1 1.12).
+/// times the predicted time on half the legs of dm4, dm6 and e1m1 (seeds 1-2 measured
+/// 1.00 and 1.07 on 2026-11-25; e1m1 1.10 on 2026-11-26, when it joined the check).
 #[test]
 fn routes_followed_are_timed_against_their_predictions() {
     for name in ["dm4", "dm6", "e1m1"] {
-        let Some(tours) = tour_all(name, 1..=2) else {
+        let tours = match name {
+            "e1m1" => e1m1_tours().map(<[_]>::to_vec),
+            _ => tour_all(name, 1..=2),
+        };
+        let Some(tours) = tours else {
             return;
         };
         report(name, &tours);
         let r = ratios(&tours);
         assert!(!r.is_empty(), "{name}: no leg timed");
-        if name != "e1m1" {
-            assert!(
-                r[r.len() / 2] <= 1.15,
-                "{name}: median taken/predicted {}",
-                r[r.len() / 2]
-            );
-        }
+        assert!(
+            r[r.len() / 2] <= 1.15,
+            "{name}: median taken/predicted {}",
+            r[r.len() / 2]
+        );
     }
 }
 
@@ -515,20 +543,80 @@ fn a_way_through_a_door_a_button_opens_is_predicted_by_way_of_the_button() {
 /// within 10 %.
 #[test]
 fn e1m1s_nailgun_lift_door_is_fired_waited_for_and_ridden() {
-    let Some(tours) = tour_all("e1m1", 1..=2) else {
+    let Some(tours) = e1m1_tours() else {
         return;
     };
-    for (seed, stops) in &tours {
-        let stop = stops
+    leg_within(tours, "weapon_nailgun");
+}
+
+/// Two e1m1 legs that no seed of 1–40 got within 10 % of its prediction before
+/// 2026-11-26 (rocket launcher 0 of 39, invulnerability never reached): the bot stood at
+/// the corner of a ledge for seconds because the forecast guarding it read the 32-unit
+/// step down onto the route's next floor as leaving every floor; a lift the bot had been
+/// carried off the centre of jammed against its shaft and went up and down for good; the
+/// way down from the teleporter exit above the doors at (128, 1800) waited for doors no
+/// one up there can open (its path's box overlapped theirs; the run arrives with them
+/// shut). Seeds 1–2, within 10 % (seeds 1–40: 23 of 39 and 18 of 21 reached).
+#[test]
+fn e1m1s_rocket_launcher_and_invulnerability_legs_arrive_on_time() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    leg_within(tours, "weapon_rocketlauncher");
+    leg_within(tours, "item_artifact_invulnerability");
+}
+
+/// A reachability whose path's box overlaps a door's but whose run arrives with the door
+/// shut does not wait for it: e1m1's walk off the teleporter exit at (84, 1796) drops past
+/// the top of the doors below (a bot up there cannot touch them open), while the walk
+/// through those doors below still needs both open.
+#[test]
+fn a_drop_past_a_door_top_needs_no_door_but_the_way_through_does() {
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let door = |at: glam::Vec3| {
+        level
+            .movers
             .iter()
-            .find(|s| s.item.label == "weapon_nailgun")
-            .expect("the nailgun is toured");
-        let ratio = stop.ratio().expect("reached, with a prediction");
-        assert!(
-            (0.9..=1.1).contains(&ratio),
-            "seed {seed}: took {:?} s, predicted {:?} s",
-            stop.reached_after,
-            stop.predicted
+            .find(|m| {
+                matches!(m.kind, botarena::map::level::MoverKind::Door { .. })
+                    && at.cmpge(m.mins).all()
+                    && at.cmple(m.maxs).all()
+            })
+            .map(|m| m.id.0)
+            .expect("a door there")
+    };
+    let doors = [
+        door(glam::Vec3::new(80.0, 1800.0, -150.0)),
+        door(glam::Vec3::new(180.0, 1800.0, -150.0)),
+    ];
+    assert_ne!(doors[0], doors[1], "the pair");
+    let reach = |from: glam::Vec3, to: glam::Vec3| {
+        let (a, b) = (
+            mesh.area_at(from).expect("from"),
+            mesh.area_at(to).expect("to"),
         );
-    }
+        mesh.reaches()
+            .iter()
+            .find(|r| r.from == a && r.to == b)
+            .unwrap_or_else(|| panic!("a reachability {a} -> {b}"))
+            .clone()
+    };
+    let opens = |r: &botarena::aas::Reach| {
+        doors.map(|d| r.needs.contains(&botarena::aas::MoverNeed::Open(d)))
+    };
+    let drop = reach(
+        glam::Vec3::new(84.0, 1800.0, -40.0),
+        glam::Vec3::new(100.0, 1950.0, -184.0),
+    );
+    assert_eq!(drop.kind, botarena::aas::ReachKind::WalkOffLedge);
+    assert_eq!(opens(&drop), [false, false], "{:?}", drop.needs);
+    let through = reach(
+        glam::Vec3::new(120.0, 1900.0, -184.0),
+        glam::Vec3::new(120.0, 1780.0, -184.0),
+    );
+    assert_eq!(opens(&through), [true, true], "{:?}", through.needs);
 }

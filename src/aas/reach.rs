@@ -1334,7 +1334,7 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
     let moved_mover = moved
         .and_then(|p| world.moved.get(p as usize))
         .map(|m| m.id);
-    for m in &world.level.movers {
+    for (index, m) in world.level.movers.iter().enumerate() {
         let crossed = boxes
             .iter()
             .any(|&(lo, hi)| crate::map::collision::overlaps(lo, hi, m.mins, m.maxs));
@@ -1344,6 +1344,9 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
         match m.kind {
             MoverKind::Door { locked: true, .. } => r.needs.push(MoverNeed::Key(m.id.0)),
             MoverKind::Door { .. } | MoverKind::SecretDoor { .. } => {
+                if moved.is_none() && runs_shut(world, mesh, r, index) {
+                    continue;
+                }
                 r.needs.push(MoverNeed::Open(m.id.0))
             }
             _ => {}
@@ -1376,6 +1379,39 @@ fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
             }
         }
     }
+}
+
+/// Whether reachability `r` (verified with every door open) arrives as well with door
+/// `index` (and the doors linked to it) shut: a path whose box only overlaps a door's — a
+/// fall from a ledge past the top of a door below, which a bot up there cannot open by
+/// touch — does not wait for it (e1m1's teleporter exit over the doors at (128, 1800)).
+/// Rides are left needing it (their carrier's motion is part of the run).
+fn runs_shut(world: &NavWorld, mesh: &NavMesh, r: &Reach, index: usize) -> bool {
+    if r.kind == ReachKind::Elevator {
+        return false;
+    }
+    let Some(shut) = world
+        .moved
+        .iter()
+        .find(|m| m.corner.is_none() && m.group.contains(&index))
+    else {
+        return false;
+    };
+    let dt = 1.0 / mesh.params.tick_rate as f32;
+    let start = settle(&shut.cmap, r.start, mesh.areas()[r.from as usize].is_swim());
+    simulate(
+        (world, &shut.cmap),
+        start,
+        &r.commands,
+        None,
+        dt,
+        |s, sent| {
+            in_area(mesh, s, r.to)
+                && (r.kind != ReachKind::Teleport || (sent.is_some() && s.on_ground.is_some()))
+        },
+        &mut 0,
+    )
+    .is_some()
 }
 
 /// The teleporter a teleport reachability takes: the named one it records, else the one

@@ -1013,7 +1013,14 @@ const ARRIVE: f32 = 16.0;
 /// Heading for `p` as `aim` says: through the movement stage beyond its arrival radius;
 /// within it, slowing onto a start to stop on or running on round a corner (and in the
 /// air, wishing toward it, which the movement stage would not once arrived).
-fn head_to(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, p: Vec3, aim: Aim) -> Step {
+fn head_to(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    s: &PlayerState,
+    p: Vec3,
+    aim: Aim,
+    areas: &[u32],
+) -> Step {
     let flat = (p - s.origin).truncate().length();
     let air = s.on_ground.is_none() && s.water_level < 2;
     if (aim != Aim::Go || air) && flat <= ARRIVE {
@@ -1028,7 +1035,7 @@ fn head_to(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, p: Vec3, aim: Aim) 
             pitch: s.pitch,
             ..Default::default()
         };
-        return Step::Cmd(kept_on(ctx, mesh, s, c));
+        return Step::Cmd(kept_on(ctx, mesh, s, c, areas));
     }
     Step::Go(MoveRequest {
         target: MoveTarget::Point(p),
@@ -1170,8 +1177,10 @@ const GUARD_SLOW: f32 = 40.0;
 
 /// `c`, or braking (else standing) where holding `c` for [`GUARD_TICKS`] would carry a
 /// bot on the ground off every floor: slowing onto a run's start on a ledge, a bot that
-/// comes in fast from the side would slide over the edge.
-fn kept_on(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, c: UserCmd) -> UserCmd {
+/// comes in fast from the side would slide over the edge. Coming down onto one of the
+/// route's floors (`areas`, those it runs over from here) is staying on: a walk off a
+/// ledge onto the floor below is in the air a step's height above it and more.
+fn kept_on(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, c: UserCmd, areas: &[u32]) -> UserCmd {
     if s.on_ground.is_none() || s.water_level > 0 {
         return c;
     }
@@ -1179,7 +1188,7 @@ fn kept_on(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, c: UserCmd) -> User
         let mut q = *s;
         (0..GUARD_TICKS).all(|_| {
             q = pmove(&q, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
-            q.on_ground.is_some() || over_floor(mesh, q.origin)
+            q.on_ground.is_some() || over_floor(mesh, q.origin) || over_route(mesh, areas, q.origin)
         })
     };
     if stays(&c) {
@@ -1507,6 +1516,30 @@ fn stand(s: &PlayerState) -> UserCmd {
     }
 }
 
+/// Waiting at reachability `reach`'s start for a mover: standing, or, on a ride's carrier
+/// (an elevator reachability; standing on a mover, not the world) and off the start,
+/// stepping back over it. A lift that set off under a bot still coming in carries it off
+/// the start, and a rider at the edge can jam it against the shaft: a blocked door goes
+/// back, and a touch door touched again sets off again, up and down for good (e1m1's lift
+/// at (804, 508)). Other kinds wait where they are: a start at the top of a plat that is
+/// going down is not stepped onto from the plat (it carries the bot down).
+fn onto_start(s: &PlayerState, reach: &crate::aas::Reach) -> UserCmd {
+    let start = reach.start;
+    let flat = (start - s.origin).truncate().length();
+    if reach.kind != ReachKind::Elevator
+        || s.on_ground.is_none_or(|e| e == crate::map::EntId::WORLD)
+        || flat <= READY_DISTANCE
+    {
+        return stand(s);
+    }
+    UserCmd {
+        forward_move: (flat * SETTLE_RATE).min(320.0),
+        yaw: yaw_to(s.origin, start),
+        pitch: s.pitch,
+        ..Default::default()
+    }
+}
+
 /// Wishing full speed against the motion: pmove's acceleration toward the wish brakes
 /// hard (on top of friction).
 fn brake(s: &PlayerState) -> UserCmd {
@@ -1521,6 +1554,13 @@ fn brake(s: &PlayerState) -> UserCmd {
         pitch: s.pitch,
         ..Default::default()
     }
+}
+
+/// Whether `p` is within `r` of the segment from `a` to `b`.
+fn near_run(p: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t).distance(p) <= r
 }
 
 /// A swimmer's way to `p`: to the point, or, where `p` is above or below it within the
@@ -1688,7 +1728,7 @@ fn follow_route(
             }
             if let Some(ahead) = lookahead(nav, &hc, st, a, r, s.origin) {
                 let (p, aim) = head_for(&mesh, s.origin, &ahead, (goal, goal_area));
-                return head_to(ctx, &mesh, s, p, aim);
+                return head_to(ctx, &mesh, s, p, aim, &ahead.areas);
             }
         }
         let to = st
@@ -1775,7 +1815,7 @@ fn follow_route(
         let (_, view) = super::routing::secret_door_on_the_way(ctx.map, ctx.doors, s, reach.end);
         return match view {
             Some(v) => Step::Shoot(v),
-            None => Step::Cmd(stand(s)),
+            None => Step::Cmd(onto_start(s, reach)),
         };
     }
     match reach.kind {
@@ -1819,14 +1859,18 @@ fn follow_route(
                     Some(c) => Step::Cmd(c),
                     None => {
                         let (p, stop) = aim(s.origin);
-                        head_to(ctx, &mesh, s, p, stop)
+                        head_to(ctx, &mesh, s, p, stop, areas)
                     }
                 };
             }
-            if to_start.length() <= 16.0 {
+            if near_run(s.origin, reach.start, reach.end, ARRIVE) {
                 // Across the border, to a little past the end: the end itself would be
-                // "arrived at" short of the border.
-                go(past(reach.end, reach.start))
+                // "arrived at" short of the border. Near any point of the way from the
+                // start to the end, not only the start: a swimmer on its way over turned
+                // back for the start once more than the radius past it, to and fro. (A
+                // swimmer carried past the end is still within the radius of the point
+                // past it: swum toward, not arrived at.)
+                swim_to(s, past(reach.end, reach.start))
             } else {
                 swim_to(s, reach.start)
             }
@@ -1884,13 +1928,13 @@ fn follow_route(
                     pitch: s.pitch,
                     ..Default::default()
                 };
-                return Step::Cmd(kept_on(ctx, &mesh, s, slow));
+                return Step::Cmd(kept_on(ctx, &mesh, s, slow, &[]));
             }
             if !movers_ready(&mesh, &reach.needs, ctx) {
                 // Waiting for the lift or door counts against the reachability at a quarter
                 // of the time (a door that never opens is given up on in the end).
                 st.held += dt * 0.25;
-                return Step::Cmd(stand(s));
+                return Step::Cmd(onto_start(s, reach));
             }
             // The commands were verified from the start exactly; from where the bot stands
             // they are tried first as they are, then turned a little, and played the first
@@ -1910,7 +1954,7 @@ fn follow_route(
                             pitch: s.pitch,
                             ..Default::default()
                         };
-                        return Step::Cmd(kept_on(ctx, &mesh, s, nearer));
+                        return Step::Cmd(kept_on(ctx, &mesh, s, nearer, &[]));
                     }
                     None => {
                         st.avoid(r);
