@@ -1556,6 +1556,38 @@ fn brake(s: &PlayerState) -> UserCmd {
     }
 }
 
+/// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
+/// swim areas side by side, at the point of their shared border nearest it, at its depth
+/// kept within both areas' spans, the run shifted there (the reachability was measured at
+/// one place on the border; crossing anywhere along it is as good, and a swimmer that
+/// drifted into a narrow column beside the one it followed was sent back 100 units along
+/// it to that place, e1m1's channel at (920, 600)). Other reachabilities as recorded.
+fn swim_crossing(mesh: &NavMesh, reach: &crate::aas::Reach, origin: Vec3) -> (Vec3, Vec3) {
+    let (a, b) = (
+        &mesh.areas()[reach.from as usize],
+        &mesh.areas()[reach.to as usize],
+    );
+    if reach.kind != ReachKind::Swim || !a.is_swim() || !b.is_swim() {
+        return (reach.start, reach.end);
+    }
+    let (l, r) = crate::aas::route::border(mesh, reach);
+    let lr = r - l;
+    let t = ((origin.truncate() - l).dot(lr) / lr.length_squared().max(1e-6)).clamp(0.0, 1.0);
+    let (lo, hi) = (a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z));
+    let z = if lo <= hi {
+        origin.z.clamp(lo, hi)
+    } else {
+        reach.start.z
+    };
+    let on = (l + lr * t).extend(z);
+    // The recorded start's offset across the border (which side it lies on) is kept.
+    let across = reach.start.truncate() - (l + lr * 0.5);
+    let along = lr.normalize_or_zero();
+    let start = on + (across - along * across.dot(along)).extend(0.0);
+    let shift = start - reach.start;
+    (start, reach.end + shift)
+}
+
 /// Whether `p` is within `r` of the segment from `a` to `b`.
 fn near_run(p: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
     let ab = b - a;
@@ -1863,16 +1895,17 @@ fn follow_route(
                     }
                 };
             }
-            if near_run(s.origin, reach.start, reach.end, ARRIVE) {
+            let (start, end) = swim_crossing(&mesh, reach, s.origin);
+            if near_run(s.origin, start, end, ARRIVE) {
                 // Across the border, to a little past the end: the end itself would be
                 // "arrived at" short of the border. Near any point of the way from the
                 // start to the end, not only the start: a swimmer on its way over turned
                 // back for the start once more than the radius past it, to and fro. (A
                 // swimmer carried past the end is still within the radius of the point
                 // past it: swum toward, not arrived at.)
-                swim_to(s, past(reach.end, reach.start))
+                swim_to(s, past(end, start))
             } else {
-                swim_to(s, reach.start)
+                swim_to(s, start)
             }
         }
         _ => {
@@ -2221,6 +2254,84 @@ mod tests {
     use super::*;
     use crate::aas::{CmdRun, Reach, teleporters};
     use crate::map::builder::MapBuilder;
+
+    /// A swimmer crosses between two swim areas side by side where it is along their
+    /// border, not at the one place the reachability was measured: the crossing is the
+    /// border's point nearest the swimmer (within its margin), as far off the border as
+    /// the recorded start, with the run shifted by as much; other reachabilities are as
+    /// recorded (a pool split by a wall with a 256-unit gap).
+    #[test]
+    fn a_swimmer_crosses_a_long_swim_border_where_it_is() {
+        let v = Vec3::new;
+        let mut b = MapBuilder::new();
+        b.solid(v(-16., -16., -16.), v(1040., 528., 0.), "F")
+            .solid(v(-16., -16., 256.), v(1040., 528., 272.), "C")
+            .solid(v(-16., -16., 0.), v(0., 528., 256.), "W")
+            .solid(v(1024., -16., 0.), v(1040., 528., 256.), "W")
+            .solid(v(0., -16., 0.), v(1024., 0., 256.), "W")
+            .solid(v(0., 512., 0.), v(1024., 528., 256.), "W")
+            // A wall across the pool with a 256-unit gap: two swim areas side by side.
+            .solid(v(568., 0., 0.), v(584., 128., 256.), "S")
+            .solid(v(568., 384., 0.), v(584., 512., 256.), "S")
+            // A dry landing at the west end to stand on.
+            .solid(v(0., 0., 0.), v(128., 512., 192.), "L")
+            .solid(v(128., 0., 0.), v(1024., 512., 192.), "*water0")
+            .point("info_player_deathmatch", v(64., 256., 216.), &[]);
+        let (level, cmap) = b.build();
+        let mesh = crate::aas::compile(
+            &level,
+            &cmap,
+            &crate::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )
+        .expect("compiles");
+        let mut crossed = 0;
+        for reach in mesh.reaches() {
+            let (a, b) = (
+                &mesh.areas()[reach.from as usize],
+                &mesh.areas()[reach.to as usize],
+            );
+            if reach.kind != ReachKind::Swim || !a.is_swim() || !b.is_swim() {
+                assert_eq!(
+                    swim_crossing(&mesh, reach, v(500., 250., 100.)),
+                    (reach.start, reach.end)
+                );
+                continue;
+            }
+            let (l, r) = crate::aas::route::border(&mesh, reach);
+            if (r - l).length() < 128.0 {
+                continue;
+            }
+            // A swimmer level with the border's far end from the recorded start.
+            let far =
+                if (l - reach.start.truncate()).length() > (r - reach.start.truncate()).length() {
+                    l
+                } else {
+                    r
+                };
+            let origin = far.extend(reach.start.z) + (reach.start - reach.end).normalize() * 12.0;
+            let (start, end) = swim_crossing(&mesh, reach, origin);
+            let along = (r - l).normalize();
+            // Level with the swimmer along the border (the recorded start was at its
+            // middle, 100 units away), as far off it as the recorded start.
+            assert!(
+                (start.truncate() - far).dot(along).abs() < 1.0,
+                "{reach:?}: crossing at {start} for a swimmer at {origin}"
+            );
+            let off = |p: Vec3| {
+                let d = p.truncate() - l;
+                (d - along * d.dot(along)).length()
+            };
+            assert!((off(start) - off(reach.start)).abs() < 0.01);
+            assert!(
+                (end - start - (reach.end - reach.start)).length() < 0.01,
+                "the run is shifted, not changed"
+            );
+            assert_eq!(mesh.area_at(start), Some(reach.from), "{start}");
+            crossed += 1;
+        }
+        assert!(crossed > 0, "a long swim border in the pool");
+    }
 
     /// A run into a teleporter is tried from the bot's own state, moving: it fits where its
     /// commands carry the player into a trigger that sends where the recorded run went, and
