@@ -618,3 +618,63 @@ fn a_drop_past_a_door_top_needs_no_door_but_the_way_through_does() {
     );
     assert_eq!(opens(&through), [true, true], "{:?}", through.needs);
 }
+
+/// e1m1's sloped hall: coming down the slope to the barrier jump up the step at (790,
+/// 2172), the bot is still sliding (about 20 u/s) when it stands on the start, and the jump
+/// does not fit from there; it backs off along the jump's way and runs in. Before, it left
+/// the jump out for a while and jumped about (on the step's top after 191 ticks and 8
+/// jumps); now 39 ticks and one jump.
+#[test]
+fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
+    use botarena::bot::control::{Controller, ControllerConfig};
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
+    let mesh =
+        Arc::new(compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap());
+    let (start, top) = (
+        Vec3::new(804.0, 2240.0, -373.0),
+        Vec3::new(775.0, 2172.0, -350.0),
+    );
+    let (low, high) = (
+        mesh.area_at(start).expect("the slope"),
+        mesh.area_at(top).expect("the step's top"),
+    );
+    assert_ne!(low, high);
+    let mut cfg = MatchConfig::new(
+        1,
+        vec![PlayerConfig {
+            name: "runner".into(),
+            controller: ControllerConfig::Idle,
+            spawn: None,
+            start: Some((start, 0.0)),
+            senses: Default::default(),
+            navigation: Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::clone(&mesh));
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    let e = m.sim.players[0].entity;
+    m.sim
+        .world
+        .insert_one(e, Controller::Route { goal: top })
+        .unwrap();
+    let mut jumps = 0;
+    let mut airborne = false;
+    let ticks = (0..200).find(|_| {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        if s.on_ground.is_none() && !airborne && s.velocity.z > 200.0 {
+            jumps += 1;
+        }
+        airborne = s.on_ground.is_none();
+        s.on_ground.is_some() && mesh.area_at(s.origin) == Some(high)
+    });
+    let ticks = ticks.expect("on the step's top within 10 s");
+    println!("on top after {ticks} ticks, {jumps} jump(s)");
+    assert_eq!(jumps, 1, "one jump");
+    assert!(ticks <= 40, "{ticks} ticks");
+}

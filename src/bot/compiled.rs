@@ -673,6 +673,9 @@ pub struct AreaNav {
     pub lead: Option<(u32, f32)>,
     /// Gone to fire a shut door the route needs ([`Detour`]).
     pub detour: Option<Detour>,
+    /// A jump that does not fit from a stand on its start, taken with a run-in: the
+    /// reachability, and whether the bot has backed off far enough and runs in now.
+    pub backup: Option<(u32, bool)>,
 }
 
 /// A bot gone to fire a shut door its route needs.
@@ -725,6 +728,8 @@ impl StateHash for AreaNav {
         h.u64(opt(self.detour.map(|d| d.door)));
         h.u64(opt(self.detour.map(|d| d.opener)));
         h.u64(opt(self.detour.map(|d| d.left)));
+        h.u64(opt(self.backup.map(|b| b.0)));
+        h.u64(self.backup.is_some_and(|b| b.1) as u64);
     }
 }
 
@@ -1408,6 +1413,33 @@ fn fit_teleport(
     })
 }
 
+/// Where a bot backs off to before running in to jump `reach`: [`RUN_IN_BACK`] units behind
+/// its start along its heading, over a floor at the start's level and clear of walls;
+/// `None` where there is no such room.
+fn behind_start(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach) -> Option<Vec3> {
+    let heading = Vec2::from_angle(reach.commands.first()?.cmd.yaw.to_radians());
+    let p = reach.start - (heading * RUN_IN_BACK).extend(0.0);
+    let clear = ctx
+        .map
+        .trace(
+            reach.start,
+            p,
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            crate::map::Contents::MASK_PLAYER_NO_BODIES,
+            ctx.me,
+        )
+        .fraction
+        >= 1.0;
+    let level = mesh.area_at(p).is_some_and(|a| {
+        (mesh.areas()[a as usize].floor_z(p.truncate()) - reach.start.z).abs() <= 2.0 + STEP
+    });
+    (clear && level && over_floor(mesh, p)).then_some(p)
+}
+
+/// How far (units) behind a jump's start a bot backs off to run in.
+const RUN_IN_BACK: f32 = 48.0;
+
 /// Whether the movement stage steers reachability `r` (the others play their recorded
 /// commands): walks, steps up, and swims that do not climb out of the water (getting out
 /// takes the water jump the recorded run makes, which steering toward a point does not).
@@ -1910,6 +1942,21 @@ fn follow_route(
         }
         _ => {
             let speed = s.velocity.truncate().length();
+            if let Some((b, false)) = st.backup
+                && b == r
+                && !swimming
+            {
+                st.held += dt;
+                let p = behind_start(ctx, &mesh, reach).unwrap_or(s.origin);
+                if (p - s.origin).truncate().length() > ARRIVE && st.approach < APPROACH_SECONDS {
+                    st.approach += dt;
+                    return go(p);
+                }
+                // Backed off: run in (the fit on the run below takes it from here).
+                st.backup = Some((r, true));
+                st.approach = 0.0;
+                return Step::Cmd(run_in(yaw_to(s.origin, reach.start), s.pitch));
+            }
             if swimming {
                 st.held += dt;
                 if to_start.length() > 16.0 {
@@ -1990,6 +2037,16 @@ fn follow_route(
                         return Step::Cmd(kept_on(ctx, &mesh, s, nearer, &[]));
                     }
                     None => {
+                        if matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
+                            && st.backup.is_none_or(|b| b.0 != r)
+                            && let Some(p) = behind_start(ctx, &mesh, reach)
+                        {
+                            // From a stand it falls short: back off and run in (the
+                            // run's fit on the run finds where to jump).
+                            st.backup = Some((r, false));
+                            st.approach = 0.0;
+                            return go(p);
+                        }
                         st.avoid(r);
                         st.reach = None;
                         return go(s.origin);
