@@ -1559,7 +1559,7 @@ fn onto_start(s: &PlayerState, reach: &crate::aas::Reach) -> UserCmd {
     let start = reach.start;
     let flat = (start - s.origin).truncate().length();
     if reach.kind != ReachKind::Elevator
-        || s.on_ground.is_none_or(|e| e == crate::map::EntId::WORLD)
+        || s.on_ground.is_none_or(|e| e == EntId::WORLD)
         || flat <= READY_DISTANCE
     {
         return stand(s);
