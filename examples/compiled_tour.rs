@@ -257,8 +257,11 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
         })
         .unwrap_or_default();
     format!(
-        "{cmd} {intent} t{} at {:.3} v {:.0} ground {:?} held {:.2} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
+        "{cmd} {intent} t{} hp {:.0} at {:.3} v {:.0} ground {:?} held {:.2} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
         m.sim.tick,
+        m.sim
+            .player_component::<botarena::sim::components::Vitals>(0)
+            .map_or(f32::NAN, |v| v.health),
         st.origin,
         st.velocity.truncate().length(),
         st.on_ground.map(|e| e.0),
