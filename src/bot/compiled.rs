@@ -2320,15 +2320,9 @@ mod tests {
     #[test]
     fn a_swimmer_crosses_a_long_swim_border_where_it_is() {
         let v = Vec3::new;
-        let mut b = MapBuilder::new();
-        b.solid(v(-16., -16., -16.), v(1040., 528., 0.), "F")
-            .solid(v(-16., -16., 256.), v(1040., 528., 272.), "C")
-            .solid(v(-16., -16., 0.), v(0., 528., 256.), "W")
-            .solid(v(1024., -16., 0.), v(1040., 528., 256.), "W")
-            .solid(v(0., -16., 0.), v(1024., 0., 256.), "W")
-            .solid(v(0., 512., 0.), v(1024., 528., 256.), "W")
-            // A wall across the pool with a 256-unit gap: two swim areas side by side.
-            .solid(v(568., 0., 0.), v(584., 128., 256.), "S")
+        let mut b = MapBuilder::sealed_room(v(0., 0., 0.), v(1024., 512., 256.));
+        // A wall across the pool with a 256-unit gap: two swim areas side by side.
+        b.solid(v(568., 0., 0.), v(584., 128., 256.), "S")
             .solid(v(568., 384., 0.), v(584., 512., 256.), "S")
             // A dry landing at the west end to stand on.
             .solid(v(0., 0., 0.), v(128., 512., 192.), "L")

@@ -53,6 +53,28 @@ impl MapBuilder {
         MapBuilder::default()
     }
 
+    /// A map holding a room sealed by 16-unit floor, ceiling and walls round the open box
+    /// `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
+    pub fn sealed_room(lo: Vec3, hi: Vec3) -> MapBuilder {
+        let (v, t) = (Vec3::new, 16.0);
+        let mut b = MapBuilder::new();
+        b.solid(
+            v(lo.x - t, lo.y - t, lo.z - t),
+            v(hi.x + t, hi.y + t, lo.z),
+            "FLOOR",
+        )
+        .solid(
+            v(lo.x - t, lo.y - t, hi.z),
+            v(hi.x + t, hi.y + t, hi.z + t),
+            "CEIL",
+        )
+        .solid(v(lo.x - t, lo.y - t, lo.z), v(lo.x, hi.y + t, hi.z), "WALL")
+        .solid(v(hi.x, lo.y - t, lo.z), v(hi.x + t, hi.y + t, hi.z), "WALL")
+        .solid(v(lo.x, lo.y - t, lo.z), v(hi.x, lo.y, hi.z), "WALL")
+        .solid(v(lo.x, hi.y, lo.z), v(hi.x, hi.y + t, hi.z), "WALL");
+        b
+    }
+
     /// A world box with the given texture (e.g. `*water1`, `*lava1`, `clip`).
     pub fn solid(&mut self, mins: Vec3, maxs: Vec3, texture: &str) -> &mut Self {
         self.world.push((mins, maxs, texture.to_string()));

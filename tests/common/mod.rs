@@ -167,23 +167,7 @@ pub fn match_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<Player
 /// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
 /// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
 pub fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
-    let (v, t) = (Vec3::new, 16.0);
-    let mut b = botarena::map::builder::MapBuilder::new();
-    b.solid(
-        v(lo.x - t, lo.y - t, lo.z - t),
-        v(hi.x + t, hi.y + t, lo.z),
-        "FLOOR",
-    )
-    .solid(
-        v(lo.x - t, lo.y - t, hi.z),
-        v(hi.x + t, hi.y + t, hi.z + t),
-        "CEIL",
-    )
-    .solid(v(lo.x - t, lo.y - t, lo.z), v(lo.x, hi.y + t, hi.z), "WALL")
-    .solid(v(hi.x, lo.y - t, lo.z), v(hi.x + t, hi.y + t, hi.z), "WALL")
-    .solid(v(lo.x, lo.y - t, lo.z), v(hi.x, lo.y, hi.z), "WALL")
-    .solid(v(lo.x, hi.y, lo.z), v(hi.x, hi.y + t, hi.z), "WALL");
-    b
+    botarena::map::builder::MapBuilder::sealed_room(lo, hi)
 }
 
 /// A corridor 512 long (x 0..512, 96 wide, 128 high) with a door across its middle
