@@ -515,6 +515,89 @@ fn an_explorer_swims_through_a_flooded_tunnel_to_the_room_beyond() {
     assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 
+/// A hall (floor z 0, ceiling z 640) under a pool that floats in its east part (x 0..512,
+/// z 352..480, nothing under it but air), beside a ledge in its west part (x −512..0, top
+/// z 512) where the explorer starts: walked off, the ledge drops into the pool; the hall's
+/// floor is 512 below the ledge (deeper than an explorer walks off) and is reached only out
+/// of the pool's bottom, as start.map's Nightmare hall is. A rocket launcher lies on it.
+fn floating_pool() -> (Level, CollisionMap) {
+    let mut b = shell(640.);
+    b.solid(v(-512., -256., 0.), v(0., 256., 512.), "ledge");
+    b.solid(v(0., -256., 352.), v(528., 256., 480.), "*water0");
+    b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
+    b.point("info_player_deathmatch", v(-300., 0., 536.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_in_a_floating_pool_dives_out_of_its_bottom_to_the_hall_below() {
+    let (level, cmap) = floating_pool();
+    let mut m = explorer_in(level, cmap, v(-300., 0., 537.));
+    let mut swam = false;
+    // Five seconds: it dives on getting into the pool (under three), not after planned
+    // runs toward the rocket launcher seen through the water (seven without the dive).
+    let down = first_tick(&mut m, 5, |m| {
+        let s = m.sim.player_state(0).unwrap();
+        swam |= s.water_level >= 2;
+        s.origin.z < 64.0 && s.on_ground.is_some()
+    });
+    println!("on the hall's floor at tick {down:?}");
+    assert!(swam, "the explorer never got into the pool");
+    assert!(down.is_some(), "the explorer never got down to the hall");
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+}
+
+/// A pillar (64 by 64, top z 0) in a hall whose floor is 320 lower: deeper than a match bot
+/// walks off (200), a fall an explorer takes (Quake's fall costs at most 5 health). From
+/// the pillar's top an explorer's choice of where to go is down in the hall, whatever the
+/// seed; a bot that explores between fights stays on the pillar; and the movement stage of
+/// an exploring bot is tuned to walk that drop.
+#[test]
+fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() {
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    use botarena::bot::movement::MoveParams;
+    use botarena::physics::pmove::PlayerState;
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -336.), v(544., 272., -320.), "floor")
+        .solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling")
+        .solid(v(-528., -272., -320.), v(-512., 272., 256.), "wall")
+        .solid(v(528., -272., -320.), v(544., 272., 256.), "wall")
+        .solid(v(-528., -272., -320.), v(544., -256., 256.), "wall")
+        .solid(v(-528., 256., -320.), v(544., 272., 256.), "wall")
+        .solid(v(-32., -32., -320.), v(32., 32., 0.), "pillar");
+    b.point("info_player_deathmatch", v(0., 0., 25.), &[]);
+    let (level, cmap) = b.build();
+    let s = PlayerState::at(v(0., 0., 24.03125), 0.0);
+    let (graph, visits) = (Default::default(), VisitMap::default());
+    let down = |max_drop: f32| {
+        (0..40)
+            .filter(|seed| {
+                let mut rng = botarena::sim::rng::SimRng::new(*seed, 7);
+                let (t, item) = choose_target(
+                    &cmap,
+                    &graph,
+                    &visits,
+                    &level,
+                    &s,
+                    &Default::default(),
+                    &[],
+                    (max_drop, |_| false),
+                    &mut rng,
+                );
+                assert_eq!(item, None);
+                t.z < -200.0
+            })
+            .count()
+    };
+    assert_eq!(down(MAX_DROP), 40, "an explorer's choice: the hall");
+    let keeps = MoveParams::default().max_drop;
+    assert_eq!(down(keeps), 0, "a match bot's choice: the corridor");
+    let m = explorer_in(level, cmap, v(0., 0., 25.));
+    let e = m.sim.players[0].entity;
+    let tuned = *m.sim.world.get::<&MoveParams>(e).expect("a bot's tuning");
+    assert_eq!(tuned.max_drop, MAX_DROP);
+}
+
 /// Room A (x −512..0, y −256..256) and room C (x −512..0, y 512..1024) with a thick wall
 /// between them; the only way from one to the other is a corridor 128 wide that leaves A
 /// eastward, runs north and comes back west into C: some 2,300 units for 700 straight.
@@ -633,6 +716,7 @@ fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
             &s,
             &Default::default(),
             &[],
+            (botarena::bot::explore::MAX_DROP, |_| false),
             &mut rng,
         );
         assert_eq!(item, None);

@@ -179,7 +179,10 @@ impl Controller {
             },
             ControllerConfig::Goto(target) => Controller::Goto { target: *target },
             ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
-            ControllerConfig::Explore => Controller::Explore(Box::new(Explorer::new(origin))),
+            ControllerConfig::Explore => Controller::Explore(Box::new(Explorer {
+                max_drop: super::explore::MAX_DROP,
+                ..Explorer::new(origin)
+            })),
             ControllerConfig::Brain(_) => Controller::Brain,
             ControllerConfig::External => Controller::External {
                 held: ScriptStep {
@@ -350,7 +353,8 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         })
                         .or_else(|| {
                             ex.doorway(&sim.cmap, visits, &doorways, s, (mstatus, routed), dt)
-                        });
+                        })
+                        .or_else(|| ex.dive(&sim.cmap, &sim.level, visits, s, dt));
                     if !matches!(go, Some(ButtonGo::Route(_))) {
                         route.goal = None;
                     }

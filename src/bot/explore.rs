@@ -32,7 +32,7 @@ use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
-use super::movement::{MoveParams, MoveRequest, MoveStatus, MoveTarget};
+use super::movement::{MoveRequest, MoveStatus, MoveTarget};
 use super::{Percepts, Thing};
 
 /// How far a direction is felt.
@@ -126,6 +126,14 @@ pub const DROP_BELOW: f32 = 64.0;
 /// comes first while it holds places as new (start.map's ring of ledges round its pit was
 /// left for the pit every time, and nothing leads back up to it).
 pub const DROP_PENALTY: f32 = 300.0;
+
+/// Deepest drop an explorer walks off (its movement stage's `max_drop`; a match bot's is
+/// 200): a player new to a map drops into the hall below a balcony, and Quake's fall costs
+/// at most 5 health (a landing faster than 650 u/s, from 264 units up). The compiled graph
+/// counts such falls (up to 1024), so the floor they lead to is in the floor explorers are
+/// measured against: e1m3's invisibility (a 289-unit drop), start.map's super nailgun (393
+/// out of the bottom of a pool).
+pub const MAX_DROP: f32 = 400.0;
 
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
@@ -221,7 +229,8 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
 }
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
-/// left alone.
+/// left alone; walks go off drops of at most `max_drop`; the frontier points `left_out`
+/// names (those the bot's planned runs gave up on) do not pull.
 #[allow(
     clippy::too_many_arguments,
     reason = "each is a separate read-only view the choice needs"
@@ -234,6 +243,7 @@ pub fn choose_target(
     s: &PlayerState,
     percepts: &Percepts,
     skip: &[(usize, f32)],
+    (max_drop, left_out): (f32, impl Fn(Vec3) -> bool),
     rng: &mut SimRng,
 ) -> (Vec3, Option<usize>) {
     let unmarked = |i: usize| {
@@ -263,13 +273,13 @@ pub fn choose_target(
     // Toward the nearest place nobody has been, wherever it is: local choices alone kept
     // bots in dm4's big rooms (most side rooms never had a waypoint).
     let pull = visits
-        .nearest_unvisited(level, map, s.origin)
+        .nearest_unvisited_but(level, map, s.origin, left_out)
         .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
         // As far as one can walk: over steps and up ramps, not into pits, lava or slime.
-        let (travel, end) = walk_run(map, s.origin, dir, FEEL, MoveParams::default().max_drop);
+        let (travel, end) = walk_run(map, s.origin, dir, FEEL, max_drop);
         if travel < 48.0 {
             continue;
         }
@@ -349,6 +359,11 @@ pub struct Explorer {
     pub doorway: Option<(usize, Vec3, f32)>,
     /// Doors it went through, with the number of tries.
     pub doorway_tries: Vec<(usize, u32)>,
+    /// The point below the water the bot is diving to, and the seconds left
+    /// ([`Explorer::dive`]).
+    pub dive: Option<(Vec3, f32)>,
+    /// Cells dived to, with the number of tries.
+    pub dive_tries: Vec<((i32, i32, i32), u32)>,
     /// A place nobody has visited that a waypoint of the team's graph reaches in a straight
     /// line, being routed to over the graph, and the seconds left ([`Explorer::gate`]).
     pub gate: Option<(Vec3, f32)>,
@@ -356,6 +371,9 @@ pub struct Explorer {
     pub gate_tries: Vec<((i32, i32, i32), u32)>,
     /// Buttons and triggers with health shot at (mover index), with the seconds spent.
     pub shot: Vec<(usize, f32)>,
+    /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
+    /// a bot that explores between fights, [`MAX_DROP`] for an exploring bot).
+    pub max_drop: f32,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -435,6 +453,13 @@ impl PlannedRun {
     }
 }
 
+/// Whether runs toward the frontier point `q`'s cell were planned [`PLAN_TRIES`] times.
+pub fn planned_out(tries: &[((i32, i32, i32), u32)], q: Vec3) -> bool {
+    tries
+        .iter()
+        .any(|t| t.0 == VisitMap::cell(q) && t.1 >= PLAN_TRIES)
+}
+
 /// Counts a try of a planned run toward `key` in `tries`; false (and nothing counted) once
 /// [`PLAN_TRIES`] are spent.
 pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool {
@@ -451,6 +476,15 @@ pub fn plan_try<K: PartialEq + Copy>(tries: &mut Vec<(K, u32)>, key: K) -> bool 
     tries[k].1 += 1;
     true
 }
+
+/// How deep below a swimming explorer the floor lies for it to dive ([`Explorer::dive`]).
+pub const DIVE_DEPTH: f32 = 96.0;
+/// How far to the side of a swimming explorer a floor below may be to dive to.
+pub const DIVE_RANGE: f32 = 384.0;
+/// How far down a swimming explorer looks for the floor to dive to.
+pub const DIVE_REACH: f32 = 1024.0;
+/// Seconds a dive lasts at most (a player has 12 s of air).
+pub const DIVE_SECONDS: f32 = 6.0;
 
 /// Seconds an explorer routes toward a frontier point before giving up on it.
 pub const GATE_SECONDS: f32 = 20.0;
@@ -578,6 +612,11 @@ impl ButtonGo {
             known: false,
         })
     }
+}
+
+/// Whether the cell `key` has been dived to [`BUTTON_TRIES`] times.
+fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> bool {
+    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
 }
 
 /// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
@@ -968,9 +1007,12 @@ impl Explorer {
             teleporter_tries: Vec::new(),
             doorway: None,
             doorway_tries: Vec::new(),
+            dive: None,
+            dive_tries: Vec::new(),
             gate: None,
             gate_tries: Vec::new(),
             shot: Vec::new(),
+            max_drop: super::movement::MoveParams::default().max_drop,
         }
     }
 
@@ -1164,6 +1206,82 @@ impl Explorer {
             || self.teleporter.is_some()
             || self.button.is_some()
             || self.doorway.is_some()
+            || self.dive.is_some()
+    }
+
+    /// Water, as a player new to a map tries it: swimming with a floor nobody has been on
+    /// more than [`DIVE_DEPTH`] below — the nearest frontier point within [`DIVE_RANGE`]
+    /// to the side seen in a straight line, else the floor straight down where it lies out
+    /// of the water (a pool's own bottom is explored by swimming) — the bot swims over it
+    /// and dives to it until it is there or [`DIVE_SECONDS`] have passed, at most
+    /// [`BUTTON_TRIES`] times per cell. start.map's Nightmare hall is reached only by
+    /// swimming out of the bottom of a pool that floats above it. Returns what to do while
+    /// at it. When swimming and not diving: a trace per frontier point in range.
+    pub fn dive(
+        &mut self,
+        map: &CollisionMap,
+        level: &Level,
+        visits: &VisitMap,
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        if let Some((to, left)) = self.dive.take() {
+            let left = left - dt;
+            let d = to - s.origin;
+            let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+            if left <= 0.0 || there || visits.visits(to) > 0 {
+                // Exploring goes on from where it landed with a fresh choice (the old target
+                // is back up where it dived from).
+                self.target = None;
+                return None;
+            }
+            self.dive = Some((to, left));
+            // Over it first, then down: out of the bottom of a floating pool a player falls
+            // nearly straight (air control is weak), onto a ledge only from right above it.
+            let over = s.water_level >= 1 && d.truncate().length() > 16.0;
+            return Some(ButtonGo::walk_to(if over {
+                Vec3::new(to.x, to.y, s.origin.z - 4.0)
+            } else {
+                to
+            }));
+        }
+        if s.water_level < 2 || self.trying() {
+            return None;
+        }
+        let tries = &self.dive_tries;
+        let open = |q: Vec3| visits.visits(q) == 0 && !tried_out_cell(tries, VisitMap::cell(q));
+        // A floor nobody has been on below, in a straight line through the water: the
+        // nearest, else the floor straight down.
+        let seen = |q: Vec3| map.trace_ray(s.origin, q, Contents::SOLID, None).fraction >= 1.0;
+        let below = visits
+            .frontier(level, map)
+            .iter()
+            .filter(|q| {
+                q.z < s.origin.z - DIVE_DEPTH
+                    && (**q - s.origin).truncate().length() < DIVE_RANGE
+                    && open(**q)
+            })
+            .map(|q| ((*q - s.origin).truncate().length(), *q))
+            .filter(|(_, q)| seen(*q))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|x| x.1);
+        let to = below.or_else(|| {
+            let t = map.trace_ray(
+                s.origin,
+                s.origin - Vec3::new(0.0, 0.0, DIVE_REACH),
+                Contents::SOLID,
+                None,
+            );
+            let to = t.end_pos + Vec3::new(0.0, 0.0, -PLAYER_MINS.z + 1.0);
+            // Out of the water: a pool's own bottom is explored by swimming.
+            let dry = !map.point_contents(to).intersects(Contents::LIQUID);
+            (t.fraction < 1.0 && s.origin.z - t.end_pos.z >= DIVE_DEPTH && dry && open(to))
+                .then_some(to)
+        })?;
+        let cell = VisitMap::cell(to);
+        plan_try(&mut self.dive_tries, cell);
+        self.dive = Some((to, DIVE_SECONDS));
+        Some(ButtonGo::walk_to(to))
     }
 
     /// Doors, as a player new to a map tries them: a closed door in sight within
@@ -1439,11 +1557,7 @@ impl Explorer {
         }
         self.frontier_wait = FRONTIER_SECONDS;
         let tries = &self.frontier_tries;
-        let spent = |q: Vec3| {
-            tries
-                .iter()
-                .any(|t| t.0 == VisitMap::cell(q) && t.1 >= PLAN_TRIES)
-        };
+        let spent = |q: Vec3| planned_out(tries, q);
         let Some(q) = visits.nearest_unvisited_but(level, map, s.origin, spent) else {
             return false;
         };
@@ -1641,7 +1755,19 @@ impl Explorer {
         }
         self.frontier_wait -= dt;
         if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
-            let (t, it) = choose_target(map, graph, visits, level, s, percepts, &self.skip, rng);
+            let tries = &self.frontier_tries;
+            let spent = |q: Vec3| planned_out(tries, q);
+            let (t, it) = choose_target(
+                map,
+                graph,
+                visits,
+                level,
+                s,
+                percepts,
+                &self.skip,
+                (self.max_drop, spent),
+                rng,
+            );
             // Only where the team has been: a route over the team's graph to a frontier
             // point a waypoint reaches, or else a run planned to the nearest frontier point,
             // where one is found (at most one search per FRONTIER_SECONDS).

@@ -108,7 +108,8 @@ impl StateHash for MoveMemory {
 /// How far a bot backs away from an edge to get to full speed before jumping it.
 pub const RUN_UP: f32 = 64.0;
 
-/// Tuning of the movement stage.
+/// Tuning of the movement stage; every bot carries its own (an exploring bot walks off
+/// deeper drops than a match bot, see [`super::explore::MAX_DROP`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct MoveParams {
     /// Distance at which a target point counts as reached.
@@ -573,8 +574,8 @@ fn swim(
 }
 
 /// The movement stage: for every living bot with a movement request, this tick's command
-/// and movement status. Reads [`MoveIntent`], [`Motion`] and [`Vitals`]; writes [`Command`],
-/// [`MoveStatus`] and [`MoveMemory`].
+/// and movement status. Reads [`MoveIntent`], [`Motion`], [`Vitals`] and the bot's
+/// [`MoveParams`]; writes [`Command`], [`MoveStatus`] and [`MoveMemory`].
 pub fn movement_system(sim: &mut Sim) {
     // One job per living bot with a request: its state and memory out of the world, steered
     // on the worker pool against the frozen geometry, results back in entity order.
@@ -584,15 +585,21 @@ pub fn movement_system(sim: &mut Sim) {
         req: MoveRequest,
         state: crate::physics::PlayerState,
         mem: MoveMemory,
+        params: MoveParams,
         out: Option<(UserCmd, MoveStatus)>,
     }
     let mut jobs = Vec::new();
-    let mut view = sim
-        .world
-        .view_mut::<(&MoveIntent, &Motion, &Vitals, &mut MoveStatus, &MoveMemory)>();
+    let mut view = sim.world.view_mut::<(
+        &MoveIntent,
+        &Motion,
+        &Vitals,
+        &mut MoveStatus,
+        &MoveMemory,
+        &MoveParams,
+    )>();
     for p in &sim.players {
         let (id, e) = (p.id, p.entity);
-        let Some((intent, motion, vitals, status, mem)) = view.get_mut(e) else {
+        let Some((intent, motion, vitals, status, mem, params)) = view.get_mut(e) else {
             continue;
         };
         match intent.0 {
@@ -602,6 +609,7 @@ pub fn movement_system(sim: &mut Sim) {
                 req,
                 state: motion.0,
                 mem: *mem,
+                params: *params,
                 out: None,
             }),
             _ => *status = MoveStatus::Idle,
@@ -621,7 +629,7 @@ pub fn movement_system(sim: &mut Sim) {
         let ctx = SteerCtx {
             map: &c.map,
             physics: c.physics,
-            params: MoveParams::default(),
+            params: j.params,
             dt: c.dt,
             me: Some(j.id),
         };

@@ -9,10 +9,10 @@ use super::control::{Controller, ControllerConfig};
 use super::{Percepts, brain, movement, prediction, routing, waypoints};
 
 /// Inserts the components a bot carries into player entity `e` of `world`: its controller
-/// (from `cfg`, at `origin` facing `yaw`), senses and percepts, movement request, status and
-/// memory, tracked enemies, dropping memory, route state and fallback, how it navigates
-/// (learned, until [`set_navigation`] says otherwise), and a brain for a
-/// brain bot on a map with `items` items.
+/// (from `cfg`, at `origin` facing `yaw`), senses and percepts, movement request, status,
+/// memory and tuning, tracked enemies, dropping memory, route state and fallback, how it
+/// navigates (learned, until [`set_navigation`] says otherwise), and a brain for a brain
+/// bot on a map with `items` items.
 pub fn insert_components(
     world: &mut hecs::World,
     e: hecs::Entity,
@@ -23,6 +23,14 @@ pub fn insert_components(
     items: usize,
 ) {
     let controller = Controller::new(cfg, origin, yaw);
+    // Explorers drop off ledges a match bot walks round (see `explore::MAX_DROP`).
+    let tuning = match cfg {
+        ControllerConfig::Explore => movement::MoveParams {
+            max_drop: super::explore::MAX_DROP,
+            ..Default::default()
+        },
+        _ => movement::MoveParams::default(),
+    };
     // Reachability tests for the controllers that read them, unless the senses say.
     let senses = Senses {
         reach_checks: Some(
@@ -42,6 +50,7 @@ pub fn insert_components(
                 movement::MoveIntent::default(),
                 movement::MoveStatus::default(),
                 movement::MoveMemory::default(),
+                tuning,
                 prediction::Tracking::default(),
                 waypoints::Dropper::default(),
                 routing::RouteState::default(),
