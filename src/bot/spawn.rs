@@ -23,10 +23,11 @@ pub fn insert_components(
     items: usize,
 ) {
     let controller = Controller::new(cfg, origin, yaw);
-    // Explorers drop off ledges a match bot walks round (see `explore::MAX_DROP`).
-    let tuning = match cfg {
-        ControllerConfig::Explore => movement::MoveParams {
-            max_drop: super::explore::MAX_DROP,
+    // The movement stage walks off what the controller's choices do (an explorer drops off
+    // ledges a match bot walks round, see `explore::MAX_DROP`).
+    let tuning = match &controller {
+        Controller::Explore(ex) => movement::MoveParams {
+            max_drop: ex.max_drop,
             ..Default::default()
         },
         _ => movement::MoveParams::default(),
