@@ -564,6 +564,85 @@ fn e1m1s_rocket_launcher_leg_arrives_on_time() {
     leg_within(tours, "weapon_rocketlauncher");
 }
 
+/// e1m1's second super shotgun lies behind a secret door that only a trigger with health
+/// opens from outside, and that trigger is seen only from the bridge a button slides out:
+/// the bot fires the bridge's button, walks out on the bridge (its place to shoot from is
+/// the nearest standing point that sees the trigger, in the middle of the narrow bridge,
+/// where a bot guarded against momentum does not fall off), shoots it, and goes through.
+/// Before, no place to shoot from was found and the bot waited at the door for good.
+#[test]
+fn e1m1s_second_super_shotgun_is_reached_by_shooting_its_trigger_from_the_bridge() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    for (seed, stops) in tours {
+        let stop = stops
+            .iter()
+            .find(|s| s.item.label == "weapon_supershotgun#2")
+            .expect("toured");
+        assert!(
+            stop.reached_after.is_some() && stop.predicted.is_some(),
+            "seed {seed}: took {:?} s, predicted {:?} s",
+            stop.reached_after,
+            stop.predicted
+        );
+    }
+}
+
+/// Quake holds a raised plat up while a player is in its trigger, which spans the shaft
+/// (plats.qc's `plat_center_touch`): e1m1's lift east of the quad damage. The compile keeps
+/// no way down onto it from above (the plat would come up to meet the faller), and a bot
+/// that waits for a plat to come down waits off its trigger. The quad's leg from the
+/// lift's top (seed 2; seed 1 goes from elsewhere) arrives within 10 %; before, the bot
+/// stood on the raised plat until it was killed as stuck.
+#[test]
+fn e1m1s_quad_leg_from_the_raised_lift_arrives_on_time() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    leg_within(tours, "item_artifact_super_damage");
+}
+
+/// No reachability but the ride itself comes down onto a plat nothing targets from well
+/// above it through its trigger (e1m1's lift at (752..832, 480..544), low at z -320).
+#[test]
+fn nothing_drops_onto_a_plat_from_above_through_its_trigger() {
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let plat = level
+        .movers
+        .iter()
+        .find(|m| {
+            matches!(m.kind, botarena::map::level::MoverKind::Plat { .. })
+                && m.mins.x == 752.0
+                && m.mins.y == 480.0
+        })
+        .expect("e1m1's lift by the quad");
+    let onto: Vec<_> = mesh
+        .reaches()
+        .iter()
+        .filter(|r| {
+            let to = &mesh.areas()[r.to as usize];
+            r.kind != botarena::aas::ReachKind::Elevator
+                && to.mover == Some(plat.id.0)
+                && to.moved.is_none()
+        })
+        .collect();
+    assert!(!onto.is_empty(), "the plat is walked onto at the bottom");
+    for r in onto {
+        assert!(
+            r.start.z <= r.end.z + 48.0,
+            "{} from {} onto the low plat at {}",
+            r.kind.name(),
+            r.start,
+            r.end
+        );
+    }
+}
+
 /// A reachability whose path's box overlaps a door's but whose run arrives with the door
 /// shut does not wait for it: e1m1's walk off the teleporter exit at (84, 1796) drops past
 /// the top of the doors below (a bot up there cannot touch them open), while the walk

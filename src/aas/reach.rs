@@ -230,6 +230,37 @@ fn carrier_of(world: &NavWorld, mesh: &NavMesh, reach: &Reach) -> Option<Carrier
     Some((index, st))
 }
 
+/// The point within `lo..hi` (origins' x, y) nearest `xy` where a player's box is clear of
+/// the trigger of plat `mover` (a mover index) across x or y; `xy` itself when the plat has
+/// no trigger (a targeted plat's is sent down by its trigger, not held up); `None` where
+/// no such point is in the range.
+fn off_plat_trigger(
+    level: &crate::map::Level,
+    mover: usize,
+    (lo, hi): (Vec2, Vec2),
+    xy: Vec2,
+) -> Option<Vec2> {
+    use crate::map::level::TriggerKind;
+    let Some(t) = level
+        .triggers
+        .iter()
+        .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover: m } if m == mover))
+    else {
+        return Some(xy);
+    };
+    let grow = Vec2::splat(PLAYER_MAXS.x + 1.0);
+    let (tmin, tmax) = (t.mins.truncate() - grow, t.maxs.truncate() + grow);
+    [
+        Vec2::new(tmin.x, xy.y),
+        Vec2::new(tmax.x, xy.y),
+        Vec2::new(xy.x, tmin.y),
+        Vec2::new(xy.x, tmax.y),
+    ]
+    .into_iter()
+    .filter(|p| p.cmpge(lo).all() && p.cmple(hi).all())
+    .min_by(|a, b| (*a - xy).length().total_cmp(&(*b - xy).length()))
+}
+
 /// A plat or door (by index) leaving where navigation has it for its other end
 /// (`to_other`), or coming back.
 fn carry_state(world: &NavWorld, index: usize, to_other: bool) -> Option<MoverState> {
@@ -757,7 +788,17 @@ impl Ctx<'_> {
                     return None;
                 }
                 let (a, b) = MoverState::ends(def);
-                (st, (lo + hi) * 0.5, (b - a).length())
+                let mut xy = (lo + hi) * 0.5;
+                if fa.moved.is_some()
+                    && matches!(def.kind, MoverKind::Plat { .. })
+                    && def.targetname.is_none()
+                {
+                    // Down from a raised plat: a player in its trigger keeps it up
+                    // (plats.qc's `plat_center_touch`), so the ride starts off it, on the
+                    // plat's edge, waiting for it to go down.
+                    xy = off_plat_trigger(self.world.level, mover, (lo, hi), xy)?;
+                }
+                (st, xy, (b - a).length())
             }
         };
         let start = self.start_in(from, start_xy)?;
@@ -1556,7 +1597,43 @@ pub(crate) fn build(
         &mut near,
     );
     keep_quickest(&mut near);
+    for list in [&mut reaches, &mut near] {
+        let before = list.len();
+        list.retain(|r| !onto_held_plat(world, mesh, r));
+        stats.dropped += (before - list.len()) as u64;
+    }
     (reaches, near)
+}
+
+/// How far (units) above its end a reachability onto a plat at rest may enter the plat's
+/// trigger: stepping or dropping a little onto a plat is how a ride starts.
+const PLAT_DROP: f32 = 48.0;
+
+/// Whether reachability `r` comes down onto a plat waiting low (one nothing targets) from
+/// well above it, through its trigger: Quake sends such a plat up as soon as a player is in
+/// its trigger, which spans the shaft over it (plats.qc's `plat_center_touch`), so the
+/// player comes down onto it on its way up and is carried back to the top — no way down
+/// (verified with the plat standing still, such a fall looked like one: e1m1's shaft east
+/// of its quad damage, where a bot waited on the raised plat for good).
+fn onto_held_plat(world: &NavWorld, mesh: &NavMesh, r: &Reach) -> bool {
+    use crate::map::level::TriggerKind;
+    if r.kind == ReachKind::Elevator {
+        return false;
+    }
+    let to = &mesh.areas()[r.to as usize];
+    let (Some(id), None) = (to.mover, to.moved) else {
+        return false;
+    };
+    world.level.triggers.iter().any(|t| {
+        let TriggerKind::PlatRaise { mover } = t.kind else {
+            return false;
+        };
+        let def = &world.level.movers[mover];
+        def.id.0 == id
+            && def.targetname.is_none()
+            && crate::nav::waypoints::segment_enters_box(r.start, r.end, t.mins, t.maxs)
+                .is_some_and(|f| r.start.z + f * (r.end.z - r.start.z) > r.end.z + PLAT_DROP)
+    })
 }
 
 /// How much quicker than every other way a near drop must be to be kept, seconds.

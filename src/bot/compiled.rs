@@ -175,14 +175,22 @@ pub struct CompiledNav {
     pub repairs: u64,
     /// The level's teleporters (a run into one is tried on the run, as jumps are).
     teleporters: Vec<crate::aas::Teleporter>,
+    /// The trigger boxes of the plats a player standing in holds up (those nothing
+    /// targets), by mover id.
+    plat_triggers: Vec<(u32, Vec3, Vec3)>,
 }
 
 /// What fires door `mover` (its targetname is their target), with where a player goes to
 /// fire each: buttons and triggers with that target whose place is on a floor of `mesh`
 /// (a trigger's centre dropped onto the floor under it; a button's front, its face's way
 /// out a box's half width and more, on the floor below it).
-fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opener> {
-    use crate::map::level::{MoverKind, TriggerKind};
+fn openers(
+    mesh: &NavMesh,
+    cmap: &CollisionMap,
+    level: &crate::map::Level,
+    mover: usize,
+) -> Vec<Opener> {
+    use crate::map::level::MoverKind;
     let names = group_names(level, mover);
     let fires_group = |target: Option<&str>| target.is_some_and(|t| names.contains(&t));
     let mut out = Vec::new();
@@ -193,23 +201,7 @@ fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opene
         let centre = (m.mins + m.maxs) * 0.5;
         match m.kind {
             MoverKind::Button { shot: true, .. } | MoverKind::ShotTrigger => {
-                // Where to shoot it from: out from its thinnest side, on the floor there
-                // (a plate on a wall is seen from the room, not from inside the wall).
-                let size = m.maxs - m.mins;
-                let axis = if size.x <= size.y { Vec3::X } else { Vec3::Y };
-                let half = size.dot(axis) * 0.5;
-                let place = [1.0f32, -1.0]
-                    .into_iter()
-                    .flat_map(|side| {
-                        [32.0f32, 64.0, 128.0]
-                            .map(move |d| centre + axis * side * (half + d) - Vec3::Z * 40.0)
-                    })
-                    .find_map(|p| {
-                        mesh.area_under(p)
-                            .filter(|&(_, a)| !mesh.areas()[a as usize].is_swim())
-                            .map(|(q, _)| q)
-                    });
-                if let Some(place) = place {
+                if let Some(place) = shot_place(mesh, cmap, m.id, centre) {
                     out.push(Opener::Shot {
                         index,
                         centre,
@@ -239,17 +231,97 @@ fn openers(mesh: &NavMesh, level: &crate::map::Level, mover: usize) -> Vec<Opene
             _ => {}
         }
     }
-    for (index, t) in level.triggers.iter().enumerate() {
-        let fires = matches!(t.kind, TriggerKind::Multiple { .. } | TriggerKind::Once);
-        if !fires || !fires_group(t.target.as_deref()) || t.targetname.is_some() {
-            continue;
-        }
+    for index in firing_triggers(level, mover) {
+        let t = &level.triggers[index];
         if let Some(at) = touch_point(mesh, t.mins, t.maxs) {
             out.push(Opener::Touch { index, at });
         }
     }
     out
 }
+
+/// The triggers (indices into the level's triggers) that fire door `mover` (a mover index)
+/// when a player touches them: `trigger_multiple` and `trigger_once` that nothing else
+/// fires, whose target names the door or a door linked with it — wherever they are (one
+/// passed through riding a plat fires the door on the way).
+pub fn firing_triggers(level: &crate::map::Level, mover: usize) -> Vec<usize> {
+    use crate::map::level::TriggerKind;
+    let names = group_names(level, mover);
+    (level.triggers.iter().enumerate())
+        .filter(|(_, t)| {
+            matches!(t.kind, TriggerKind::Multiple { .. } | TriggerKind::Once)
+                && t.targetname.is_none()
+                && t.target.as_deref().is_some_and(|n| names.contains(&n))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// How far (units) from a button or trigger with health a bot looks for a place to shoot it
+/// from.
+const SHOT_RANGE: f32 = 512.0;
+
+/// Spacing (units) of the standing points tried as places to shoot from.
+const SHOT_STRIDE: f32 = 16.0;
+
+/// Where a player stands to shoot the button or trigger `id` whose box's centre is
+/// `centre`: the standing point nearest it, within [`SHOT_RANGE`], on an area's floor out of
+/// the liquids, from which a ray at the height a bot shoots from ([`SHOT_HEIGHT`] over the
+/// floor) hits it first. Points are tried about [`SHOT_STRIDE`] apart over each area's box,
+/// nearest first, so the first seen is the answer.
+/// The floors may be a mover's at another position (a bridge slid out): e1m1's trigger
+/// that opens the secret door to its second super shotgun is seen only from its bridge.
+fn shot_place(mesh: &NavMesh, cmap: &CollisionMap, id: EntId, centre: Vec3) -> Option<Vec3> {
+    // Points in the middles of strides across the area (one, in its middle, where it is
+    // narrower than a stride): off its edges, where a bot on a narrow bridge falls off.
+    let axis = |lo: f32, hi: f32| {
+        let n = ((hi - lo) / SHOT_STRIDE).round().max(1.0);
+        (0..n as u32).map(move |k| lo + (k as f32 + 0.5) * (hi - lo) / n)
+    };
+    let mut points: Vec<(f32, Vec3)> = Vec::new();
+    for area in mesh.areas() {
+        if area.is_swim() {
+            continue;
+        }
+        let near = (centre
+            .truncate()
+            .clamp(area.mins.truncate(), area.maxs.truncate())
+            - centre.truncate())
+        .length();
+        if near > SHOT_RANGE {
+            continue;
+        }
+        for y in axis(area.mins.y, area.maxs.y) {
+            for x in axis(area.mins.x, area.maxs.x) {
+                let xy = Vec2::new(x, y);
+                let p = xy.extend(area.floor_z(xy));
+                let d = (p - centre).length();
+                if d <= SHOT_RANGE && mesh.area_at(p) == Some(area.id) {
+                    points.push((d, p));
+                }
+            }
+        }
+    }
+    points.sort_by(|a, b| {
+        (a.0.total_cmp(&b.0))
+            .then(a.1.x.total_cmp(&b.1.x))
+            .then(a.1.y.total_cmp(&b.1.y))
+            .then(a.1.z.total_cmp(&b.1.z))
+    });
+    points.into_iter().map(|(_, p)| p).find(|&p| {
+        cmap.trace_ray(
+            p + Vec3::Z * SHOT_HEIGHT,
+            centre,
+            crate::map::Contents::SOLID,
+            None,
+        )
+        .ent == Some(id)
+    })
+}
+
+/// Height over the floor a bot's shot leaves from (its origin, 24 over the floor, and 16
+/// more: where [`detour`] aims from).
+const SHOT_HEIGHT: f32 = 40.0;
 
 /// The targetnames that fire door `mover` (a mover index): a door opens when any door
 /// linked with it is fired (doors.qc `door_fire`); `linked` holds the door itself, and is
@@ -329,7 +401,7 @@ impl CompiledNav {
     /// Over `mesh` (compiled for `level`), with its default clusters; every reachability
     /// through a door that does not open by approach is blocked until [`CompiledNav::update`]
     /// sees it open.
-    pub fn new(mesh: Arc<NavMesh>, level: &crate::map::Level) -> CompiledNav {
+    pub fn new(mesh: Arc<NavMesh>, level: &crate::map::Level, cmap: &CollisionMap) -> CompiledNav {
         use crate::map::level::MoverKind;
         let mut doors: Vec<NeededDoor> = Vec::new();
         for (i, r) in mesh.reaches().iter().enumerate() {
@@ -365,7 +437,7 @@ impl CompiledNav {
                         mover,
                         open,
                         reaches: vec![i as u32],
-                        openers: openers(&mesh, level, mover),
+                        openers: openers(&mesh, cmap, level, mover),
                     }),
                 }
             }
@@ -389,6 +461,18 @@ impl CompiledNav {
             searches: 0,
             repairs: 0,
             teleporters: crate::aas::teleporters(level),
+            plat_triggers: level
+                .triggers
+                .iter()
+                .filter_map(|t| match t.kind {
+                    crate::map::level::TriggerKind::PlatRaise { mover }
+                        if level.movers[mover].targetname.is_none() =>
+                    {
+                        Some((level.movers[mover].id.0, t.mins, t.maxs))
+                    }
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -619,6 +703,19 @@ impl CompiledNav {
         })
     }
 
+    /// Frees every reachability through door `mover` (a mover index), as if it stood open
+    /// (for a prediction made on a copy: the door fired on the way), till the next
+    /// [`CompiledNav::update`].
+    pub fn assume_open(&mut self, mover: usize) {
+        for d in self.doors.iter().filter(|d| d.mover == mover) {
+            for &r in &d.reaches {
+                if self.blocked.set(r, false) {
+                    self.blocked_count -= 1;
+                }
+            }
+        }
+    }
+
     /// The openers of door `mover` (a mover index) that blocks reachabilities, or `None`
     /// where no blocked reachability needs it.
     pub fn door_openers(&self, mover: usize) -> Option<&[Opener]> {
@@ -772,6 +869,44 @@ fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
         MoverNeed::Open(id) => (ctx.door_open)(id),
         // A fired mover or teleporter is what the reachability's own run fires.
         MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
+    })
+}
+
+/// Where to wait for a plat that reachability `reach` needs down (a [`MoverNeed::Down`]) while
+/// it is not, where its start is in the plat's trigger (a player in it holds a raised plat
+/// up: plats.qc's `plat_center_touch`): the point nearest the start, straight out across x
+/// or y, where a player's box is clear of the trigger, on a floor. `None`: no such wait.
+fn plat_wait(
+    ctx: &FollowCtx,
+    nav: &CompiledNav,
+    mesh: &NavMesh,
+    reach: &crate::aas::Reach,
+) -> Option<Vec3> {
+    reach.needs.iter().find_map(|n| {
+        let MoverNeed::Down(id) = *n else {
+            return None;
+        };
+        if (ctx.mover)(id).is_none_or(|m| m.phase == Phase::AtA) {
+            return None;
+        }
+        let &(_, tmin, tmax) = nav.plat_triggers.iter().find(|t| t.0 == id)?;
+        let p = reach.start;
+        let (lo, hi) = (
+            tmin - PLAYER_MAXS - Vec3::ONE,
+            tmax - PLAYER_MINS + Vec3::ONE,
+        );
+        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+            return None;
+        }
+        [
+            Vec3::new(lo.x, p.y, p.z),
+            Vec3::new(hi.x, p.y, p.z),
+            Vec3::new(p.x, lo.y, p.z),
+            Vec3::new(p.x, hi.y, p.z),
+        ]
+        .into_iter()
+        .filter(|q| over_floor(mesh, *q))
+        .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
     })
 }
 
@@ -1807,6 +1942,11 @@ fn follow_route(
     };
     if area == goal_area {
         st.reach = None;
+        // On a narrow floor (a bridge, a ledge), momentum from the way in can carry a bot
+        // over its side on the way to the goal: guarded as a route over it is.
+        if !swimming && let Some(c) = guard(ctx, &mesh, s, |_| goal, &[area]) {
+            return Step::Cmd(c);
+        }
         return go(goal);
     }
     // Keep the reachability being followed (see [`kept`]); otherwise the quickest way on
@@ -1941,6 +2081,16 @@ fn follow_route(
             }
         }
         _ => {
+            if let Some(p) = plat_wait(ctx, nav, &mesh, reach) {
+                // A plat the reachability needs down is not: waited for off its trigger,
+                // which would hold it up (standing on it at the top, or under it).
+                st.held += dt * 0.25;
+                return if (p - s.origin).truncate().length() > READY_DISTANCE {
+                    go(p)
+                } else {
+                    Step::Cmd(brake(s))
+                };
+            }
             let speed = s.velocity.truncate().length();
             if let Some((b, false)) = st.backup
                 && b == r
@@ -2155,7 +2305,7 @@ fn detour(
             centre,
             place,
         } => {
-            let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
+            let gun = s.origin + Vec3::Z * (SHOT_HEIGHT + PLAYER_MINS.z);
             let id = ctx.mover_ids.get(index).map(|&i| EntId(i));
             if id.is_some()
                 && ctx

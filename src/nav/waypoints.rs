@@ -237,6 +237,12 @@ pub struct WaypointGraph {
 /// Whether a player box moving along the segment `a`→`b` (both player origins) touches the
 /// box `mins..maxs` (slab test against the box grown by the player's half extents).
 pub fn segment_hits_box(a: Vec3, b: Vec3, mins: Vec3, maxs: Vec3) -> bool {
+    segment_enters_box(a, b, mins, maxs).is_some()
+}
+
+/// How far along the segment `a`→`b` (0 at `a`, 1 at `b`; both player origins) a player box
+/// moving along it first touches the box `mins..maxs`; `None` where it never does.
+pub fn segment_enters_box(a: Vec3, b: Vec3, mins: Vec3, maxs: Vec3) -> Option<f32> {
     use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
     // The player's box relative to its origin is PLAYER_MINS..PLAYER_MAXS: grow the obstacle.
     let lo = mins - PLAYER_MAXS;
@@ -246,7 +252,7 @@ pub fn segment_hits_box(a: Vec3, b: Vec3, mins: Vec3, maxs: Vec3) -> bool {
     for i in 0..3 {
         if d[i].abs() < 1e-6 {
             if a[i] < lo[i] || a[i] > hi[i] {
-                return false;
+                return None;
             }
         } else {
             let (mut ta, mut tb) = ((lo[i] - a[i]) / d[i], (hi[i] - a[i]) / d[i]);
@@ -256,11 +262,11 @@ pub fn segment_hits_box(a: Vec3, b: Vec3, mins: Vec3, maxs: Vec3) -> bool {
             t0 = t0.max(ta);
             t1 = t1.min(tb);
             if t0 > t1 {
-                return false;
+                return None;
             }
         }
     }
-    true
+    Some(t0)
 }
 
 impl WaypointGraph {

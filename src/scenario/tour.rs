@@ -278,83 +278,134 @@ pub fn tour_items(level: &Level, cmap: &CollisionMap) -> Vec<ItemRef> {
         .collect()
 }
 
+/// A door that opens by itself on the way (no opener to go to): its mover index, the boxes
+/// (mins, maxs) of the triggers that fire it, and the seconds it takes to open.
+type Passed = (usize, Vec<(Vec3, Vec3)>, f32);
+
 /// The runner's time the area graph predicts for a compiled-navigation route bot at `from`
 /// (moving at `velocity`) to touch `item` in match `m` as it stands: around the doors
-/// blocked now; where they cut the item off, through them as the bot goes — a shut door
-/// that something fires by way of its opener (the one [`CompiledNav::choose_opener`]
-/// chooses: there, fired, then on, each reachability through the door waiting until it
-/// has opened and a ride on it until it leaves), any other with the time it takes to open
-/// once shot (a door nothing fires nor a shot opens: `None`, no way).
+/// blocked now; where they cut the item off, through them as the bot goes. Each shut door
+/// that something fires, first on the way first, by way of its opener (the one
+/// [`CompiledNav::choose_opener`] chooses, with the doors fired before it open): there,
+/// fired, then on; a reachability through a fired door waits until it has opened, a ride
+/// on it until it leaves. Any other door on the rest of the way with the time it takes to
+/// open once shot (a door nothing fires nor a shot opens: `None`, no way).
 ///
 /// [`CompiledNav::choose_opener`]: crate::bot::compiled::CompiledNav::choose_opener
 fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32> {
-    use crate::aas::route::{Travel, build_cache_blocked, route_moving, run_path_timed};
+    use crate::aas::route::{Route, Travel, build_cache_blocked, route_moving, run_path_timed};
     use crate::map::level::MoverKind;
     let mut nav = m.nav.clone().expect("a compiled match");
     let mesh = Arc::clone(&nav.mesh);
     let g = mesh.area_at(item.stand)?;
-    let seconds = |r: &crate::aas::route::Route| {
-        r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..])
-    };
-    let around = build_cache_blocked(&mesh, g, Travel::ALL, Some(&nav.blocked));
-    if let Some(r) = route_moving(&mesh, &around, from, velocity, item.stand) {
-        return Some(seconds(&r));
-    }
-    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
-    let r = route_moving(&mesh, &through, from, velocity, item.stand)?;
     let (level, dt) = (&m.sim.level, m.sim.dt);
-    let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
-    let (door, openers) = nav.openers_for(first)?;
-    let shut = m
-        .sim
-        .mover_state(door)
-        .is_none_or(|s| s.phase == crate::physics::movers::Phase::AtA);
-    if shut && !openers.is_empty() {
-        // Off to the opener first, round what is shut; then through the door.
-        let (door, k, _) = nav.choose_opener(first, from, item.stand, Travel::ALL)?;
-        let opener = nav.door_openers(door)?[k];
-        let pa = mesh.area_at(opener.place())?;
-        let to_it = build_cache_blocked(&mesh, pa, Travel::ALL, Some(&nav.blocked));
-        let there = route_moving(&mesh, &to_it, from, velocity, opener.place())?.run_seconds;
-        let fire = opener.fire_seconds(level, dt);
-        let (open, leaves) = nav.door_times(level, first, dt)?;
-        let id = level.movers[door].id.0;
-        let placed = |n: &crate::aas::MoverNeed| match *n {
-            crate::aas::MoverNeed::Open(m) => m == id,
+    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
+    // Doors fired on the way: (mover index, seconds from `from` when it gets where the way
+    // needs it, when it leaves there again).
+    let mut fired: Vec<(usize, f32, Option<f32>)> = Vec::new();
+    // `r` run from `at` (standing, or moving at `vel` at the start) with what it waits for,
+    // starting `t0` seconds in: on the doors `fired` and on those of `passed` (door, the
+    // boxes of the triggers that fire it, seconds it takes to open) whose trigger the way
+    // goes through before it: the route with its run retimed, and the doors of `passed`
+    // fired on the way.
+    let timed = |r: Route,
+                 at: Vec3,
+                 vel: Vec3,
+                 to: Vec3,
+                 t0: f32,
+                 fired: &[(usize, f32, Option<f32>)],
+                 passed: &[Passed]| {
+        let id = |door: usize| level.movers[door].id.0;
+        let placed = |door: usize, n: &crate::aas::MoverNeed| match *n {
+            crate::aas::MoverNeed::Open(m) => m == id(door),
             crate::aas::MoverNeed::Moved(p) => mesh
                 .positions
                 .get(p as usize)
-                .is_some_and(|p| p.mover == id),
+                .is_some_and(|p| p.mover == id(door)),
             _ => false,
         };
-        let on = route_moving(&mesh, &through, opener.place(), Vec3::ZERO, item.stand)?;
+        // Doors of `passed` fired so far, with when each is open.
+        let crossed = std::cell::RefCell::new(Vec::<(usize, f32)>::new());
         let ready = |i: u32, t: f32| {
             let reach = &mesh.reaches()[i as usize];
-            let rides = reach.kind == crate::aas::ReachKind::Elevator
-                && mesh.areas()[reach.from as usize].mover == Some(id);
-            match leaves {
-                Some(l) if rides => t.max(l),
-                _ if reach.needs.iter().any(placed) => t.max(open),
-                _ => t,
+            let mut t = t0 + t;
+            for &(door, open, leaves) in fired {
+                let rides = reach.kind == crate::aas::ReachKind::Elevator
+                    && mesh.areas()[reach.from as usize].mover == Some(id(door));
+                t = match leaves {
+                    Some(l) if rides => t.max(l),
+                    _ if reach.needs.iter().any(|n| placed(door, n)) => t.max(open),
+                    _ => t,
+                };
             }
+            for &(door, open) in crossed.borrow().iter() {
+                if reach.needs.iter().any(|n| placed(door, n)) {
+                    t = t.max(open);
+                }
+            }
+            // A trigger this reachability goes through (a plat ridden up through it) fires
+            // its door on the way.
+            let mut crossed = crossed.borrow_mut();
+            for (door, boxes, open) in passed {
+                let enters = boxes.iter().filter_map(|b| {
+                    crate::nav::waypoints::segment_enters_box(reach.start, reach.end, b.0, b.1)
+                });
+                if let Some(f) = enters.reduce(f32::min)
+                    && !crossed.iter().any(|c| c.0 == *door)
+                {
+                    crossed.push((*door, t + f * reach.seconds + open));
+                }
+            }
+            t - t0
         };
-        let (run, path, last_run) = run_path_timed(
-            &mesh,
-            opener.place(),
-            Vec3::ZERO,
-            item.stand,
-            &on.reaches,
-            ready,
-        );
-        let on = crate::aas::route::Route {
+        let (run, path, last_run) = run_path_timed(&mesh, at, vel, to, &r.reaches, ready);
+        let route = Route {
             run_seconds: run,
             path,
             last_run,
-            ..on
+            ..r
         };
-        return Some(there + fire + seconds(&on));
+        let crossed = crossed
+            .into_inner()
+            .into_iter()
+            .map(|c| c.0)
+            .collect::<Vec<_>>();
+        (route, crossed)
+    };
+    let seconds = |r: &Route| r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..]);
+    let (mut at, mut vel, mut t0) = (from, velocity, 0.0f32);
+    for _ in 0..=level.movers.len() {
+        let around = build_cache_blocked(&mesh, g, Travel::ALL, Some(&nav.blocked));
+        if let Some(r) = route_moving(&mesh, &around, at, vel, item.stand) {
+            return Some(t0 + seconds(&timed(r, at, vel, item.stand, t0, &fired, &[]).0));
+        }
+        let r = route_moving(&mesh, &through, at, vel, item.stand)?;
+        let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
+        let (door, openers) = nav.openers_for(first)?;
+        let shut = m
+            .sim
+            .mover_state(door)
+            .is_none_or(|s| s.phase == crate::physics::movers::Phase::AtA);
+        if !shut || openers.is_empty() {
+            break;
+        }
+        // Off to the opener first, round what is shut (the doors fired before it open);
+        // then on through the door from there.
+        let (door, k, _) = nav.choose_opener(first, at, item.stand, Travel::ALL)?;
+        let opener = nav.door_openers(door)?[k];
+        let place = opener.place();
+        let to_it =
+            build_cache_blocked(&mesh, mesh.area_at(place)?, Travel::ALL, Some(&nav.blocked));
+        let r = route_moving(&mesh, &to_it, at, vel, place)?;
+        let there = timed(r, at, vel, place, t0, &fired, &[]).0.run_seconds;
+        t0 += there + opener.fire_seconds(level, dt);
+        let (open, leaves) = nav.door_times(level, first, dt)?;
+        fired.push((door, t0 + open, leaves.map(|l| t0 + l)));
+        nav.assume_open(door);
+        (at, vel) = (place, Vec3::ZERO);
     }
     // Shut doors shot open on the way (or opening already): with the time each takes.
+    let r = route_moving(&mesh, &through, at, vel, item.stand)?;
     let shot = |i: u32| {
         nav.openers_for(i).is_some_and(|(d, o)| {
             !o.is_empty()
@@ -381,12 +432,29 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
     if !blocked.iter().all(|&i| shot(i)) {
         return None;
     }
-    let mut doors: Vec<f32> = blocked
+    // Doors fired by a trigger the way goes through wait on the way for what is left of
+    // their opening; the others, the whole of it.
+    let mut passed: Vec<Passed> = Vec::new();
+    for &i in &blocked {
+        let (door, _) = nav.openers_for(i)?;
+        let boxes: Vec<(Vec3, Vec3)> = crate::bot::compiled::firing_triggers(level, door)
+            .into_iter()
+            .map(|k| (level.triggers[k].mins, level.triggers[k].maxs))
+            .collect();
+        if !boxes.is_empty() && !passed.iter().any(|p| p.0 == door) {
+            passed.push((door, boxes, nav.opening_seconds(level, i, dt)?));
+        }
+    }
+    let (r, crossed) = timed(r, at, vel, item.stand, t0, &fired, &passed);
+    let mut doors: Vec<(usize, f32)> = blocked
         .iter()
-        .filter_map(|&i| nav.opening_seconds(level, i, dt))
+        .filter_map(|&i| {
+            let door = nav.openers_for(i)?.0;
+            (!crossed.contains(&door)).then_some((door, nav.opening_seconds(level, i, dt)?))
+        })
         .collect();
-    doors.dedup();
-    Some(seconds(&r) + doors.iter().sum::<f32>())
+    doors.dedup_by_key(|d| d.0);
+    Some(t0 + seconds(&r) + doors.iter().map(|d| d.1).sum::<f32>())
 }
 
 /// Tours `items` with one compiled-navigation route bot (navigation `mesh`, compiled at 20

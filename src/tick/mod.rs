@@ -131,7 +131,7 @@ impl Match {
                         tick_rate: cfg.tick_rate,
                     });
                 }
-                Some(CompiledNav::new(Arc::clone(mesh), &level))
+                Some(CompiledNav::new(Arc::clone(mesh), &level, &cmap))
             }
             (None, Some(p)) => return Err(MatchError::NoNavigation(p.name.clone())),
             (None, None) => None,
