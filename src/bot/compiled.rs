@@ -182,8 +182,9 @@ pub struct CompiledNav {
 
 /// What fires door `mover` (its targetname is their target), with where a player goes to
 /// fire each: buttons and triggers with that target whose place is on a floor of `mesh`
-/// (a trigger's centre dropped onto the floor under it; a button's front, its face's way
-/// out a box's half width and more, on the floor below it).
+/// (a trigger's standing point nearest its centre; a button's front, its face's way out a
+/// box's half width and more, on the floor below it; for one with health, the nearest
+/// standing point `cmap` shows it from, [`shot_place`]).
 fn openers(
     mesh: &NavMesh,
     cmap: &CollisionMap,
