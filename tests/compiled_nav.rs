@@ -44,6 +44,14 @@ fn tour_all(
     )
 }
 
+/// e1m1 (from ../shared/quake-maps; `None` where it is absent) and its compiled graph.
+fn e1m1_compiled() -> Option<(botarena::map::Level, botarena::map::CollisionMap, NavMesh)> {
+    let dir = quake_maps()?;
+    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    Some((level, cmap, mesh))
+}
+
 /// Tours by seed: each seed's stops.
 type Tours = Vec<(u64, Vec<CompiledStop>)>;
 
@@ -607,11 +615,9 @@ fn e1m1s_quad_leg_from_the_raised_lift_arrives_on_time() {
 /// above it through its trigger (e1m1's lift at (752..832, 480..544), low at z -320).
 #[test]
 fn nothing_drops_onto_a_plat_from_above_through_its_trigger() {
-    let Some(dir) = quake_maps() else {
+    let Some((level, _, mesh)) = e1m1_compiled() else {
         return;
     };
-    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
-    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let plat = level
         .movers
         .iter()
@@ -649,11 +655,9 @@ fn nothing_drops_onto_a_plat_from_above_through_its_trigger() {
 /// through those doors below still needs both open.
 #[test]
 fn a_drop_past_a_door_top_needs_no_door_but_the_way_through_does() {
-    let Some(dir) = quake_maps() else {
+    let Some((level, _, mesh)) = e1m1_compiled() else {
         return;
     };
-    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
-    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let door = |at: glam::Vec3| {
         level
             .movers
@@ -708,12 +712,10 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     use botarena::bot::control::{Controller, ControllerConfig};
     use botarena::tick::{Match, MatchConfig, PlayerConfig};
     use glam::Vec3;
-    let Some(dir) = quake_maps() else {
+    let Some((level, cmap, mesh)) = e1m1_compiled() else {
         return;
     };
-    let (level, cmap) = build_level(MapData::load(&dir.join("e1m1.map")).expect("e1m1 loads"));
-    let mesh =
-        Arc::new(compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap());
+    let mesh = Arc::new(mesh);
     let (start, top) = (
         Vec3::new(804.0, 2240.0, -373.0),
         Vec3::new(775.0, 2172.0, -350.0),

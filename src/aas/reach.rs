@@ -248,17 +248,23 @@ fn off_plat_trigger(
     else {
         return Some(xy);
     };
+    clear_of_box(t.mins.truncate(), t.maxs.truncate(), xy)
+        .into_iter()
+        .filter(|p| p.cmpge(lo).all() && p.cmple(hi).all())
+        .min_by(|a, b| (*a - xy).length().total_cmp(&(*b - xy).length()))
+}
+
+/// The four origins (x, y) straight out from `p` across x and across y where a player's box
+/// is just clear of the box `mins..maxs` (a unit beyond touching it).
+pub fn clear_of_box(mins: Vec2, maxs: Vec2, p: Vec2) -> [Vec2; 4] {
     let grow = Vec2::splat(PLAYER_MAXS.x + 1.0);
-    let (tmin, tmax) = (t.mins.truncate() - grow, t.maxs.truncate() + grow);
+    let (lo, hi) = (mins - grow, maxs + grow);
     [
-        Vec2::new(tmin.x, xy.y),
-        Vec2::new(tmax.x, xy.y),
-        Vec2::new(xy.x, tmin.y),
-        Vec2::new(xy.x, tmax.y),
+        Vec2::new(lo.x, p.y),
+        Vec2::new(hi.x, p.y),
+        Vec2::new(p.x, lo.y),
+        Vec2::new(p.x, hi.y),
     ]
-    .into_iter()
-    .filter(|p| p.cmpge(lo).all() && p.cmple(hi).all())
-    .min_by(|a, b| (*a - xy).length().total_cmp(&(*b - xy).length()))
 }
 
 /// A plat or door (by index) leaving where navigation has it for its other end

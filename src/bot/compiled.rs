@@ -899,15 +899,11 @@ fn plat_wait(
         if p.cmplt(lo).any() || p.cmpgt(hi).any() {
             return None;
         }
-        [
-            Vec3::new(lo.x, p.y, p.z),
-            Vec3::new(hi.x, p.y, p.z),
-            Vec3::new(p.x, lo.y, p.z),
-            Vec3::new(p.x, hi.y, p.z),
-        ]
-        .into_iter()
-        .filter(|q| over_floor(mesh, *q))
-        .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
+        crate::aas::reach::clear_of_box(tmin.truncate(), tmax.truncate(), p.truncate())
+            .map(|q| q.extend(p.z))
+            .into_iter()
+            .filter(|q| over_floor(mesh, *q))
+            .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
     })
 }
 
