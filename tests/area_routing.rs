@@ -550,6 +550,47 @@ fn a_runner_takes_the_shortest_line_round_a_corner() {
     );
 }
 
+/// A swim across a pool cut into several swim areas (walls across it with gaps) is timed
+/// at Quake's swimming speed, 0.7 of 320 u/s, along the swimmer's line: each swim from one
+/// area into the next was timed as recorded, from still water, and a chain of them across
+/// e1m1's pools came to seconds more than a swimmer takes.
+#[test]
+fn a_swim_across_a_pool_is_timed_at_swimming_speed() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1536., 512., 256.));
+    for k in 1..=10 {
+        let x = 128.0 * k as f32 + 64.0;
+        b.solid(v(x, 0., 0.), v(x + 16., 192., 256.), "WALL").solid(
+            v(x, 320., 0.),
+            v(x + 16., 512., 256.),
+            "WALL",
+        );
+    }
+    // A dry landing at the west end to stand on.
+    b.solid(v(0., 0., 0.), v(128., 512., 192.), "LAND")
+        .solid(v(128., 0., 0.), v(1536., 512., 192.), "*water0")
+        .point("info_player_deathmatch", v(64., 256., 216.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let (from, to) = (v(192., 256., 96.), v(1472., 256., 96.));
+    let goal = mesh.area_at(to).expect("goal area");
+    let cache = build_cache(&mesh, goal, Travel::ALL);
+    let r = route(&mesh, &cache, from, to).expect("a route");
+    let swims = r
+        .reaches
+        .iter()
+        .filter(|&&i| mesh.reaches()[i as usize].kind == ReachKind::Swim)
+        .count();
+    assert!(swims >= 10, "{swims} swims: {r:?}");
+    let length: f32 = r.path.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+    let want = length / (0.7 * 320.0);
+    assert!(
+        (r.run_seconds - want).abs() <= 0.05 * want,
+        "{} s for {length} units, {want} s at swimming speed",
+        r.run_seconds
+    );
+}
+
 /// The turn costs a route's runner pays are what the player physics measures: running at
 /// 320 u/s and turning toward a point far off in a new direction, the time to get 640
 /// units along it beyond 2 s, within 8 ms for every angle; and from a stand.

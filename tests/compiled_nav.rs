@@ -55,6 +55,12 @@ fn e1m1_compiled() -> Option<(botarena::map::Level, botarena::map::CollisionMap,
 /// Tours by seed: each seed's stops.
 type Tours = Vec<(u64, Vec<CompiledStop>)>;
 
+/// dm6's tours on seeds 1–2, run once for the tests that read them.
+fn dm6_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
+    static TOURS: std::sync::OnceLock<Option<Tours>> = std::sync::OnceLock::new();
+    TOURS.get_or_init(|| tour_all("dm6", 1..=2)).as_deref()
+}
+
 /// e1m1's tours on seeds 1–2, run once for the tests that read them.
 fn e1m1_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
     static TOURS: std::sync::OnceLock<Option<Tours>> = std::sync::OnceLock::new();
@@ -128,10 +134,10 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
         // The share of legs the bot takes within 10 % of the predicted time (the issue's
         // target is every leg; measured on 2026-11-25: dm4 120 of 130, dm6 81 of 110 since
         // a bot slowing onto a run's start brakes what it has too much of, 102 and 72
-        // before).
+        // before; dm6 88 of 120 on 2026-11-26, once doors are shot open with the shotgun).
         let r = ratios(&tours);
         let within = r.iter().filter(|&&x| (x - 1.0).abs() <= 0.1).count();
-        let floor = if name == "dm4" { 0.85 } else { 0.68 };
+        let floor = if name == "dm4" { 0.85 } else { 0.7 };
         assert!(
             within as f32 >= floor * r.len() as f32,
             "{name}: {within} of {} legs within 10 %",
@@ -160,6 +166,7 @@ fn routes_followed_are_timed_against_their_predictions() {
     for name in ["dm4", "dm6", "e1m1"] {
         let tours = match name {
             "e1m1" => e1m1_tours().map(<[_]>::to_vec),
+            "dm6" => dm6_tours().map(<[_]>::to_vec),
             _ => tour_all(name, 1..=2),
         };
         let Some(tours) = tours else {
@@ -174,6 +181,19 @@ fn routes_followed_are_timed_against_their_predictions() {
             r[r.len() / 2]
         );
     }
+}
+
+/// dm6's lightning gun lies under a floor that slides away when shot: the bot shoots it
+/// with the shotgun it spawns with and drops through once it has opened, within 10 % of the
+/// prediction (seeds 1–2; 39 of seeds 1–40). Before, it fired the rocket launcher it had
+/// just picked up at the floor at its feet: the blast took a third of its health and threw
+/// it back off the way, and it arrived 1.14 times late on every seed.
+#[test]
+fn dm6s_lightning_gun_under_a_shot_floor_arrives_on_time() {
+    let Some(tours) = dm6_tours() else {
+        return;
+    };
+    leg_within(tours, "weapon_lightning");
 }
 
 fn scenario(dir: &TempDir, text: &str) -> Result<Scenario, String> {
@@ -563,7 +583,10 @@ fn e1m1s_nailgun_lift_door_is_fired_waited_for_and_ridden() {
 /// next floor as leaving every floor; a lift the bot had been carried off the centre of
 /// jammed against its shaft and went up and down for good; a swimmer turned back for a
 /// swim reachability's start once past it, and one that drifted into the narrow column
-/// beside the one it followed was sent back 100 units. Seeds 1–2, within 10 %.
+/// beside the one it followed was sent back 100 units. Seeds 1–2, within 10 %. On seed 1
+/// the lift-door on the way stands open when the leg starts and has shut again when the
+/// bot gets there: the prediction has it fired again (with swims timed at swimming speed
+/// and the door taken as open, seed 1 was predicted 1.14 short).
 #[test]
 fn e1m1s_rocket_launcher_leg_arrives_on_time() {
     let Some(tours) = e1m1_tours() else {
@@ -758,4 +781,66 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     println!("on top after {ticks} ticks, {jumps} jump(s)");
     assert_eq!(jumps, 1, "one jump");
     assert!(ticks <= 40, "{ticks} ticks");
+}
+
+/// A room (floor z 0) with a balcony (top z 192) along its east side, reached only by a plat
+/// beside it and then through a door across the balcony's edge (opening upward for 3.7 s),
+/// which a trigger low in the west half of the plat's shaft fires (as e1m1's secret door at
+/// the top of the quad's lift): the rider fires the door on the way up and waits at the top
+/// for the rest of its opening. A rocket launcher lies on the balcony.
+fn plat_to_a_triggered_door() -> (botarena::map::Level, botarena::map::CollisionMap) {
+    let v = glam::Vec3::new;
+    let mut b = common::sealed_room(v(-512., -256., 0.), v(528., 256., 384.));
+    b.solid(v(208., -256., 0.), v(528., 256., 192.), "BALCONY")
+        .brush_entity(
+            &[("classname", "func_plat")],
+            &[(v(80., -64., 0.), v(208., 64., 192.), "PLAT")],
+        )
+        .brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("angle", "-1"),
+                ("targetname", "top"),
+                ("speed", "50"),
+            ],
+            &[(v(208., -256., 192.), v(224., 256., 384.), "DOOR")],
+        )
+        .brush_entity(
+            &[("classname", "trigger_multiple"), ("target", "top")],
+            &[(v(80., -64., 100.), v(150., 64., 116.), "TRIGGER")],
+        )
+        .point("weapon_rocketlauncher", v(400., 0., 192.), &[])
+        .point("info_player_deathmatch", v(-300., 0., 24.), &[]);
+    b.build()
+}
+
+/// The ride up [`plat_to_a_triggered_door`]'s plat goes through the trigger that fires the
+/// door at its top: the prediction has the ride wait at the top for what is left of the
+/// door's opening once the rider has fired it, and the bot arrives within 10 % of it.
+/// Before, the ride (its end on the balcony past the door) was timed as if the door it
+/// fires were open when it got there: 3.4 s predicted for 5.8 taken. Its way was taken as
+/// the straight line to its end, which misses the trigger; a ride goes up the shaft.
+#[test]
+fn a_ride_through_the_trigger_of_the_door_at_its_top_waits_for_the_rest_of_its_opening() {
+    let (level, cmap) = plat_to_a_triggered_door();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let items = tour_items(&level, &cmap);
+    assert_eq!(items.len(), 1, "the rocket launcher is toured");
+    let stop = tour_compiled(
+        Arc::new(level),
+        cmap,
+        Arc::new(mesh),
+        &items,
+        1,
+        30.0,
+        |_, _| {},
+    )
+    .expect("tour match")
+    .remove(0);
+    println!(
+        "took {:?} s, predicted {:?} s",
+        stop.reached_after, stop.predicted
+    );
+    let ratio = stop.ratio().expect("reached, with a prediction");
+    assert!((0.9..=1.1).contains(&ratio), "ratio {ratio}");
 }

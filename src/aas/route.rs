@@ -569,6 +569,22 @@ pub fn run_path(
     run_path_timed(mesh, from, velocity, to, reaches, |_, t| t)
 }
 
+/// A reachability's time for a runner on its way: its recorded time, but for a swim from
+/// water to water, the swim across at Quake's swimming speed (0.7 of `speed`): the
+/// recorded one starts from still water, and a chain of them across a pool counted that
+/// start in each (e1m1's pools: a second and a half too many).
+fn swum(mesh: &NavMesh, r: &Reach, speed: f32) -> f32 {
+    let areas = mesh.areas();
+    if r.kind == ReachKind::Swim
+        && areas[r.from as usize].is_swim()
+        && areas[r.to as usize].is_swim()
+    {
+        (r.end - r.start).length() / (0.7 * speed)
+    } else {
+        r.seconds
+    }
+}
+
 /// [`run_path`] where a reachability may have to wait: `ready(r, t)` is the time (seconds
 /// from the start) at which reachability `r`, got to at `t`, can be taken (a door it needs
 /// opens then, or the lift it rides leaves then). A walk that waits ends the run before it
@@ -641,10 +657,11 @@ pub fn run_path_timed(
         }
         let leg = run_to(r.start, at, area, &walks, &mut path, &mut heading);
         let open = ready(i, seconds + leg);
+        let took = swum(mesh, r, speed);
         if open > seconds + leg {
-            seconds = open + r.seconds;
+            seconds = open + took;
         } else {
-            seconds += leg + r.seconds;
+            seconds += leg + took;
         }
         walks.clear();
         (at, area) = (r.end, Some(r.to));

@@ -2395,9 +2395,11 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
         &mut MoveIntent,
         &mut Command,
         &mut crate::game::Aim,
+        &crate::game::Inventory,
     )>();
     for p in &sim.players {
-        let Some((motion, vitals, st, route, intent, cmd, aim)) = view.get_mut(p.entity) else {
+        let Some((motion, vitals, st, route, intent, cmd, aim, inv)) = view.get_mut(p.entity)
+        else {
             continue;
         };
         if st.navigation != Navigation::Compiled {
@@ -2445,6 +2447,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                     ..Default::default()
                 };
                 aim.shoot_along(Some(view));
+                aim.weapon = Some(super::brain::opening_weapon(inv, motion.0.water_level > 1));
             }
             Step::NoRoute => {
                 route.no_route = true;

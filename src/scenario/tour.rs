@@ -21,6 +21,7 @@ use crate::bot::routing::goal_waypoint;
 use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags, build_cache};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
+use crate::physics::movers::{MoverState, Phase};
 use crate::planner::times::ItemRef;
 use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
 
@@ -292,10 +293,64 @@ type Passed = (usize, Vec<(Vec3, Vec3)>, f32);
 /// open once shot (a door nothing fires nor a shot opens: `None`, no way).
 ///
 /// [`CompiledNav::choose_opener`]: crate::bot::compiled::CompiledNav::choose_opener
+///
+/// A door with openers that stands open now but will have shut again when the way gets
+/// there (it waits its `wait` and goes back) is predicted shut: the route is searched again
+/// with it as it will stand then, and the bot fires it again on the way (e1m1's lift-door
+/// by the rocket launcher, pressed open by the leg before).
 fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32> {
+    let (seconds, met) = predict_as(m, from, velocity, item, &[])?;
+    let level = &m.sim.level;
+    let nav = m.nav.as_ref().expect("a compiled match");
+    let mut later: Vec<(usize, MoverState)> = Vec::new();
+    for (i, t) in met {
+        let Some((door, _)) = nav.openers_for(i) else {
+            continue;
+        };
+        let Some(now) = m.sim.mover_state(door) else {
+            continue;
+        };
+        if now.phase == Phase::AtA || later.iter().any(|l| l.0 == door) {
+            continue;
+        }
+        let def = &level.movers[door];
+        let mut then = now;
+        for _ in 0..(t / m.sim.dt).floor() as u32 {
+            then = then.step(def, &level.path_corners, m.sim.dt).0;
+        }
+        if then.phase == Phase::AtA {
+            later.push((door, then));
+        }
+    }
+    if later.is_empty() {
+        return Some(seconds);
+    }
+    // No way through a door that will have shut (nothing fires it, no shot opens it): as
+    // it stands now, the bot may yet get there in time.
+    Some(predict_as(m, from, velocity, item, &later).map_or(seconds, |p| p.0))
+}
+
+/// [`predict`] with the movers of `later` (mover index, state) as given instead of as they
+/// stand: the time, and each reachability through a door the way meets with the seconds
+/// from `from` when it gets there.
+fn predict_as(
+    m: &Match,
+    from: Vec3,
+    velocity: Vec3,
+    item: &ItemRef,
+    later: &[(usize, MoverState)],
+) -> Option<(f32, Vec<(u32, f32)>)> {
     use crate::aas::route::{Route, Travel, build_cache_blocked, route_moving, run_path_timed};
     use crate::map::level::MoverKind;
+    let state = |i: usize| match later.iter().find(|l| l.0 == i) {
+        Some(l) => Some(l.1),
+        None => m.sim.mover_state(i),
+    };
     let mut nav = m.nav.clone().expect("a compiled match");
+    if !later.is_empty() {
+        nav.update(state);
+    }
+    let met = std::cell::RefCell::new(Vec::<(u32, f32)>::new());
     let mesh = Arc::clone(&nav.mesh);
     let g = mesh.area_at(item.stand)?;
     let (level, dt) = (&m.sim.level, m.sim.dt);
@@ -329,6 +384,9 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
         let ready = |i: u32, t: f32| {
             let reach = &mesh.reaches()[i as usize];
             let mut t = t0 + t;
+            if !reach.needs.is_empty() {
+                met.borrow_mut().push((i, t));
+            }
             for &(door, open, leaves) in fired {
                 let rides = reach.kind == crate::aas::ReachKind::Elevator
                     && mesh.areas()[reach.from as usize].mover == Some(id(door));
@@ -346,14 +404,26 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
             // A trigger this reachability goes through (a plat ridden up through it) fires
             // its door on the way.
             let mut crossed = crossed.borrow_mut();
+            // A ride goes up (or down) the shaft first: that is where it meets a trigger.
+            let way_end = if reach.kind == crate::aas::ReachKind::Elevator {
+                reach.start.truncate().extend(reach.end.z)
+            } else {
+                reach.end
+            };
             for (door, boxes, open) in passed {
                 let enters = boxes.iter().filter_map(|b| {
-                    crate::nav::waypoints::segment_enters_box(reach.start, reach.end, b.0, b.1)
+                    crate::nav::waypoints::segment_enters_box(reach.start, way_end, b.0, b.1)
                 });
                 if let Some(f) = enters.reduce(f32::min)
                     && !crossed.iter().any(|c| c.0 == *door)
                 {
-                    crossed.push((*door, t + f * reach.seconds + open));
+                    let opened = t + f * reach.seconds + open;
+                    crossed.push((*door, opened));
+                    if reach.needs.iter().any(|n| placed(*door, n)) {
+                        // Through the door it fires on its own way (a ride up to the door
+                        // at the top): it gets past no sooner than the door is open.
+                        t = t.max(opened - reach.seconds);
+                    }
                 }
             }
             t - t0
@@ -377,15 +447,13 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
     for _ in 0..=level.movers.len() {
         let around = build_cache_blocked(&mesh, g, Travel::ALL, Some(&nav.blocked));
         if let Some(r) = route_moving(&mesh, &around, at, vel, item.stand) {
-            return Some(t0 + seconds(&timed(r, at, vel, item.stand, t0, &fired, &[]).0));
+            let t = t0 + seconds(&timed(r, at, vel, item.stand, t0, &fired, &[]).0);
+            return Some((t, met.into_inner()));
         }
         let r = route_moving(&mesh, &through, at, vel, item.stand)?;
         let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
         let (door, openers) = nav.openers_for(first)?;
-        let shut = m
-            .sim
-            .mover_state(door)
-            .is_none_or(|s| s.phase == crate::physics::movers::Phase::AtA);
+        let shut = state(door).is_none_or(|s| s.phase == Phase::AtA);
         if !shut || openers.is_empty() {
             break;
         }
@@ -420,7 +488,7 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
                         ..
                     }
                 )
-                || !m.sim.mover_state(d).is_none_or(|s| s.offset.length() < 0.5)
+                || !state(d).is_none_or(|s| s.offset.length() < 0.5)
         })
     };
     let blocked: Vec<u32> = r
@@ -454,7 +522,8 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
         })
         .collect();
     doors.dedup_by_key(|d| d.0);
-    Some(t0 + seconds(&r) + doors.iter().map(|d| d.1).sum::<f32>())
+    let t = t0 + seconds(&r) + doors.iter().map(|d| d.1).sum::<f32>();
+    Some((t, met.into_inner()))
 }
 
 /// Tours `items` with one compiled-navigation route bot (navigation `mesh`, compiled at 20
