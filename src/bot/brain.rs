@@ -180,27 +180,6 @@ pub fn choose_weapon(inv: &Inventory, dist: f32, wet: bool) -> Weapon {
     }
 }
 
-/// The weapon a bot opens a shootable door or button with: one whose shot lands at once and
-/// cannot hurt the bot — the shotgun every player carries first, then the other hitscan
-/// ones (the lightning gun not in water, where it discharges) — before anything that flies
-/// or blows up (a rocket on a door beside the bot hurt it by a third of its health and threw
-/// it off the door's way; a nail flies for a while); the axe when nothing fires.
-pub fn opening_weapon(inv: &Inventory, wet: bool) -> Weapon {
-    use Weapon::*;
-    [
-        Shotgun,
-        SuperShotgun,
-        Lightning,
-        Nailgun,
-        SuperNailgun,
-        RocketLauncher,
-        GrenadeLauncher,
-    ]
-    .into_iter()
-    .find(|&w| inv.can_fire(w) && !(wet && w == Lightning))
-    .unwrap_or(Axe)
-}
-
 /// Distance the bot likes to keep from its enemy with `w`.
 fn preferred_range(w: Weapon) -> f32 {
     match w {
@@ -610,34 +589,5 @@ fn set_route(route: &mut RouteState, at: Vec3, flags: TravelFlags) {
             goal: Some(RouteGoal { point: at, flags }),
             ..Default::default()
         };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::weapons::Ammo;
-
-    /// A door or button is opened with a shot that lands at once and cannot hurt the bot:
-    /// the shotgun while it has shells, the lightning gun only out of the water, a rocket
-    /// only when nothing else fires.
-    #[test]
-    fn movers_are_opened_with_a_hitscan_weapon() {
-        let mut inv = Inventory::spawned();
-        for (class, a) in [("weapon_rocketlauncher", 2usize), ("weapon_lightning", 3)] {
-            assert!(inv.pickup(class, 0, 0, 20.0));
-            assert!(inv.ammo[a] > 0);
-        }
-        assert_eq!(opening_weapon(&inv, false), Weapon::Shotgun);
-        inv.ammo[Ammo::Shells as usize] = 0;
-        assert_eq!(opening_weapon(&inv, false), Weapon::Lightning);
-        assert_eq!(
-            opening_weapon(&inv, true),
-            Weapon::RocketLauncher,
-            "no lightning gun in water"
-        );
-        inv.ammo[Ammo::Cells as usize] = 0;
-        inv.ammo[Ammo::Rockets as usize] = 0;
-        assert_eq!(opening_weapon(&inv, false), Weapon::Axe);
     }
 }

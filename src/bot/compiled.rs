@@ -2447,7 +2447,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                     ..Default::default()
                 };
                 aim.shoot_along(Some(view));
-                aim.weapon = Some(super::brain::opening_weapon(inv, motion.0.water_level > 1));
+                aim.weapon = Some(inv.opening_weapon(motion.0.water_level > 1));
             }
             Step::NoRoute => {
                 route.no_route = true;

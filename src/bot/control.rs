@@ -278,7 +278,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
             continue;
         };
         // A door or button is shot open with what lands at once and spares the shooter.
-        let opening = super::brain::opening_weapon(inv, motion.0.water_level > 1);
+        let opening = inv.opening_weapon(motion.0.water_level > 1);
         if !matches!(ctrl, Controller::Brain) {
             *aim = Default::default();
         }

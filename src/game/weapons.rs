@@ -285,6 +285,28 @@ impl Inventory {
         }
     }
 
+    /// The weapon to open a shootable door or button with: one whose shot lands at once
+    /// and cannot hurt the shooter — the shotgun every player carries first, then the other
+    /// hitscan ones (the lightning gun not `wet`, in water above the waist, where it
+    /// discharges) — before anything that flies or blows up (a rocket at a door beside a
+    /// bot hurt it by a third of its health and threw it off the door's way; a nail flies
+    /// for a while); the axe when nothing fires.
+    pub fn opening_weapon(&self, wet: bool) -> Weapon {
+        use Weapon::*;
+        [
+            Shotgun,
+            SuperShotgun,
+            Lightning,
+            Nailgun,
+            SuperNailgun,
+            RocketLauncher,
+            GrenadeLauncher,
+        ]
+        .into_iter()
+        .find(|&w| self.can_fire(w) && !(wet && w == Lightning))
+        .unwrap_or(Axe)
+    }
+
     /// The best weapon it can fire now (Quake's W_BestWeapon order, lightning last-but-one
     /// under water is not modelled): rockets are never chosen automatically, as in Quake.
     pub fn best(&self) -> Weapon {
@@ -323,6 +345,29 @@ impl StateHash for Inventory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A door or button is opened with a shot that lands at once and cannot hurt the
+    /// shooter: the shotgun while it has shells, the lightning gun only out of the water, a
+    /// rocket only when nothing else fires.
+    #[test]
+    fn movers_are_opened_with_a_hitscan_weapon() {
+        let mut inv = Inventory::spawned();
+        for (class, a) in [("weapon_rocketlauncher", 2usize), ("weapon_lightning", 3)] {
+            assert!(inv.pickup(class, 0, 0, 20.0));
+            assert!(inv.ammo[a] > 0);
+        }
+        assert_eq!(inv.opening_weapon(false), Weapon::Shotgun);
+        inv.ammo[Ammo::Shells as usize] = 0;
+        assert_eq!(inv.opening_weapon(false), Weapon::Lightning);
+        assert_eq!(
+            inv.opening_weapon(true),
+            Weapon::RocketLauncher,
+            "no lightning gun in water"
+        );
+        inv.ammo[Ammo::Cells as usize] = 0;
+        inv.ammo[Ammo::Rockets as usize] = 0;
+        assert_eq!(inv.opening_weapon(false), Weapon::Axe);
+    }
 
     #[test]
     fn spawn_kit_and_spending() {
