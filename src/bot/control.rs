@@ -256,29 +256,14 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         &mut RouteState,
         &mut Aim,
         &mut Roam,
-        &crate::game::Inventory,
     )>();
     for p in &sim.players {
         let me = p.id;
-        let Some((
-            ctrl,
-            cmd,
-            motion,
-            vitals,
-            rng,
-            intent,
-            percepts,
-            mstatus,
-            route,
-            aim,
-            roam,
-            inv,
-        )) = view.get_mut(p.entity)
+        let Some((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
+            view.get_mut(p.entity)
         else {
             continue;
         };
-        // A door or button is shot open with what lands at once and spares the shooter.
-        let opening = inv.opening_weapon(motion.0.water_level > 1);
         if !matches!(ctrl, Controller::Brain) {
             *aim = Default::default();
         }
@@ -399,9 +384,6 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         intent.0 = go;
                     }
                     aim.shoot_along(view);
-                    if view.is_some() {
-                        aim.weapon = Some(opening);
-                    }
                 }
                 UserCmd {
                     yaw: s.yaw,
@@ -467,9 +449,6 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         super::routing::secret_door_on_the_way(&sim.cmap, &doors, s, next.origin);
                     route.hold = hold;
                     aim.shoot_along(view);
-                    if view.is_some() {
-                        aim.weapon = Some(opening);
-                    }
                 }
                 UserCmd {
                     yaw: s.yaw,
