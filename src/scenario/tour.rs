@@ -294,10 +294,10 @@ type Passed = (usize, Vec<(Vec3, Vec3)>, f32);
 ///
 /// [`CompiledNav::choose_opener`]: crate::bot::compiled::CompiledNav::choose_opener
 ///
-/// A door with openers that stands open now but will have shut again when the way gets
-/// there (it waits its `wait` and goes back) is predicted shut: the route is searched again
-/// with it as it will stand then, and the bot fires it again on the way (e1m1's lift-door
-/// by the rocket launcher, pressed open by the leg before).
+/// A door that stands open now but will have shut again when the way gets there (it waits
+/// its `wait` and goes back) is predicted shut: the route is searched again with it as it
+/// will stand then, and the bot fires it again on the way (e1m1's lift-door by the rocket
+/// launcher, pressed open by the leg before); where that finds no way, the first answer.
 fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32> {
     let (seconds, met) = predict_as(m, from, velocity, item, &[])?;
     let level = &m.sim.level;
