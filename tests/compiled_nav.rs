@@ -514,6 +514,29 @@ fn a_compiled_bot_presses_the_button_that_opens_its_way() {
     assert_eq!(run("elsewhere"), None, "nothing fires the gate");
 }
 
+/// A built map's only toured item (`what`, for the message), toured from seed 1's spawn
+/// for up to 30 s on the map's compiled graph: its stop.
+fn tour_the_one_item(
+    level: botarena::map::Level,
+    cmap: botarena::map::CollisionMap,
+    what: &str,
+) -> CompiledStop {
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let items = tour_items(&level, &cmap);
+    assert_eq!(items.len(), 1, "{what} is toured");
+    tour_compiled(
+        Arc::new(level),
+        cmap,
+        Arc::new(mesh),
+        &items,
+        1,
+        30.0,
+        |_, _| {},
+    )
+    .expect("tour match")
+    .remove(0)
+}
+
 /// Two rooms and a gate a button on the far side of the first opens, a nailgun beyond:
 /// the tour's prediction goes by way of the button (there, pressed, then through the gate
 /// as it opens) and the bot, setting off for the button at once, arrives within 10 % of
@@ -527,20 +550,7 @@ fn a_way_through_a_door_a_button_opens_is_predicted_by_way_of_the_button() {
         let mut b = gated_rooms(target);
         b.point("weapon_nailgun", v(800., 256., 24.), &[]);
         let (level, cmap) = b.build();
-        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
-        let items = tour_items(&level, &cmap);
-        assert_eq!(items.len(), 1, "the nailgun is toured");
-        tour_compiled(
-            Arc::new(level),
-            cmap,
-            Arc::new(mesh),
-            &items,
-            1,
-            30.0,
-            |_, _| {},
-        )
-        .expect("tour match")
-        .remove(0)
+        tour_the_one_item(level, cmap, "the nailgun")
     };
     let stop = run("gate");
     let (predicted, took) = (
@@ -823,20 +833,7 @@ fn plat_to_a_triggered_door() -> (botarena::map::Level, botarena::map::Collision
 #[test]
 fn a_ride_through_the_trigger_of_the_door_at_its_top_waits_for_the_rest_of_its_opening() {
     let (level, cmap) = plat_to_a_triggered_door();
-    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
-    let items = tour_items(&level, &cmap);
-    assert_eq!(items.len(), 1, "the rocket launcher is toured");
-    let stop = tour_compiled(
-        Arc::new(level),
-        cmap,
-        Arc::new(mesh),
-        &items,
-        1,
-        30.0,
-        |_, _| {},
-    )
-    .expect("tour match")
-    .remove(0);
+    let stop = tour_the_one_item(level, cmap, "the rocket launcher");
     println!(
         "took {:?} s, predicted {:?} s",
         stop.reached_after, stop.predicted

@@ -303,14 +303,20 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
     let level = &m.sim.level;
     let nav = m.nav.as_ref().expect("a compiled match");
     let mut later: Vec<(usize, MoverState)> = Vec::new();
+    // Each door once, when the way first meets it.
+    let mut seen: Vec<usize> = Vec::new();
     for (i, t) in met {
         let Some((door, _)) = nav.openers_for(i) else {
             continue;
         };
+        if seen.contains(&door) {
+            continue;
+        }
+        seen.push(door);
         let Some(now) = m.sim.mover_state(door) else {
             continue;
         };
-        if now.phase == Phase::AtA || later.iter().any(|l| l.0 == door) {
+        if now.phase == Phase::AtA {
             continue;
         }
         let def = &level.movers[door];
