@@ -570,16 +570,16 @@ pub fn run_path(
 }
 
 /// A reachability's time for a runner on its way: its recorded time, but for a swim from
-/// water to water, the swim across at Quake's swimming speed (0.7 of `speed`): the
-/// recorded one starts from still water, and a chain of them across a pool counted that
-/// start in each (e1m1's pools: a second and a half too many).
-fn swum(mesh: &NavMesh, r: &Reach, speed: f32) -> f32 {
+/// water to water, the swim across as [`cross`] times it (at swimming speed): the recorded
+/// one starts from still water, and a chain of them across a pool counted that start in
+/// each (e1m1's pools: a second and a half too many).
+fn swum(mesh: &NavMesh, r: &Reach) -> f32 {
     let areas = mesh.areas();
     if r.kind == ReachKind::Swim
         && areas[r.from as usize].is_swim()
         && areas[r.to as usize].is_swim()
     {
-        (r.end - r.start).length() / (0.7 * speed)
+        cross(mesh, r.from, r.start, r.end)
     } else {
         r.seconds
     }
@@ -657,7 +657,7 @@ pub fn run_path_timed(
         }
         let leg = run_to(r.start, at, area, &walks, &mut path, &mut heading);
         let open = ready(i, seconds + leg);
-        let took = swum(mesh, r, speed);
+        let took = swum(mesh, r);
         if open > seconds + leg {
             seconds = open + took;
         } else {
