@@ -123,7 +123,7 @@ fn leg_route(mesh: &NavMesh, stop: &CompiledStop) -> Option<Route> {
     let g = mesh.area_at(stop.item.stand)?;
     route(
         mesh,
-        &build_cache(mesh, g, Travel::ALL),
+        &build_cache(mesh, g, Travel::ALL.dry()),
         stop.from,
         stop.item.stand,
     )

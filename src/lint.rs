@@ -366,7 +366,7 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
         let mut seen = vec![false; mesh.areas().len()];
         for &(_, a) in &spawns {
             if let Some(a) = a {
-                let s = mesh.reachable_from(a, |r| travel.permits(r) && !leave_out(r));
+                let s = mesh.reachable_from(a, |r| travel.permits(mesh, r) && !leave_out(r));
                 for (x, y) in seen.iter_mut().zip(s) {
                     *x |= y;
                 }
@@ -469,7 +469,7 @@ fn traps(mesh: &NavMesh, spawns: &[(Vec3, Option<u32>)], travel: Travel) -> Vec<
     for &a in &starts {
         for (x, y) in reached
             .iter_mut()
-            .zip(mesh.reachable_from(a, |r| travel.permits(r)))
+            .zip(mesh.reachable_from(a, |r| travel.permits(mesh, r)))
         {
             *x |= y;
         }
@@ -482,7 +482,7 @@ fn traps(mesh: &NavMesh, spawns: &[(Vec3, Option<u32>)], travel: Travel) -> Vec<
     }
     while let Some(a) = queue.pop_front() {
         for r in mesh.reachabilities_to(a) {
-            if travel.permits(r) && !back[r.from as usize] {
+            if travel.permits(mesh, r) && !back[r.from as usize] {
                 back[r.from as usize] = true;
                 queue.push_back(r.from);
             }

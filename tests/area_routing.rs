@@ -636,3 +636,66 @@ fn turn_costs_are_what_the_physics_measures() {
     let lost = time_along(start, Vec3::X, 640.0) - 2.0;
     assert!((lost - START_SECONDS).abs() < 0.008, "from a stand: {lost}");
 }
+
+/// Slime and lava are travel flags (Q3's `TFL_SLIME` and `TFL_LAVA`): a route that may go
+/// into slime wades straight across a slime trench, one that may not (`dry`) takes the
+/// floor round its end, longer; with no floor round, it has no way at all. `all` takes
+/// both liquids; `slime` and `lava` parse.
+#[test]
+fn a_route_that_may_not_go_into_slime_goes_round_it() {
+    use botarena::aas::AreaFlags;
+    let v = Vec3::new;
+    let slimy = |mesh: &NavMesh, r: &botarena::aas::route::Route| {
+        r.reaches.iter().any(|&i| {
+            mesh.areas()[mesh.reaches()[i as usize].to as usize]
+                .flags
+                .has(AreaFlags::SLIME)
+        })
+    };
+    let (from, to) = (v(128., 128., 40.), v(896., 128., 40.));
+    for bridge in [true, false] {
+        let (level, cmap) = common::slime_trench(bridge);
+        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+        let goal = mesh.area_at(to).expect("goal area");
+        let wet = route(&mesh, &build_cache(&mesh, goal, Travel::ALL), from, to).expect("wet");
+        assert!(slimy(&mesh, &wet), "across the slime: {wet:?}");
+        assert!(
+            wet.run_seconds < 3.0,
+            "{} s straight across",
+            wet.run_seconds
+        );
+        let dry = route(
+            &mesh,
+            &build_cache(&mesh, goal, Travel::ALL.dry()),
+            from,
+            to,
+        );
+        if !bridge {
+            assert!(dry.is_none(), "no dry way: {dry:?}");
+            continue;
+        }
+        let dry = dry.expect("round the trench's end");
+        assert!(!slimy(&mesh, &dry), "{dry:?}");
+        assert!(
+            dry.run_seconds > wet.run_seconds + 1.0,
+            "round: {} s, across: {} s",
+            dry.run_seconds,
+            wet.run_seconds
+        );
+        let slime = Travel::ALL.dry().with(Travel::SLIME);
+        let again = route(&mesh, &build_cache(&mesh, goal, slime), from, to).unwrap();
+        assert_eq!(again.reaches, wet.reaches);
+    }
+    assert_eq!(Travel::parse("slime,lava,walk").unwrap(), {
+        Travel::SLIME
+            .with(Travel::LAVA)
+            .with(Travel::parse("walk").unwrap())
+    });
+    assert_ne!(Travel::ALL.dry(), Travel::ALL);
+    assert_eq!(
+        Travel::ALL.dry().with(Travel::SLIME).with(Travel::LAVA),
+        Travel::ALL
+    );
+    let e = Travel::parse("walk,acid").unwrap_err();
+    assert!(e.contains("slime, lava"), "{e}");
+}

@@ -739,7 +739,9 @@ fn a_drop_past_a_door_top_needs_no_door_but_the_way_through_does() {
 /// 2172), the bot is still sliding (about 20 u/s) when it stands on the start, and the jump
 /// does not fit from there; it backs off along the jump's way and runs in. Before, it left
 /// the jump out for a while and jumped about (on the step's top after 191 ticks and 8
-/// jumps); now 39 ticks and one jump.
+/// jumps); now 38 ticks and one jump. Down on the floor over the step (its narrow top, or
+/// the floor a step below it that its top walks on to: a jump taken early on the run-up,
+/// which lands soonest, clears the top and comes down beyond it, at the same tick).
 #[test]
 fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     use botarena::bot::control::{Controller, ControllerConfig};
@@ -785,10 +787,14 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
             jumps += 1;
         }
         airborne = s.on_ground.is_none();
-        s.on_ground.is_some() && mesh.area_at(s.origin) == Some(high)
+        s.on_ground.is_some()
+            && s.origin.z >= mesh.areas()[high as usize].mins.z - 18.0
+            && mesh
+                .area_at(s.origin)
+                .is_some_and(|a| a != low && mesh.walk_joined(high, a))
     });
-    let ticks = ticks.expect("on the step's top within 10 s");
-    println!("on top after {ticks} ticks, {jumps} jump(s)");
+    let ticks = ticks.expect("over the step within 10 s");
+    println!("over the step after {ticks} ticks, {jumps} jump(s)");
     assert_eq!(jumps, 1, "one jump");
     assert!(ticks <= 40, "{ticks} ticks");
 }
@@ -840,4 +846,50 @@ fn a_ride_through_the_trigger_of_the_door_at_its_top_waits_for_the_rest_of_its_o
     );
     let ratio = stop.ratio().expect("reached, with a prediction");
     assert!((0.9..=1.1).contains(&ratio), "ratio {ratio}");
+}
+
+/// A compiled bot does not wade through slime when there is floor round it: it takes the
+/// way round a slime trench's end, unhurt, within 10 % of the time the graph predicts for
+/// that way; where the trench runs wall to wall it wades across (a bot left with only a
+/// way through slime takes it rather than stand), hurt by the slime, as predicted for the
+/// way across. Before, routes went into slime and lava as onto any floor: on e1m1 tours
+/// bots swam the slime tunnel to the teleporter by the envirosuit without it and drowned
+/// in it on 9 of 40 seeds.
+#[test]
+fn a_compiled_bot_goes_round_slime_where_there_is_floor_round_it() {
+    use botarena::sim::components::Vitals;
+    for bridge in [true, false] {
+        let (level, cmap) = common::slime_trench(bridge);
+        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+        let items = tour_items(&level, &cmap);
+        assert_eq!(items.len(), 1, "the nailgun is toured");
+        let mut lowest = f32::INFINITY;
+        let stop = tour_compiled(
+            Arc::new(level),
+            cmap,
+            Arc::new(mesh),
+            &items,
+            1,
+            30.0,
+            |m, _| {
+                let v: Vitals = m.sim.player_component(0).expect("the tourist");
+                lowest = lowest.min(v.health);
+            },
+        )
+        .expect("tour match")
+        .remove(0);
+        let (predicted, took) = (stop.predicted.expect("a way"), stop.reached_after);
+        let ratio = stop.ratio().expect("reached");
+        println!(
+            "bridge {bridge}: predicted {predicted:.2} s, took {took:?}, lowest health {lowest}"
+        );
+        assert!((0.9..=1.1).contains(&ratio), "ratio {ratio}");
+        if bridge {
+            assert_eq!(lowest, 100.0, "never in the slime");
+            assert!(predicted > 3.5, "round the trench's end: {predicted} s");
+        } else {
+            assert!(lowest < 100.0, "waded through the slime");
+            assert!(predicted < 3.0, "straight across: {predicted} s");
+        }
+    }
 }

@@ -28,18 +28,25 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use glam::Vec3;
 use serde::Serialize;
 
-use super::mesh::{MoverNeed, NavMesh, Reach, ReachKind};
+use super::mesh::{AreaFlags, MoverNeed, NavMesh, Reach, ReachKind};
 use crate::physics::pmove::PhysicsParams;
 
-/// What a route may use: reachability kinds (a bit per [`ReachKind::ALL`] index) and
-/// whether locked doors count (their key is needed; a deathmatch bot never has one).
+/// What a route may use: reachability kinds (a bit per [`ReachKind::ALL`] index), whether
+/// it may go into slime and lava (Q3's `TFL_SLIME` and `TFL_LAVA`: a reachability into an
+/// area of that liquid), and whether locked doors count (their key is needed; a deathmatch
+/// bot never has one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Travel(pub u16);
 
 impl Travel {
     const KEYS: u16 = 1 << 15;
-    /// Every kind, no locked doors.
-    pub const ALL: Travel = Travel((1 << ReachKind::ALL.len()) - 1);
+    const KINDS: u16 = (1 << ReachKind::ALL.len()) - 1;
+    /// Into slime.
+    pub const SLIME: Travel = Travel(1 << 13);
+    /// Into lava.
+    pub const LAVA: Travel = Travel(1 << 14);
+    /// Every kind, into slime and lava too, no locked doors.
+    pub const ALL: Travel = Travel(Self::KINDS | Self::SLIME.0 | Self::LAVA.0);
 
     fn bit(k: ReachKind) -> u16 {
         1 << ReachKind::ALL.iter().position(|x| *x == k).unwrap_or(0)
@@ -60,20 +67,42 @@ impl Travel {
         Travel(self.0 | Self::KEYS)
     }
 
-    /// Whether reachability `r` may be used.
-    pub fn permits(self, r: &Reach) -> bool {
+    /// Both sets' permissions.
+    pub fn with(self, other: Travel) -> Travel {
+        Travel(self.0 | other.0)
+    }
+
+    /// The same, into neither slime nor lava.
+    pub fn dry(self) -> Travel {
+        Travel(self.0 & !(Self::SLIME.0 | Self::LAVA.0))
+    }
+
+    /// Whether a route may go into area `area`: slime and lava only where permitted.
+    pub fn enters(self, mesh: &NavMesh, area: u32) -> bool {
+        let f = mesh.areas()[area as usize].flags;
+        (self.0 & Self::SLIME.0 != 0 || !f.has(AreaFlags::SLIME))
+            && (self.0 & Self::LAVA.0 != 0 || !f.has(AreaFlags::LAVA))
+    }
+
+    /// Whether reachability `r` of `mesh` may be used: its kind, its keys and the liquid
+    /// it goes into.
+    pub fn permits(self, mesh: &NavMesh, r: &Reach) -> bool {
         self.allows(r.kind)
             && (self.0 & Self::KEYS != 0 || !r.needs.iter().any(|n| matches!(n, MoverNeed::Key(_))))
+            && self.enters(mesh, r.to)
     }
 
     /// Parses kind names (`walk,step_up,barrier_jump,jump,walk_off_ledge,swim,water_jump,
-    /// teleport,elevator`), `all`, and `keys`.
+    /// teleport,elevator,jump_pad`), `slime`, `lava`, `all` (every kind, slime and lava),
+    /// and `keys`.
     pub fn parse(s: &str) -> Result<Travel, String> {
         let mut t = 0u16;
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match name {
                 "all" => t |= Travel::ALL.0,
                 "keys" => t |= Self::KEYS,
+                "slime" => t |= Self::SLIME.0,
+                "lava" => t |= Self::LAVA.0,
                 _ => {
                     let k = ReachKind::ALL
                         .iter()
@@ -81,7 +110,7 @@ impl Travel {
                         .ok_or_else(|| {
                             let names: Vec<_> = ReachKind::ALL.iter().map(|k| k.name()).collect();
                             format!(
-                                "unknown travel type {name:?} ({}, all or keys)",
+                                "unknown travel type {name:?} ({}, slime, lava, all or keys)",
                                 names.join(", ")
                             )
                         })?;
@@ -171,7 +200,7 @@ pub fn build_cache_blocked(
 
 /// Whether reachability `i` may be taken: `travel` permits it and nothing blocks it.
 fn usable(mesh: &NavMesh, travel: Travel, blocked: Option<&Blocked>, i: u32) -> bool {
-    travel.permits(&mesh.reaches()[i as usize])
+    travel.permits(mesh, &mesh.reaches()[i as usize])
         && !blocked.is_some_and(|b| b.blocked.get(i as usize).copied().unwrap_or(false))
 }
 
@@ -688,7 +717,7 @@ fn best_first(
     let mut best: Option<(f32, Option<u32>)> = direct.map(|d| (d, None));
     for &i in mesh.reach_ids_from(area) {
         let r = &mesh.reaches()[i as usize];
-        if !travel.permits(r) {
+        if !travel.permits(mesh, r) {
             continue;
         }
         let t = cross(mesh, area, from, r.start) + r.seconds + time_after(i);
@@ -974,7 +1003,7 @@ fn inside(
     };
     for &j in mesh.reach_ids_to(area) {
         let p = &reaches[j as usize];
-        if !travel.permits(p) {
+        if !travel.permits(mesh, p) {
             continue;
         }
         let k = slot(j);
@@ -994,7 +1023,7 @@ fn inside(
         let after = time[k] + r.seconds;
         for &j in mesh.reach_ids_to(r.from) {
             let p = &reaches[j as usize];
-            if !travel.permits(p) {
+            if !travel.permits(mesh, p) {
                 continue;
             }
             let kj = slot(j);

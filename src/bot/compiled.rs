@@ -66,6 +66,23 @@ pub fn travel_of(flags: TravelFlags) -> Travel {
     t
 }
 
+/// What a compiled bot's routes may use: the kinds its travel flags stand for; into slime
+/// only in the biosuit (`suit`: Q3's bots add slime and lava in the battle suit; Quake's
+/// biosuit spares slime, not lava); through slime and lava both while it is in one (the
+/// quickest way on from in there, out of it or through: a route that may not go in finds
+/// none from inside).
+pub fn travel_for(flags: TravelFlags, s: &PlayerState, suit: bool) -> Travel {
+    use crate::map::Contents;
+    let t = travel_of(flags);
+    if s.water_level > 0 && (s.water_type == Contents::SLIME || s.water_type == Contents::LAVA) {
+        t.with(Travel::SLIME).with(Travel::LAVA)
+    } else if suit {
+        t.with(Travel::SLIME)
+    } else {
+        t
+    }
+}
+
 /// Goal searches kept (each a few kilobytes on an id map).
 pub const GOAL_CACHES: usize = 256;
 /// Seconds a reachability a bot failed to get through is left out of its choices.
@@ -608,7 +625,7 @@ impl CompiledNav {
         mesh.reach_ids_from(area)
             .iter()
             .filter(|&&i| through || !self.blocked.blocked[i as usize])
-            .filter(|&&i| !skip(i) && travel.permits(&mesh.reaches()[i as usize]))
+            .filter(|&&i| !skip(i) && travel.permits(mesh, &mesh.reaches()[i as usize]))
             .filter_map(|&i| {
                 let r = &mesh.reaches()[i as usize];
                 let t = cross(mesh, area, from, r.start) + r.seconds + self.time_after(a, i);
@@ -621,6 +638,22 @@ impl CompiledNav {
     /// two are in different areas); `None` where either is in no area or there is no route.
     pub fn seconds(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
         self.seconds_on(from, to, travel, false)
+    }
+
+    /// `travel`, or, where it finds no way at all from `from` to `to` (doors taken as open)
+    /// and one that may go through slime and lava does, that one: a bot left where only a
+    /// swim through slime leads on takes it rather than stand there.
+    pub fn or_through_liquids(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Travel {
+        let wet = travel.with(Travel::SLIME).with(Travel::LAVA);
+        if wet == travel
+            || self.mesh.area_at(from).is_none()
+            || self.seconds_on(from, to, travel, true).is_some()
+            || self.seconds_on(from, to, wet, true).is_none()
+        {
+            travel
+        } else {
+            wet
+        }
     }
 
     /// [`CompiledNav::seconds`] as if every door stood open (`through`), or around those
@@ -1373,10 +1406,11 @@ fn run_in(yaw: f32, pitch: f32) -> UserCmd {
 
 /// A run (`reach`: a jump, a fall, a water jump or a teleport) taken from a moving bot's
 /// state `s` short of its start: running in toward the start for about the ticks it takes
-/// to get there (a tick fewer or more too), then its commands turned as [`FIT_TURNS`]
-/// give. The first way that arrives as [`fit`] (or, for a teleport, [`fit_teleport`])
-/// asks: ((run-in ticks, run-in yaw), turn). `None`: none does from here, or the start is
-/// beyond [`APPROACH`] or behind the bot's motion.
+/// to get there (a tick fewer or more too) with its commands turned as [`FIT_TURNS`] give,
+/// or for fewer ticks (the run started earlier, on the run-up) with them as they are. Of
+/// the ways that arrive as [`fit`] asks, the one that lands soonest (for a teleport, the
+/// first that [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn). `None`: none
+/// does from here, or the start is beyond [`APPROACH`] or behind the bot's motion.
 fn fit_on_the_run(
     ctx: &FollowCtx,
     mesh: &NavMesh,
@@ -1427,13 +1461,21 @@ fn fit_on_the_run(
         q = step_in(&q);
         n += 1;
     }
-    let leads: Vec<u32> = [n, n.saturating_sub(1), n + 1]
+    // About at the start first (a tick short or over too), its commands turned as
+    // [`FIT_TURNS`] give; then jumps taken earlier, on the run up, as they are: the recorded
+    // run is from a stand, and at running speed a jump onto a ledge behind a lip (e1m1's
+    // ridge at (788, 2108)) meets the lip's face rising and drifts over it at air speed,
+    // or falls back, where one taken further back clears it.
+    let leads: Vec<(u32, &[f32])> = [n, n.saturating_sub(1), n + 1]
         .into_iter()
         .enumerate()
         .filter(|&(i, l)| i == 0 || l != n)
-        .map(|(_, l)| l)
+        .map(|(_, l)| (l, &FIT_TURNS[..]))
+        .chain((0..n.saturating_sub(1)).rev().map(|l| (l, &FIT_TURNS[..1])))
         .collect();
-    for lead in leads {
+    // The way that lands soonest (a teleport: the first that is sent).
+    let mut best: Option<((u32, f32), f32, u32)> = None;
+    for (lead, turns) in leads {
         let mut p = *s;
         let mut ok = true;
         for _ in 0..lead {
@@ -1446,22 +1488,36 @@ fn fit_on_the_run(
         if !ok {
             continue;
         }
-        let turn = if reach.kind == ReachKind::Teleport {
-            fit_teleport(ctx, teleporters, reach, &p)
-        } else {
-            fit(ctx, mesh, reach, &p)
-        };
-        if let Some(turn) = turn {
-            return Some(((lead, yaw), turn));
+        if reach.kind == ReachKind::Teleport {
+            if let Some(turn) = fit_teleport(ctx, teleporters, reach, &p) {
+                return Some(((lead, yaw), turn));
+            }
+            continue;
+        }
+        if let Some((turn, ticks)) = fit_turned(ctx, mesh, reach, &p, turns)
+            && best.is_none_or(|b| lead + ticks < b.0.0 + b.2)
+        {
+            best = Some(((lead, yaw), turn, ticks));
         }
     }
-    None
+    best.map(|(lead, turn, _)| (lead, turn))
 }
 
 /// The first of [`FIT_TURNS`] under which `reach`'s commands, run through the player
 /// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
 /// area (standing, coming down onto it, or swimming there); `None` when none does.
 fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> Option<f32> {
+    fit_turned(ctx, mesh, reach, s, &FIT_TURNS).map(|(turn, _)| turn)
+}
+
+/// [`fit`] over the given turns only, with the ticks the first that fits takes to land.
+fn fit_turned(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    reach: &crate::aas::Reach,
+    s: &PlayerState,
+    turns: &[f32],
+) -> Option<(f32, u32)> {
     let to = &mesh.areas()[reach.to as usize];
     let arrived = |p: &PlayerState| {
         let settled = if to.is_swim() {
@@ -1471,15 +1527,17 @@ fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerSta
         };
         settled && mesh.area_at(p.origin) == Some(reach.to)
     };
-    FIT_TURNS.into_iter().find(|&turn| {
+    turns.iter().copied().find_map(|turn| {
         let mut p = *s;
+        let mut ticks = 0u32;
         for run in &reach.commands {
             let c = turned(run.cmd, turn);
             for _ in 0..run.ticks {
                 p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                ticks += 1;
                 if p.velocity.z < 0.0 && p.origin.z < to.mins.z - STEP {
                     // Falling below the end area: it cannot come down onto it any more.
-                    return false;
+                    return None;
                 }
                 if arrived(&p) {
                     // Over the end area coming down is not enough: it must land there (a
@@ -1494,15 +1552,21 @@ fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerSta
                             break;
                         }
                         p = pmove(&p, &idle, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+                        ticks += 1;
                     }
-                    return (p.on_ground.is_some() || p.water_level >= 2)
+                    // Landed on the end area's level: a neighbour a step below it is
+                    // where a jump onto a narrow ledge falls back to (e1m1's ridge 1081
+                    // walks down into the hall it is jumped from).
+                    let landed = (p.on_ground.is_some() || p.water_level >= 2)
+                        && p.origin.z >= to.mins.z - STEP
                         && mesh
                             .area_at(p.origin)
                             .is_some_and(|a| mesh.walk_joined(reach.to, a));
+                    return landed.then_some((turn, ticks));
                 }
             }
         }
-        false
+        None
     })
 }
 
@@ -2428,7 +2492,12 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
             doors: &doors,
             mover_ids: &mover_ids,
         };
-        match follow(&ctx, nav, st, &motion.0, goal.point, travel_of(goal.flags)) {
+        let travel = nav.or_through_liquids(
+            motion.0.origin,
+            goal.point,
+            travel_for(goal.flags, &motion.0, sim.tick < inv.suit_until),
+        );
+        match follow(&ctx, nav, st, &motion.0, goal.point, travel) {
             Step::Go(req) => {
                 route.no_route = false;
                 intent.0 = Some(req);
@@ -2606,5 +2675,114 @@ mod tests {
         ];
         assert_eq!(fit_teleport(&ctx, &other, &elsewhere, &s), Some(0.0));
         assert_eq!(fit_teleport(&ctx, &far_only, &elsewhere, &s), None);
+    }
+
+    /// id's e1m1 (`$BOTARENA_QUAKE_MAPS` or ../shared/quake-maps), compiled; `None` (the
+    /// caller skips, saying so) where the map is absent.
+    fn e1m1() -> Option<(crate::map::CollisionMap, NavMesh)> {
+        let dir = std::env::var_os("BOTARENA_QUAKE_MAPS")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/quake-maps")
+            });
+        let path = dir.join("e1m1.map");
+        if !path.is_file() {
+            println!("skipped: no {}", path.display());
+            return None;
+        }
+        let (level, cmap) = crate::map::load_level(&path).expect("e1m1 loads");
+        let mesh = crate::aas::compile(
+            &level,
+            &cmap,
+            &crate::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )
+        .expect("compiles");
+        Some((cmap, mesh))
+    }
+
+    /// A jump fits only where it lands on its end area's level: e1m1's barrier jump onto
+    /// the narrow ridge west of the sloped hall (start (788, 2108, -149)) played from a
+    /// stand beside its start tops out over the ridge's area and falls back into the hall
+    /// 24 units below (as the bot on e1m1's envirosuit legs did, turned 8 degrees); the
+    /// ridge walks down into the hall, so the fit counted that as landing (it took the run
+    /// from there as it is) and the bot jumped, fell back and jumped again. Now nothing
+    /// fits from there, and every stand near the start that fits lands on the ridge.
+    #[test]
+    fn a_jump_fits_only_where_it_lands_on_its_end_areas_level() {
+        let Some((cmap, mesh)) = e1m1() else {
+            return;
+        };
+        let v = Vec3::new;
+        let reach = mesh
+            .reaches()
+            .iter()
+            .find(|r| {
+                r.kind == ReachKind::BarrierJump && (r.start - v(788., 2108., -149.)).length() < 2.0
+            })
+            .expect("the ridge's barrier jump");
+        let level_z = mesh.areas()[reach.to as usize].mins.z - STEP;
+        let physics = PhysicsParams::default();
+        let (mover, door_open) = (|_: u32| None, |_: u32| true);
+        let ctx = FollowCtx {
+            map: &cmap,
+            physics,
+            dt: 0.05,
+            me: None,
+            mover: &mover,
+            door_open: &door_open,
+            doors: &[],
+            mover_ids: &[],
+        };
+        // The run played turned by `turn` from `s`, then no command until it lands: where
+        // it lands, and whether it came down over the end area on the way.
+        let play = |s: &PlayerState, turn: f32| {
+            let mut p = *s;
+            let mut over = false;
+            for run in &reach.commands {
+                for _ in 0..run.ticks {
+                    p = pmove(&p, &turned(run.cmd, turn), &cmap, &physics, 0.05, None).0;
+                    over |= p.velocity.z <= 0.0 && mesh.area_at(p.origin) == Some(reach.to);
+                }
+            }
+            for _ in 0..40 {
+                if p.on_ground.is_some() {
+                    break;
+                }
+                p = pmove(&p, &stand(&p), &cmap, &physics, 0.05, None).0;
+            }
+            (p, over)
+        };
+        let stand_at =
+            |p: Vec3| crate::nav::sample::stand_still(&cmap, &physics, p + v(0., 0., 8.));
+        let beside = stand_at(v(787., 2112., -149.));
+        let (fell, over) = play(&beside, 8.0);
+        assert!(
+            over && fell.origin.z < level_z && fell.on_ground.is_some(),
+            "turned 8 degrees it comes down over the ridge and falls back: {fell:?}"
+        );
+        assert_eq!(
+            fit(&ctx, &mesh, reach, &beside),
+            None,
+            "from beside its start"
+        );
+        let mut fits = 0;
+        for dx in [-2.0, 0.0, 2.0, 4.0] {
+            for dy in [-4.0, -2.0, 0.0, 2.0, 4.0] {
+                let s = stand_at(reach.start + v(dx, dy, 0.));
+                if let Some(turn) = fit(&ctx, &mesh, reach, &s) {
+                    let (landed, _) = play(&s, turn);
+                    assert!(
+                        landed.origin.z >= level_z,
+                        "from {} turned {turn}: landed at {}",
+                        s.origin,
+                        landed.origin
+                    );
+                    fits += 1;
+                }
+            }
+        }
+        // (None on 2026-11-26: the bot backs off and runs in.)
+        println!("{fits} of 20 stands fit");
     }
 }

@@ -36,7 +36,8 @@ pub struct Args {
     to: Option<String>,
     /// Allowed travel types, e.g. `walk,jump,fall` (default: all). With --nav the
     /// reachability kinds: walk, step_up, barrier_jump, jump, walk_off_ledge, swim,
-    /// water_jump, teleport, elevator, all, and keys (locked doors).
+    /// water_jump, teleport, elevator, jump_pad; slime and lava (into those liquids);
+    /// all (every kind, slime and lava); and keys (locked doors).
     #[arg(long, default_value = "all")]
     flags: String,
     /// Print as JSON.

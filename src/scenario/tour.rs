@@ -346,7 +346,7 @@ fn predict_as(
     item: &ItemRef,
     later: &[(usize, MoverState)],
 ) -> Option<(f32, Vec<(u32, f32)>)> {
-    use crate::aas::route::{Route, Travel, build_cache_blocked, route_moving, run_path_timed};
+    use crate::aas::route::{Route, build_cache_blocked, route_moving, run_path_timed};
     use crate::map::level::MoverKind;
     let state = |i: usize| match later.iter().find(|l| l.0 == i) {
         Some(l) => Some(l.1),
@@ -360,7 +360,17 @@ fn predict_as(
     let mesh = Arc::clone(&nav.mesh);
     let g = mesh.area_at(item.stand)?;
     let (level, dt) = (&m.sim.level, m.sim.dt);
-    let through = build_cache_blocked(&mesh, g, Travel::ALL, None);
+    // What the tourist's routes may use now (into slime only in the biosuit).
+    let travel = {
+        let s = m.sim.player_state(0)?;
+        let suit = m
+            .sim
+            .player_component::<crate::game::Inventory>(0)
+            .is_some_and(|inv| m.sim.tick < inv.suit_until);
+        let t = crate::bot::compiled::travel_for(crate::nav::routing::TravelFlags::ALL, &s, suit);
+        nav.or_through_liquids(s.origin, item.stand, t)
+    };
+    let through = build_cache_blocked(&mesh, g, travel, None);
     // Doors fired on the way: (mover index, seconds from `from` when it gets where the way
     // needs it, when it leaves there again).
     let mut fired: Vec<(usize, f32, Option<f32>)> = Vec::new();
@@ -451,7 +461,7 @@ fn predict_as(
     let seconds = |r: &Route| r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..]);
     let (mut at, mut vel, mut t0) = (from, velocity, 0.0f32);
     for _ in 0..=level.movers.len() {
-        let around = build_cache_blocked(&mesh, g, Travel::ALL, Some(&nav.blocked));
+        let around = build_cache_blocked(&mesh, g, travel, Some(&nav.blocked));
         if let Some(r) = route_moving(&mesh, &around, at, vel, item.stand) {
             let t = t0 + seconds(&timed(r, at, vel, item.stand, t0, &fired, &[]).0);
             return Some((t, met.into_inner()));
@@ -465,11 +475,10 @@ fn predict_as(
         }
         // Off to the opener first, round what is shut (the doors fired before it open);
         // then on through the door from there.
-        let (door, k, _) = nav.choose_opener(first, at, item.stand, Travel::ALL)?;
+        let (door, k, _) = nav.choose_opener(first, at, item.stand, travel)?;
         let opener = nav.door_openers(door)?[k];
         let place = opener.place();
-        let to_it =
-            build_cache_blocked(&mesh, mesh.area_at(place)?, Travel::ALL, Some(&nav.blocked));
+        let to_it = build_cache_blocked(&mesh, mesh.area_at(place)?, travel, Some(&nav.blocked));
         let r = route_moving(&mesh, &to_it, at, vel, place)?;
         let there = timed(r, at, vel, place, t0, &fired, &[]).0.run_seconds;
         t0 += there + opener.fire_seconds(level, dt);

@@ -186,3 +186,23 @@ pub fn shut_door_corridor() -> (Level, CollisionMap) {
     .point("info_player_deathmatch", v(64., 48., 24.), &[]);
     b.build()
 }
+
+/// A room (x 0..1024, y 0..1024, floor top z 16) cut north to south by a trench of slime
+/// 16 deep (x 448..576), its surface level with the floor: walking across it wades through
+/// slime. With `bridge`, the trench stops short of the north wall (y 768..1024 is floor):
+/// the dry way round. A spawn point in the west (128, 128, 40); a nailgun in the east
+/// (896, 128, 40).
+pub fn slime_trench(bridge: bool) -> (Level, CollisionMap) {
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., 0.), v(1024., 1024., 256.));
+    let end = if bridge { 768. } else { 1024. };
+    b.solid(v(0., 0., 0.), v(448., 1024., 16.), "FLOOR")
+        .solid(v(576., 0., 0.), v(1024., 1024., 16.), "FLOOR")
+        .solid(v(448., 0., 0.), v(576., end, 16.), "*slime0");
+    if bridge {
+        b.solid(v(448., 768., 0.), v(576., 1024., 16.), "FLOOR");
+    }
+    b.point("info_player_deathmatch", v(128., 128., 40.), &[])
+        .point("weapon_nailgun", v(896., 128., 40.), &[]);
+    b.build()
+}
