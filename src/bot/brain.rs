@@ -529,9 +529,11 @@ pub fn brain_system(
                 // A compiled-navigation bot knows the route time on the area graph (as the
                 // distance run at full speed in that time).
                 let known = match (here, goal_wp, nav.as_deref_mut()) {
-                    (_, _, Some(n)) if compiled => n
-                        .seconds(s.origin, stand, super::compiled::travel_of(b.skill.travel))
-                        .map(|t| t * 320.0),
+                    (_, _, Some(n)) if compiled => {
+                        let suit = tick < inv.suit_until;
+                        let travel = super::compiled::travel_for(b.skill.travel, &s, suit);
+                        n.seconds(s.origin, stand, travel).map(|t| t * 320.0)
+                    }
                     (Some(h), Some(gw), _) => routes.get(g, gw, b.skill.travel).distance(h),
                     _ => None,
                 };

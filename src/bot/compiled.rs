@@ -2785,4 +2785,37 @@ mod tests {
         // (None on 2026-11-26: the bot backs off and runs in.)
         println!("{fits} of 20 stands fit");
     }
+
+    /// A compiled bot's travel: no slime or lava on dry land, slime in the biosuit (lava
+    /// still hurts in it), both once in either.
+    #[test]
+    fn a_bot_routes_into_slime_in_the_biosuit_and_out_of_what_it_is_in() {
+        use crate::map::Contents;
+        let dry = PlayerState::at(Vec3::ZERO, 0.0);
+        let ways = |s: &PlayerState, suit: bool| {
+            let t = travel_for(TravelFlags::ALL, s, suit);
+            (t.with(Travel::SLIME) == t, t.with(Travel::LAVA) == t)
+        };
+        assert_eq!(ways(&dry, false), (false, false));
+        assert_eq!(ways(&dry, true), (true, false));
+        for liquid in [Contents::SLIME, Contents::LAVA] {
+            let wading = PlayerState {
+                water_level: 1,
+                water_type: liquid,
+                ..dry
+            };
+            assert_eq!(ways(&wading, false), (true, true), "{liquid:?}");
+        }
+        let swimming = PlayerState {
+            water_level: 3,
+            water_type: Contents::WATER,
+            ..dry
+        };
+        assert_eq!(ways(&swimming, false), (false, false));
+        // The kinds are the travel flags' own.
+        assert_eq!(
+            travel_for(TravelFlags::ALL, &dry, false),
+            travel_of(TravelFlags::ALL)
+        );
+    }
 }
