@@ -605,6 +605,20 @@ fn e1m1s_rocket_launcher_leg_arrives_on_time() {
     leg_within(tours, "weapon_rocketlauncher");
 }
 
+/// e1m1's first super shotgun, from the foot of the sloped hall: the route goes round the
+/// slime tunnel (it swam it before 2026-11-26) and up the barrier jump to the ledge at
+/// (1148, 2420), which the bot reaches across its way at speed; a stand on its start
+/// does not fit the jump (it is 41 units up, near the top of a jump), so the bot goes
+/// round to back off and run in at once rather than first stand there (seeds 1-2: 1.08
+/// and 1.09, were 1.18 and 1.20; seeds 1-40, 36 of 39 legs within 10 %, were 15).
+#[test]
+fn e1m1s_first_super_shotgun_leg_arrives_on_time() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    leg_within(tours, "weapon_supershotgun#1");
+}
+
 /// e1m1's second super shotgun lies behind a secret door that only a trigger with health
 /// opens from outside, and that trigger is seen only from the bridge a button slides out:
 /// the bot fires the bridge's button, walks out on the bridge (its place to shoot from is
@@ -613,7 +627,7 @@ fn e1m1s_rocket_launcher_leg_arrives_on_time() {
 /// Before, no place to shoot from was found and the bot waited at the door for good.
 #[test]
 fn e1m1s_second_super_shotgun_is_reached_by_shooting_its_trigger_from_the_bridge() {
-    let Some(tours) = e1m1_tours() else {
+    let (Some(tours), Some((_, _, mesh))) = (e1m1_tours(), e1m1_compiled()) else {
         return;
     };
     for (seed, stops) in tours {
@@ -621,9 +635,13 @@ fn e1m1s_second_super_shotgun_is_reached_by_shooting_its_trigger_from_the_bridge
             .iter()
             .find(|s| s.item.label == "weapon_supershotgun#2")
             .expect("toured");
+        // Timed unless the leg set off in the air, over no area (seed 1 since 2026-11-26:
+        // the leg before ends with a jump onto the ridge at (781, 2128)).
         assert!(
-            stop.reached_after.is_some() && stop.predicted.is_some(),
-            "seed {seed}: took {:?} s, predicted {:?} s",
+            stop.reached_after.is_some()
+                && (stop.predicted.is_some() || mesh.area_at(stop.from).is_none()),
+            "seed {seed}: from {}, took {:?} s, predicted {:?} s",
+            stop.from,
             stop.reached_after,
             stop.predicted
         );
