@@ -1505,7 +1505,8 @@ fn fit_on_the_run(
 
 /// The first of [`FIT_TURNS`] under which `reach`'s commands, run through the player
 /// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
-/// area (standing, coming down onto it, or swimming there); `None` when none does.
+/// area (standing, coming down onto it, or swimming there) and land there or in an area a
+/// walk joins to it, on its level; `None` when none does.
 fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> Option<f32> {
     fit_turned(ctx, mesh, reach, s, &FIT_TURNS).map(|(turn, _)| turn)
 }
@@ -1555,8 +1556,8 @@ fn fit_turned(
                         ticks += 1;
                     }
                     // Landed on the end area's level: a neighbour a step below it is
-                    // where a jump onto a narrow ledge falls back to (e1m1's ridge 1081
-                    // walks down into the hall it is jumped from).
+                    // where a jump onto a narrow ledge falls back to (e1m1's ridge at
+                    // (756, 2108) walks down into the hall it is jumped from).
                     let landed = (p.on_ground.is_some() || p.water_level >= 2)
                         && p.origin.z >= to.mins.z - STEP
                         && mesh
