@@ -610,7 +610,7 @@ fn e1m1s_rocket_launcher_leg_arrives_on_time() {
 /// (1148, 2420), which the bot reaches across its way at speed; a stand on its start
 /// does not fit the jump (it is 41 units up, near the top of a jump), so the bot goes
 /// round to back off and run in at once rather than first stand there (seeds 1-2: 1.08
-/// and 1.09, were 1.18 and 1.20; seeds 1-40, 36 of 39 legs within 10 %, were 15).
+/// and 1.09, were 1.18 and 1.20; seeds 1-40, 38 of 39 legs within 10 %, were 15).
 #[test]
 fn e1m1s_first_super_shotgun_leg_arrives_on_time() {
     let Some(tours) = e1m1_tours() else {

@@ -1636,13 +1636,62 @@ fn behind_start(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach) -> O
 
 /// Within this distance (units) of a jump's start, a bot coming at it across its way
 /// (its motion's cosine with the jump's heading under [`ROUND_ACROSS`]) goes round to back
-/// off and run in at once where a stand there would not fit: from 80 units on, it went
-/// round jumps it would have fitted on the run a tick later (dm4 473 -> 438 legs within
-/// 10 %), and from 24 it costs dm4 4 legs (its grenade launcher from (199, -62) on two
-/// seeds) for e1m1's 11.
+/// off and run in at once where the stand that slowing onto the start would bring it to
+/// does not fit the jump ([`settled_onto`]). Seeds 1-40, legs within 10 %: from 24 units
+/// e1m1 266, dm6 354, dm4 473; from 80, e1m1 253 (it goes round before a fit on the run
+/// has been tried from nearer); without, 245, 354, 473.
 const ROUND_NEAR: f32 = 24.0;
 /// See [`ROUND_NEAR`]: 60 degrees or more off the jump's heading.
 const ROUND_ACROSS: f32 = 0.5;
+
+/// The command that slows a bot in state `s` to a stand on `start`: toward it, the wished
+/// speed falls with the distance left (about what ground friction takes off; wishing
+/// toward the start brakes hard after an overshoot); across the way to it, the wish is
+/// against the speed the bot has, so motion sideways from the way it came is braked, not
+/// circled round the start while friction takes it off. Kept from sliding off a ledge.
+fn slowing(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, start: Vec3) -> UserCmd {
+    let to_start = (start - s.origin).truncate();
+    let dir = to_start.normalize_or_zero();
+    let v = s.velocity.truncate();
+    let side = v - dir * v.dot(dir);
+    let wish = (dir * (to_start.length() * SETTLE_RATE).min(320.0) - side).clamp_length_max(320.0);
+    let slow = UserCmd {
+        forward_move: wish.length(),
+        yaw: wish.y.atan2(wish.x).to_degrees(),
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    kept_on(ctx, mesh, s, slow, &[])
+}
+
+/// Where [`slowing`] brings a bot in state `s` to a stand on `start` (within
+/// [`READY_DISTANCE`], under [`READY_SPEED`]), run through the player physics; `None`
+/// where it is not there within [`APPROACH_SECONDS`].
+fn settled_onto(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    s: &PlayerState,
+    start: Vec3,
+) -> Option<PlayerState> {
+    let mut p = *s;
+    for _ in 0..(APPROACH_SECONDS / ctx.dt).ceil() as u32 {
+        if (start - p.origin).truncate().length() <= READY_DISTANCE
+            && p.velocity.truncate().length() <= READY_SPEED
+        {
+            return Some(p);
+        }
+        p = pmove(
+            &p,
+            &slowing(ctx, mesh, &p, start),
+            ctx.map,
+            &ctx.physics,
+            ctx.dt,
+            ctx.me,
+        )
+        .0;
+    }
+    None
+}
 
 /// How far (units) behind a jump's start a bot backs off to run in.
 const RUN_IN_BACK: f32 = 48.0;
@@ -2219,23 +2268,16 @@ fn follow_route(
                 && Vec2::from_angle(first.cmd.yaw.to_radians())
                     .dot(s.velocity.truncate().normalize_or_zero())
                     < ROUND_ACROSS
-                && {
-                    // A stand a little short of the start, where slowing onto it stops.
-                    let off = (s.origin - reach.start).truncate().normalize_or_zero() * 4.0;
-                    let near = crate::nav::sample::stand_still(
-                        ctx.map,
-                        &ctx.physics,
-                        reach.start + off.extend(1.0),
-                    );
-                    fit(ctx, &mesh, reach, &near).is_none()
-                }
+                && settled_onto(ctx, &mesh, s, reach.start)
+                    .is_none_or(|stood| fit(ctx, &mesh, reach, &stood).is_none())
                 && let Some(p) = behind_start(ctx, &mesh, reach)
             {
-                // At a jump's start coming across its way, fast, where a stand there
-                // would not fit it either: round to behind the start at once and run in
-                // along it, not a stand on the start first (e1m1's barrier jumps up to
-                // the ledges at (1148, 2420) and (804, 2172), reached across their way:
-                // the first super shotgun's legs within 10 % 15 -> 36 of 39).
+                // At a jump's start coming across its way, fast, where the stand that
+                // slowing onto it ends in would not fit it either: round to behind the
+                // start at once and run in along it, not a stand on the start first
+                // (e1m1's barrier jumps up to the ledges at (1148, 2420) and (804, 2172),
+                // reached across their way: the first super shotgun's legs within 10 %
+                // 15 -> 38 of 39).
                 st.held += dt;
                 st.backup = Some((r, false));
                 st.approach = 0.0;
@@ -2252,17 +2294,7 @@ fn follow_route(
                 // braked, not circled round the start while friction takes it off.
                 st.held += dt;
                 st.approach += dt;
-                let dir = to_start.truncate().normalize_or_zero();
-                let v = s.velocity.truncate();
-                let side = v - dir * v.dot(dir);
-                let wish = (dir * (flat * SETTLE_RATE).min(320.0) - side).clamp_length_max(320.0);
-                let slow = UserCmd {
-                    forward_move: wish.length(),
-                    yaw: wish.y.atan2(wish.x).to_degrees(),
-                    pitch: s.pitch,
-                    ..Default::default()
-                };
-                return Step::Cmd(kept_on(ctx, &mesh, s, slow, &[]));
+                return Step::Cmd(slowing(ctx, &mesh, s, reach.start));
             }
             if !movers_ready(&mesh, &reach.needs, ctx) {
                 // Waiting for the lift or door counts against the reachability at a quarter
