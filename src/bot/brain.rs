@@ -511,6 +511,9 @@ pub fn brain_system(
                         .is_some_and(|w| w.origin.distance(s.origin) < 256.0)
                 })
                 .or_else(|| g.nearest(s.origin, 256.0).map(|x| x.0));
+            // What a compiled-navigation bot's routes may use (into slime in the suit).
+            let area_travel =
+                super::compiled::travel_for(b.skill.travel, &s, tick < inv.suit_until);
             let mut best: Option<(f32, usize)> = None;
             for (i, &(stand, wp)) in items.iter().enumerate() {
                 if !b.known[i] || b.gone_until[i] > tick || b.skip.iter().any(|k| k.0 == i) {
@@ -530,9 +533,7 @@ pub fn brain_system(
                 // distance run at full speed in that time).
                 let known = match (here, goal_wp, nav.as_deref_mut()) {
                     (_, _, Some(n)) if compiled => {
-                        let suit = tick < inv.suit_until;
-                        let travel = super::compiled::travel_for(b.skill.travel, &s, suit);
-                        n.seconds(s.origin, stand, travel).map(|t| t * 320.0)
+                        n.seconds(s.origin, stand, area_travel).map(|t| t * 320.0)
                     }
                     (Some(h), Some(gw), _) => routes.get(g, gw, b.skill.travel).distance(h),
                     _ => None,

@@ -2606,6 +2606,27 @@ mod tests {
     use crate::aas::{CmdRun, Reach, teleporters};
     use crate::map::builder::MapBuilder;
 
+    /// What a follower reads of a world with no movers and nothing shootable (default
+    /// physics, 20 Hz).
+    fn still_world(cmap: &CollisionMap) -> FollowCtx<'_> {
+        fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
+            None
+        }
+        fn open(_: u32) -> bool {
+            true
+        }
+        FollowCtx {
+            map: cmap,
+            physics: PhysicsParams::default(),
+            dt: 0.05,
+            me: None,
+            mover: &no_mover,
+            door_open: &open,
+            doors: &[],
+            mover_ids: &[],
+        }
+    }
+
     /// A swimmer crosses between two swim areas side by side where it is along their
     /// border, not at the one place the reachability was measured: the crossing is the
     /// border's point nearest the swimmer (within its margin), as far off the border as
@@ -2698,17 +2719,7 @@ mod tests {
         let (level, cmap) = b.build();
         let tps = teleporters(&level);
         let physics = PhysicsParams::default();
-        let (mover, door_open) = (|_: u32| None, |_: u32| true);
-        let ctx = FollowCtx {
-            map: &cmap,
-            physics,
-            dt: 0.05,
-            me: None,
-            mover: &mover,
-            door_open: &door_open,
-            doors: &[],
-            mover_ids: &[],
-        };
+        let ctx = still_world(&cmap);
         let run = |yaw: f32| Reach {
             from: 0,
             to: 1,
@@ -2798,17 +2809,7 @@ mod tests {
             .expect("the ridge's barrier jump");
         let level_z = mesh.areas()[reach.to as usize].mins.z - STEP;
         let physics = PhysicsParams::default();
-        let (mover, door_open) = (|_: u32| None, |_: u32| true);
-        let ctx = FollowCtx {
-            map: &cmap,
-            physics,
-            dt: 0.05,
-            me: None,
-            mover: &mover,
-            door_open: &door_open,
-            doors: &[],
-            mover_ids: &[],
-        };
+        let ctx = still_world(&cmap);
         // The run played turned by `turn` from `s`, then no command until it lands: where
         // it lands, and whether it came down over the end area on the way.
         let play = |s: &PlayerState, turn: f32| {
