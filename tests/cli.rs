@@ -691,3 +691,93 @@ fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
         assert!(!out.stderr.is_empty(), "{bad:?}");
     }
 }
+
+#[test]
+fn explore_runs_several_seeds_and_sums_them_up() {
+    let dir = TempDir::new("cli-explore-runs");
+    let out_file = dir.join("arena.json");
+    let explore = |extra: &[&str]| {
+        let mut c = bin();
+        c.args([
+            "explore",
+            "maps/arena.map",
+            "--seconds",
+            "20",
+            "--seed",
+            "3",
+        ])
+        .args(["--runs", "2", "--out"])
+        .arg(&out_file)
+        .args(extra);
+        c.output().unwrap()
+    };
+    let out = explore(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("seed 3 ") && text.contains("seed 4 "),
+        "{text}"
+    );
+    assert!(
+        text.contains("reachable   mean") && text.contains("of 2 runs"),
+        "{text}"
+    );
+    // Each run's own waypoint file, named by its seed.
+    for seed in [3, 4] {
+        assert!(dir.join(format!("arena.seed{seed}.json")).is_file());
+    }
+    assert!(!out_file.exists());
+    // JSON: the runs and the summary; the same whatever the thread count.
+    let json = |threads: &str| {
+        let out = explore(&["--json", "--threads", threads]);
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let one = json("1");
+    assert_eq!(one, json("2"));
+    let runs = one["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(
+        (runs[0]["seed"].as_u64(), runs[1]["seed"].as_u64()),
+        (Some(3), Some(4))
+    );
+    let summary = &one["summary"];
+    assert_eq!(summary["runs"], 2);
+    assert_eq!(summary["measured"], 2);
+    let shares: Vec<f64> = runs
+        .iter()
+        .map(|r| {
+            let c = &r["against_nav"];
+            c["reachable_covered"].as_f64().unwrap() / c["reachable_floor"].as_f64().unwrap()
+        })
+        .collect();
+    let mean = summary["mean_reachable"].as_f64().unwrap();
+    assert!(
+        (mean - (shares[0] + shares[1]) / 2.0).abs() < 1e-9,
+        "{mean} {shares:?}"
+    );
+    assert!((summary["min_reachable"].as_f64().unwrap() - shares[0].min(shares[1])).abs() < 1e-9);
+    // Bad input is refused before anything runs.
+    for bad in [&["--runs", "0"][..], &["--threads", "0"][..]] {
+        let mut c = bin();
+        c.args(["explore", "maps/arena.map", "--out"])
+            .arg(&out_file)
+            .args(bad);
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{bad:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(bad[0]), "{err}");
+    }
+    let out = bin()
+        .args(["explore", "maps/arena.map", "--out"])
+        .arg(dir.join("no-such-folder/arena.json"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no such folder"), "{err}");
+}

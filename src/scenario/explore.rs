@@ -399,6 +399,105 @@ pub fn explore(
     Ok(m)
 }
 
+/// The share of the floor the compiled graph reaches from the spawn points that issue 21
+/// asks explorers to cover ([`ExploreSummary::at_goal`]).
+pub const GOAL_SHARE: f64 = 0.9;
+
+/// Several explorations of one map with different seeds, summed up: how learning varies
+/// from seed to seed (one run says little: the same map gives 76 % on one seed and 93 % on
+/// the next where a door is found or not).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ExploreSummary {
+    /// Runs summed up.
+    pub runs: usize,
+    /// Runs measured against the compiled graph.
+    pub measured: usize,
+    /// Mean share of the reachable floor within reach of a waypoint, 0..1 (over `measured`).
+    pub mean_reachable: f64,
+    /// The least of those shares.
+    pub min_reachable: f64,
+    /// Runs that cover at least [`GOAL_SHARE`] of the reachable floor.
+    pub at_goal: usize,
+    /// Runs where every weapon and powerup the compiled graph reaches has an item waypoint.
+    pub all_items: usize,
+    /// Per item class still without a waypoint in some run, the runs where an instance the
+    /// compiled graph reaches has none (instances beyond its reach are not counted).
+    pub items_unmarked: BTreeMap<String, usize>,
+}
+
+/// [`ExploreSummary`] of `reports` (one map, several seeds).
+pub fn summarize(reports: &[ExploreReport]) -> ExploreSummary {
+    let mut out = ExploreSummary {
+        runs: reports.len(),
+        min_reachable: 1.0,
+        ..Default::default()
+    };
+    let mut sum = 0.0;
+    for r in reports {
+        if let Some(c) = &r.against_nav {
+            let share = c.reachable_share();
+            out.measured += 1;
+            sum += share;
+            out.min_reachable = out.min_reachable.min(share);
+            out.at_goal += (share >= GOAL_SHARE) as usize;
+        }
+        let beyond = r.items_beyond_nav.clone().unwrap_or_default();
+        let mut all = true;
+        for (class, n) in &r.items_missing {
+            if *n > beyond.get(class).copied().unwrap_or(0) {
+                *out.items_unmarked.entry(class.clone()).or_insert(0) += 1;
+                all = false;
+            }
+        }
+        out.all_items += all as usize;
+    }
+    if out.measured > 0 {
+        out.mean_reachable = sum / out.measured as f64;
+    } else {
+        out.min_reachable = 0.0;
+    }
+    out
+}
+
+impl ExploreSummary {
+    /// Readable text.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        if self.measured > 0 {
+            let _ = writeln!(
+                s,
+                "reachable   mean {:.1} %, least {:.1} % of the floor reachable from the spawn \
+                 points within reach of a waypoint; {} of {} runs at {:.0} % or more",
+                100.0 * self.mean_reachable,
+                100.0 * self.min_reachable,
+                self.at_goal,
+                self.measured,
+                100.0 * GOAL_SHARE,
+            );
+        }
+        let _ = writeln!(
+            s,
+            "items       every weapon and powerup within reach marked in {} of {} runs{}",
+            self.all_items,
+            self.runs,
+            if self.items_unmarked.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (unmarked: {})",
+                    self.items_unmarked
+                        .iter()
+                        .map(|(k, v)| format!("{k} in {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        );
+        s
+    }
+}
+
 impl ExploreReport {
     /// Readable text.
     pub fn to_text(&self) -> String {
@@ -464,5 +563,55 @@ impl ExploreReport {
             );
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(covered: f64, missing: &[(&str, usize)], beyond: &[(&str, usize)]) -> ExploreReport {
+        let map = |l: &[(&str, usize)]| l.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        ExploreReport {
+            map: "m".into(),
+            bots: 4,
+            seconds: 600.0,
+            seed: 0,
+            graph: GraphStats::default(),
+            important_items: 3,
+            items_with_waypoint: 3 - missing.iter().map(|m| m.1).sum::<usize>(),
+            items_missing: map(missing),
+            links_connected: 0,
+            waypoints_in_solid: 0,
+            against_nav: Some(NavCoverage {
+                reachable_floor: 100.0,
+                reachable_covered: covered,
+                ..Default::default()
+            }),
+            items_beyond_nav: Some(map(beyond)),
+        }
+    }
+
+    #[test]
+    fn a_summary_counts_only_items_within_reach_and_runs_at_the_goal() {
+        let runs = [
+            // The quad is beyond the compiled graph's reach: not held against the run.
+            report(95.0, &[("quad", 1)], &[("quad", 1)]),
+            // Two rocket launchers, one beyond reach: the other is missing.
+            report(80.0, &[("rl", 2)], &[("rl", 1)]),
+            report(90.0, &[("ssg", 1)], &[]),
+        ];
+        let s = summarize(&runs);
+        assert_eq!((s.runs, s.measured, s.at_goal, s.all_items), (3, 3, 2, 1));
+        assert!(
+            (s.mean_reachable - 0.883_333).abs() < 1e-5,
+            "{}",
+            s.mean_reachable
+        );
+        assert!((s.min_reachable - 0.8).abs() < 1e-9);
+        let unmarked: Vec<_> = s.items_unmarked.into_iter().collect();
+        assert_eq!(unmarked, [("rl".to_string(), 1), ("ssg".to_string(), 1)]);
+        let none = summarize(&[]);
+        assert_eq!((none.runs, none.min_reachable), (0, 0.0));
     }
 }
