@@ -2606,6 +2606,17 @@ mod tests {
     use crate::aas::{CmdRun, Reach, teleporters};
     use crate::map::builder::MapBuilder;
 
+    /// The map compiled with the default parameters.
+    fn compiled(level: &crate::map::Level, cmap: &CollisionMap) -> crate::aas::NavMesh {
+        crate::aas::compile(
+            level,
+            cmap,
+            &crate::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )
+        .expect("compiles")
+    }
+
     /// What a follower reads of a world with no movers and nothing shootable (default
     /// physics, 20 Hz).
     fn still_world(cmap: &CollisionMap) -> FollowCtx<'_> {
@@ -2644,13 +2655,7 @@ mod tests {
             .solid(v(128., 0., 0.), v(1024., 512., 192.), "*water0")
             .point("info_player_deathmatch", v(64., 256., 216.), &[]);
         let (level, cmap) = b.build();
-        let mesh = crate::aas::compile(
-            &level,
-            &cmap,
-            &crate::aas::CompileParams::default(),
-            &mut |_, _, _| {},
-        )
-        .expect("compiles");
+        let mesh = compiled(&level, &cmap);
         let mut crossed = 0;
         for reach in mesh.reaches() {
             let (a, b) = (
@@ -2777,13 +2782,7 @@ mod tests {
             return None;
         }
         let (level, cmap) = crate::map::load_level(&path).expect("e1m1 loads");
-        let mesh = crate::aas::compile(
-            &level,
-            &cmap,
-            &crate::aas::CompileParams::default(),
-            &mut |_, _, _| {},
-        )
-        .expect("compiles");
+        let mesh = compiled(&level, &cmap);
         Some((cmap, mesh))
     }
 

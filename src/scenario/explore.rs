@@ -486,16 +486,26 @@ impl ExploreSummary {
             } else {
                 format!(
                     " (unmarked: {})",
-                    self.items_unmarked
-                        .iter()
-                        .map(|(k, v)| format!("{k} in {v}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    classes(&self.items_unmarked, |k, v| format!("{k} in {v}"))
                 )
             }
         );
         s
     }
+}
+
+/// Item classes with a number each, as `show` writes them, comma separated.
+fn classes(items: &BTreeMap<String, usize>, show: impl Fn(&str, usize) -> String) -> String {
+    items
+        .iter()
+        .map(|(k, v)| show(k, *v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "2 weapon_nailgun": how many of a class.
+fn count(class: &str, n: usize) -> String {
+    format!("{n} {class}")
 }
 
 impl ExploreReport {
@@ -524,25 +534,14 @@ impl ExploreReport {
             if self.items_missing.is_empty() {
                 String::new()
             } else {
-                format!(
-                    " (missing: {})",
-                    self.items_missing
-                        .iter()
-                        .map(|(k, v)| format!("{v} {k}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                format!(" (missing: {})", classes(&self.items_missing, count))
             }
         );
         if let Some(beyond) = self.items_beyond_nav.as_ref().filter(|b| !b.is_empty()) {
             let _ = writeln!(
                 s,
                 "            the compiled graph reaches no spawn point's way to: {}",
-                beyond
-                    .iter()
-                    .map(|(k, v)| format!("{v} {k}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                classes(beyond, count)
             );
         }
         let _ = writeln!(s, "in solid    {}", self.waypoints_in_solid);
