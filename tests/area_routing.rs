@@ -699,3 +699,58 @@ fn a_route_that_may_not_go_into_slime_goes_round_it() {
     let e = Travel::parse("walk,acid").unwrap_err();
     assert!(e.contains("slime, lava"), "{e}");
 }
+
+/// A plat's top is one floor that moves: `explore`'s measure counts its cells covered
+/// where a waypoint reaches the top at either of the plat's places, on the map as the run
+/// left the plat (e2m2's floor over its pool, which its button raises for good).
+#[test]
+fn a_plats_top_is_covered_at_either_of_its_places() {
+    use botarena::nav::waypoints::{WaypointGraph, WaypointKind};
+    use botarena::scenario::explore::nav_coverage_cells;
+    let v = Vec3::new;
+    // A room with a ledge 128 high along its east side and a plat beside it, up (as the
+    // map places it) level with the ledge, down 8 units over the floor.
+    let mut b = common::sealed_room(v(0., 0., 0.), v(512., 512., 512.));
+    b.solid(v(384., 0., 0.), v(512., 512., 128.), "LEDGE")
+        .brush_entity(
+            &[("classname", "func_plat")],
+            &[(v(256., 192., 0.), v(384., 320., 128.), "PLAT")],
+        )
+        .point("info_player_deathmatch", v(64., 256., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let plat = level.movers[0].id;
+    let spawns = [v(64., 256., 24.)];
+    let plat_cells = |g: &WaypointGraph, cmap: &botarena::map::CollisionMap| {
+        let cells = nav_coverage_cells(&mesh, &level, cmap, g, &spawns);
+        let on: Vec<bool> = cells
+            .iter()
+            .filter(|c| mesh.areas()[c.area as usize].mover == Some(plat.0))
+            .map(|c| c.covered)
+            .collect();
+        assert!(on.len() >= 16, "the plat's top has cells: {}", on.len());
+        on.iter().filter(|&&c| c).count() as f32 / on.len() as f32
+    };
+    // The plat up (the collision map as loaded): a waypoint on its top covers it; one on
+    // the floor beside it (a jump of 128 short of the top) does not.
+    let mut top = WaypointGraph::new();
+    top.add(v(320., 256., 152.03125), WaypointKind::Normal);
+    let mut floor = WaypointGraph::new();
+    floor.add(v(200., 256., 24.03125), WaypointKind::Normal);
+    assert_eq!(plat_cells(&top, &cmap), 1.0, "a waypoint on the raised top");
+    assert_eq!(
+        plat_cells(&floor, &cmap),
+        0.0,
+        "a waypoint on the floor by the raised plat"
+    );
+    // The plat down: a waypoint on its top there covers it.
+    let mut low = cmap.clone();
+    low.set_mover_offset(plat, v(0., 0., -120.));
+    let mut down = WaypointGraph::new();
+    down.add(v(320., 256., 32.03125), WaypointKind::Normal);
+    assert_eq!(
+        plat_cells(&down, &low),
+        1.0,
+        "a waypoint on the lowered top"
+    );
+}

@@ -1123,3 +1123,187 @@ fn a_door_linked_to_a_named_door_opens_only_when_the_name_is_fired() {
         "both doors open together, only once the trigger fires: {opened_at:?}"
     );
 }
+
+/// triggers.qc and subs.qc: a `trigger_counter` (count 2) fires its targets the second
+/// time it is fired and never again; a `trigger_relay` passes firing on after its `delay`
+/// and removes what its `killtarget` names; a named `trigger_once` still goes off when
+/// touched (multi_touch), and one with NOTOUCH only when its name is fired (e2m2's bridge
+/// to its start: two shot buttons, a counter, a relay).
+#[test]
+fn counters_relays_delays_and_killtargets_pass_firing_on_as_quake_does() {
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    let trigger_at = |b: &mut MapBuilder, x: f32, keys: &[(&str, &str)]| {
+        b.brush_entity(
+            keys,
+            &[(v(x - 8.0, -256.0, 0.0), v(x + 8.0, 256.0, 128.0), "trigger")],
+        );
+    };
+    // Running east: two touches count; the second fires the counter, which removes the
+    // trigger_multiple ahead that would open door "b" and fires the relay, which opens door
+    // "a" a second later.
+    trigger_at(
+        &mut b,
+        -200.0,
+        &[("classname", "trigger_once"), ("target", "count")],
+    );
+    trigger_at(
+        &mut b,
+        -100.0,
+        &[("classname", "trigger_once"), ("target", "count")],
+    );
+    b.point(
+        "trigger_counter",
+        v(0.0, 0.0, 64.0),
+        &[
+            ("targetname", "count"),
+            ("target", "relay"),
+            ("killtarget", "gone"),
+            ("spawnflags", "1"),
+        ],
+    );
+    b.point(
+        "trigger_relay",
+        v(0.0, 0.0, 64.0),
+        &[("targetname", "relay"), ("target", "a"), ("delay", "1")],
+    );
+    trigger_at(
+        &mut b,
+        200.0,
+        &[
+            ("classname", "trigger_multiple"),
+            ("targetname", "gone"),
+            ("target", "b"),
+        ],
+    );
+    // A named trigger_once still works by touch; one with NOTOUCH does not.
+    trigger_at(
+        &mut b,
+        0.0,
+        &[
+            ("classname", "trigger_once"),
+            ("targetname", "named"),
+            ("target", "c"),
+        ],
+    );
+    trigger_at(
+        &mut b,
+        100.0,
+        &[
+            ("classname", "trigger_once"),
+            ("spawnflags", "1"),
+            ("target", "d"),
+        ],
+    );
+    for (i, name) in ["a", "b", "c", "d"].iter().enumerate() {
+        let y = -200.0 + 100.0 * i as f32;
+        b.brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("angle", "-1"),
+                ("wait", "-1"),
+                ("targetname", name),
+            ],
+            &[(v(-500.0, y, 0.0), v(-468.0, y + 32.0, 64.0), "door")],
+        );
+    }
+    let runner = scripted(
+        "runner",
+        v(-300.0, 0.0, 25.0),
+        0.0,
+        ControllerConfig::Script(vec![run_at(50, 0.0), step(1000, 0.0, 0.0)]),
+    );
+    let mut m = match_in(&b, vec![runner], MatchRules::default());
+    assert_eq!(m.sim.level.relays.len(), 2, "the counter and the relay");
+    let door = |m: &Match, name: &str| {
+        let d = m
+            .sim
+            .level
+            .movers
+            .iter()
+            .find(|d| d.targetname.as_deref() == Some(name));
+        d.expect("the door").id.0
+    };
+    let doors: Vec<u32> = ["a", "b", "c", "d"].iter().map(|n| door(&m, n)).collect();
+    let mut started: Vec<Option<u32>> = vec![None; 4];
+    let mut crossed: Vec<Option<u32>> = vec![None; 4];
+    let lines = [-200.0, -100.0, 0.0, 200.0];
+    for tick in 0..120 {
+        m.step();
+        for e in &m.sim.events {
+            if let SimEvent::MoverStart { mover } = e
+                && let Some(k) = doors.iter().position(|id| id == mover)
+            {
+                started[k].get_or_insert(tick);
+            }
+        }
+        let x = m.sim.player_state(0).unwrap().origin.x;
+        for (k, line) in lines.iter().enumerate() {
+            if x + 16.0 >= line - 8.0 {
+                crossed[k].get_or_insert(tick);
+            }
+        }
+    }
+    assert!(
+        crossed.iter().all(Option::is_some),
+        "the runner ran through: {crossed:?}"
+    );
+    let second = crossed[1].unwrap();
+    // Door "a": a second (20 ticks) after the second touch, within the tick it is seen in.
+    let a = started[0].expect("door a opens");
+    assert!(
+        (second + 20..=second + 21).contains(&a),
+        "door a opened at tick {a}, the counter completed at {second}"
+    );
+    assert_eq!(started[1], None, "the killtarget removed door b's trigger");
+    assert_eq!(
+        started[2], crossed[2],
+        "the named trigger_once fired when touched"
+    );
+    assert_eq!(
+        started[3], None,
+        "a NOTOUCH trigger is not set off by a touch"
+    );
+}
+
+/// Relays and counters are entities of their own whether or not the map gives them a brush
+/// (e2m2's counter has one), a counter without a count counts to 2, and a killtarget that
+/// names a brush entity (start.map's func_wall) is reported, since it stays.
+#[test]
+fn relays_and_counters_load_and_a_killtarget_of_a_wall_is_reported() {
+    use botarena::map::level::RelayKind;
+    let mut b = closed_box(-256.0, 256.0, -256.0, 256.0);
+    b.brush_entity(
+        &[
+            ("classname", "trigger_counter"),
+            ("targetname", "c"),
+            ("target", "w"),
+        ],
+        &[(v(-8.0, -8.0, 0.0), v(8.0, 8.0, 16.0), "trigger")],
+    );
+    b.point("trigger_counter", v(0.0, 0.0, 32.0), &[("count", "3")]);
+    b.point("trigger_relay", v(0.0, 0.0, 32.0), &[("killtarget", "w")]);
+    b.brush_entity(
+        &[("classname", "func_wall"), ("targetname", "w")],
+        &[(v(100.0, -8.0, 0.0), v(116.0, 8.0, 64.0), "wall")],
+    );
+    let (level, _) = b.build();
+    let kinds: Vec<RelayKind> = level.relays.iter().map(|r| r.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            RelayKind::Counter { count: 2 },
+            RelayKind::Counter { count: 3 },
+            RelayKind::Relay
+        ]
+    );
+    assert!(
+        level
+            .triggers
+            .iter()
+            .all(|t| t.classname != "trigger_counter")
+    );
+    let warned = level.map.warnings.iter().any(|w| {
+        w.message.contains("killtarget \"w\" names a func_wall") && w.line == level.relays[2].line
+    });
+    assert!(warned, "warnings: {:?}", level.map.warnings);
+}

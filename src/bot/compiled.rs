@@ -351,13 +351,15 @@ fn group_names(level: &crate::map::Level, mover: usize) -> Vec<&str> {
         .collect()
 }
 
-/// Whether anything in `level` fires door `mover` (a mover index): a button or trigger
-/// whose target names it or a door linked with it, wherever it is (one a player only
+/// Whether anything in `level` fires door `mover` (a mover index): a button, trigger, relay
+/// or counter whose target names it or a door linked with it, wherever it is (one a player only
 /// passes through riding a plat has no standing point, so no [`Opener`]).
 pub fn fired_by_anything(level: &crate::map::Level, mover: usize) -> bool {
     let names = group_names(level, mover);
     let fires = |target: &Option<String>| target.as_deref().is_some_and(|t| names.contains(&t));
-    level.movers.iter().any(|m| fires(&m.target)) || level.triggers.iter().any(|t| fires(&t.target))
+    level.movers.iter().any(|m| fires(&m.target))
+        || level.triggers.iter().any(|t| fires(&t.target))
+        || level.relays.iter().any(|r| fires(&r.target))
 }
 
 /// A standing point from which a player touches the trigger box `mins`..`maxs`: over a

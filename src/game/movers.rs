@@ -18,7 +18,7 @@ use crate::physics::movers::{Carry, MoverEvent, carry};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use crate::sim::components::{Motion, MoverSlot, Vitals};
 use crate::sim::sound::SoundKind;
-use crate::sim::{Player, Sim, SimEvent};
+use crate::sim::{DelayedUse, Player, Sim, SimEvent};
 
 use super::life::hurt;
 
@@ -37,10 +37,13 @@ pub fn use_mover(sim: &mut Sim, index: usize) {
         sim.sound(SoundKind::Mover, (mn + mx) * 0.5, Some(def.id));
         // A secret door fires its targets as it starts to open (a door that targets itself
         // is away from home by then, so this ends), a trigger with health as it is shot.
-        if let (MoverKind::SecretDoor { .. } | MoverKind::ShotTrigger, Some(t)) =
-            (&def.kind, &def.target)
-        {
-            fire_targets(sim, t);
+        if let MoverKind::SecretDoor { .. } | MoverKind::ShotTrigger = def.kind {
+            use_targets(
+                sim,
+                def.target.as_deref(),
+                def.killtarget.as_deref(),
+                def.delay,
+            );
         }
     }
 }
@@ -77,9 +80,93 @@ pub fn damage_mover(sim: &mut Sim, id: EntId) {
     }
 }
 
-/// Fires every mover and trigger named `target` (Quake's SUB_UseTargets). A door fired
-/// opens with the doors linked to it (doors.qc `door_fire` walks the whole chain).
+/// How deep firing may chain through relays and triggers fired by name: a relay that
+/// fires itself would loop for ever in Quake; here the chain stops.
+const CHAIN_DEPTH: u32 = 32;
+
+/// What an entity does as it fires (Quake's SUB_UseTargets): after its `delay` (a
+/// [`DelayedUse`] waits it out), removes whatever its `killtarget` names
+/// ([`kill_named`]), then fires everything its `target` names ([`fire_targets`]).
+pub fn use_targets(sim: &mut Sim, target: Option<&str>, killtarget: Option<&str>, delay: f32) {
+    use_targets_at(sim, target, killtarget, delay, 0);
+}
+
+fn use_targets_at(
+    sim: &mut Sim,
+    target: Option<&str>,
+    killtarget: Option<&str>,
+    delay: f32,
+    depth: u32,
+) {
+    if delay > 0.0 {
+        sim.delayed.push(DelayedUse {
+            left: delay,
+            target: target.map(str::to_string),
+            killtarget: killtarget.map(str::to_string),
+        });
+        return;
+    }
+    if let Some(k) = killtarget {
+        kill_named(sim, k);
+    }
+    if let Some(t) = target {
+        fire_at(sim, t, depth);
+    }
+}
+
+/// Removes the triggers, relays and counters named `name` (a killtarget; brush entities
+/// stay, the level warns of those).
+pub fn kill_named(sim: &mut Sim, name: &str) {
+    let level = Arc::clone(&sim.level);
+    for (i, t) in level.triggers.iter().enumerate() {
+        if t.targetname.as_deref() == Some(name) {
+            let rt = &mut sim.triggers[i];
+            rt.removed = true;
+            rt.active = false;
+        }
+    }
+    for (i, r) in level.relays.iter().enumerate() {
+        if r.targetname.as_deref() == Some(name) {
+            sim.relays[i].removed = true;
+        }
+    }
+}
+
+/// Firings whose delay has run out go off, oldest first; the rest wait `dt` less.
+pub fn delayed_uses(sim: &mut Sim) {
+    if sim.delayed.is_empty() {
+        return;
+    }
+    let dt = sim.dt;
+    let mut due = Vec::new();
+    sim.delayed.retain_mut(|d| {
+        d.left -= dt;
+        // Within a thousandth of a tick of its time counts as there (float seconds).
+        let now = d.left <= dt * 1e-3;
+        if now {
+            due.push(std::mem::take(d));
+        }
+        !now
+    });
+    for d in due {
+        use_targets(sim, d.target.as_deref(), d.killtarget.as_deref(), 0.0);
+    }
+}
+
+/// Fires every mover, trigger and relay named `target` (Quake's SUB_UseTargets calling each
+/// one's use function). A door fired opens with the doors linked to it (doors.qc
+/// `door_fire` walks the whole chain); a `trigger_once` or `trigger_multiple` goes off as
+/// if touched (multi_use); a named teleporter or push starts working; a `trigger_relay`
+/// fires its own targets; a `trigger_counter` counts down and fires them when it reaches 0.
 pub fn fire_targets(sim: &mut Sim, target: &str) {
+    fire_at(sim, target, 0);
+}
+
+fn fire_at(sim: &mut Sim, target: &str, depth: u32) {
+    use crate::map::level::{RelayKind, TriggerKind};
+    if depth >= CHAIN_DEPTH {
+        return;
+    }
     let level = Arc::clone(&sim.level);
     let mut used: Vec<usize> = Vec::new();
     for (i, def) in level.movers.iter().enumerate() {
@@ -96,10 +183,75 @@ pub fn fire_targets(sim: &mut Sim, target: &str) {
         use_mover(sim, i);
     }
     for (i, t) in level.triggers.iter().enumerate() {
-        if t.targetname.as_deref() == Some(target) {
-            sim.triggers[i].active = true;
+        if t.targetname.as_deref() != Some(target) || sim.triggers[i].removed {
+            continue;
+        }
+        match t.kind {
+            TriggerKind::Multiple { .. } | TriggerKind::Once
+                if matches!(t.classname.as_str(), "trigger_multiple" | "trigger_once") =>
+            {
+                multi_trigger(sim, i, depth + 1);
+            }
+            _ => sim.triggers[i].active = true,
         }
     }
+    for (i, r) in level.relays.iter().enumerate() {
+        if r.targetname.as_deref() != Some(target) || sim.relays[i].removed {
+            continue;
+        }
+        if let RelayKind::Counter { .. } = r.kind {
+            let rt = &mut sim.relays[i];
+            rt.count = rt.count.saturating_sub(1);
+            if rt.count > 0 {
+                continue;
+            }
+            rt.removed = true;
+        }
+        use_targets_at(
+            sim,
+            r.target.as_deref(),
+            r.killtarget.as_deref(),
+            r.delay,
+            depth + 1,
+        );
+    }
+}
+
+/// Trigger `index` (a `trigger_once` or `trigger_multiple`) goes off, touched or fired by
+/// name (triggers.qc multi_trigger): unless it went off less than its `wait` ago, or is a
+/// `trigger_once` already spent, it fires its targets.
+pub fn multi_trigger(sim: &mut Sim, index: usize, depth: u32) {
+    use crate::map::level::TriggerKind;
+    let level = Arc::clone(&sim.level);
+    let t = &level.triggers[index];
+    let rt = &mut sim.triggers[index];
+    match t.kind {
+        TriggerKind::Multiple { wait } => {
+            if rt.rearm > 0.0 || rt.spent {
+                return;
+            }
+            // multi_trigger removes one with no wait after it fires.
+            if wait > 0.0 {
+                rt.rearm = wait;
+            } else {
+                rt.spent = true;
+            }
+        }
+        TriggerKind::Once => {
+            if rt.spent {
+                return;
+            }
+            rt.spent = true;
+        }
+        _ => return,
+    }
+    use_targets_at(
+        sim,
+        t.target.as_deref(),
+        t.killtarget.as_deref(),
+        t.delay,
+        depth,
+    );
 }
 
 /// Movers advance; players standing on one, or in its way, are carried with it. When a
@@ -172,10 +324,13 @@ pub fn movers_system(sim: &mut Sim) {
         if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
             slot.state = new;
         }
-        if event == Some(MoverEvent::ReachedB)
-            && let (MoverKind::Button { .. }, Some(t)) = (&def.kind, def.target.as_deref())
-        {
-            fire_targets(sim, t);
+        if event == Some(MoverEvent::ReachedB) && matches!(def.kind, MoverKind::Button { .. }) {
+            use_targets(
+                sim,
+                def.target.as_deref(),
+                def.killtarget.as_deref(),
+                def.delay,
+            );
         }
     }
 }

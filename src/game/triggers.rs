@@ -1,5 +1,6 @@
-//! The triggers stage: trigger volumes touched by living players — teleporters (Quake's
-//! teleport_touch, with telefrags), pushes ([`crate::physics::push`]), plat and door fields, `trigger_once` / `trigger_multiple`
+//! The triggers stage: firings whose delay ran out go off; then trigger volumes touched by
+//! living players — teleporters (Quake's teleport_touch, with telefrags), pushes
+//! ([`crate::physics::push`]), plat and door fields, `trigger_once` / `trigger_multiple`
 //! firing their targets, `trigger_hurt` — and buttons pressed by touching their brushes.
 //! Players go in id order, triggers in map order.
 //!
@@ -21,7 +22,7 @@ use crate::sim::sound::SoundKind;
 use crate::sim::{Player, Sim, SimEvent};
 
 use super::life::{hurt, telefrag};
-use super::movers::{fire_targets, use_mover};
+use super::movers::{delayed_uses, multi_trigger, use_mover};
 
 /// Trigger volumes touched by living players, players in id order and triggers in map order:
 /// teleporters, plat and door fields, buttons, trigger_once/multiple, trigger_hurt.
@@ -31,6 +32,7 @@ pub fn triggers_system(sim: &mut Sim) {
     for t in &mut sim.triggers {
         t.rearm = (t.rearm - dt).max(0.0);
     }
+    delayed_uses(sim);
     for pi in 0..sim.players.len() {
         let p = sim.players[pi];
         let state = match sim.world.query_one_mut::<(&Motion, &Vitals)>(p.entity) {
@@ -66,22 +68,7 @@ pub fn triggers_system(sim: &mut Sim) {
                         use_mover(sim, d);
                     }
                 }
-                TriggerKind::Multiple { wait } => {
-                    if sim.triggers[ti].rearm <= 0.0 {
-                        sim.triggers[ti].rearm = *wait;
-                        if let Some(target) = &t.target {
-                            fire_targets(sim, target);
-                        }
-                    }
-                }
-                TriggerKind::Once => {
-                    if !sim.triggers[ti].spent {
-                        sim.triggers[ti].spent = true;
-                        if let Some(target) = &t.target {
-                            fire_targets(sim, target);
-                        }
-                    }
-                }
+                TriggerKind::Multiple { .. } | TriggerKind::Once => multi_trigger(sim, ti, 0),
                 TriggerKind::Push { velocity, once } => {
                     if let Ok(m) = sim.world.query_one_mut::<&mut Motion>(p.entity) {
                         m.0 = pushed(&m.0, *velocity);

@@ -226,6 +226,10 @@ pub struct MoverDef {
     pub targetname: Option<String>,
     /// What it fires.
     pub target: Option<String>,
+    /// What it removes as it fires (Quake's `killtarget`).
+    pub killtarget: Option<String>,
+    /// Seconds between setting off and firing (Quake's `delay`).
+    pub delay: f32,
     /// Doors linked with this one (indices into the mover list), including itself.
     pub linked: Vec<usize>,
     /// Line of the entity.
@@ -288,10 +292,51 @@ pub struct TriggerDef {
     pub maxs: Vec3,
     /// What it fires.
     pub target: Option<String>,
-    /// Its own name: a named trigger waits to be fired before it works.
+    /// What it removes as it fires (Quake's `killtarget`).
+    pub killtarget: Option<String>,
+    /// Seconds between being set off and firing (Quake's `delay`).
+    pub delay: f32,
+    /// Its own name: firing it by that name sets off a `trigger_once` or
+    /// `trigger_multiple` as a touch does; a named teleporter or push works only once fired.
     pub targetname: Option<String>,
+    /// Spawnflag NOTOUCH of a `trigger_once` / `trigger_multiple`: only firing it by name
+    /// sets it off, never a touch.
+    pub notouch: bool,
     /// Line of the entity (0 for triggers made by plats and doors).
     pub line: usize,
+}
+
+/// An entity with no volume that only passes firing on (triggers.qc): a `trigger_relay`
+/// fires its targets whenever it is fired; a `trigger_counter` fires them once, the
+/// `count`th time it is fired, and is gone after.
+#[derive(Clone, Debug, Serialize)]
+pub struct RelayDef {
+    /// Entity class.
+    pub classname: String,
+    /// Relay or counter.
+    pub kind: RelayKind,
+    /// Its name (what fires it).
+    pub targetname: Option<String>,
+    /// What it fires.
+    pub target: Option<String>,
+    /// What it removes as it fires (Quake's `killtarget`).
+    pub killtarget: Option<String>,
+    /// Seconds between being set off and firing (Quake's `delay`).
+    pub delay: f32,
+    /// Line of the entity.
+    pub line: usize,
+}
+
+/// What a [`RelayDef`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RelayKind {
+    /// `trigger_relay`: fires each time.
+    Relay,
+    /// `trigger_counter`: fires the `count`th time (2 when the map gives none).
+    Counter {
+        /// Firings it takes.
+        count: u32,
+    },
 }
 
 /// The spawnflag of entities a deathmatch leaves out (Quake's `SPAWNFLAG_NOT_DEATHMATCH`).
@@ -308,6 +353,8 @@ pub struct Level {
     pub movers: Vec<MoverDef>,
     /// Trigger volumes.
     pub triggers: Vec<TriggerDef>,
+    /// Relays and counters.
+    pub relays: Vec<RelayDef>,
     /// Deathmatch spawn points (`info_player_start` when there are none).
     pub spawns: Vec<SpawnPoint>,
     /// Items.
@@ -459,6 +506,9 @@ impl Level {
         let mut static_brushes = Vec::new();
         let mut movers: Vec<MoverDef> = Vec::new();
         let mut triggers = Vec::new();
+        let mut relays = Vec::new();
+        // Names of the never-moving brush entities (a killtarget may name one).
+        let mut wall_names: Vec<String> = Vec::new();
         let mut spawns = Vec::new();
         let mut starts = Vec::new();
         let mut items = Vec::new();
@@ -483,6 +533,7 @@ impl Level {
             match class {
                 "worldspawn" | "func_wall" | "func_bossgate" => {
                     static_brushes.extend(e.brushes.iter().cloned());
+                    wall_names.extend(k.string("targetname"));
                 }
                 // misc.qc: an episode gate appears only once its episode is completed (the
                 // server's episode flags); a match starts with none, so it is not there. The
@@ -606,6 +657,8 @@ impl Level {
                         dmg,
                         targetname,
                         target,
+                        killtarget: k.string("killtarget"),
+                        delay: k.f32_or("delay", 0.0).max(0.0),
                         linked: vec![index],
                         line: e.line,
                     });
@@ -633,21 +686,40 @@ impl Level {
                         dmg: 0.0,
                         targetname: k.string("targetname"),
                         target: k.string("target"),
+                        killtarget: k.string("killtarget"),
+                        delay: k.f32_or("delay", 0.0).max(0.0),
                         linked: vec![index],
+                        line: e.line,
+                    });
+                }
+                // Point entities in id's code; a brush given to one (e2m2's counter) is
+                // never solid nor touched.
+                "trigger_relay" | "trigger_counter" => {
+                    let kind = if class == "trigger_counter" {
+                        // triggers.qc: `if (!self.count) self.count = 2`.
+                        match k.f32_or("count", 0.0) as i64 {
+                            n if n >= 1 => RelayKind::Counter { count: n as u32 },
+                            _ => RelayKind::Counter { count: 2 },
+                        }
+                    } else {
+                        RelayKind::Relay
+                    };
+                    relays.push(RelayDef {
+                        classname: class.to_string(),
+                        kind,
+                        targetname: k.string("targetname"),
+                        target: k.string("target"),
+                        killtarget: k.string("killtarget"),
+                        delay: k.f32_or("delay", 0.0).max(0.0),
                         line: e.line,
                     });
                 }
                 c if c.starts_with("trigger_") => {
                     let Some((mins, maxs)) = trigger_bounds(e) else {
-                        if !matches!(c, "trigger_relay" | "trigger_counter") {
-                            k.warnings.push(MapWarning {
-                                line: e.line,
-                                message: format!(
-                                    "{c} (entity {}) has no brushes; skipped",
-                                    e.index
-                                ),
-                            });
-                        }
+                        k.warnings.push(MapWarning {
+                            line: e.line,
+                            message: format!("{c} (entity {}) has no brushes; skipped", e.index),
+                        });
                         continue;
                     };
                     let target = k.string("target");
@@ -657,8 +729,10 @@ impl Level {
                             TriggerKind::Teleport { dest: None }
                         }
                         "trigger_multiple" if k.f32_or("health", 0.0) == 0.0 => {
+                            // triggers.qc: `if (!self.wait) self.wait = 0.2`.
+                            let wait = k.f32_or("wait", 0.0);
                             TriggerKind::Multiple {
-                                wait: k.f32_or("wait", 0.2),
+                                wait: if wait == 0.0 { 0.2 } else { wait },
                             }
                         }
                         "trigger_once" if k.f32_or("health", 0.0) == 0.0 => TriggerKind::Once,
@@ -688,7 +762,11 @@ impl Level {
                         mins,
                         maxs,
                         target,
+                        killtarget: k.string("killtarget"),
+                        delay: k.f32_or("delay", 0.0).max(0.0),
                         targetname: k.string("targetname"),
+                        notouch: matches!(c, "trigger_once" | "trigger_multiple")
+                            && spawnflags & 1 != 0,
                         line: e.line,
                     });
                 }
@@ -774,6 +852,28 @@ impl Level {
             }
         }
         link_doors(&mut movers);
+        // A killtarget removes triggers, relays and counters (the game's `kill_named`); brush
+        // entities it names stay, which the map's author should hear of.
+        let killers = (triggers.iter().map(|t| (&t.killtarget, t.line)))
+            .chain(relays.iter().map(|r: &RelayDef| (&r.killtarget, r.line)))
+            .chain(movers.iter().map(|m| (&m.killtarget, m.line)));
+        for (kt, line) in killers {
+            let Some(kt) = kt else { continue };
+            let brush = movers
+                .iter()
+                .find(|m| m.targetname.as_ref() == Some(kt))
+                .map(|m| m.classname.clone())
+                .or_else(|| wall_names.contains(kt).then(|| "func_wall".to_string()));
+            if let Some(class) = brush {
+                warnings.push(MapWarning {
+                    line,
+                    message: format!(
+                        "killtarget \"{kt}\" names a {class}: removing brush entities is not \
+                         simulated; it stays"
+                    ),
+                });
+            }
+        }
         // Plats and door groups make their own trigger volumes (plats.qc, doors.qc).
         for (i, m) in movers.iter().enumerate() {
             match &m.kind {
@@ -796,7 +896,10 @@ impl Level {
                         mins: tmin,
                         maxs: tmax,
                         target: None,
+                        killtarget: None,
+                        delay: 0.0,
                         targetname: None,
+                        notouch: false,
                         line: 0,
                     });
                 }
@@ -815,7 +918,10 @@ impl Level {
                         mins: mn - Vec3::new(60., 60., 8.),
                         maxs: mx + Vec3::new(60., 60., 8.),
                         target: None,
+                        killtarget: None,
+                        delay: 0.0,
                         targetname: None,
+                        notouch: false,
                         line: 0,
                     });
                 }
@@ -831,6 +937,7 @@ impl Level {
             static_brushes,
             movers,
             triggers,
+            relays,
             spawns,
             items,
             teleport_dests,

@@ -118,15 +118,9 @@ const DOORS_AWAY: Vec3 = Vec3::new(0.0, 0.0, -1.0e5);
 /// or below, with a clear line between them.
 pub const COVER_RADIUS: f32 = 128.0;
 
-/// Coverage of `mesh`'s floor by `graph`. Each cell of each counted area (its standing
-/// origin on the area's floor, or the middle of a swim area's span) is **covered** when the
-/// drop stage's own test finds it known: of the [`SEARCH_CANDIDATES`] waypoints nearest it
-/// within [`SEARCH_RADIUS`], one reaches it in a straight line (a bot standing there drops
-/// no waypoint, and routes from there). It has a waypoint **near** when one is within
-/// [`COVER_RADIUS`], at most 32 units higher or lower, in a clear line: that measure asks for
-/// waypoints closer together than the drop stage places them (up to 320 units apart in an
-/// open room), so a room walked end to end is only partly near. `spawns`: the points players
-/// start from, for the reachable part ([`NavCoverage::reachable_floor`]).
+/// Coverage of `mesh`'s floor by `graph`: the cells of [`nav_coverage_cells`] summed up.
+/// `spawns`: the points players start from, for the reachable part
+/// ([`NavCoverage::reachable_floor`]).
 pub fn nav_coverage(
     mesh: &crate::aas::NavMesh,
     level: &Level,
@@ -134,10 +128,73 @@ pub fn nav_coverage(
     graph: &WaypointGraph,
     spawns: &[Vec3],
 ) -> NavCoverage {
+    let cell_area = (mesh.frame.cell * mesh.frame.cell) as f64;
+    let mut out = NavCoverage::default();
+    // Cells come area by area.
+    let mut last_area = None;
+    let mut touched = false;
+    for c in nav_coverage_cells(mesh, level, cmap, graph, spawns) {
+        if last_area != Some(c.area) {
+            last_area = Some(c.area);
+            out.areas += 1;
+            touched = false;
+        }
+        if c.covered && !touched {
+            touched = true;
+            out.areas_touched += 1;
+        }
+        out.floor += cell_area;
+        out.near += cell_area * c.near as u8 as f64;
+        out.covered += cell_area * c.covered as u8 as f64;
+        if c.reachable {
+            out.reachable_floor += cell_area;
+            out.reachable_near += cell_area * c.near as u8 as f64;
+            out.reachable_covered += cell_area * c.covered as u8 as f64;
+        }
+    }
+    out
+}
+
+/// One cell of a compiled area as [`nav_coverage_cells`] measures it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellCoverage {
+    /// The area.
+    pub area: u32,
+    /// Its standing origin on the area's floor (the middle of a swim area's span).
+    pub at: Vec3,
+    /// The compiled graph reaches the area from a spawn point ([`reachable_areas`]).
+    pub reachable: bool,
+    /// A waypoint reaches it (see [`nav_coverage_cells`]).
+    pub covered: bool,
+    /// A waypoint stands near it.
+    pub near: bool,
+}
+
+/// The cells of `mesh`'s areas (but those of lava and slime, and those there only with a
+/// mover elsewhere) as `graph` covers them, area by area. A cell (its standing origin on
+/// the area's floor, or the middle of a swim area's span) is **covered** when the drop
+/// stage's own test finds it known: of the [`SEARCH_CANDIDATES`] waypoints nearest it
+/// within [`SEARCH_RADIUS`], one reaches it in a straight line (a bot standing there drops
+/// no waypoint, and routes from there). It has a waypoint **near** when one is within
+/// [`COVER_RADIUS`], at most 32 units higher or lower, in a clear line: that measure asks for
+/// waypoints closer together than the drop stage places them (up to 320 units apart in an
+/// open room), so a room walked end to end is only partly near.
+///
+/// A mover's top (a plat, a door a button raises into a bridge) is one floor that moves:
+/// its cell counts also where a waypoint reaches the top at the compiled graph's other
+/// places for the mover over it (whose areas are not counted again), measured on the map as
+/// the run left the mover, since a waypoint can know only the place the mover is in
+/// (e2m2's floor over its pool, raised for good by a button).
+pub fn nav_coverage_cells(
+    mesh: &crate::aas::NavMesh,
+    level: &Level,
+    cmap: &CollisionMap,
+    graph: &WaypointGraph,
+    spawns: &[Vec3],
+) -> Vec<CellCoverage> {
     use crate::aas::AreaFlags;
     let f = &mesh.frame;
-    let cell_area = (f.cell * f.cell) as f64;
-    let mut out = NavCoverage::default();
+    let mut out = Vec::new();
     let deadly = AreaFlags::LAVA.0 | AreaFlags::SLIME.0;
     let reachable = reachable_areas(mesh, spawns);
     // A door's shut place is floor only while the door is open, and no straight line
@@ -167,15 +224,8 @@ pub fn nav_coverage(
         if a.moved.is_some() || a.flags.0 & deadly != 0 {
             continue;
         }
-        out.areas += 1;
-        let mut touched = false;
-        let reached = reachable[ai];
         for iy in a.cell_min[1]..=a.cell_max[1] {
             for ix in a.cell_min[0]..=a.cell_max[0] {
-                out.floor += cell_area;
-                if reached {
-                    out.reachable_floor += cell_area;
-                }
                 let xy = f.center(ix, iy);
                 let p = if a.is_swim() {
                     xy.extend((a.mins.z + a.maxs.z) * 0.5)
@@ -183,34 +233,43 @@ pub fn nav_coverage(
                     xy.extend(a.floor_z(xy))
                 };
                 let map = if in_doorway(p) { &open } else { cmap };
-                let near = graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
-                    graph.get(w).is_some_and(|w| {
-                        (w.origin.z - p.z).abs() <= 32.0
-                            && map.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
+                let elsewhere: Vec<Vec3> = match a.mover {
+                    Some(id) if !a.is_swim() => (mesh.areas_in_cell(ix, iy).iter())
+                        .map(|&o| &mesh.areas()[o as usize])
+                        .filter(|o| {
+                            o.mover == Some(id)
+                                && o.moved
+                                    .is_some_and(|k| mesh.positions[k as usize].mover == id)
+                        })
+                        .map(|o| xy.extend(o.floor_z(xy)))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                // The places with the map each is measured on.
+                let places =
+                    || std::iter::once((p, map)).chain(elsewhere.iter().map(|&q| (q, cmap)));
+                let near_at = |(p, map): (Vec3, &CollisionMap)| {
+                    graph.near(p, COVER_RADIUS).into_iter().any(|(w, _)| {
+                        graph.get(w).is_some_and(|w| {
+                            (w.origin.z - p.z).abs() <= 32.0
+                                && map.trace_ray(p, w.origin, Contents::SOLID, None).fraction >= 1.0
+                        })
                     })
+                };
+                out.push(CellCoverage {
+                    area: ai as u32,
+                    at: p,
+                    reachable: reachable[ai],
+                    covered: places().any(|(p, map)| {
+                        nearest_reaching(map, graph, p, SEARCH_RADIUS, SEARCH_CANDIDATES).is_some()
+                    }),
+                    near: places().any(near_at),
                 });
-                if near {
-                    out.near += cell_area;
-                    if reached {
-                        out.reachable_near += cell_area;
-                    }
-                }
-                let covered =
-                    nearest_reaching(map, graph, p, SEARCH_RADIUS, SEARCH_CANDIDATES).is_some();
-                if covered {
-                    out.covered += cell_area;
-                    touched = true;
-                    if reached {
-                        out.reachable_covered += cell_area;
-                    }
-                }
             }
         }
-        out.areas_touched += touched as usize;
     }
     out
 }
-
 /// Per area of `mesh`, whether the compiled graph reaches it from one of the `spawns`
 /// (every reachability but those through locked doors): what exploring can find at all.
 pub fn reachable_areas(mesh: &crate::aas::NavMesh, spawns: &[Vec3]) -> Vec<bool> {

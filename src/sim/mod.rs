@@ -129,14 +129,55 @@ pub struct TriggerRt {
     pub rearm: f32,
     /// A `trigger_once` that has fired.
     pub spent: bool,
-    /// A named trigger waits to be fired before it works.
+    /// Touches set it off: a named teleporter or push once fired; a `trigger_once` or
+    /// `trigger_multiple` unless NOTOUCH.
     pub active: bool,
+    /// Gone: a killtarget named it.
+    pub removed: bool,
 }
 
 impl StateHash for TriggerRt {
     fn hash_state(&self, h: &mut StateHasher) {
         h.f32(self.rearm);
-        h.u64(self.spent as u64 | (self.active as u64) << 1);
+        h.u64(self.spent as u64 | (self.active as u64) << 1 | (self.removed as u64) << 2);
+    }
+}
+
+/// Per-relay run-time state (a `trigger_relay` or `trigger_counter`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RelayRt {
+    /// A counter's firings still to come before it fires.
+    pub count: u32,
+    /// Gone: a counter that has fired, or one a killtarget named.
+    pub removed: bool,
+}
+
+impl StateHash for RelayRt {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.u64(self.count as u64 | (self.removed as u64) << 32);
+    }
+}
+
+/// Firing put off by a `delay` (Quake's DelayedUse entity): its targets and killtarget go
+/// off when the seconds left run out.
+#[derive(Clone, Debug, Default)]
+pub struct DelayedUse {
+    /// Seconds left.
+    pub left: f32,
+    /// What it fires.
+    pub target: Option<String>,
+    /// What it removes.
+    pub killtarget: Option<String>,
+}
+
+impl StateHash for DelayedUse {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.f32(self.left);
+        for name in [&self.target, &self.killtarget] {
+            let name = name.as_deref().unwrap_or("");
+            h.u64(name.len() as u64);
+            h.bytes(name.as_bytes());
+        }
     }
 }
 
@@ -174,6 +215,10 @@ pub struct Sim {
     pub items: Vec<Entity>,
     /// Trigger states in definition order.
     pub triggers: Vec<TriggerRt>,
+    /// Relay and counter states in definition order.
+    pub relays: Vec<RelayRt>,
+    /// Firings waiting out a delay, oldest first.
+    pub delayed: Vec<DelayedUse>,
     /// The world's random stream (spawn choice).
     pub rng: SimRng,
     /// Events of the last tick.
@@ -207,11 +252,31 @@ impl Sim {
         let triggers = level
             .triggers
             .iter()
-            .map(|t| TriggerRt {
-                // A push has no use function in Quake: a name does not switch it off.
-                active: t.targetname.is_none()
-                    || matches!(t.kind, crate::map::level::TriggerKind::Push { .. }),
-                ..Default::default()
+            .map(|t| {
+                use crate::map::level::TriggerKind;
+                TriggerRt {
+                    // teleport_touch does nothing in a named teleporter until it is fired;
+                    // multi_touch works in a named trigger (its name also fires it), but
+                    // not with NOTOUCH; a push or hurt has no use function: a name does
+                    // not switch it off.
+                    active: match t.kind {
+                        TriggerKind::Teleport { .. } => t.targetname.is_none(),
+                        TriggerKind::Multiple { .. } | TriggerKind::Once => !t.notouch,
+                        _ => true,
+                    },
+                    ..Default::default()
+                }
+            })
+            .collect();
+        let relays = level
+            .relays
+            .iter()
+            .map(|r| RelayRt {
+                count: match r.kind {
+                    crate::map::level::RelayKind::Counter { count } => count,
+                    crate::map::level::RelayKind::Relay => 0,
+                },
+                removed: false,
             })
             .collect();
         Ok(Sim {
@@ -226,6 +291,8 @@ impl Sim {
             movers: Vec::new(),
             items: Vec::new(),
             triggers,
+            relays,
+            delayed: Vec::new(),
             rng: SimRng::new(seed, WORLD_STREAM),
             events: Vec::new(),
             sounds: SoundList::default(),

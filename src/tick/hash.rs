@@ -5,7 +5,7 @@
 //!
 //! A player: its id, movement, vitals, random stream, inventory, frags, route (and where a
 //! compiled-navigation bot is on its route), movement memory, tracked enemies and percepts.
-//! The world: movers, items, triggers, the world's random stream, missiles and grenades,
+//! The world: movers, items, triggers, relays and delayed firings, the world's random stream, missiles and grenades,
 //! whether the match is over, the waypoint graph and the sounds.
 
 use hecs::{Component, Entity, World};
@@ -56,6 +56,13 @@ pub fn world_hash(sim: &Sim, game: &GameState, learned: &LearnedMap) -> u64 {
     }
     for t in &sim.triggers {
         t.hash_state(&mut h);
+    }
+    // Levels without relays or delays (every deathmatch map id shipped) add nothing here.
+    for r in &sim.relays {
+        r.hash_state(&mut h);
+    }
+    for d in &sim.delayed {
+        d.hash_state(&mut h);
     }
     sim.rng.hash_state(&mut h);
     game.combat.hash_state(&mut h);
