@@ -391,6 +391,11 @@ impl Keys<'_> {
             },
         }
     }
+    /// Seconds a firing waits (subs.qc: any `delay` but 0 defers it; one below 0 fires at
+    /// once, on the next frame in Quake).
+    fn delay(&mut self) -> f32 {
+        self.f32_or("delay", 0.0).max(0.0)
+    }
     fn vec3(&mut self, key: &str) -> Option<Vec3> {
         let v = self.e.get(key)?;
         let r = parse_vec3(v);
@@ -658,7 +663,7 @@ impl Level {
                         targetname,
                         target,
                         killtarget: k.string("killtarget"),
-                        delay: k.f32_or("delay", 0.0).max(0.0),
+                        delay: k.delay(),
                         linked: vec![index],
                         line: e.line,
                     });
@@ -687,7 +692,7 @@ impl Level {
                         targetname: k.string("targetname"),
                         target: k.string("target"),
                         killtarget: k.string("killtarget"),
-                        delay: k.f32_or("delay", 0.0).max(0.0),
+                        delay: k.delay(),
                         linked: vec![index],
                         line: e.line,
                     });
@@ -710,7 +715,7 @@ impl Level {
                         targetname: k.string("targetname"),
                         target: k.string("target"),
                         killtarget: k.string("killtarget"),
-                        delay: k.f32_or("delay", 0.0).max(0.0),
+                        delay: k.delay(),
                         line: e.line,
                     });
                 }
@@ -763,7 +768,7 @@ impl Level {
                         maxs,
                         target,
                         killtarget: k.string("killtarget"),
-                        delay: k.f32_or("delay", 0.0).max(0.0),
+                        delay: k.delay(),
                         targetname: k.string("targetname"),
                         notouch: matches!(c, "trigger_once" | "trigger_multiple")
                             && spawnflags & 1 != 0,
