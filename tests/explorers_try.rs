@@ -8,7 +8,8 @@
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there; a
 //! teleporter beside another, stepped into from the side where it is touched first; a
-//! ledge above a pit, explored before the pit it cannot climb back from.
+//! ledge above a pit, explored before the pit it cannot climb back from, and a narrow one
+//! walked along before it; a floating pool, dived out of only for floor under it.
 
 mod common;
 
@@ -581,7 +582,7 @@ fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() 
                     &s,
                     &Default::default(),
                     &[],
-                    (max_drop, |_| false),
+                    (max_drop, max_drop == MAX_DROP, |_| false),
                     &mut rng,
                 );
                 assert_eq!(item, None);
@@ -596,6 +597,10 @@ fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() 
     let e = m.sim.players[0].entity;
     let tuned = *m.sim.world.get::<&MoveParams>(e).expect("a bot's tuning");
     assert_eq!(tuned.max_drop, MAX_DROP);
+    assert!(
+        tuned.hold_edges,
+        "an explorer holds ledges' edges when it turns"
+    );
 }
 
 /// Room A (x −512..0, y −256..256) and room C (x −512..0, y 512..1024) with a thick wall
@@ -716,7 +721,7 @@ fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
             &s,
             &Default::default(),
             &[],
-            (botarena::bot::explore::MAX_DROP, |_| false),
+            (botarena::bot::explore::MAX_DROP, true, |_| false),
             &mut rng,
         );
         assert_eq!(item, None);
@@ -811,4 +816,101 @@ fn an_explorer_walks_through_a_door_standing_open_to_where_nobody_has_been() {
         other.doorway(&m.sim.cmap, &visits, &views, &behind, moving, 0.05),
         None
     );
+}
+
+/// An explorer in the middle of a narrow ledge (56 wide, x −512..528 at y −28..28, top
+/// z 0) over a pit 192 deep on both sides: nearly every walk from there ends in the pit,
+/// and only one along the ledge stays on it. Its choice of where to go is along the ledge
+/// (the walks stopped at its edges are choices too), whatever the seed: start.map's ring
+/// of ledges round its pit, the way to the Nightmare hall, was left for the pit.
+#[test]
+fn an_explorer_on_a_narrow_ledge_walks_along_it_before_dropping_into_the_pit() {
+    use botarena::bot::explore::{EDGE_BACK, MAX_DROP, VisitMap, choose_target, walk_run_to_edge};
+    use botarena::physics::pmove::PlayerState;
+    let mut b = MapBuilder::new();
+    b.solid(v(-528., -272., -208.), v(544., 272., -192.), "pitfloor")
+        .solid(v(-512., -28., -192.), v(528., 28., 0.), "ledge")
+        .solid(v(-528., -272., 256.), v(544., 272., 272.), "ceiling")
+        .solid(v(-528., -272., -192.), v(-512., 272., 256.), "wall")
+        .solid(v(528., -272., -192.), v(544., 272., 256.), "wall")
+        .solid(v(-528., -272., -192.), v(544., -256., 256.), "wall")
+        .solid(v(-528., 256., -192.), v(544., 272., 256.), "wall");
+    b.point("info_player_deathmatch", v(-300., 0., 25.), &[]);
+    let (level, cmap) = b.build();
+    let here = v(-300., 0., 24.03125);
+    // Straight across the ledge: the walk ends in the pit; stopped at the edge, it ends
+    // EDGE_BACK short of where the player's box leaves the ledge (y 28 + 16), on it.
+    let ((_, end), edge) = walk_run_to_edge(&cmap, here, Vec3::Y, 512.0, MAX_DROP);
+    assert!(end.z < -150.0, "the whole walk: {end:?}");
+    assert!(
+        edge.is_some_and(|(travel, _)| travel < 48.0),
+        "44 units to the edge: nothing worth walking before it: {edge:?}"
+    );
+    let dir = v(1.0, 0.2, 0.0).normalize();
+    let ((_, end), edge) = walk_run_to_edge(&cmap, here, dir, 512.0, MAX_DROP);
+    let (travel, at) = edge.expect("a slant walk leaves the ledge");
+    assert!(end.z < -150.0, "the whole walk: {end:?}");
+    assert!(
+        at.z > -1.0 && at.y <= 44.0 - EDGE_BACK * dir.y + 1.0,
+        "edge stop {at:?}"
+    );
+    assert!(travel >= 48.0, "{travel}");
+    let s = PlayerState::at(here, 0.0);
+    let (graph, visits) = (Default::default(), VisitMap::default());
+    let mut pit = 0;
+    for seed in 0..40 {
+        let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
+        let (t, item) = choose_target(
+            &cmap,
+            &graph,
+            &visits,
+            &level,
+            &s,
+            &Default::default(),
+            &[],
+            (MAX_DROP, true, |_| false),
+            &mut rng,
+        );
+        assert_eq!(item, None);
+        pit += (t.z < -100.0) as usize;
+    }
+    assert_eq!(pit, 0, "of 40 seeds, the pit chosen by {pit}");
+}
+
+/// A pool floating over a hall (water x 0..384, z 352..480; the hall's floor z 0 under it)
+/// with a shelf beside it (x 384..528, top z 160) seen aslant through the pool's open
+/// bottom. Out of the bottom a player sinks nearly straight down, so a swimmer anywhere in
+/// the pool dives for floor under the water, never for the shelf.
+#[test]
+fn an_explorer_dives_only_for_floor_under_the_pool_it_swims_in() {
+    use botarena::bot::explore::{ButtonGo, Explorer, VisitMap};
+    use botarena::physics::pmove::PlayerState;
+    let mut b = shell(640.);
+    b.solid(v(0., -256., 352.), v(384., 256., 480.), "*water0");
+    b.solid(v(384., -256., 0.), v(528., 256., 160.), "shelf");
+    b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
+    let (level, cmap) = b.build();
+    let visits = VisitMap::default();
+    let mut dives = 0;
+    for x in [250., 300., 372., 380.] {
+        for y in [-200., -100., 0., 100., 200.] {
+            let mut s = PlayerState::at(v(x, y, 420.), 0.0);
+            s.water_level = 3;
+            let mut ex = Explorer::new(s.origin);
+            let to = match ex.dive(&cmap, &level, &visits, &s, 0.05) {
+                Some(ButtonGo::Walk(req)) => match req.target {
+                    botarena::bot::movement::MoveTarget::Point(p) => p,
+                    other => panic!("{other:?}"),
+                },
+                None => continue,
+                other => panic!("a dive is walked: {other:?}"),
+            };
+            dives += 1;
+            assert!(
+                to.x < 384.0 && to.z < 100.0,
+                "from ({x}, {y}) the dive goes for {to:?}, not under the pool"
+            );
+        }
+    }
+    assert!(dives > 0, "no swimmer dived");
 }

@@ -331,3 +331,67 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
         t.state.origin
     );
 }
+
+/// A bot running east at full speed along a ledge (top z 192, y 0..64, over a floor at
+/// z 0) where it turns north onto a second ledge (x 448..512): its target lies up the
+/// north ledge, and wishing straight for it the run would carry it over the east edge
+/// (a fifth of its speed goes a tick). The movement stage of an exploring bot wishes
+/// against the motion that carries it off instead, and keeps its footing.
+#[test]
+fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
+    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::map::builder::MapBuilder;
+    use botarena::physics::pmove::pmove;
+    let v = Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(-512., -512., 0.), v(1024., 1024., 512.));
+    b.solid(v(0., 0., 0.), v(512., 64., 192.), "ledge")
+        .solid(v(448., 64., 0.), v(512., 512., 192.), "ledge")
+        .point("info_player_deathmatch", v(64., 32., 217.), &[]);
+    let (_level, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let dt = 0.05;
+    // On the corner, the box's east side 4 units short of hanging off.
+    let mut s = PlayerState::at(v(524., 32., 216.03125), 0.0);
+    s.velocity = v(320., 0., 0.);
+    s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
+    assert!(s.on_ground.is_some(), "standing on the corner");
+    let target = v(480., 400., 216.03125);
+    let heading = (target - s.origin).truncate().normalize().extend(0.0);
+    let naive = run_toward(heading, 320.0, false);
+    let off = pmove(&s, &naive, &cmap, &physics, dt, None).0;
+    assert!(
+        off.on_ground.is_none(),
+        "wishing straight for it falls: {off:?}"
+    );
+    let ctx = SteerCtx {
+        map: &cmap,
+        physics,
+        params: MoveParams {
+            hold_edges: true,
+            ..Default::default()
+        },
+        dt,
+        me: None,
+    };
+    let req = MoveRequest {
+        target: MoveTarget::Point(target),
+        speed: 320.0,
+        known: false,
+    };
+    let mut mem = Default::default();
+    let mut p = s;
+    for tick in 0..20 {
+        let (cmd, _) = steer(&ctx, &p, &req, &mut mem);
+        p = pmove(&p, &cmd, &cmap, &physics, dt, None).0;
+        assert!(
+            p.on_ground.is_some() && p.origin.z > 200.0,
+            "tick {tick}: off the ledge at {:?}",
+            p.origin
+        );
+    }
+    assert!(
+        p.origin.y > 150.0,
+        "on its way up the north ledge: {:?}",
+        p.origin
+    );
+}

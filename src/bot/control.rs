@@ -181,6 +181,7 @@ impl Controller {
             ControllerConfig::Route(goal) => Controller::Route { goal: *goal },
             ControllerConfig::Explore => Controller::Explore(Box::new(Explorer {
                 max_drop: super::explore::MAX_DROP,
+                edge_stops: true,
                 ..Explorer::new(origin)
             })),
             ControllerConfig::Brain(_) => Controller::Brain,

@@ -1,7 +1,8 @@
 //! Exploration: what a bot with no goal does so that bots spread out and cover the map. It
 //! heads for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise
-//! it feels along eight directions (starting at a seeded random angle) and picks the one that
-//! goes far on safe floor and ends where there are few waypoints. An item it could not reach
+//! it feels along eight directions (starting at a seeded random angle; each walk also
+//! counts stopped short of its first drop off a ledge) and picks the one that goes far on
+//! safe floor and ends where there are few waypoints. An item it could not reach
 //! is left alone for a while; a bot that stays put too long gives up where it is, as a Quake
 //! player stuck somewhere does with the `kill` command, and respawns. Where the movement
 //! stage cannot get to a seen item (a running jump over lava that its jump prediction does
@@ -79,7 +80,29 @@ pub fn walk_run(
     range: f32,
     max_drop: f32,
 ) -> (f32, Vec3) {
+    walk_run_to_edge(map, origin, dir, range, max_drop).0
+}
+
+/// How far back from a ledge's edge a walk that stops there ends: a running player stops in
+/// about 32 units (a fifth of its speed a tick at 20 Hz).
+pub const EDGE_BACK: f32 = 32.0;
+
+/// [`walk_run`], and where the same walk stops short of the first drop deeper than
+/// [`DROP_BELOW`] ([`EDGE_BACK`] before it), when it has one: the level it stands on, as far
+/// as it goes that way. On a narrow ledge nearly every walk ends off it (start.map's ring of
+/// 56-unit ledges round its pit: from its middle every long walk ends in the pit), so the
+/// way along the ledge shows only as the part before the drop.
+pub fn walk_run_to_edge(
+    map: &CollisionMap,
+    origin: Vec3,
+    dir: Vec3,
+    range: f32,
+    max_drop: f32,
+) -> ((f32, Vec3), Option<(f32, Vec3)>) {
     const STEP: f32 = 16.0;
+    let mut edge: Option<(f32, Vec3)> = None;
+    // The last few places walked, to step back from the edge.
+    let mut trail: [(f32, Vec3); 3] = [(0.0, origin); 3];
     let box_trace =
         |a: Vec3, b: Vec3, mask: Contents| map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, mask, None);
     let mask = Contents::MASK_PLAYER_NO_BODIES;
@@ -109,10 +132,16 @@ pub fn walk_run(
         if !safe {
             break;
         }
+        if edge.is_none() && pos.z - down.end_pos.z > DROP_BELOW {
+            // `pos` stands up to a step short of the edge: EDGE_BACK more back from it, not
+            // behind where the walk started.
+            edge = Some(trail[(EDGE_BACK / STEP) as usize]);
+        }
         pos = down.end_pos;
         walked += STEP;
+        trail = [(walked, pos), trail[0], trail[1]];
     }
-    (walked, pos)
+    ((walked, pos), edge)
 }
 
 /// Weight of the direction toward the nearest unvisited place in an explorer's choice.
@@ -229,8 +258,9 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
 }
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
-/// left alone; walks go off drops of at most `max_drop`; the frontier points `left_out`
-/// names (those the bot's planned runs gave up on) do not pull.
+/// left alone; walks go off drops of at most `max_drop` and, with `edge_stops`, also count
+/// stopped short of their first drop off a ledge; the frontier points `left_out` names
+/// (those the bot's planned runs gave up on) do not pull.
 #[allow(
     clippy::too_many_arguments,
     reason = "each is a separate read-only view the choice needs"
@@ -243,7 +273,7 @@ pub fn choose_target(
     s: &PlayerState,
     percepts: &Percepts,
     skip: &[(usize, f32)],
-    (max_drop, left_out): (f32, impl Fn(Vec3) -> bool),
+    (max_drop, edge_stops, left_out): (f32, bool, impl Fn(Vec3) -> bool),
     rng: &mut SimRng,
 ) -> (Vec3, Option<usize>) {
     let unmarked = |i: usize| {
@@ -279,24 +309,27 @@ pub fn choose_target(
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
         // As far as one can walk: over steps and up ramps, not into pits, lava or slime.
-        let (travel, end) = walk_run(map, s.origin, dir, FEEL, max_drop);
-        if travel < 48.0 {
-            continue;
-        }
-        // Far, to places few have been and with few waypoints.
-        let crowd = graph.count_within(end, CROWD_RADIUS) as f32;
-        let mid = s.origin.lerp(end, 0.5);
-        let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
+        // A walk off a ledge, and the same walk stopped at its edge: both are choices.
+        let (full, edge) = walk_run_to_edge(map, s.origin, dir, FEEL, max_drop);
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
-        let drop = if s.origin.z - end.z > DROP_BELOW {
-            DROP_PENALTY
-        } else {
-            0.0
-        };
-        let score = travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + toward - drop
-            + rng.range(0.0, 40.0);
-        if best.is_none_or(|b| score > b.0) {
-            best = Some((score, end));
+        for (travel, end) in std::iter::once(full).chain(edge.filter(|_| edge_stops)) {
+            if travel < 48.0 {
+                continue;
+            }
+            // Far, to places few have been and with few waypoints.
+            let crowd = graph.count_within(end, CROWD_RADIUS) as f32;
+            let mid = s.origin.lerp(end, 0.5);
+            let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
+            let drop = if s.origin.z - end.z > DROP_BELOW {
+                DROP_PENALTY
+            } else {
+                0.0
+            };
+            let score = travel * 0.5 + 600.0 / (1.0 + seen) - 20.0 * crowd + toward - drop
+                + rng.range(0.0, 40.0);
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, end));
+            }
         }
     }
     let target = best.map(|b| b.1).unwrap_or_else(|| {
@@ -374,6 +407,10 @@ pub struct Explorer {
     /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
     /// a bot that explores between fights, [`MAX_DROP`] for an exploring bot).
     pub max_drop: f32,
+    /// Whether its choices also count each walk stopped short of its first drop off a
+    /// ledge ([`walk_run_to_edge`]): an exploring bot's do; a bot that explores between
+    /// fights chooses as it did.
+    pub edge_stops: bool,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -1013,6 +1050,7 @@ impl Explorer {
             gate_tries: Vec::new(),
             shot: Vec::new(),
             max_drop: super::movement::MoveParams::default().max_drop,
+            edge_stops: false,
         }
     }
 
@@ -1253,6 +1291,18 @@ impl Explorer {
         // A floor nobody has been on below, in a straight line through the water: the
         // nearest, else the floor straight down.
         let seen = |q: Vec3| map.trace_ray(s.origin, q, Contents::SOLID, None).fraction >= 1.0;
+        // Under the water the bot swims in, with a clear fall from it: out of the bottom of a
+        // floating pool a player sinks nearly straight down, so a floor seen aslant through
+        // its open bottom but not under it (start.map's ledges round its pit, beyond the
+        // pool's rim) is not where a dive lands.
+        let under = |q: Vec3| {
+            let top = Vec3::new(q.x, q.y, s.origin.z);
+            map.point_contents(top).intersects(Contents::WATER)
+                && map
+                    .trace(top, q, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None)
+                    .fraction
+                    >= 1.0
+        };
         let below = visits
             .frontier(level, map)
             .iter()
@@ -1262,7 +1312,7 @@ impl Explorer {
                     && open(**q)
             })
             .map(|q| ((*q - s.origin).truncate().length(), *q))
-            .filter(|(_, q)| seen(*q))
+            .filter(|(_, q)| seen(*q) && under(*q))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|x| x.1);
         let to = below.or_else(|| {
@@ -1765,7 +1815,7 @@ impl Explorer {
                 s,
                 percepts,
                 &self.skip,
-                (self.max_drop, spent),
+                (self.max_drop, self.edge_stops, spent),
                 rng,
             );
             // Only where the team has been: a route over the team's graph to a frontier

@@ -10,6 +10,9 @@
 //!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
 //!   ground or in water (backing up for a run-up first when standing too slow at the edge),
 //!   otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
+//! - **hold the edge** (explorers) when turning toward a target no lower: where the run's
+//!   momentum would carry the bot off a ledge its heading stays on, wish against that motion
+//!   instead;
 //! - movers, teleporters and item touches are left to the physics.
 //!
 //! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
@@ -121,6 +124,9 @@ pub struct MoveParams {
     pub max_drop: f32,
     /// Highest barrier jumped onto (analytic jump peak 45.6, with a margin).
     pub max_jump_height: f32,
+    /// Hold the edge when turning on a ledge (see [`steer`]): an exploring bot's, whose
+    /// walks run along ledges' edges; a match bot's movement is as it was.
+    pub hold_edges: bool,
 }
 
 impl Default for MoveParams {
@@ -130,6 +136,7 @@ impl Default for MoveParams {
             lookahead: 128.0,
             max_drop: 200.0,
             max_jump_height: 40.0,
+            hold_edges: false,
         }
     }
 }
@@ -510,8 +517,69 @@ pub fn steer(
     if jump {
         // Keep looking where the jump goes.
         cmd.yaw = heading.y.atan2(heading.x).to_degrees();
+    } else if params.hold_edges && !req.known && to3.z >= -STEP_SIZE {
+        cmd = hold_the_edge(ctx, s, heading, speed, cmd);
     }
     (cmd, MoveStatus::Moving)
+}
+
+/// Whether a player's box at `p` has floor within a step below it.
+fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) -> bool {
+    let t = map.trace(
+        p,
+        p - Vec3::Z * (STEP_SIZE + 4.0),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        me,
+    );
+    !t.start_solid && t.fraction < 1.0 && t.normal.z >= 0.7
+}
+
+/// Turning on a ledge toward a target no lower: the run keeps most of its speed for a few
+/// ticks (Quake's ground friction takes a fifth a tick at 20 Hz), so a bot whose way bends
+/// along a ledge's edge is carried over it — start.map's ring of ledges round its pit, where
+/// an explorer landed out of the pool above walked to its own landing waypoint on the
+/// edge and fell into the pit, the one way on lost. Where the physics says `cmd` leaves the
+/// floor next tick while the heading's own way stays on it, the bot wishes against the
+/// part of its motion that carries it off (else straight back against its motion) instead.
+/// One trace while the motion and the heading part; a predicted tick or three near an edge.
+fn hold_the_edge(
+    ctx: &SteerCtx,
+    s: &PlayerState,
+    heading: Vec3,
+    speed: f32,
+    cmd: UserCmd,
+) -> UserCmd {
+    let (map, physics, dt, me) = (ctx.map, &ctx.physics, ctx.dt, ctx.me);
+    let vel = s.velocity.truncate().extend(0.0);
+    if vel.length() < 100.0 || vel.normalize().dot(heading) > 0.99 {
+        return cmd;
+    }
+    // A first look where the motion alone would carry the bot next tick: away from edges
+    // one trace decides (start.map's explorers, seeds 0-7, fell the same with a predicted
+    // tick on every turn).
+    if floor_within_step(map, s.origin + vel * dt, me) {
+        return cmd;
+    }
+    let off = |c: &UserCmd| {
+        let p = pmove(s, c, map, physics, dt, me).0;
+        p.on_ground.is_none()
+            && p.velocity.z <= 0.0
+            && p.water_level == 0
+            && !floor_within_step(map, p.origin, me)
+    };
+    // Only a fall the heading does not ask for: along it the floor goes on.
+    if !off(&cmd) || !floor_within_step(map, s.origin + heading * (speed * dt + 16.0), me) {
+        return cmd;
+    }
+    let against = (heading * speed - vel).normalize_or_zero();
+    [against, -vel.normalize()]
+        .into_iter()
+        .filter(|d| *d != Vec3::ZERO)
+        .map(|d| run_toward(d, physics.max_speed, false))
+        .find(|c| !off(c))
+        .unwrap_or(cmd)
 }
 
 fn swim(

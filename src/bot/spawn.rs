@@ -28,6 +28,7 @@ pub fn insert_components(
     let tuning = match &controller {
         Controller::Explore(ex) => movement::MoveParams {
             max_drop: ex.max_drop,
+            hold_edges: true,
             ..Default::default()
         },
         _ => movement::MoveParams::default(),
