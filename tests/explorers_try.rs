@@ -696,7 +696,6 @@ fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
 /// its pit was left for the pit every time).
 #[test]
 fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
-    use botarena::bot::explore::{VisitMap, choose_target};
     use botarena::physics::pmove::PlayerState;
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -208.), v(544., 272., -192.), "pitfloor")
@@ -709,25 +708,37 @@ fn an_explorer_on_a_ledge_explores_it_before_dropping_into_the_pit_below() {
     b.point("info_player_deathmatch", v(440., 160., 25.), &[]);
     let (level, cmap) = b.build();
     let s = PlayerState::at(v(440., 160., 24.03125), 180.0);
-    let (graph, visits) = (Default::default(), VisitMap::default());
-    let mut pit = 0;
-    for seed in 0..40 {
-        let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
-        let (t, item) = choose_target(
-            &cmap,
-            &graph,
-            &visits,
-            &level,
-            &s,
-            &Default::default(),
-            &[],
-            (botarena::bot::explore::MAX_DROP, true, |_| false),
-            &mut rng,
-        );
-        assert_eq!(item, None);
-        pit += (t.z < -100.0) as usize;
-    }
+    let pit = pit_choices(&level, &cmap, &s);
     assert_eq!(pit, 0, "of 40 seeds, the pit chosen by {pit}");
+}
+
+/// Of 40 seeds, how many an exploring bot at `s` with nothing seen and no graph chooses to
+/// go below z −100 (into the pit under the ledges of the tests above and below).
+fn pit_choices(
+    level: &Level,
+    cmap: &CollisionMap,
+    s: &botarena::physics::pmove::PlayerState,
+) -> usize {
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    let (graph, visits) = (Default::default(), VisitMap::default());
+    (0..40)
+        .filter(|seed| {
+            let mut rng = botarena::sim::rng::SimRng::new(*seed, 7);
+            let (t, item) = choose_target(
+                cmap,
+                &graph,
+                &visits,
+                level,
+                s,
+                &Default::default(),
+                &[],
+                (MAX_DROP, true, |_| false),
+                &mut rng,
+            );
+            assert_eq!(item, None);
+            t.z < -100.0
+        })
+        .count()
 }
 
 #[test]
@@ -825,7 +836,7 @@ fn an_explorer_walks_through_a_door_standing_open_to_where_nobody_has_been() {
 /// of ledges round its pit, the way to the Nightmare hall, was left for the pit.
 #[test]
 fn an_explorer_on_a_narrow_ledge_walks_along_it_before_dropping_into_the_pit() {
-    use botarena::bot::explore::{EDGE_BACK, MAX_DROP, VisitMap, choose_target, walk_run_to_edge};
+    use botarena::bot::explore::{EDGE_BACK, MAX_DROP, walk_run_to_edge};
     use botarena::physics::pmove::PlayerState;
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -208.), v(544., 272., -192.), "pitfloor")
@@ -855,25 +866,7 @@ fn an_explorer_on_a_narrow_ledge_walks_along_it_before_dropping_into_the_pit() {
         "edge stop {at:?}"
     );
     assert!(travel >= 48.0, "{travel}");
-    let s = PlayerState::at(here, 0.0);
-    let (graph, visits) = (Default::default(), VisitMap::default());
-    let mut pit = 0;
-    for seed in 0..40 {
-        let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
-        let (t, item) = choose_target(
-            &cmap,
-            &graph,
-            &visits,
-            &level,
-            &s,
-            &Default::default(),
-            &[],
-            (MAX_DROP, true, |_| false),
-            &mut rng,
-        );
-        assert_eq!(item, None);
-        pit += (t.z < -100.0) as usize;
-    }
+    let pit = pit_choices(&level, &cmap, &PlayerState::at(here, 0.0));
     assert_eq!(pit, 0, "of 40 seeds, the pit chosen by {pit}");
 }
 
