@@ -310,3 +310,68 @@ fn a_routing_bot_shoots_the_hatch_its_route_goes_through_and_drops_through() {
         "the router did not go through the opening"
     );
 }
+
+/// A hall (floor z 0) with a balcony at its west end (x −512..−256, 192 units up) and a
+/// secret door at its east end (x 400..416, 128 tall, its brush reaching 16 units into
+/// what it stands on, as id's do): on the hall's floor, or (`on_ledge`) on a ledge 96
+/// units up whose top in front of the door is only 16 units deep (e3m2's rocket-launcher
+/// room: its door is reached along an 8-unit ledge over the hall).
+fn balcony_and_wall_door(on_ledge: bool) -> (Level, CollisionMap) {
+    let mut b = common::sealed_room(v(-512., -512., 0.), v(512., 512., 320.));
+    b.solid(v(-512., -512., 0.), v(-256., 512., 192.), "balcony");
+    let foot = if on_ledge {
+        b.solid(v(384., -512., 0.), v(512., 512., 96.), "ledge");
+        96.
+    } else {
+        0.
+    };
+    b.brush_entity(
+        &[("classname", "func_door_secret"), ("angle", "0")],
+        &[(v(400., -64., foot - 16.), v(416., 64., foot + 128.), "door")],
+    );
+    b.point("info_player_deathmatch", v(0., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_shoots_a_door_in_a_wall_only_where_it_can_walk_in() {
+    use botarena::bot::explore::{Explorer, shootables};
+    use botarena::physics::pmove::PlayerState;
+    for on_ledge in [false, true] {
+        let (level, cmap) = balcony_and_wall_door(on_ledge);
+        let m = match_with(level, cmap, vec![]);
+        let doors = shootables(&m.sim);
+        assert_eq!(doors.len(), 1);
+        let (door, map) = (&doors[0], &m.sim.cmap);
+        // Shot (and walked at) or not, from a standing origin at `at`.
+        let shoots = |at: Vec3| {
+            let mut ex = Explorer::new(at);
+            let (go, view) = ex.secret_door(map, &doors, &PlayerState::at(at, 0.0), 0.05);
+            assert_eq!(view.is_some(), ex.door.is_some());
+            go.is_none() && view.is_some()
+        };
+        let (balcony, hall, ledge) = (v(-300., 0., 216.), v(0., 0., 24.), v(392., 0., 120.));
+        if on_ledge {
+            // The opening's floor is the ledge's (origin 120), not the brush's foot 16 lower;
+            // in front of the door lies the hall, 96 below it: from the hall and from the
+            // balcony (96 over it) there is no walking in, from the ledge there is.
+            assert!(door.walked_through_from(map, ledge));
+            assert!(door.walked_through_from(map, ledge + v(-8., 0., 32.)));
+            assert!(!door.walked_through_from(map, hall));
+            assert!(!door.walked_through_from(map, balcony));
+            assert!(!shoots(balcony) && !shoots(hall + v(200., 0., 0.)));
+            assert!(shoots(ledge));
+        } else {
+            // On the hall's floor: walked into from the hall, and from the balcony by way of
+            // the hall.
+            assert!(door.walked_through_from(map, hall));
+            assert!(door.walked_through_from(map, balcony));
+            assert!(shoots(balcony) && shoots(hall));
+        }
+    }
+    // A hatch in a floor (thinner than a player is tall) is shot from anywhere above it.
+    let (level, cmap) = hatch_map(&[]);
+    let m = match_with(level, cmap, vec![]);
+    let hatch = &shootables(&m.sim)[0];
+    assert!(hatch.walked_through_from(&m.sim.cmap, v(300., 300., 500.)));
+}

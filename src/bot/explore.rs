@@ -988,6 +988,69 @@ pub struct ShootableView {
     pub opening: bool,
 }
 
+/// How far above or below the floor of a door's opening (a standing origin there) a floor
+/// counts as that floor ([`ShootableView::walked_through_from`]).
+pub const DOOR_LEVEL: f32 = 32.0;
+
+/// How far out from a door's face its floor in front is looked for
+/// ([`ShootableView::walked_through_from`]).
+pub const DOOR_FRONT: f32 = 48.0;
+
+impl ShootableView {
+    /// Whether a player at `origin` can walk into the door's opening once it is open. A
+    /// hatch (a door thinner than a player is tall: in a floor) is dropped through from
+    /// above, from anywhere. A door in a wall is walked through on the floor under its
+    /// opening (found with the door out of the way: its brushes may reach into the floor):
+    /// from that floor ([`DOOR_LEVEL`]), or from anywhere where the floor in front of it on
+    /// the player's side ([`DOOR_FRONT`] out from its face) is that floor too — a player
+    /// gets there by some way. e3m2's rocket-launcher room door stands 96 units over the
+    /// hall in front of it, its foot reached only along an 8-unit ledge: seen from the
+    /// balcony above and from the hall below it drew every explorer there, which shot it,
+    /// walked at it off the balcony into the hall and stood below it for 12 s.
+    pub fn walked_through_from(&self, map: &CollisionMap, origin: Vec3) -> bool {
+        let (lo, hi) = self.home;
+        if hi.z - lo.z < PLAYER_MAXS.z - PLAYER_MINS.z {
+            return true;
+        }
+        // A line, not a player's box: most doors are thinner than a player, and a box at
+        // the door's middle would stand in the wall beside it.
+        let c = self.home_centre;
+        let t = map.trace_ray(
+            c,
+            Vec3::new(c.x, c.y, lo.z - PLAYER_MAXS.z),
+            Contents::SOLID,
+            Some(self.id),
+        );
+        // No floor found under it (its middle inside a wall): from anywhere, as before.
+        if t.start_solid || t.fraction >= 1.0 {
+            return true;
+        }
+        let floor = t.end_pos.z - PLAYER_MINS.z;
+        if (origin.z - floor).abs() <= DOOR_LEVEL {
+            return true;
+        }
+        // Out from the face across the door's thin side, toward the player.
+        let half = (hi - lo) * 0.5;
+        let across = if half.x <= half.y { Vec3::X } else { Vec3::Y };
+        let side = if (origin - c).dot(across) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let front = c + across * side * (half.dot(across) + PLAYER_MAXS.x + DOOR_FRONT);
+        let top = Vec3::new(front.x, front.y, floor + DOOR_LEVEL);
+        let down = map.trace(
+            top,
+            top - Vec3::new(0.0, 0.0, 1024.0),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            Some(self.id),
+        );
+        down.start_solid || (down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
+    }
+}
+
 /// The shootable movers and where they stand (for explorers and route bots, who shoot
 /// them: doors to open them, buttons and triggers to fire them).
 pub fn shootables(sim: &crate::sim::Sim) -> Vec<ShootableView> {
@@ -1663,7 +1726,8 @@ impl Explorer {
     }
 
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
-    /// within [`SECRET_RANGE`] is shot (the view to aim along is returned); for
+    /// within [`SECRET_RANGE`], where the bot can walk into its opening
+    /// ([`ShootableView::walked_through_from`]), is shot (the view to aim along is returned); for
     /// [`SECRET_SECONDS`] after, the bot waits while the door it shot moves out of the way and
     /// walks into its opening once it is open. A button or trigger with health in sight and
     /// ready is shot too, for [`SHOT_SECONDS`] at most in all (it fires something somewhere;
@@ -1723,7 +1787,7 @@ impl Explorer {
             }
             // Solid only: the line starts inside the bot's own body.
             let t = map.trace_ray(gun, d.centre, Contents::SOLID, None);
-            if t.ent != Some(d.id) {
+            if t.ent != Some(d.id) || (d.opening && !d.walked_through_from(map, s.origin)) {
                 continue;
             }
             if d.opening {
