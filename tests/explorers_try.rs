@@ -319,7 +319,7 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
     let (level, cmap) = sealed_rooms();
     let mut m = explorer_in(level, cmap, v(-400., 160., 25.));
     // Ten seconds: it goes there on sight (a second or two), not by chance.
-    let beyond = first_tick(&mut m, 10, |m| {
+    let beyond = first_tick(&mut m, 20, |m| {
         m.sim.player_state(0).unwrap().origin.x > 16.0
     });
     println!("in the second room at tick {beyond:?}");
@@ -423,7 +423,7 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
     // And a real explorer started east of the pair gets to the west room through it.
     let (level, cmap) = teleporter_pair();
     let mut m = explorer_in(level, cmap, v(500., -208., 25.));
-    let beyond = first_tick(&mut m, 10, |m| {
+    let beyond = first_tick(&mut m, 20, |m| {
         m.sim.player_state(0).unwrap().origin.x < 0.0
     });
     assert!(beyond.is_some(), "the explorer never went through");
@@ -472,6 +472,17 @@ fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_mo
             .doorway(&m.sim.cmap, &visits, &views, &here, moving, dt)
             .is_some()
     );
+    // A glance beyond it (a bot that touched it open and turned back) leaves it as unknown;
+    // more than that, not.
+    for _ in 0..botarena::bot::explore::FRESH_VISITS {
+        visits.visit(v(64., 0., 24.));
+    }
+    let mut glanced = Explorer::new(here.origin);
+    assert!(
+        glanced
+            .doorway(&m.sim.cmap, &visits, &views, &here, moving, dt)
+            .is_some()
+    );
     visits.visit(v(64., 0., 24.));
     let mut other = Explorer::new(here.origin);
     assert_eq!(
@@ -485,6 +496,11 @@ fn an_explorer_heads_through_a_door_it_sees_to_where_nobody_has_been_twice_at_mo
 /// whose bottom runs on under the wall, a tunnel 64 high. A rocket launcher lies in the
 /// east room.
 fn flooded_tunnel() -> (Level, CollisionMap) {
+    flooded_tunnel_with(true)
+}
+
+/// [`flooded_tunnel`], with or without its rocket launcher.
+fn flooded_tunnel_with(weapon: bool) -> (Level, CollisionMap) {
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -176.), v(912., 272., -160.), "bottom");
     b.solid(v(-528., -272., 256.), v(912., 272., 272.), "ceiling");
@@ -498,9 +514,60 @@ fn flooded_tunnel() -> (Level, CollisionMap) {
     b.solid(v(-128., -256., -160.), v(0., 256., 0.), "*water0");
     b.solid(v(0., -256., -160.), v(256., 256., -96.), "*water0");
     b.solid(v(256., -256., -160.), v(384., 256., 0.), "*water0");
-    b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    if weapon {
+        b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    }
     b.point("info_player_deathmatch", v(-400., 0., 24.), &[]);
     b.build()
+}
+
+/// With nothing in sight beyond it, a swimmer in the west part of [`flooded_tunnel`]'s pool
+/// finds the tunnel by looking along the pool's bottom (e4m3's east part is entered only
+/// by such a tunnel): the dive goes for its far end, down first, and the explorer comes up
+/// in the east room.
+#[test]
+fn an_explorer_in_a_pool_dives_into_the_flooded_tunnel_at_its_bottom() {
+    use botarena::bot::explore::{Explorer, VisitMap};
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = flooded_tunnel_with(false);
+    let mut s = PlayerState::at(v(-64., 0., -30.), 90.0);
+    s.water_level = 3;
+    let mut ex = Explorer::new(s.origin);
+    let visits = VisitMap::default();
+    assert!(target(ex.dive(&cmap, &level, &visits, &s, 0.05)).is_some());
+    let (end, _) = ex.dive.expect("a dive into the tunnel");
+    assert!(end.x > 256.0 && end.z < -96.0, "the dive goes for {end}");
+    // Down first: the tunnel's mouth lies under the wall ahead.
+    let go = target(ex.dive(&cmap, &level, &visits, &s, 0.05)).expect("diving");
+    assert!(
+        go.truncate().distance(s.origin.truncate()) < 1.0 && go.z < -96.0,
+        "{go}"
+    );
+    // Far under the surface (back from a passage), a swimmer gets air first.
+    let deep = PlayerState {
+        origin: v(-64., 0., -120.),
+        ..s
+    };
+    assert!(
+        Explorer::new(deep.origin)
+            .dive(&cmap, &level, &visits, &deep, 0.05)
+            .is_none()
+    );
+    // Nobody has been at its far end: a swimmer there looks no further.
+    let mut seen = VisitMap::default();
+    seen.visit(end);
+    assert!(
+        Explorer::new(s.origin)
+            .dive(&cmap, &level, &seen, &s, 0.05)
+            .is_none()
+    );
+    let mut m = explorer_in(level, cmap, s.origin);
+    let beyond = first_tick(&mut m, 20, |m| {
+        let s = m.sim.player_state(0).unwrap();
+        s.origin.x > 400.0 && s.origin.z > 0.0
+    });
+    println!("in the east room at tick {beyond:?}");
+    assert!(beyond.is_some(), "the explorer never got to the east room");
 }
 
 #[test]
@@ -906,4 +973,185 @@ fn an_explorer_dives_only_for_floor_under_the_pool_it_swims_in() {
         }
     }
     assert!(dives > 0, "no swimmer dived");
+}
+
+/// Under water the way on is felt from the surface: a swimmer at the bottom of
+/// [`flooded_tunnel`]'s pool chooses where to go from where it comes up, not along the
+/// bottom (it stayed down there until it drowned).
+#[test]
+fn an_explorer_under_water_chooses_its_way_from_the_surface() {
+    use botarena::bot::explore::{VisitMap, choose_target};
+    use botarena::nav::waypoints::WaypointGraph;
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = flooded_tunnel_with(false);
+    let visits = VisitMap::default();
+    let graph = WaypointGraph::new();
+    for seed in 0..20 {
+        let mut s = PlayerState::at(v(-64., 0., -130.), 0.0);
+        s.water_level = 3;
+        let mut rng = botarena::sim::rng::SimRng::new(seed, 1);
+        let (to, _) = choose_target(
+            &cmap,
+            &graph,
+            &visits,
+            &level,
+            &s,
+            &Default::default(),
+            &[],
+            (botarena::bot::explore::MAX_DROP, true, |_| false),
+            &mut rng,
+        );
+        assert!(to.z > -8.0, "seed {seed}: chose {to} down in the pool");
+    }
+}
+
+/// A hall (floor z 0) with a 64-deep ledge along its east wall (top z 192) and, over the
+/// ledge, a button chest high to a player standing on it that opens a door somewhere.
+fn button_over_a_ledge() -> (Level, CollisionMap) {
+    let mut b = shell(512.);
+    b.solid(v(448., -256., 0.), v(528., 256., 192.), "ledge");
+    b.brush_entity(
+        &[
+            ("classname", "func_button"),
+            ("angle", "0"),
+            ("target", "d1"),
+            ("wait", "-1"),
+        ],
+        &[(v(520., -24., 224.), v(528., 24., 256.), "button")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("targetname", "d1"),
+        ],
+        &[(v(-512., 128., 0.), v(-448., 256., 128.), "door")],
+    );
+    b.point("info_player_deathmatch", v(-100., 0., 24.), &[]);
+    b.build()
+}
+
+/// A button pressed from a ledge over the hall the explorer stands in is routed to over the
+/// team's graph (to the ledge's floor in front of it) from the start, not walked at: walked
+/// at, the explorer stood under it for the whole try (e1m3's by its east doors).
+#[test]
+fn an_explorer_routes_to_a_button_over_a_ledge_rather_than_standing_under_it() {
+    use botarena::bot::explore::{ButtonGo, Explorer, buttons};
+    use botarena::bot::movement::MoveStatus;
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = button_over_a_ledge();
+    let m = common::match_of(level, cmap, 4, vec![]);
+    let views = buttons(&m.sim);
+    assert_eq!(views.len(), 1);
+    let moving = (&MoveStatus::Moving, (None, false));
+    let floor = PlayerState::at(v(-100., 0., 24.), 0.0);
+    let mut ex = Explorer::new(floor.origin);
+    match ex.button(&m.sim.cmap, &views, &floor, moving, None, 0.05) {
+        Some(ButtonGo::Route(q)) => {
+            assert!(q.x > 448.0 && (q.z - 216.0).abs() < 1.0, "routed to {q}");
+            assert_eq!(ex.detour, Some(q));
+        }
+        other => panic!("the button over the ledge is {other:?}"),
+    }
+    // From the ledge itself it is walked at, as before.
+    let ledge = PlayerState::at(v(470., 100., 216.), 180.0);
+    let mut ex = Explorer::new(ledge.origin);
+    assert!(matches!(
+        ex.button(&m.sim.cmap, &views, &ledge, moving, None, 0.05),
+        Some(ButtonGo::Walk(_))
+    ));
+}
+
+/// An explorer that arrives where it walked for an item and has not got it (the item on a
+/// ledge over that spot) gives the item up for a while instead of choosing it again at once.
+#[test]
+fn an_explorer_that_arrives_under_an_item_it_cannot_get_leaves_it_for_a_while() {
+    use botarena::bot::explore::{Explorer, SKIP_SECONDS, VisitMap};
+    use botarena::bot::movement::MoveStatus;
+    use botarena::nav::waypoints::WaypointGraph;
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = flooded_tunnel();
+    let item = (0..level.items.len())
+        .find(|&i| level.items[i].classname == "weapon_rocketlauncher")
+        .expect("the rocket launcher");
+    let s = PlayerState::at(v(-400., 0., 24.), 0.0);
+    let (graph, visits) = (WaypointGraph::new(), VisitMap::default());
+    let mut rng = botarena::sim::rng::SimRng::new(1, 1);
+    let mut ex = Explorer::new(s.origin);
+    ex.item = Some(item);
+    ex.target = Some(s.origin);
+    ex.timer = 4.0;
+    ex.step(
+        &cmap,
+        &graph,
+        &visits,
+        &level,
+        &s,
+        &Default::default(),
+        &MoveStatus::Arrived,
+        &mut rng,
+        0.05,
+        None,
+    );
+    assert!(
+        ex.skip
+            .iter()
+            .any(|k| k.0 == item && k.1 > SKIP_SECONDS - 0.1),
+        "skipped: {:?}",
+        ex.skip
+    );
+    assert_ne!(ex.item, Some(item));
+}
+
+/// Three spawn points; the team has been round two of them: a dead explorer asks for the
+/// third, and the respawn stage puts it there (where it is free).
+#[test]
+fn a_dead_explorer_comes_back_at_the_spawn_point_its_team_knows_least() {
+    use botarena::bot::explore::{VisitMap, least_known_spawn};
+    use botarena::sim::components::SpawnWish;
+    let mut b = shell(256.);
+    for x in [-400., 0., 400.] {
+        b.point("info_player_deathmatch", v(x, 0., 24.), &[]);
+    }
+    let (level, cmap) = b.build();
+    let mut visits = VisitMap::default();
+    for x in [-400., 0.] {
+        visits.visit(v(x, 0., 24.));
+    }
+    let mut rng = botarena::sim::rng::SimRng::new(1, 1);
+    let want = least_known_spawn(&visits, &level, &mut rng).expect("a spawn point");
+    assert_eq!(level.spawns[want].origin.x, 400.0);
+    // In a match: an explorer killed (given up where it is) comes back at the spawn point
+    // nobody has been near, whichever spawn it started at.
+    let mut m = common::match_of(
+        level,
+        cmap,
+        2,
+        vec![scripted(
+            "explorer",
+            v(-400., 0., 25.),
+            0.,
+            ControllerConfig::Explore,
+        )],
+    );
+    for _ in 0..20 {
+        m.step();
+    }
+    let p = m.sim.players[0];
+    botarena::game::life::kill(&mut m.sim, p, "stuck", None);
+    m.step();
+    assert_eq!(
+        m.sim.world.get::<&SpawnWish>(p.entity).unwrap().0,
+        Some(want),
+        "the dead explorer's wish"
+    );
+    let back = (0..40).find_map(|_| {
+        m.step();
+        m.sim.events.iter().find_map(|e| match e {
+            botarena::sim::SimEvent::Spawn { spot, .. } => Some(*spot),
+            _ => None,
+        })
+    });
+    assert_eq!(back, Some(want), "came back at another spawn point");
+    assert_eq!(m.sim.world.get::<&SpawnWish>(p.entity).unwrap().0, None);
 }

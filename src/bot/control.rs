@@ -21,7 +21,7 @@ use crate::map::EntId;
 use crate::nav::routing::TravelFlags;
 use crate::physics::pmove::{PlayerState, UserCmd};
 use crate::sim::Sim;
-use crate::sim::components::{Command, Motion, PlayerRng, Vitals};
+use crate::sim::components::{Command, Motion, PlayerRng, SpawnWish, Vitals};
 use crate::sim::rng::SimRng;
 
 use super::Percepts;
@@ -489,6 +489,23 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
     // A bot stuck somewhere gives up as a Quake player does (the `kill` command).
     for p in stuck {
         kill(sim, p, "stuck", None);
+    }
+    // A dead explorer (given up, drowned, crushed) asks to start again where its team has
+    // been least.
+    if explorers {
+        for p in &sim.players {
+            let Ok((ctrl, vitals, wish, rng)) =
+                sim.world
+                    .query_one_mut::<(&Controller, &Vitals, &mut SpawnWish, &mut PlayerRng)>(
+                        p.entity,
+                    )
+            else {
+                continue;
+            };
+            if matches!(ctrl, Controller::Explore(_)) && !vitals.alive && wish.0.is_none() {
+                wish.0 = super::explore::least_known_spawn(&learned.visits, &sim.level, &mut rng.0);
+            }
+        }
     }
 }
 

@@ -14,10 +14,13 @@
 //! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]),
 //! a closed door that opens as one comes near, or one standing open, likewise it walks
 //! through ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a
-//! wall); where walking straight to a button or door is blocked, it is routed round over
-//! the team's graph;
-//! an exploring bot that has gone on a minute only where the team
-//! has long been starts again from a spawn point ([`Explorer::take_bored`]).
+//! wall); where walking straight to a button or door is blocked, or the button is pressed
+//! from a floor on another level, it is routed round over the team's graph; a swimmer
+//! dives out of the bottom of a floating pool or into a flooded passage whose mouth lies
+//! under the surface ([`Explorer::dive`]), and under water feels its way on from the
+//! surface; an exploring bot that has gone on a minute only where the team
+//! has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
+//! spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
 //! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`], [`PlannedRun`],
@@ -243,6 +246,25 @@ impl VisitMap {
     }
 }
 
+/// The spawn point whose surroundings (its visit cell and the eight beside it) the team has
+/// visited least, ties drawn with `rng`; `None` when the level has none. An explorer that
+/// starts again (given up where it was, or dead) asks for it: from a random one it came
+/// back where the team had long been on most tries, and whole parts of a map reached from
+/// one spawn point only by a long way (e1m3's east wing) were found on some runs and not
+/// on others.
+pub fn least_known_spawn(visits: &VisitMap, level: &Level, rng: &mut SimRng) -> Option<usize> {
+    let known = |p: Vec3| -> u32 {
+        (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+            .map(|(dx, dy)| visits.visits(p + Vec3::new(dx as f32, dy as f32, 0.0) * VISIT_CELL))
+            .sum()
+    };
+    let scores: Vec<u32> = level.spawns.iter().map(|s| known(s.origin)).collect();
+    let least = *scores.iter().min()?;
+    let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == least).collect();
+    Some(ties[rng.below(ties.len())])
+}
+
 /// The map's floor points under a ceiling (a roof's top has open sky above it and is left
 /// out), for [`VisitMap::frontier`].
 pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
@@ -300,6 +322,14 @@ pub fn choose_target(
     }
     let start = rng.range(0.0, 360.0);
     let mut best: Option<(f32, Vec3)> = None;
+    // Under water, the way on is felt from the surface above: along the bottom every walk
+    // stays down there (a pool's own bottom is explored by swimming over it), and a
+    // swimmer that keeps choosing places down there runs out of air.
+    let from = if s.water_level >= 3 {
+        surface_above(map, s.origin).unwrap_or(s.origin)
+    } else {
+        s.origin
+    };
     // Toward the nearest place nobody has been, wherever it is: local choices alone kept
     // bots in dm4's big rooms (most side rooms never had a waypoint).
     let pull = visits
@@ -310,7 +340,7 @@ pub fn choose_target(
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
         // As far as one can walk: over steps and up ramps, not into pits, lava or slime.
         // A walk off a ledge, and the same walk stopped at its edge: both are choices.
-        let (full, edge) = walk_run_to_edge(map, s.origin, dir, FEEL, max_drop);
+        let (full, edge) = walk_run_to_edge(map, from, dir, FEEL, max_drop);
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
         for (travel, end) in std::iter::once(full).chain(edge.filter(|_| edge_stops)) {
             if travel < 48.0 {
@@ -318,9 +348,9 @@ pub fn choose_target(
             }
             // Far, to places few have been and with few waypoints.
             let crowd = graph.count_within(end, CROWD_RADIUS) as f32;
-            let mid = s.origin.lerp(end, 0.5);
+            let mid = from.lerp(end, 0.5);
             let seen = visits.visits(end) as f32 + visits.visits(mid) as f32 * 0.5;
-            let drop = if s.origin.z - end.z > DROP_BELOW {
+            let drop = if from.z - end.z > DROP_BELOW {
                 DROP_PENALTY
             } else {
                 0.0
@@ -654,6 +684,75 @@ impl ButtonGo {
 /// Whether the cell `key` has been dived to [`BUTTON_TRIES`] times.
 fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> bool {
     tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
+}
+
+/// How much further than at its own depth a swimmer must see along the bottom of the water
+/// for the way there to count as a passage ([`underwater_passage`]).
+pub const PASSAGE_GAIN: f32 = 128.0;
+
+/// A way on under the surface, as a player new to a map looks for one from a pool: of eight
+/// directions, the one along which a player's box just over the bottom (`floor`, the solid
+/// straight below) goes at least [`PASSAGE_GAIN`] further than at the swimmer's own depth,
+/// within [`FEEL`], to water with air above it where nobody has been (`open`, in the
+/// visit cells round it, there and at the swimmer's depth: 128-unit cells are coarse, and
+/// the way back to the pool a swimmer came from is no passage): the far end of a flooded
+/// tunnel whose mouth lies below the surface (e4m3's east part is entered only by one, from
+/// a pool the explorers swam in and left). Eighteen traces and a few point tests.
+pub fn underwater_passage(
+    map: &CollisionMap,
+    s: &PlayerState,
+    floor: f32,
+    open: impl Fn(Vec3) -> bool,
+) -> Option<Vec3> {
+    let low = Vec3::new(s.origin.x, s.origin.y, floor - PLAYER_MINS.z + 1.0);
+    let mask = Contents::MASK_PLAYER_NO_BODIES;
+    let sweep = |a: Vec3, b: Vec3| map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, mask, None);
+    // Straight down to the bottom in the water, from the surface (a swimmer back from one
+    // passage gets air before it looks for the next).
+    let down = sweep(s.origin, low);
+    let up = surface_above(map, s.origin)?;
+    if down.fraction < 1.0 || s.origin.z - low.z < 32.0 || up.z - s.origin.z > 80.0 {
+        return None;
+    }
+    // Facing first, then round: where the swimmer looks is where it came to go.
+    (0..8)
+        .filter_map(|k| {
+            let a = (s.yaw + 45.0 * k as f32).to_radians();
+            let dir = Vec3::new(a.cos(), a.sin(), 0.0);
+            let deep = sweep(low, low + dir * FEEL);
+            let here = sweep(s.origin, s.origin + dir * FEEL);
+            let gain = (deep.fraction - here.fraction) * FEEL;
+            let end = deep.end_pos - dir * 16.0;
+            let unknown = |q: Vec3| {
+                (-1..=1).all(|dx| {
+                    (-1..=1).all(|dy| open(q + Vec3::new(dx as f32, dy as f32, 0.0) * VISIT_CELL))
+                })
+            };
+            (gain >= PASSAGE_GAIN
+                && map.point_contents(end).intersects(Contents::WATER)
+                && unknown(end)
+                && unknown(Vec3::new(end.x, end.y, s.origin.z))
+                && surface_above(map, end).is_some())
+            .then_some((deep.fraction, end))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|x| x.1)
+}
+
+/// Where a swimmer at `p` comes up straight above: the origin of a player whose feet are at
+/// the water's surface (its box just out of the water, as [`walk_run`] feels from), where
+/// the water ends within [`DIVE_REACH`] with room to rise there. `None` under a ceiling.
+fn surface_above(map: &CollisionMap, p: Vec3) -> Option<Vec3> {
+    let wet = |z: f32| {
+        map.point_contents(Vec3::new(p.x, p.y, z))
+            .intersects(Contents::WATER)
+    };
+    let top = (1..=(DIVE_REACH / 4.0) as i32)
+        .map(|k| p.z + 4.0 * k as f32)
+        .find(|z| !wet(*z))?;
+    let out = Vec3::new(p.x, p.y, top - PLAYER_MINS.z);
+    let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
+    (up.fraction >= 1.0).then_some(out)
 }
 
 /// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
@@ -1314,10 +1413,15 @@ impl Explorer {
     /// more than [`DIVE_DEPTH`] below — the nearest frontier point within [`DIVE_RANGE`]
     /// to the side seen in a straight line, else the floor straight down where it lies out
     /// of the water (a pool's own bottom is explored by swimming) — the bot swims over it
-    /// and dives to it until it is there or [`DIVE_SECONDS`] have passed, at most
-    /// [`BUTTON_TRIES`] times per cell. start.map's Nightmare hall is reached only by
-    /// swimming out of the bottom of a pool that floats above it. Returns what to do while
-    /// at it. When swimming and not diving: a trace per frontier point in range.
+    /// and dives to it; else, from the surface and unless it is heading out of the water
+    /// for land nobody has been on, into a flooded passage along the bottom
+    /// ([`underwater_passage`]), down first and then along it; until it is there or
+    /// [`DIVE_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per cell, and then
+    /// (still under water) it comes up for air first. start.map's Nightmare hall is
+    /// reached only by swimming out of the bottom of a pool that floats above it, e4m3's
+    /// east part only through a flooded tunnel. Returns what to do while at it. When
+    /// swimming and not diving: a trace per frontier point in range, and about twenty for
+    /// a passage.
     pub fn dive(
         &mut self,
         map: &CollisionMap,
@@ -1332,19 +1436,32 @@ impl Explorer {
             let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
             if left <= 0.0 || there || visits.visits(to) > 0 {
                 // Exploring goes on from where it landed with a fresh choice (the old target
-                // is back up where it dived from).
-                self.target = None;
+                // is back up where it dived from); a swimmer under water (through a flooded
+                // passage) first comes up for air, where its walks feel the way on out of
+                // the water rather than along the bottom: straight up, or else over the
+                // dive's end (still under the passage's roof).
+                self.target = (s.water_level >= 3)
+                    .then(|| surface_above(map, s.origin).or_else(|| surface_above(map, to)))
+                    .flatten();
+                self.timer = TARGET_SECONDS;
                 return None;
             }
             self.dive = Some((to, left));
             // Over it first, then down: out of the bottom of a floating pool a player falls
             // nearly straight (air control is weak), onto a ledge only from right above it.
+            // Under water (a flooded passage's far end) the other way round: down first, then
+            // along the bottom into the passage, whose mouth lies below the wall ahead.
             let over = s.water_level >= 1 && d.truncate().length() > 16.0;
-            return Some(ButtonGo::walk_to(if over {
-                Vec3::new(to.x, to.y, s.origin.z - 4.0)
-            } else {
-                to
-            }));
+            let wet = map.point_contents(to).intersects(Contents::WATER);
+            return Some(ButtonGo::walk_to(
+                if over && wet && s.origin.z > to.z + 4.0 {
+                    Vec3::new(s.origin.x, s.origin.y, to.z)
+                } else if over && !wet {
+                    Vec3::new(to.x, to.y, s.origin.z - 4.0)
+                } else {
+                    to
+                },
+            ));
         }
         if s.water_level < 2 || self.trying() {
             return None;
@@ -1378,19 +1495,32 @@ impl Explorer {
             .filter(|(_, q)| seen(*q) && under(*q))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|x| x.1);
-        let to = below.or_else(|| {
-            let t = map.trace_ray(
-                s.origin,
-                s.origin - Vec3::new(0.0, 0.0, DIVE_REACH),
-                Contents::SOLID,
-                None,
-            );
-            let to = t.end_pos + Vec3::new(0.0, 0.0, -PLAYER_MINS.z + 1.0);
-            // Out of the water: a pool's own bottom is explored by swimming.
-            let dry = !map.point_contents(to).intersects(Contents::LIQUID);
-            (t.fraction < 1.0 && s.origin.z - t.end_pos.z >= DIVE_DEPTH && dry && open(to))
+        let bottom = map.trace_ray(
+            s.origin,
+            s.origin - Vec3::new(0.0, 0.0, DIVE_REACH),
+            Contents::SOLID,
+            None,
+        );
+        let to = below
+            .or_else(|| {
+                let to = bottom.end_pos + Vec3::new(0.0, 0.0, -PLAYER_MINS.z + 1.0);
+                // Out of the water: a pool's own bottom is explored by swimming.
+                let dry = !map.point_contents(to).intersects(Contents::LIQUID);
+                (bottom.fraction < 1.0
+                    && s.origin.z - bottom.end_pos.z >= DIVE_DEPTH
+                    && dry
+                    && open(to))
                 .then_some(to)
-        })?;
+            })
+            // A swimmer heading out of the water for land nobody has been on carries on.
+            .or_else(|| {
+                let to_land = self.target.is_some_and(|t| {
+                    visits.visits(t) == 0 && !map.point_contents(t).intersects(Contents::WATER)
+                });
+                (!to_land)
+                    .then(|| underwater_passage(map, s, bottom.end_pos.z, open))
+                    .flatten()
+            })?;
         let cell = VisitMap::cell(to);
         plan_try(&mut self.dive_tries, cell);
         self.dive = Some((to, DIVE_SECONDS));
@@ -1399,7 +1529,8 @@ impl Explorer {
 
     /// Doors, as a player new to a map tries them: a closed door in sight within
     /// [`BUTTON_RANGE`] that opens when a player comes near, or an open one seen through its
-    /// opening, with nobody yet where walking through it leads, is walked through (a closed
+    /// opening, with nobody yet where walking through it leads (but for a glance:
+    /// [`FRESH_VISITS`]), is walked through (a closed
     /// one opens as the bot comes near) until the bot stands beyond it or its time is up
     /// ([`BUTTON_SECONDS`] and a second per 160 units of the way), at most [`BUTTON_TRIES`]
     /// times per door. Where walking straight to an open one is blocked, the bot is routed
@@ -1456,7 +1587,10 @@ impl Explorer {
             .iter()
             .filter(|d| !spent(d))
             .map(|d| (d.centre.distance(eye), d, beyond(d)))
-            .filter(|(dist, _, far)| *dist <= BUTTON_RANGE && visits.visits(*far) == 0)
+            // Nobody beyond it but for a glance ([`FRESH_VISITS`]): one bot that touched
+            // e1m3's east doors open and left at once left the room behind them as unknown
+            // as before, and no other tried them.
+            .filter(|(dist, _, far)| *dist <= BUTTON_RANGE && visits.visits(*far) <= FRESH_VISITS)
             .filter(|(_, d, _)| {
                 // A closed door is seen itself; an open one, through its opening.
                 let t = map.trace_ray(eye, d.centre, Contents::SOLID, None);
@@ -1549,9 +1683,10 @@ impl Explorer {
     /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
     /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button; where
     /// walking straight there is blocked (e3m2's button across a slime pool), the bot is
-    /// routed round to the floor in front of it ([`Explorer::detour_step`]). Doors that only
-    /// a button opens (directly or through the triggers it fires) lead to much of the
-    /// single-player maps. Returns the request to replace the explorer's own while going to
+    /// routed round to the floor in front of it ([`Explorer::detour_step`]), and so it is
+    /// from the start where that floor is on another level than the bot's
+    /// ([`DOOR_LEVEL`]). Doors that only a button opens (directly or through the triggers
+    /// it fires) lead to much of the single-player maps. Returns the request to replace the explorer's own while going to
     /// one. One trace per ready button in range when not going to one.
     #[allow(
         clippy::too_many_arguments,
@@ -1631,6 +1766,21 @@ impl Explorer {
             .min_by(|a, b| a.0.total_cmp(&b.0))?
             .1;
         plan_try(&mut self.button_tries, b.index);
+        // A button pressed from a floor on another level than the bot's (high on the wall
+        // over a hall, pressed from a ledge: e1m3's at (724, -360), 250 units up) is routed
+        // to over the team's graph from the start: walked at, the bot stood below it for
+        // the whole try, and went back to it from wherever it had got to.
+        if !b.shot
+            && let Some(q) = b.stand_point(map, me)
+            && (q.z - s.origin.z).abs() > DOOR_LEVEL
+        {
+            self.detour = Some(q);
+            self.button = Some((
+                b.index,
+                BUTTON_SECONDS + (q - s.origin).length() / DETOUR_SPEED,
+            ));
+            return Some(ButtonGo::Route(q));
+        }
         self.button = Some((b.index, BUTTON_SECONDS));
         Some(toward(b))
     }
@@ -1849,9 +1999,22 @@ impl Explorer {
             stuck = true;
         }
         let blocked = matches!(status, MoveStatus::Blocked(_));
-        if blocked && let Some(i) = self.item.take() {
-            // The movement stage cannot get there (lava, a gap it sees no jump over): a run
-            // planned over the physics may; else the item is left alone for a while.
+        // Where an item seen on a ledge above is walked at, the walk ends under it: arrived,
+        // and the item not taken (it has no item waypoint yet). Chosen again at once, it held
+        // the bot there (e1m3's super shotgun, over the hall by its east doors, drew back
+        // every explorer that came through them, which stood below it until given up).
+        let short = *status == MoveStatus::Arrived
+            && self.item.is_some_and(|i| {
+                graph
+                    .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
+                    .is_none()
+            });
+        if (blocked || short)
+            && let Some(i) = self.item.take()
+        {
+            // The movement stage cannot get there (lava, a gap it sees no jump over, a ledge
+            // over it): a run planned over the physics may; else the item is left alone for
+            // a while.
             if let Some(pl) = planner
                 && self.plan_run(map, level, visits, s, pl, i, rng, dt)
             {

@@ -13,7 +13,7 @@ use crate::game::Inventory;
 use crate::map::{Contents, EntId};
 use crate::physics::damage::environment_damage;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
-use crate::sim::components::{LastMove, Motion, PlayerStats, Still, Vitals};
+use crate::sim::components::{LastMove, Motion, PlayerStats, SpawnWish, Still, Vitals};
 use crate::sim::sound::SoundKind;
 use crate::sim::{Player, Sim, SimEvent};
 
@@ -226,7 +226,8 @@ pub fn damage_system(sim: &mut Sim) {
 }
 
 /// The respawn stage: dead players wait [`RESPAWN_DELAY`] and come back at a free spawn
-/// point (chosen with the world's stream) with full health and the spawn kit, telefragging
+/// point (the one asked for in [`SpawnWish`] where it is free, else chosen with the world's
+/// stream) with full health and the spawn kit, telefragging
 /// whoever stands there. Writes [`Motion`], [`Vitals`], [`Inventory`], [`Still`] and bodies.
 pub fn respawn_system(sim: &mut Sim) {
     let dt = sim.dt;
@@ -242,7 +243,14 @@ pub fn respawn_system(sim: &mut Sim) {
         if !ready {
             continue;
         }
-        let Some(spot) = sim.choose_spawn() else {
+        // A spawn point asked for (an explorer starting again), where it is free.
+        let wish = sim
+            .world
+            .get::<&mut SpawnWish>(p.entity)
+            .ok()
+            .and_then(|mut w| w.0.take())
+            .filter(|&i| i < sim.level.spawns.len() && sim.spawn_free(i));
+        let Some(spot) = wish.or_else(|| sim.choose_spawn()) else {
             continue;
         };
         let sp = sim.level.spawns[spot];

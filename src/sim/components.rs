@@ -96,6 +96,12 @@ pub struct Stats {
     pub longest_still: f32,
 }
 
+/// The spawn point (index into the level's) a dead player asks to come back at: the respawn
+/// stage takes it where it is free (else draws one as always) and clears it. Only exploring
+/// bots ask (the control stage: the spawn point whose surroundings their team knows least).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpawnWish(pub Option<usize>);
+
 /// Where a player was when it last got 64 units away from there, and for how long it has
 /// stayed within 64 units of it (alive).
 #[derive(Clone, Copy, Debug, Default)]

@@ -28,8 +28,8 @@ use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
 
 use components::{
-    Command, Id, ItemSlot, LastMove, Motion, MoverSlot, Name, PlayerRng, PlayerStats, Stats, Still,
-    Vitals,
+    Command, Id, ItemSlot, LastMove, Motion, MoverSlot, Name, PlayerRng, PlayerStats, SpawnWish,
+    Stats, Still, Vitals,
 };
 use hash::{StateHash, StateHasher};
 use rng::{SimRng, WORLD_STREAM};
@@ -328,7 +328,7 @@ impl Sim {
 
     /// Spawns a player with the engine's components — id, name, movement state, command,
     /// vitals, statistics, its own random stream (stream `id` of the seed), last move, the
-    /// spot it stays near — and its body in the collision map. Players must be spawned in
+    /// spot it stays near, the spawn point it asks for (none) — and its body in the collision map. Players must be spawned in
     /// id order.
     pub fn spawn_player(&mut self, id: EntId, name: &str, state: PlayerState) -> Player {
         self.cmap_mut()
@@ -346,6 +346,7 @@ impl Sim {
                 anchor: state.origin,
                 seconds: 0.0,
             },
+            SpawnWish::default(),
         ));
         let p = Player { id, entity };
         self.players.push(p);
@@ -404,20 +405,21 @@ impl Sim {
         if n == 0 {
             return None;
         }
-        let free: Vec<usize> = (0..n)
-            .filter(|&i| {
-                let o = self.level.spawns[i].origin;
-                self.cmap
-                    .bodies_in_box(o + PLAYER_MINS, o + PLAYER_MAXS)
-                    .next()
-                    .is_none()
-            })
-            .collect();
+        let free: Vec<usize> = (0..n).filter(|&i| self.spawn_free(i)).collect();
         Some(if free.is_empty() {
             self.rng.below(n)
         } else {
             free[self.rng.below(free.len())]
         })
+    }
+
+    /// Whether no player's body stands in spawn point `i`'s box.
+    pub fn spawn_free(&self, i: usize) -> bool {
+        let o = self.level.spawns[i].origin;
+        self.cmap
+            .bodies_in_box(o + PLAYER_MINS, o + PLAYER_MAXS)
+            .next()
+            .is_none()
     }
 
     /// The player with id `id`.
