@@ -668,6 +668,11 @@ fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() 
         tuned.hold_edges,
         "an explorer holds ledges' edges when it turns"
     );
+    let c = m.sim.world.get::<&botarena::bot::control::Controller>(e);
+    let Ok(botarena::bot::control::Controller::Explore(ex)) = c.as_deref() else {
+        panic!("an explorer's controller");
+    };
+    assert!(ex.edge_stops && ex.exploring, "an exploring bot's choices");
 }
 
 /// Room A (x −512..0, y −256..256) and room C (x −512..0, y 512..1024) with a thick wall
@@ -1154,4 +1159,172 @@ fn a_dead_explorer_comes_back_at_the_spawn_point_its_team_knows_least() {
     });
     assert_eq!(back, Some(want), "came back at another spawn point");
     assert_eq!(m.sim.world.get::<&SpawnWish>(p.entity).unwrap().0, None);
+}
+
+/// Just teleported, an explorer chooses its way afresh where it came out (the target it
+/// walked toward is behind it) and tries again the items it had given up on (e1m3's super
+/// nailgun, given up on from the floor under its ledge, is in sight at the exit of the
+/// teleporter up there); an item it goes for is walked at on the bot's own level, wherever
+/// that is now (a target left below read as a way down to the movement stage).
+#[test]
+fn an_explorer_just_teleported_chooses_afresh_and_walks_at_items_on_its_own_level() {
+    use botarena::bot::explore::{Explorer, TARGET_SECONDS, VisitMap};
+    use botarena::bot::movement::MoveStatus;
+    use botarena::bot::{Percepts, Seen, Thing};
+    use botarena::nav::waypoints::WaypointGraph;
+    use botarena::physics::pmove::PlayerState;
+    use botarena::physics::teleport::TELEPORT_LOCK;
+    let (level, cmap) = flooded_tunnel();
+    let item = (0..level.items.len())
+        .find(|&i| level.items[i].classname == "weapon_rocketlauncher")
+        .expect("the rocket launcher");
+    let (graph, visits) = (WaypointGraph::new(), VisitMap::default());
+    let mut rng = botarena::sim::rng::SimRng::new(1, 1);
+    let dt = 0.05;
+    let mut step = |ex: &mut Explorer, s: &PlayerState, seen: &Percepts| {
+        ex.step(
+            &cmap,
+            &graph,
+            &visits,
+            &level,
+            s,
+            seen,
+            &MoveStatus::Moving,
+            &mut rng,
+            dt,
+            None,
+        )
+    };
+    let behind = v(-400., 200., 24.);
+    let mut s = PlayerState::at(v(-300., 0., 24.), 0.0);
+    s.teleport_time = TELEPORT_LOCK;
+    // A bot that explores between fights goes on as it did.
+    let mut between = Explorer::new(s.origin);
+    between.skip = vec![(item, 10.0)];
+    between.target = Some(behind);
+    between.timer = 3.0;
+    step(&mut between, &s, &Default::default());
+    assert_eq!((between.skip.len(), between.target), (1, Some(behind)));
+    let mut ex = Explorer {
+        exploring: true,
+        ..Explorer::new(s.origin)
+    };
+    ex.skip = vec![(item, 10.0)];
+    ex.target = Some(behind);
+    ex.timer = 3.0;
+    step(&mut ex, &s, &Default::default());
+    assert!(ex.skip.is_empty(), "tried again: {:?}", ex.skip);
+    assert_ne!(ex.target, Some(behind));
+    assert_eq!(ex.timer, TARGET_SECONDS);
+    // Later in the teleport's lock the target chosen is kept.
+    s.teleport_time = TELEPORT_LOCK - 3.0 * dt;
+    ex.target = Some(behind);
+    ex.timer = 3.0;
+    step(&mut ex, &s, &Default::default());
+    assert_eq!(ex.target, Some(behind));
+    // Going for the rocket launcher with a target left 500 units below: the item in sight
+    // is walked at on the bot's level.
+    s.teleport_time = 0.0;
+    ex.item = Some(item);
+    ex.target = Some(v(700., 0., -476.));
+    let seen = Percepts {
+        visible: vec![Seen {
+            thing: Thing::Item(item),
+            pos: v(700., 0., 16.),
+            distance: 1000.0,
+        }],
+        ..Default::default()
+    };
+    let (req, _) = step(&mut ex, &s, &seen);
+    assert_eq!(ex.target, Some(v(700., 0., 24.)));
+    assert_eq!(
+        req.target,
+        botarena::bot::movement::MoveTarget::Point(v(700., 0., 24.))
+    );
+}
+
+/// An explorer going for an item it sees starts nothing new on the way: a door it passes
+/// (or a plat, a teleporter, a button, a dive) waits until the item is marked or given up
+/// (e1m3's super nailgun lies a jump from a teleporter's exit: bots that came out and saw
+/// it turned for a door in sight below and walked off the exit's ledge).
+#[test]
+fn an_explorer_going_for_an_item_starts_nothing_new_on_the_way() {
+    use botarena::bot::explore::{Explorer, VisitMap, doorways};
+    use botarena::bot::movement::MoveStatus;
+    use botarena::physics::pmove::PlayerState;
+    let (level, cmap) = two_rooms(Door::Touch);
+    let m = common::match_of(level, cmap, 4, vec![]);
+    let views = doorways(&m.sim);
+    let here = PlayerState::at(v(-256., 0., 24.), 0.0);
+    let visits = VisitMap::default();
+    let moving = (&MoveStatus::Moving, (None, false));
+    let mut ex = Explorer::new(here.origin);
+    ex.item = Some(0);
+    assert_eq!(
+        ex.doorway(&m.sim.cmap, &visits, &views, &here, moving, 0.05),
+        None
+    );
+    ex.item = None;
+    assert!(
+        ex.doorway(&m.sim.cmap, &visits, &views, &here, moving, 0.05)
+            .is_some()
+    );
+}
+
+/// Floor on both sides (x < −80, x > 80) of a 160-unit pit with lava in it, a rocket
+/// launcher on the far side.
+fn lava_pit() -> (Level, CollisionMap) {
+    let mut b = common::sealed_room(v(-512., -256., -128.), v(512., 256., 256.));
+    b.solid(v(-512., -256., -16.), v(-80., 256., 0.), "floor");
+    b.solid(v(80., -256., -16.), v(512., 256., 0.), "floor");
+    b.solid(v(-80., -256., -128.), v(80., 256., -64.), "pit");
+    b.solid(v(-80., -256., -64.), v(80., 256., -40.), "*lava1");
+    b.point("weapon_rocketlauncher", v(216., 0., 0.), &[]);
+    b.point("info_player_deathmatch", v(-250., 0., 24.), &[]);
+    b.build()
+}
+
+/// An explorer blocked by the lava pit on its way to the rocket launcher plans a run over
+/// it, and lets go of what it was trying when it does: a doorway walk or a shot door left
+/// on would take it back once the run has landed (on e1m3 a run to the super nailgun's
+/// ledge landed there, and the doorway walk from before took the bot back off it).
+#[test]
+fn an_explorer_that_plans_a_run_lets_go_of_what_it_was_trying() {
+    use botarena::bot::explore::{Explorer, VisitMap};
+    use botarena::bot::movement::{BlockReason, MoveStatus};
+    use botarena::nav::waypoints::WaypointGraph;
+    let (level, cmap) = lava_pit();
+    let item = (0..level.items.len())
+        .find(|&i| level.items[i].classname == "weapon_rocketlauncher")
+        .expect("the rocket launcher");
+    let physics = botarena::physics::pmove::PhysicsParams::default();
+    let s = botarena::nav::sample::stand_still(&cmap, &physics, v(-250., 0., 25.));
+    let (graph, visits) = (WaypointGraph::new(), VisitMap::default());
+    let me = botarena::map::EntId(1);
+    let planned = (1..9).find_map(|seed| {
+        let mut rng = botarena::sim::rng::SimRng::new(seed, 1);
+        let mut ex = Explorer::new(s.origin);
+        ex.item = Some(item);
+        ex.target = Some(v(216., 0., 24.));
+        ex.timer = 3.0;
+        ex.doorway = Some((0, v(-400., 200., 24.), 5.0));
+        ex.door = Some((0, 5.0));
+        ex.dive = Some((v(-400., -200., 24.), 5.0));
+        ex.step(
+            &cmap,
+            &graph,
+            &visits,
+            &level,
+            &s,
+            &Default::default(),
+            &MoveStatus::Blocked(BlockReason::Hazard),
+            &mut rng,
+            0.05,
+            Some((me, &physics)),
+        );
+        ex.run.is_some().then_some(ex)
+    });
+    let ex = planned.expect("a run over the pit on one of eight seeds");
+    assert_eq!(ex.item, Some(item));
+    assert!(ex.doorway.is_none() && ex.door.is_none() && ex.dive.is_none());
 }

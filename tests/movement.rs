@@ -395,3 +395,64 @@ fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
         p.origin
     );
 }
+
+/// A ledge (top z 192, y 0..256) with a pad 4 units high on it (y 0..224) and, across a
+/// 64-unit gap, a second ledge at the same height (y 320..512), over a floor at z 0. A bot
+/// coming off the pad at running speed is in the air from the pad's edge on (a drop of 4
+/// units takes 2 ticks), so it never stands at the gap's edge to jump there, and meets the
+/// far ledge's side below its top. An exploring bot
+/// going for a target on the far ledge jumps on its last tick on the ground, where the
+/// jump lands on its level (e1m3's teleporter to the super nailgun sets players down so);
+/// a match bot runs on and drops to the floor.
+#[test]
+fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
+    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::map::builder::MapBuilder;
+    use botarena::physics::pmove::pmove;
+    let v = Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(-256., -256., 0.), v(384., 768., 512.));
+    b.solid(v(0., 0., 0.), v(128., 256., 192.), "ledge")
+        .solid(v(0., 0., 192.), v(128., 224., 196.), "pad")
+        .solid(v(0., 320., 0.), v(128., 512., 192.), "ledge")
+        .point("info_player_deathmatch", v(64., 32., 221.), &[]);
+    let (_level, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let dt = 0.05;
+    let mut start = PlayerState::at(v(64., 150., 220.03125), 90.0);
+    start.velocity = v(0., 300., 0.);
+    start = pmove(&start, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
+    assert!(start.on_ground.is_some(), "on the pad");
+    let req = MoveRequest {
+        target: MoveTarget::Point(v(64., 450., 216.)),
+        speed: 320.0,
+        known: false,
+    };
+    let run = |hold_edges: bool, max_drop: f32| {
+        let ctx = SteerCtx {
+            map: &cmap,
+            physics,
+            params: MoveParams {
+                hold_edges,
+                max_drop,
+                ..Default::default()
+            },
+            dt,
+            me: None,
+        };
+        let mut mem = Default::default();
+        let mut p = start;
+        for _ in 0..30 {
+            let (cmd, _) = steer(&ctx, &p, &req, &mut mem);
+            p = pmove(&p, &cmd, &cmap, &physics, dt, None).0;
+        }
+        p
+    };
+    let explorer = run(true, botarena::bot::explore::MAX_DROP);
+    assert!(
+        explorer.origin.z > 200.0 && explorer.origin.y > 320.0,
+        "on the far ledge: {}",
+        explorer.origin
+    );
+    let bot = run(false, MoveParams::default().max_drop);
+    assert!(bot.origin.z < 100.0, "dropped to the floor: {}", bot.origin);
+}

@@ -375,3 +375,60 @@ fn an_explorer_shoots_a_door_in_a_wall_only_where_it_can_walk_in() {
     let hatch = &shootables(&m.sim)[0];
     assert!(hatch.walked_through_from(&m.sim.cmap, v(300., 300., 500.)));
 }
+
+/// An explorer that shot a secret door waits while it moves and walks into its opening once
+/// it is open, until it stands in it or a teleporter (behind the door) has taken it
+/// elsewhere: then the door no longer holds it (e1m3's secret door before the teleporter to
+/// the super nailgun kept the bots it sent up there standing at the exit while it moved).
+#[test]
+fn an_explorer_lets_go_of_a_shot_door_once_in_its_opening_or_teleported() {
+    use botarena::bot::explore::{DOOR_STOOD, Explorer, shootables};
+    use botarena::bot::movement::MoveTarget;
+    use botarena::physics::pmove::PlayerState;
+    use botarena::physics::teleport::TELEPORT_LOCK;
+    let (level, cmap) = balcony_and_wall_door(false);
+    let m = match_with(level, cmap, vec![]);
+    let map = &m.sim.cmap;
+    let shut = shootables(&m.sim);
+    let hall = PlayerState::at(v(0., 0., 24.), 0.0);
+    let shot = || {
+        let mut ex = Explorer::new(hall.origin);
+        let (go, view) = ex.secret_door(map, &shut, &hall, 0.05);
+        assert!(go.is_none() && view.is_some() && ex.door.is_some(), "shot");
+        ex
+    };
+    let moving = [botarena::bot::explore::ShootableView {
+        closed: false,
+        open: false,
+        ..shut[0]
+    }];
+    let open = [botarena::bot::explore::ShootableView {
+        open: true,
+        ..moving[0]
+    }];
+    // While it moves: stand still, in the hall; teleported (anywhere), let go.
+    let mut ex = shot();
+    assert_eq!(ex.secret_door(map, &moving, &hall, 0.05).0, Some(None));
+    let mut away = PlayerState::at(v(-300., 0., 216.), 0.0);
+    away.teleport_time = TELEPORT_LOCK;
+    assert_eq!(ex.secret_door(map, &moving, &away, 0.05), (None, None));
+    assert!(ex.door.is_none());
+    // Open: walked into, until the bot stands in the opening.
+    let mut ex = shot();
+    let go = ex.secret_door(map, &open, &hall, 0.05).0;
+    let Some(Some(req)) = go else {
+        panic!("walks into the opening: {go:?}");
+    };
+    let MoveTarget::Point(p) = req.target else {
+        panic!("a point");
+    };
+    assert!((p.x - 408.).abs() < 1.0 && p.y.abs() < 1.0, "{p}");
+    let nearly = PlayerState::at(v(p.x - DOOR_STOOD - 8., 0., 24.), 0.0);
+    assert!(matches!(
+        ex.secret_door(map, &open, &nearly, 0.05).0,
+        Some(Some(_))
+    ));
+    let there = PlayerState::at(v(p.x - DOOR_STOOD + 8., 0., 24.), 0.0);
+    assert_eq!(ex.secret_door(map, &open, &there, 0.05), (None, None));
+    assert!(ex.door.is_none());
+}

@@ -182,6 +182,7 @@ impl Controller {
             ControllerConfig::Explore => Controller::Explore(Box::new(Explorer {
                 max_drop: super::explore::MAX_DROP,
                 edge_stops: true,
+                exploring: true,
                 ..Explorer::new(origin)
             })),
             ControllerConfig::Brain(_) => Controller::Brain,

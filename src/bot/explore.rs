@@ -2,12 +2,15 @@
 //! heads for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise
 //! it feels along eight directions (starting at a seeded random angle; each walk also
 //! counts stopped short of its first drop off a ledge) and picks the one that goes far on
-//! safe floor and ends where there are few waypoints. An item it could not reach
-//! is left alone for a while; a bot that stays put too long gives up where it is, as a Quake
+//! safe floor and ends where there are few waypoints. An item it goes for comes before
+//! anything new to try, and is walked at on the bot's own level. An item it could not reach
+//! is left alone for a while (until the bot is teleported somewhere new, where it chooses
+//! afresh); a bot that stays put too long gives up where it is, as a Quake
 //! player stuck somewhere does with the `kill` command, and respawns. Where the movement
 //! stage cannot get to a seen item (a running jump over lava that its jump prediction does
 //! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
-//! its commands while it stays on the planned path; where walking about leads only where the
+//! its commands while it stays on the planned path (letting go of what it was trying);
+//! where walking about leads only where the
 //! team has been, it plans such a run toward the nearest place nobody has visited
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
 //! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
@@ -441,6 +444,10 @@ pub struct Explorer {
     /// ledge ([`walk_run_to_edge`]): an exploring bot's do; a bot that explores between
     /// fights chooses as it did.
     pub edge_stops: bool,
+    /// Whether it is an exploring bot, which chooses afresh when teleported and walks at the
+    /// item it goes for on its own level wherever it now is ([`Explorer::step`]); a bot that
+    /// explores between fights goes on as it did.
+    pub exploring: bool,
 }
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -1091,6 +1098,10 @@ pub struct ShootableView {
 /// counts as that floor ([`ShootableView::walked_through_from`]).
 pub const DOOR_LEVEL: f32 = 32.0;
 
+/// An explorer walking into a secret door's opening is there within this distance of the
+/// opening's middle (across the floor), and goes on its own way.
+pub const DOOR_STOOD: f32 = 24.0;
+
 /// How far out from a door's face its floor in front is looked for
 /// ([`ShootableView::walked_through_from`]).
 pub const DOOR_FRONT: f32 = 48.0;
@@ -1213,6 +1224,7 @@ impl Explorer {
             shot: Vec::new(),
             max_drop: super::movement::MoveParams::default().max_drop,
             edge_stops: false,
+            exploring: false,
         }
     }
 
@@ -1331,7 +1343,7 @@ impl Explorer {
             return Some(toward(t));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
-        if self.trying() {
+        if self.busy() {
             return None;
         }
         let tries = &self.teleporter_tries;
@@ -1399,6 +1411,29 @@ impl Explorer {
         Detour::Walk
     }
 
+    /// Lets go of the things it was trying (a plat, a teleporter, a button, a doorway, a
+    /// dive, a secret door): a planned run takes the bot elsewhere, and where it lands they
+    /// are behind it. On e1m3 a run over the gap to the super nailgun, planned from the
+    /// floor below it, landed on the gun's ledge; the doorway walk the bot was on before
+    /// took it back and off the ledge at once.
+    fn let_go(&mut self) {
+        self.lift = None;
+        self.teleporter = None;
+        self.button = None;
+        self.doorway = None;
+        self.dive = None;
+        self.detour = None;
+        self.door = None;
+    }
+
+    /// Whether the bot is at one of the things it tries, or going for an item it has not
+    /// marked (it sees it): nothing new is tried then. e1m3's super nailgun lies a running
+    /// jump from a teleporter's exit; bots that came out of it and saw it turned for a
+    /// doorway seen below and walked off the exit's ledge into the pit.
+    fn busy(&self) -> bool {
+        self.trying() || self.item.is_some()
+    }
+
     /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
     /// door).
     fn trying(&self) -> bool {
@@ -1463,7 +1498,7 @@ impl Explorer {
                 },
             ));
         }
-        if s.water_level < 2 || self.trying() {
+        if s.water_level < 2 || self.busy() {
             return None;
         }
         let tries = &self.dive_tries;
@@ -1569,7 +1604,7 @@ impl Explorer {
             return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
-        if self.trying() {
+        if self.busy() {
             return None;
         }
         let tries = &self.doorway_tries;
@@ -1657,7 +1692,7 @@ impl Explorer {
             return Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
-        if self.trying() {
+        if self.busy() {
             return None;
         }
         let tries = &self.lift_tries;
@@ -1752,7 +1787,7 @@ impl Explorer {
             return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
-        if self.trying() {
+        if self.busy() {
             return None;
         }
         let tries = &self.button_tries;
@@ -1831,6 +1866,9 @@ impl Explorer {
         };
         let floor = visits.floor(level, map);
         self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
+        if self.run.is_some() {
+            self.let_go();
+        }
         self.run.is_some()
     }
 
@@ -1872,6 +1910,9 @@ impl Explorer {
         };
         let floor = visits.floor(level, map);
         self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
+        if self.run.is_some() {
+            self.let_go();
+        }
         self.run.is_some()
     }
 
@@ -1879,7 +1920,8 @@ impl Explorer {
     /// within [`SECRET_RANGE`], where the bot can walk into its opening
     /// ([`ShootableView::walked_through_from`]), is shot (the view to aim along is returned); for
     /// [`SECRET_SECONDS`] after, the bot waits while the door it shot moves out of the way and
-    /// walks into its opening once it is open. A button or trigger with health in sight and
+    /// walks into its opening once it is open, until it stands there ([`DOOR_STOOD`]) or is
+    /// teleported. A button or trigger with health in sight and
     /// ready is shot too, for [`SHOT_SECONDS`] at most in all (it fires something somewhere;
     /// nothing to walk into). Returns `Some(request)` to replace the explorer's own
     /// (`Some(None)`: stand still), and the view. One trace per shootable in range.
@@ -1893,8 +1935,19 @@ impl Explorer {
         if let Some((index, left)) = self.door {
             let left = left - dt;
             self.door = None;
+            // Aim below the opening: a point on the hatch's top reads as the near side of a
+            // gap to the movement stage, which stops at the edge.
+            let below = |d: &ShootableView| d.home_centre - Vec3::new(0.0, 0.0, 64.0);
+            // Done once the bot stands in the opening, or was teleported (a teleporter
+            // behind the door took it elsewhere): e1m3's secret door before the teleporter
+            // up to the super nailgun held the bots it sent up there still at the exit for
+            // as long as the door moved, and then walked them back to the opening's spot.
+            let through = |d: &ShootableView| {
+                s.teleport_time > 0.0 || (below(d) - s.origin).truncate().length() < DOOR_STOOD
+            };
             if left > 0.0
                 && let Some(d) = doors.iter().find(|d| d.index == index && !d.closed)
+                && !through(d)
             {
                 self.door = Some((index, left));
                 if !d.open {
@@ -1902,9 +1955,7 @@ impl Explorer {
                     // the door stays put), so stand aside until it is out of the way.
                     return (Some(None), None);
                 }
-                // Aim below the opening: a point on the hatch's top reads as the near side
-                // of a gap to the movement stage, which stops at the edge.
-                let p = d.home_centre - Vec3::new(0.0, 0.0, 64.0);
+                let p = below(d);
                 let req = MoveRequest {
                     target: MoveTarget::Point(p),
                     speed: 320.0,
@@ -1978,6 +2029,15 @@ impl Explorer {
         planner: Option<(EntId, &crate::physics::PhysicsParams)>,
     ) -> (MoveRequest, bool) {
         self.timer -= dt;
+        // Just teleported: somewhere new, where what it gave up on may be in reach (e1m3's
+        // super nailgun, given up on from the floor below its ledge, is in sight at the exit
+        // of the teleporter up there), and the target it walked toward is behind it.
+        if self.exploring && s.teleport_time > 0.0 {
+            self.skip.clear();
+        }
+        if self.exploring && s.teleport_time > crate::physics::teleport::TELEPORT_LOCK - 1.5 * dt {
+            self.target = None;
+        }
         for k in self.skip.iter_mut() {
             k.1 -= dt;
         }
@@ -2068,6 +2128,15 @@ impl Explorer {
             self.target = Some(t);
             self.item = it;
             self.timer = TARGET_SECONDS;
+        }
+        // An item it goes for is walked at on the bot's own level, wherever the bot now is
+        // (a planned run may have carried it up to the item's ledge: below, the target read
+        // as a way down, and the bot walked off the ledge again).
+        if self.exploring
+            && let Some(i) = self.item
+            && let Some(v) = percepts.visible.iter().find(|v| v.thing == Thing::Item(i))
+        {
+            self.target = Some(Vec3::new(v.pos.x, v.pos.y, s.origin.z));
         }
         (
             MoveRequest {

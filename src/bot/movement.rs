@@ -13,6 +13,9 @@
 //! - **hold the edge** (explorers) when turning toward a target no lower: where the run's
 //!   momentum would carry the bot off a ledge its heading stays on, wish against that motion
 //!   instead;
+//! - **jump on the last tick on the ground** (explorers) before a drop deeper than
+//!   [`LEVEL_GAP`] on the way to a target no lower, where the jump lands on the bot's level
+//!   (a gap narrower than the player's box, a lip before the edge);
 //! - movers, teleporters and item touches are left to the physics.
 //!
 //! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
@@ -110,6 +113,11 @@ impl StateHash for MoveMemory {
 
 /// How far a bot backs away from an edge to get to full speed before jumping it.
 pub const RUN_UP: f32 = 64.0;
+
+/// A drop deeper than this toward a target on the bot's own level is one an explorer
+/// ([`MoveParams::hold_edges`]) jumps across from its last tick on the ground, where a jump
+/// lands on that level (see [`steer`]).
+pub const LEVEL_GAP: f32 = 64.0;
 
 /// Tuning of the movement stage; every bot carries its own (an exploring bot walks off
 /// deeper drops than a match bot, see [`super::explore::MAX_DROP`]).
@@ -444,6 +452,26 @@ pub fn steer(
         mem.avoid_ticks -= 1;
     } else {
         mem.avoid_side = 0;
+    }
+    // An explorer's last tick on the ground before a drop, going for a target on its own
+    // level: where running on falls deeper than LEVEL_GAP and a jump lands on that level,
+    // it jumps now. The floor samples below miss a gap narrower than a player's box and a
+    // drop behind a lip: e1m3's teleporter to the super nailgun sets players down on a pad
+    // 4 units over the ledge before the gap, so they are in the air from the pad's edge on.
+    if !jump
+        && !req.known
+        && params.hold_edges
+        && to3.z >= -STEP_SIZE
+        && s.on_ground.is_some()
+        && pmove(s, &run_toward(heading, speed, false), map, physics, dt, me)
+            .0
+            .on_ground
+            .is_none()
+        && landing(map, s, heading, false, physics, params.max_drop, me)
+            .is_none_or(|end| end.z < s.origin.z - LEVEL_GAP)
+        && jump_lands(map, s, heading, physics, params.max_drop.min(LEVEL_GAP), me)
+    {
+        jump = true;
     }
     // Gaps, lava and slime ahead: jump them at the edge if a jump lands, else stop.
     if !jump && !req.known {
