@@ -1328,3 +1328,52 @@ fn an_explorer_that_plans_a_run_lets_go_of_what_it_was_trying() {
     assert_eq!(ex.item, Some(item));
     assert!(ex.doorway.is_none() && ex.door.is_none() && ex.dive.is_none());
 }
+
+/// A ledge 72 units high (x 200..512) with a rocket launcher on it, and beside its face,
+/// off the straight way to the launcher, a crate 36 high (x 120..200, y 96..160): up only
+/// by two jumps.
+fn crate_and_ledge() -> (Level, CollisionMap) {
+    let mut b = shell(256.);
+    b.solid(v(200., -256., 0.), v(512., 256., 72.), "ledge");
+    b.solid(v(120., 96., 0.), v(200., 160., 36.), "crate");
+    b.point("weapon_rocketlauncher", v(320., 0., 72.), &[]);
+    b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
+    b.build()
+}
+
+/// In a match, the explorer in [`crate_and_ledge`] walks at the rocket launcher it sees,
+/// is blocked by the ledge's face, plans a run up by the crate and plays its first command
+/// on the tick it planned it, from the state it was planned from (a tick of standing
+/// first left the bot where the plan's physics no longer held: e1m3's super shotgun, five
+/// barrier jumps up, was marked on 9 of 16 runs before, on all 16 since), and marks the
+/// launcher.
+#[test]
+fn an_explorer_starts_a_planned_run_on_the_tick_it_plans_it() {
+    use botarena::bot::control::Controller;
+    use botarena::sim::components::Command;
+    let (level, cmap) = crate_and_ledge();
+    let mut m = explorer_in(level, cmap, v(-300., 0., 25.));
+    let e = m.sim.players[0].entity;
+    let mut started = None;
+    for tick in 0..20 * 20 {
+        m.step();
+        let c = m.sim.world.get::<&Controller>(e).expect("a controller");
+        let Controller::Explore(ex) = &*c else {
+            panic!("an explorer");
+        };
+        if let Some(run) = &ex.run {
+            let played = m.sim.world.get::<&Command>(e).expect("a command").0;
+            assert!(run.next >= 1, "tick {tick}: the run waits a tick");
+            if run.next == 1 {
+                assert_eq!(played, run.cmds[0], "tick {tick}: its first command");
+                started.get_or_insert(tick);
+            }
+        }
+        drop(c);
+        if item_marked(&m) {
+            break;
+        }
+    }
+    assert!(started.is_some(), "no run planned");
+    assert!(item_marked(&m), "the rocket launcher is not marked");
+}

@@ -341,6 +341,13 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 if is_stuck || ex.take_bored() {
                     stuck.push(*p);
                 }
+                // A run planned this tick starts this tick, from the state it was planned
+                // from: a tick of standing first left the bot where the plan's physics no
+                // longer held (e1m3's super shotgun, five barrier jumps up 16-unit steps).
+                if let Some(c) = ex.planned_cmd(s) {
+                    cmd.0 = c;
+                    continue;
+                }
                 intent.0 = Some(req);
                 // What it sees to try: a plat, a teleporter, a button, a door (one at a
                 // time: each keeps its own goal until done).

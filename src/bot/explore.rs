@@ -9,7 +9,8 @@
 //! player stuck somewhere does with the `kill` command, and respawns. Where the movement
 //! stage cannot get to a seen item (a running jump over lava that its jump prediction does
 //! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
-//! its commands while it stays on the planned path (letting go of what it was trying);
+//! its commands, from the tick it plans it, while it stays on the planned path (letting go
+//! of what it was trying);
 //! where walking about leads only where the
 //! team has been, it plans such a run toward the nearest place nobody has visited
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
