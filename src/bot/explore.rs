@@ -36,7 +36,7 @@ use glam::Vec3;
 
 use crate::map::level::{ItemKind, Level};
 use crate::map::{CollisionMap, Contents, EntId};
-use crate::nav::waypoints::{WaypointGraph, WaypointKind};
+use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
@@ -250,6 +250,14 @@ impl VisitMap {
     }
 }
 
+/// `p` and the points one visit cell away from it across the floor (the eight cells round
+/// its own at its height).
+fn cells_around(p: Vec3) -> impl Iterator<Item = Vec3> {
+    (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .map(move |(dx, dy)| p + Vec3::new(dx as f32, dy as f32, 0.0) * VISIT_CELL)
+}
+
 /// The spawn point whose surroundings (its visit cell and the eight beside it) the team has
 /// visited least, ties drawn with `rng`; `None` when the level has none. An explorer that
 /// starts again (given up where it was, or dead) asks for it: from a random one it came
@@ -257,12 +265,7 @@ impl VisitMap {
 /// one spawn point only by a long way (e1m3's east wing) were found on some runs and not
 /// on others.
 pub fn least_known_spawn(visits: &VisitMap, level: &Level, rng: &mut SimRng) -> Option<usize> {
-    let known = |p: Vec3| -> u32 {
-        (-1..=1)
-            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-            .map(|(dx, dy)| visits.visits(p + Vec3::new(dx as f32, dy as f32, 0.0) * VISIT_CELL))
-            .sum()
-    };
+    let known = |p: Vec3| -> u32 { cells_around(p).map(|q| visits.visits(q)).sum() };
     let scores: Vec<u32> = level.spawns.iter().map(|s| known(s.origin)).collect();
     let least = *scores.iter().min()?;
     let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == least).collect();
@@ -305,9 +308,7 @@ pub fn choose_target(
     let unmarked = |i: usize| {
         wants_item_waypoint(level, i)
             && !skip.iter().any(|k| k.0 == i)
-            && graph
-                .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
-                .is_none()
+            && graph.item_waypoint(i).is_none()
     };
     // An unmarked important item in reach comes first, then one that is only seen (the
     // movement stage climbs and jumps what it can; an item it cannot get to is skipped).
@@ -731,11 +732,7 @@ pub fn underwater_passage(
             let here = sweep(s.origin, s.origin + dir * FEEL);
             let gain = (deep.fraction - here.fraction) * FEEL;
             let end = deep.end_pos - dir * 16.0;
-            let unknown = |q: Vec3| {
-                (-1..=1).all(|dx| {
-                    (-1..=1).all(|dy| open(q + Vec3::new(dx as f32, dy as f32, 0.0) * VISIT_CELL))
-                })
-            };
+            let unknown = |q: Vec3| cells_around(q).all(&open);
             (gain >= PASSAGE_GAIN
                 && map.point_contents(end).intersects(Contents::WATER)
                 && unknown(end)
@@ -1865,8 +1862,34 @@ impl Explorer {
             mins: q - Vec3::new(32.0, 32.0, 24.0),
             maxs: q + Vec3::new(32.0, 32.0, 32.0),
         };
-        let floor = visits.floor(level, map);
-        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
+        self.run_to(
+            map,
+            visits.floor(level, map),
+            s,
+            (me, physics),
+            &goal,
+            rng.next_u64(),
+            dt,
+        )
+    }
+
+    /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) and, where one is found,
+    /// lets go of what the bot was trying ([`Explorer::let_go`]). True when one was found.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate input of the plan"
+    )]
+    fn run_to(
+        &mut self,
+        map: &CollisionMap,
+        floor: &[Vec3],
+        s: &PlayerState,
+        (me, physics): (EntId, &crate::physics::PhysicsParams),
+        goal: &crate::planner::Goal,
+        seed: u64,
+        dt: f32,
+    ) -> bool {
+        self.run = PlannedRun::plan(map, floor, s, me, goal, seed, dt, physics);
         if self.run.is_some() {
             self.let_go();
         }
@@ -1909,12 +1932,15 @@ impl Explorer {
             mins: item.origin + mn,
             maxs: item.origin + mx,
         };
-        let floor = visits.floor(level, map);
-        self.run = PlannedRun::plan(map, floor, s, me, &goal, rng.next_u64(), dt, physics);
-        if self.run.is_some() {
-            self.let_go();
-        }
-        self.run.is_some()
+        self.run_to(
+            map,
+            visits.floor(level, map),
+            s,
+            (me, physics),
+            &goal,
+            rng.next_u64(),
+            dt,
+        )
     }
 
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
@@ -2065,11 +2091,7 @@ impl Explorer {
         // the bot there (e1m3's super shotgun, over the hall by its east doors, drew back
         // every explorer that came through them, which stood below it until given up).
         let short = *status == MoveStatus::Arrived
-            && self.item.is_some_and(|i| {
-                graph
-                    .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
-                    .is_none()
-            });
+            && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
         if (blocked || short)
             && let Some(i) = self.item.take()
         {

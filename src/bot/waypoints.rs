@@ -269,9 +269,7 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
                 ) {
                     continue;
                 }
-                if g.find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == def))
-                    .is_some()
-                {
+                if g.item_waypoint(def).is_some() {
                     continue;
                 }
                 let c = (imn + imx) * 0.5;

@@ -630,6 +630,11 @@ impl WaypointGraph {
         }
     }
 
+    /// The item waypoint of level item `item`, if the graph has one.
+    pub fn item_waypoint(&self, item: usize) -> Option<u32> {
+        self.find_kind(|k| matches!(k, WaypointKind::Item { item: i, .. } if *i == item))
+    }
+
     /// The first waypoint of a kind matching `pred`.
     pub fn find_kind(&self, pred: impl Fn(&WaypointKind) -> bool) -> Option<u32> {
         self.waypoints

@@ -327,10 +327,7 @@ pub fn coverage(
     let mut missing = BTreeMap::new();
     let mut with = 0;
     for &i in &important {
-        if graph
-            .find_kind(|k| matches!(k, WaypointKind::Item { item, .. } if *item == i))
-            .is_some()
-        {
+        if graph.item_waypoint(i).is_some() {
             with += 1;
         } else {
             *missing.entry(level.items[i].classname.clone()).or_insert(0) += 1;
