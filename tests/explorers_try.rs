@@ -375,12 +375,16 @@ fn teleporter_pair() -> (Level, CollisionMap) {
 }
 
 /// An explorer goes to a teleporter from the side where it touches that one first: from
-/// the west of the pair it leaves the eastern one alone (walking at it, it would touch the
-/// western one and be sent back where it has been), from the east it walks in across the
-/// eastern one's east face; from above it, where no walk gets into it, it leaves it alone.
+/// the west of the pair, walking, it leaves the eastern one alone (walking at it, it would
+/// touch the western one and be sent back where it has been), from the east it walks in
+/// across the eastern one's east face; from above it, where no walk gets into it, it leaves
+/// it alone. With a planner it runs into the eastern one from the west too, round the
+/// pair's end, the western one never touched on the way.
 #[test]
 fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touched_first() {
-    use botarena::bot::explore::{Explorer, VisitMap, teleporters, touched_first};
+    use botarena::bot::explore::{
+        Explorer, TeleporterPlanner, VisitMap, teleporters, touched_first,
+    };
     use botarena::physics::pmove::PlayerState;
     let (level, cmap) = teleporter_pair();
     let m = common::match_of(level, cmap, 4, vec![]);
@@ -401,25 +405,63 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
         Some(west.index)
     );
     assert_eq!(touched_first(&views, wside, v(300., 100., 24.)), None);
+    // Where a teleporter leads is known once the team stood at its destination or where
+    // arrivals come down, a little way on the way it faces (here the next visit cell).
+    let north = botarena::bot::explore::TeleporterView {
+        dest: v(100., 100., 24.),
+        yaw: 90.,
+        ..back
+    };
+    let mut known = VisitMap::default();
+    assert!(!north.leads_where_known(&known));
+    known.visit(v(100., 200., 24.));
+    assert_ne!(
+        VisitMap::cell(north.dest),
+        VisitMap::cell(v(100., 200., 24.))
+    );
+    assert!(north.leads_where_known(&known));
     let mut visits = VisitMap::default();
     visits.visit(back.dest);
+    assert!(back.leads_where_known(&visits));
     let dt = 0.05;
     // West of the pair: the one that leads somewhere new is not walked at.
     let here = PlayerState::at(wside, 0.0);
     let mut ex = Explorer::new(here.origin);
-    assert_eq!(ex.teleporter(&m.sim.cmap, &visits, &views, &here, dt), None);
+    assert_eq!(
+        ex.teleporter(&m.sim.cmap, &visits, &views, &here, None, dt),
+        None
+    );
     // East of it: walked into from the east.
     let there = PlayerState::at(eside, 0.0);
     let mut ex = Explorer::new(there.origin);
-    let go = ex.teleporter(&m.sim.cmap, &visits, &views, &there, dt);
+    let go = ex.teleporter(&m.sim.cmap, &visits, &views, &there, None, dt);
     assert_eq!(target(go), Some(v(450., -208., 24.)));
     // Seen from a balcony above it: no walk at the bot's own height gets into it.
     let above = PlayerState::at(v(500., -208., 150.), 0.0);
     let mut ex = Explorer::new(above.origin);
     assert_eq!(
-        ex.teleporter(&m.sim.cmap, &visits, &views, &above, dt),
+        ex.teleporter(&m.sim.cmap, &visits, &views, &above, None, dt),
         None
     );
+    // With a planner, from the west: a run whose first teleporter is the eastern one.
+    let physics = botarena::physics::pmove::PhysicsParams::default();
+    let mut rng = botarena::sim::rng::SimRng::new(7, 0);
+    let stood = botarena::nav::sample::stand_still(&m.sim.cmap, &physics, wside + Vec3::Z);
+    let mut ex = Explorer::new(stood.origin);
+    let planner = TeleporterPlanner {
+        level: &m.sim.level,
+        me: botarena::map::EntId(1),
+        physics: &physics,
+        rng: &mut rng,
+    };
+    let go = ex.teleporter(&m.sim.cmap, &visits, &views, &stood, Some(planner), dt);
+    assert_eq!(go, None, "a run, not a walk");
+    let run = ex.run.as_ref().expect("a run planned into the eastern one");
+    let first = run
+        .path
+        .windows(2)
+        .find_map(|w| touched_first(&views, w[0], w[1]));
+    assert_eq!(first, Some(west.index), "touches the eastern one first");
     // And a real explorer started east of the pair gets to the west room through it.
     let (level, cmap) = teleporter_pair();
     let mut m = explorer_in(level, cmap, v(500., -208., 25.));
@@ -427,6 +469,46 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
         m.sim.player_state(0).unwrap().origin.x < 0.0
     });
     assert!(beyond.is_some(), "the explorer never went through");
+}
+
+/// e1m5's teleporter to the quad (trigger 9, x 432..436) sits on the east face of a
+/// 16-unit sill under an arch, the one back (trigger 8, x 416..420) on its west face; east
+/// of the arch a player's centre has 7 units of room past the posts. An explorer that
+/// starts west of the arch, where trigger 8 leads somewhere the team has been, runs round
+/// the post into trigger 9: walking at it, the posts turned the bot away and it walked
+/// round into trigger 8 (e1m5's quad was marked on 4 of 16 explorations).
+#[test]
+fn an_explorer_runs_into_e1m5s_quad_teleporter_past_the_arch_post() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    for seed in [4, 5, 6] {
+        let (level, cmap) = common::quake_map(&dir, "e1m5");
+        let mut m = common::match_of(
+            level,
+            cmap,
+            seed,
+            vec![scripted(
+                "explorer",
+                v(320., 2650., 425.),
+                0.,
+                ControllerConfig::Explore,
+            )],
+        );
+        let back = m.sim.level.teleport_dests[1].origin;
+        assert_eq!(back, v(704., 1520., 31.), "trigger 8's destination");
+        m.learned.visits.visit(back);
+        let mut first = None;
+        for _ in 0..15 * 20 {
+            m.step();
+            for e in &m.sim.events {
+                if let botarena::sim::SimEvent::Teleport { trigger, .. } = e {
+                    first = first.or(Some(*trigger));
+                }
+            }
+        }
+        assert_eq!(first, Some(9), "seed {seed}: the first teleporter touched");
+    }
 }
 
 #[test]

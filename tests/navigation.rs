@@ -457,7 +457,7 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
                 &floor,
                 &start,
                 me,
-                &goal,
+                (&goal, Vec::new()),
                 seed,
                 0.05,
                 &Default::default(),
@@ -489,7 +489,7 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
             &floor,
             &start,
             me,
-            &goal,
+            (&goal, Vec::new()),
             0,
             0.1,
             &Default::default()

@@ -354,9 +354,17 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 {
                     use super::explore::ButtonGo;
                     let visits = &learned.visits;
+                    let planner = super::explore::TeleporterPlanner {
+                        level: &sim.level,
+                        me,
+                        physics: &sim.params,
+                        rng: &mut rng.0,
+                    };
                     let go = ex
                         .lift(&sim.cmap, visits, &lifts, s, dt)
-                        .or_else(|| ex.teleporter(&sim.cmap, visits, &teleporters, s, dt))
+                        .or_else(|| {
+                            ex.teleporter(&sim.cmap, visits, &teleporters, s, Some(planner), dt)
+                        })
                         .or_else(|| {
                             ex.button(&sim.cmap, &buttons, s, (mstatus, routed), Some(me), dt)
                         })
@@ -366,6 +374,13 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         .or_else(|| ex.dive(&sim.cmap, &sim.level, visits, s, dt));
                     if !matches!(go, Some(ButtonGo::Route(_))) {
                         route.goal = None;
+                    }
+                    // A run into a teleporter planned this tick starts this tick, as it
+                    // is (the movement stage leaves a bot with no request alone).
+                    if let Some(c) = ex.planned_cmd(s) {
+                        intent.0 = None;
+                        cmd.0 = c;
+                        continue;
                     }
                     match go {
                         Some(ButtonGo::Walk(go)) => intent.0 = Some(go),

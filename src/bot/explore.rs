@@ -481,8 +481,9 @@ impl PlannedRun {
 
     /// Plans a run from `s` into `goal` over the `floor` points around the straight line
     /// between them ([`PLAN_TUBE`]), [`PLAN_EXPANSIONS`] expansions; `me` is the bot's body.
-    /// `None` where none is found, or where the tick `dt` is not the planner's step.
-    /// `physics`: the match's.
+    /// A run that touches one of `teleporters` is sent where it leads (and so does not get
+    /// there by it). `None` where none is found, or where the tick `dt` is not the
+    /// planner's step. `physics`: the match's.
     #[allow(
         clippy::too_many_arguments,
         reason = "each is a separate input of the plan"
@@ -492,7 +493,7 @@ impl PlannedRun {
         floor: &[Vec3],
         s: &PlayerState,
         me: EntId,
-        goal: &crate::planner::Goal,
+        (goal, teleporters): (&crate::planner::Goal, Vec<crate::planner::Teleporter>),
         seed: u64,
         dt: f32,
         physics: &crate::physics::PhysicsParams,
@@ -503,6 +504,7 @@ impl PlannedRun {
             stop_at_first: true,
             goal_bias: 0.3,
             me: Some(me),
+            teleporters,
             ..Default::default()
         };
         // One planner step per tick.
@@ -859,6 +861,8 @@ pub struct TeleporterView {
     pub centre: Vec3,
     /// Where it sends a player.
     pub dest: Vec3,
+    /// The way a player faces on arrival (degrees).
+    pub yaw: f32,
     /// Where a player touches it and no other teleporter, where another lies so close
     /// that a player walking in from the wrong side touches that one first (e1m5's pair of
     /// thin triggers 12 units apart, one for each way): a horizontal direction out of the
@@ -872,6 +876,17 @@ pub struct TeleporterView {
 }
 
 impl TeleporterView {
+    /// Whether the team has been where it sends a player: at its destination, or where
+    /// an arrival comes down (a teleporter sends players on at 300 units/s the way the
+    /// destination faces, and visits count only standing: e1m5's teleporter back from the
+    /// quad's arch sets players down 90 units on, in the next cell, and nobody stood in its
+    /// destination's own, so every explorer took it twice for somewhere new).
+    pub fn leads_where_known(&self, visits: &VisitMap) -> bool {
+        let (sin, cos) = self.yaw.to_radians().sin_cos();
+        let on = self.dest + Vec3::new(cos, sin, 0.0) * ARRIVAL_RUN;
+        visits.visits(self.dest) > 0 || visits.visits(on) > 0
+    }
+
     /// The point an explorer at `from` walks to, to step in (at its own height): the
     /// entry point where the teleporter has one, else the centre.
     pub fn walk_point(&self, from: Vec3) -> Vec3 {
@@ -879,6 +894,22 @@ impl TeleporterView {
         Vec3::new(p.x, p.y, from.z)
     }
 }
+
+/// What an explorer plans a run into a teleporter with ([`Explorer::teleporter`]).
+pub struct TeleporterPlanner<'a> {
+    /// The level (its floor points, [`VisitMap::floor`], are what the run is planned over).
+    pub level: &'a Level,
+    /// The bot's body.
+    pub me: EntId,
+    /// The match's physics.
+    pub physics: &'a crate::physics::PhysicsParams,
+    /// The bot's random stream (the plan's seed).
+    pub rng: &'a mut SimRng,
+}
+
+/// How far on from a teleporter's destination an arrival comes down, about (sent on at 300
+/// units/s, e1m5's arrivals stand again 90 units on).
+pub const ARRIVAL_RUN: f32 = 96.0;
 
 /// How far a player's box reaches into a teleporter's face at its entry point.
 pub const ENTRY_OVERLAP: f32 = 2.0;
@@ -922,6 +953,7 @@ pub fn teleporters(sim: &crate::sim::Sim) -> Vec<TeleporterView> {
                 index,
                 centre: (t.mins + t.maxs) * 0.5,
                 dest: level.teleport_dests[d].origin,
+                yaw: level.teleport_dests[d].yaw,
                 entry: entry_side(index, t.mins, t.maxs, &boxes),
                 mins: t.mins,
                 maxs: t.maxs,
@@ -1320,14 +1352,20 @@ impl Explorer {
     /// Teleporters, as a player new to a map tries them: a working teleporter in sight
     /// within [`LIFT_RANGE`] that sends a player where nobody has been is walked into,
     /// until the bot arrives there or [`BUTTON_SECONDS`] have passed, at most
-    /// [`BUTTON_TRIES`] times per teleporter (the drop stage marks the way). Returns what to
-    /// do while at it. One trace per teleporter in range when not going to one.
+    /// [`BUTTON_TRIES`] times per teleporter (the drop stage marks the way). One beside
+    /// another ([`TeleporterView::entry`]) is got into by a run planned over the physics
+    /// where `planner` (the level, the bot's body, the physics, the bot's random stream) is
+    /// given and one is found, the others being teleporters in the plan (a run that
+    /// touches one of them first goes where it leads). Returns what to do while at it
+    /// (`None` also when a run was planned: [`Explorer::planned_cmd`] plays it). One trace
+    /// per teleporter in range when not going to one.
     pub fn teleporter(
         &mut self,
         map: &CollisionMap,
         visits: &VisitMap,
         teleporters: &[TeleporterView],
         s: &PlayerState,
+        planner: Option<TeleporterPlanner<'_>>,
         dt: f32,
     ) -> Option<ButtonGo> {
         let toward = |t: &TeleporterView| ButtonGo::walk_to(t.walk_point(s.origin));
@@ -1346,22 +1384,60 @@ impl Explorer {
         }
         let tries = &self.teleporter_tries;
         let spent = |t: &TeleporterView| tried_out(tries, t.index);
+        let straight = |t: &TeleporterView| {
+            touched_first(teleporters, s.origin, t.walk_point(s.origin)) == Some(t.index)
+        };
         let t = teleporters
             .iter()
-            .filter(|t| !spent(t) && visits.visits(t.dest) == 0)
+            .filter(|t| !spent(t) && !t.leads_where_known(visits))
             .map(|t| (t.centre.distance(eye), t))
             .filter(|(d, _)| *d <= LIFT_RANGE)
             .filter(|(_, t)| map.trace_ray(eye, t.centre, Contents::SOLID, None).fraction >= 1.0)
             // Only one a straight walk at the bot's own height gets into first: from the wrong
             // side of a teleporter beside another, the other is touched first, and one seen
             // from a balcony above it (or from below) is touched by no such walk — walked at,
-            // it spent the try (e1m5, e4m3: 4 points of their floor, seeds 0-8).
-            .filter(|(_, t)| {
-                touched_first(teleporters, s.origin, t.walk_point(s.origin)) == Some(t.index)
-            })
+            // it spent the try (e1m5, e4m3: 4 points of their floor, seeds 0-8). One beside
+            // another is planned for from anywhere.
+            .filter(|(_, t)| straight(t) || (t.entry.is_some() && planner.is_some()))
             .min_by(|a, b| a.0.total_cmp(&b.0))?
             .1;
         plan_try(&mut self.teleporter_tries, t.index);
+        // Beside another, a straight walk is a poor way in even from the right side:
+        // e1m5's pair (thin triggers on either face of a 16-unit sill under an arch, to the
+        // quad and back) is got into from the east only through a gap 7 units wide for a
+        // player's centre, past the arch's posts, and the movement stage turned away there
+        // and walked round into the other one.
+        if t.entry.is_some()
+            && let Some(TeleporterPlanner {
+                level,
+                me,
+                physics,
+                rng,
+            }) = planner
+        {
+            let goal = crate::planner::Goal {
+                mins: t.mins,
+                maxs: t.maxs,
+            };
+            let others = teleporters
+                .iter()
+                .filter(|o| o.index != t.index)
+                .map(|o| crate::planner::Teleporter {
+                    mins: o.mins,
+                    maxs: o.maxs,
+                    origin: o.dest,
+                    yaw: o.yaw,
+                })
+                .collect();
+            let seed = rng.next_u64();
+            let floor = visits.floor(level, map);
+            if self.run_to(map, floor, s, (me, physics), (&goal, others), seed, dt) {
+                return None;
+            }
+        }
+        if !straight(t) {
+            return None;
+        }
         self.teleporter = Some((t.index, BUTTON_SECONDS));
         Some(toward(t))
     }
@@ -1867,7 +1943,7 @@ impl Explorer {
             visits.floor(level, map),
             s,
             (me, physics),
-            &goal,
+            (&goal, Vec::new()),
             rng.next_u64(),
             dt,
         )
@@ -1885,7 +1961,7 @@ impl Explorer {
         floor: &[Vec3],
         s: &PlayerState,
         (me, physics): (EntId, &crate::physics::PhysicsParams),
-        goal: &crate::planner::Goal,
+        goal: (&crate::planner::Goal, Vec<crate::planner::Teleporter>),
         seed: u64,
         dt: f32,
     ) -> bool {
@@ -1937,7 +2013,7 @@ impl Explorer {
             visits.floor(level, map),
             s,
             (me, physics),
-            &goal,
+            (&goal, Vec::new()),
             rng.next_u64(),
             dt,
         )

@@ -266,7 +266,7 @@ impl Roam {
                 floor,
                 s,
                 me,
-                &goal,
+                (&goal, Vec::new()),
                 rng.next_u64(),
                 dt,
                 physics,
