@@ -1429,9 +1429,8 @@ impl Explorer {
                     yaw: o.yaw,
                 })
                 .collect();
-            let seed = rng.next_u64();
-            let floor = visits.floor(level, map);
-            if self.run_to(map, floor, s, (me, physics), (&goal, others), seed, dt) {
+            let world = (map, level, visits);
+            if self.run_to(world, s, (me, physics), (&goal, others), rng, dt) {
                 return None;
             }
         }
@@ -1938,33 +1937,24 @@ impl Explorer {
             mins: q - Vec3::new(32.0, 32.0, 24.0),
             maxs: q + Vec3::new(32.0, 32.0, 32.0),
         };
-        self.run_to(
-            map,
-            visits.floor(level, map),
-            s,
-            (me, physics),
-            (&goal, Vec::new()),
-            rng.next_u64(),
-            dt,
-        )
+        let world = (map, level, visits);
+        self.run_to(world, s, (me, physics), (&goal, Vec::new()), rng, dt)
     }
 
-    /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) and, where one is found,
+    /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) over the level's floor
+    /// points ([`VisitMap::floor`]), seeded from the bot's stream, and, where one is found,
     /// lets go of what the bot was trying ([`Explorer::let_go`]). True when one was found.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "each is a separate input of the plan"
-    )]
     fn run_to(
         &mut self,
-        map: &CollisionMap,
-        floor: &[Vec3],
+        (map, level, visits): (&CollisionMap, &Level, &VisitMap),
         s: &PlayerState,
         (me, physics): (EntId, &crate::physics::PhysicsParams),
         goal: (&crate::planner::Goal, Vec<crate::planner::Teleporter>),
-        seed: u64,
+        rng: &mut SimRng,
         dt: f32,
     ) -> bool {
+        let seed = rng.next_u64();
+        let floor = visits.floor(level, map);
         self.run = PlannedRun::plan(map, floor, s, me, goal, seed, dt, physics);
         if self.run.is_some() {
             self.let_go();
@@ -2008,15 +1998,8 @@ impl Explorer {
             mins: item.origin + mn,
             maxs: item.origin + mx,
         };
-        self.run_to(
-            map,
-            visits.floor(level, map),
-            s,
-            (me, physics),
-            (&goal, Vec::new()),
-            rng.next_u64(),
-            dt,
-        )
+        let world = (map, level, visits);
+        self.run_to(world, s, (me, physics), (&goal, Vec::new()), rng, dt)
     }
 
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
