@@ -382,9 +382,7 @@ fn teleporter_pair() -> (Level, CollisionMap) {
 /// pair's end, the western one never touched on the way.
 #[test]
 fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touched_first() {
-    use botarena::bot::explore::{
-        Explorer, TeleporterPlanner, VisitMap, teleporters, touched_first,
-    };
+    use botarena::bot::explore::{Explorer, RunPlanner, VisitMap, teleporters, touched_first};
     use botarena::physics::pmove::PlayerState;
     let (level, cmap) = teleporter_pair();
     let m = common::match_of(level, cmap, 4, vec![]);
@@ -448,7 +446,7 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
     let mut rng = botarena::sim::rng::SimRng::new(7, 0);
     let stood = botarena::nav::sample::stand_still(&m.sim.cmap, &physics, wside + Vec3::Z);
     let mut ex = Explorer::new(stood.origin);
-    let planner = TeleporterPlanner {
+    let planner = RunPlanner {
         level: &m.sim.level,
         me: botarena::map::EntId(1),
         physics: &physics,

@@ -423,7 +423,7 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
     // Floor on both sides of a 160-unit pit with lava in it: the planner (over the real
     // physics) finds a running jump; playing its commands one per tick from the same state
     // goes the same way and lands on the far side; pushed off course, the run stops.
-    use botarena::bot::explore::PlannedRun;
+    use botarena::bot::explore::{PlannedRun, RunGoal};
     let mut b = room();
     b.solid(
         Vec3::new(-512., -512., -16.),
@@ -457,7 +457,7 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
                 &floor,
                 &start,
                 me,
-                (&goal, Vec::new()),
+                &RunGoal::touch(goal),
                 seed,
                 0.05,
                 &Default::default(),
@@ -489,7 +489,7 @@ fn a_run_planned_over_the_physics_jumps_a_lava_pit_and_is_played_exactly() {
             &floor,
             &start,
             me,
-            (&goal, Vec::new()),
+            &RunGoal::touch(goal),
             0,
             0.1,
             &Default::default()

@@ -432,3 +432,140 @@ fn an_explorer_lets_go_of_a_shot_door_once_in_its_opening_or_teleported() {
     assert_eq!(ex.secret_door(map, &open, &there, 0.05), (None, None));
     assert!(ex.door.is_none());
 }
+
+/// Where a player stands to shoot a wall door and walk in, and where it comes out: on the
+/// opening's floor just off each face (a box touching the face reads as inside it), on
+/// the side the player is on — the 16-unit strip of ledge in front of the door over the
+/// hall, seen from the hall or the balcony; the team has been beyond it once someone stood
+/// in the visit cell past its far face. A hatch has no front.
+#[test]
+fn a_wall_doors_front_and_far_side_are_on_its_openings_floor() {
+    use botarena::bot::explore::{DOOR_GAP, VisitMap, shootables};
+    for on_ledge in [false, true] {
+        let (level, cmap) = balcony_and_wall_door(on_ledge);
+        let m = match_with(level, cmap, vec![]);
+        let doors = shootables(&m.sim);
+        let (door, map) = (&doors[0], &m.sim.cmap);
+        let z = if on_ledge { 120. } else { 24. };
+        // The door is x 400..416: the front 16 + DOOR_GAP off its west face, the far side
+        // as far off its east face.
+        let (front, beyond) = (v(384. - DOOR_GAP, 0., z), v(432. + DOOR_GAP, 0., z));
+        let (balcony, hall) = (v(-300., 0., 216.), v(0., 0., 24.));
+        for from in [balcony, hall] {
+            let stand = door.front_stand(map, from).expect("a front");
+            assert!(stand.distance(front) < 0.1, "{stand} from {from}");
+            let out = door.beyond_stand(map, from).expect("a far side");
+            assert!(out.distance(beyond) < 0.1, "{out} from {from}");
+        }
+        // From the far side, the other way round.
+        let far = door.front_stand(map, v(480., 0., z)).expect("a front");
+        assert!(far.distance(beyond) < 0.1, "{far}");
+        let mut visits = VisitMap::default();
+        assert!(!door.leads_where_known(map, &visits, hall));
+        visits.visit(hall);
+        visits.visit(front);
+        assert!(
+            !door.leads_where_known(map, &visits, hall),
+            "this side only"
+        );
+        visits.visit(v(480., 0., z));
+        assert!(door.leads_where_known(map, &visits, hall));
+    }
+    let (level, cmap) = hatch_map(&[]);
+    let m = match_with(level, cmap, vec![]);
+    let hatch = &shootables(&m.sim)[0];
+    assert_eq!(hatch.front_stand(&m.sim.cmap, v(300., 300., 24.)), None);
+}
+
+/// e3m2's rocket-launcher room: its door (x 712..736) stands over an 8-unit ledge 96
+/// units above the hall in front of it, and the ledge is reached only by a drop from the
+/// balcony or a raised plat's corner. An explorer on the balcony that sees the door plans
+/// a run over the physics to stand on the ledge in front of it — standing, not falling
+/// past — shoots it from there, and runs in once it is open (walking in, the movement
+/// stage turned off the opening's corner and stepped off the ledge). Before, nobody went
+/// for the ledge: the rocket launcher was marked on 5 of 16 explorations.
+#[test]
+fn an_explorer_gets_into_e3m2s_rocket_launcher_room_over_the_ledge_below_its_door() {
+    use botarena::bot::explore::{PlannedRun, RunGoal, shootables};
+    use botarena::physics::pmove::{PLAYER_MINS, pmove};
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let balcony = v(570., -740., -39.);
+    let (level, cmap) = quake_map(&dir, "e3m2");
+    let m = match_with(level, cmap, vec![]);
+    let doors = shootables(&m.sim);
+    let door = doors
+        .iter()
+        .find(|d| d.home.0.x == 712. && d.home.1.x == 736.)
+        .expect("the rocket-launcher room's door");
+    let map = &m.sim.cmap;
+    assert!(!door.walked_through_from(map, balcony));
+    let stand = door.front_stand(map, balcony).expect("its front");
+    assert!(
+        (stand.z + 136.).abs() < 1.0 && (stand.x - 692.).abs() < 1.0,
+        "{stand}"
+    );
+    // A run planned to stand there ends standing on the ledge, seeds 1-4.
+    let floor = botarena::nav::sample::floor_points(&m.sim.level, map, 32.0);
+    let start = botarena::nav::sample::stand_still(map, &m.sim.params, balcony);
+    let feet = stand + v(0., 0., PLAYER_MINS.z);
+    let goal = RunGoal {
+        standing: true,
+        ..RunGoal::touch(botarena::planner::Goal {
+            mins: feet - v(2., 2., 1.),
+            maxs: feet + v(2., 2., 1.),
+        })
+    };
+    let me = botarena::map::EntId(1);
+    for seed in 1..=4 {
+        let run = PlannedRun::plan(map, &floor, &start, me, &goal, seed, 0.05, &m.sim.params)
+            .unwrap_or_else(|| panic!("seed {seed}: a run to the ledge"));
+        let mut s = start;
+        for c in &run.cmds {
+            s = pmove(&s, c, map, &m.sim.params, 0.05, Some(me)).0;
+        }
+        assert!(
+            s.on_ground.is_some(),
+            "seed {seed}: standing at {}",
+            s.origin
+        );
+        assert!(
+            (s.origin.z + 136.).abs() < 1.0,
+            "seed {seed}: on the ledge {}",
+            s.origin
+        );
+    }
+    // A real explorer on the balcony gets into the room and marks the rocket launcher.
+    let rl = m
+        .sim
+        .level
+        .items
+        .iter()
+        .position(|i| i.classname == "weapon_rocketlauncher")
+        .expect("the rocket launcher");
+    for seed in [1, 2] {
+        let (level, cmap) = quake_map(&dir, "e3m2");
+        let mut m = common::match_of(
+            level,
+            cmap,
+            seed,
+            vec![scripted(
+                "explorer",
+                balcony,
+                45.,
+                ControllerConfig::Explore,
+            )],
+        );
+        let mut marked = None;
+        for tick in 0..30 * 20 {
+            m.step();
+            if m.learned.waypoints.item_waypoint(rl).is_some() {
+                marked = Some(tick);
+                break;
+            }
+        }
+        println!("seed {seed}: rocket launcher marked at tick {marked:?}");
+        assert!(marked.is_some(), "seed {seed}: not marked in 30 s");
+    }
+}

@@ -354,7 +354,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 {
                     use super::explore::ButtonGo;
                     let visits = &learned.visits;
-                    let planner = super::explore::TeleporterPlanner {
+                    let planner = super::explore::RunPlanner {
                         level: &sim.level,
                         me,
                         physics: &sim.params,
@@ -381,6 +381,23 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         intent.0 = None;
                         cmd.0 = c;
                         continue;
+                    }
+                    // A door seen that only a run gets in front of (a ledge below it), or
+                    // one shot from there that is open now: the run starts this tick too.
+                    if !doors.is_empty() {
+                        let planner = super::explore::RunPlanner {
+                            level: &sim.level,
+                            me,
+                            physics: &sim.params,
+                            rng: &mut rng.0,
+                        };
+                        if ex.door_front(&sim.cmap, visits, &doors, s, planner, dt)
+                            && let Some(c) = ex.planned_cmd(s)
+                        {
+                            intent.0 = None;
+                            cmd.0 = c;
+                            continue;
+                        }
                     }
                     match go {
                         Some(ButtonGo::Walk(go)) => intent.0 = Some(go),

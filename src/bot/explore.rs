@@ -439,6 +439,12 @@ pub struct Explorer {
     pub gate_tries: Vec<((i32, i32, i32), u32)>,
     /// Buttons and triggers with health shot at (mover index), with the seconds spent.
     pub shot: Vec<(usize, f32)>,
+    /// The door (mover index) a run was planned to stand in front of
+    /// ([`Explorer::door_front`]): shot from a stand once there.
+    pub door_front: Option<usize>,
+    /// Doors a run to their front was planned for, per visit cell planned from, with the
+    /// number of tries.
+    pub door_front_tries: Vec<(DoorFrom, u32)>,
     /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
     /// a bot that explores between fights, [`MAX_DROP`] for an exploring bot).
     pub max_drop: f32,
@@ -479,11 +485,11 @@ impl PlannedRun {
         Some(self.cmds[self.next - 1])
     }
 
-    /// Plans a run from `s` into `goal` over the `floor` points around the straight line
-    /// between them ([`PLAN_TUBE`]), [`PLAN_EXPANSIONS`] expansions; `me` is the bot's body.
-    /// A run that touches one of `teleporters` is sent where it leads (and so does not get
-    /// there by it). `None` where none is found, or where the tick `dt` is not the
-    /// planner's step. `physics`: the match's.
+    /// Plans a run from `s` into `goal`'s region over the `floor` points around the
+    /// straight line between them ([`PLAN_TUBE`]), [`PLAN_EXPANSIONS`] expansions; `me` is
+    /// the bot's body. A run that touches one of the goal's teleporters is sent where it
+    /// leads (and so does not get there by it). `None` where none is found, or where the
+    /// tick `dt` is not the planner's step. `physics`: the match's.
     #[allow(
         clippy::too_many_arguments,
         reason = "each is a separate input of the plan"
@@ -493,7 +499,7 @@ impl PlannedRun {
         floor: &[Vec3],
         s: &PlayerState,
         me: EntId,
-        (goal, teleporters): (&crate::planner::Goal, Vec<crate::planner::Teleporter>),
+        goal: &RunGoal,
         seed: u64,
         dt: f32,
         physics: &crate::physics::PhysicsParams,
@@ -504,9 +510,11 @@ impl PlannedRun {
             stop_at_first: true,
             goal_bias: 0.3,
             me: Some(me),
-            teleporters,
+            teleporters: goal.teleporters.clone(),
+            goal_standing: goal.standing,
             ..Default::default()
         };
+        let goal = &goal.region;
         // One planner step per tick.
         if (dt - cfg.step).abs() > 1e-4 {
             return None;
@@ -527,6 +535,45 @@ impl PlannedRun {
             cmds,
             path: plan.path(),
             next: 0,
+        })
+    }
+}
+
+/// Where a run is planned to ([`PlannedRun::plan`]).
+#[derive(Clone, Debug)]
+pub struct RunGoal {
+    /// The region the player's box is to touch.
+    pub region: crate::planner::Goal,
+    /// Teleporters in the plan: a run that touches one of them goes where it leads.
+    pub teleporters: Vec<crate::planner::Teleporter>,
+    /// Touched only standing on the ground ([`crate::planner::PlanConfig::goal_standing`]).
+    pub standing: bool,
+}
+
+impl RunGoal {
+    /// Touching `region` at all, with no teleporters in the plan.
+    pub fn touch(region: crate::planner::Goal) -> RunGoal {
+        RunGoal {
+            region,
+            teleporters: Vec::new(),
+            standing: false,
+        }
+    }
+}
+
+/// A door (mover index) and the visit cell a run to its front was planned from.
+pub type DoorFrom = (usize, (i32, i32, i32));
+
+/// A run's goal of standing at `stand` (an origin): the feet's level a few units round it,
+/// which a box standing on the floor there touches and one falling past it does not, as it
+/// is not standing.
+fn standing_goal(stand: Vec3) -> RunGoal {
+    let feet = stand + Vec3::new(0.0, 0.0, PLAYER_MINS.z);
+    RunGoal {
+        standing: true,
+        ..RunGoal::touch(crate::planner::Goal {
+            mins: feet - Vec3::new(2.0, 2.0, 1.0),
+            maxs: feet + Vec3::new(2.0, 2.0, 1.0),
         })
     }
 }
@@ -763,7 +810,7 @@ fn surface_above(map: &CollisionMap, p: Vec3) -> Option<Vec3> {
 }
 
 /// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
-fn tried_out(tries: &[(usize, u32)], key: usize) -> bool {
+fn tried_out<K: PartialEq>(tries: &[(K, u32)], key: K) -> bool {
     tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
 }
 
@@ -895,8 +942,8 @@ impl TeleporterView {
     }
 }
 
-/// What an explorer plans a run into a teleporter with ([`Explorer::teleporter`]).
-pub struct TeleporterPlanner<'a> {
+/// What an explorer plans a run with ([`Explorer::teleporter`], [`Explorer::door_front`]).
+pub struct RunPlanner<'a> {
     /// The level (its floor points, [`VisitMap::floor`], are what the run is planned over).
     pub level: &'a Level,
     /// The bot's body.
@@ -1136,6 +1183,10 @@ pub const DOOR_STOOD: f32 = 24.0;
 /// ([`ShootableView::walked_through_from`]).
 pub const DOOR_FRONT: f32 = 48.0;
 
+/// How far off a door's face a player stands in front of it ([`ShootableView::front_stand`]):
+/// a box touching a wall reads as inside it.
+pub const DOOR_GAP: f32 = 4.0;
+
 impl ShootableView {
     /// Whether a player at `origin` can walk into the door's opening once it is open. A
     /// hatch (a door thinner than a player is tall: in a floor) is dropped through from
@@ -1148,36 +1199,14 @@ impl ShootableView {
     /// balcony above and from the hall below it drew every explorer there, which shot it,
     /// walked at it off the balcony into the hall and stood below it for 12 s.
     pub fn walked_through_from(&self, map: &CollisionMap, origin: Vec3) -> bool {
-        let (lo, hi) = self.home;
-        if hi.z - lo.z < PLAYER_MAXS.z - PLAYER_MINS.z {
+        let Some(floor) = self.opening_floor(map) else {
             return true;
-        }
-        // A line, not a player's box: most doors are thinner than a player, and a box at
-        // the door's middle would stand in the wall beside it.
-        let c = self.home_centre;
-        let t = map.trace_ray(
-            c,
-            Vec3::new(c.x, c.y, lo.z - PLAYER_MAXS.z),
-            Contents::SOLID,
-            Some(self.id),
-        );
-        // No floor found under it (its middle inside a wall): from anywhere, as before.
-        if t.start_solid || t.fraction >= 1.0 {
-            return true;
-        }
-        let floor = t.end_pos.z - PLAYER_MINS.z;
+        };
         if (origin.z - floor).abs() <= DOOR_LEVEL {
             return true;
         }
-        // Out from the face across the door's thin side, toward the player.
-        let half = (hi - lo) * 0.5;
-        let across = if half.x <= half.y { Vec3::X } else { Vec3::Y };
-        let side = if (origin - c).dot(across) >= 0.0 {
-            1.0
-        } else {
-            -1.0
-        };
-        let front = c + across * side * (half.dot(across) + PLAYER_MAXS.x + DOOR_FRONT);
+        let (out, half) = self.out_toward(origin);
+        let front = self.home_centre + out * (half + PLAYER_MAXS.x + DOOR_FRONT);
         let top = Vec3::new(front.x, front.y, floor + DOOR_LEVEL);
         let down = map.trace(
             top,
@@ -1188,6 +1217,88 @@ impl ShootableView {
             Some(self.id),
         );
         down.start_solid || (down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
+    }
+
+    /// A standing origin on the floor of the door's opening (found with the door out of
+    /// the way: its brushes may reach into the floor); `None` for a hatch (a door thinner
+    /// than a player is tall: in a floor) or where no floor is found under its middle
+    /// (inside a wall).
+    fn opening_floor(&self, map: &CollisionMap) -> Option<f32> {
+        let (lo, hi) = self.home;
+        if hi.z - lo.z < PLAYER_MAXS.z - PLAYER_MINS.z {
+            return None;
+        }
+        // A line, not a player's box: most doors are thinner than a player, and a box at
+        // the door's middle would stand in the wall beside it.
+        let c = self.home_centre;
+        let t = map.trace_ray(
+            c,
+            Vec3::new(c.x, c.y, lo.z - PLAYER_MAXS.z),
+            Contents::SOLID,
+            Some(self.id),
+        );
+        (!t.start_solid && t.fraction < 1.0).then_some(t.end_pos.z - PLAYER_MINS.z)
+    }
+
+    /// The way out of the door's face on `origin`'s side (across its thin side, a unit
+    /// vector) and the face's distance from its middle (half its thickness).
+    fn out_toward(&self, origin: Vec3) -> (Vec3, f32) {
+        let (lo, hi) = self.home;
+        let half = (hi - lo) * 0.5;
+        let across = if half.x <= half.y { Vec3::X } else { Vec3::Y };
+        let side = if (origin - self.home_centre).dot(across) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
+        (across * side, half.dot(across))
+    }
+
+    /// Whether the team has been beyond the door from `origin`'s side (in the visit cell
+    /// [`DOOR_FRONT`] past its far face, on its opening's floor): e3m2's rocket-launcher
+    /// room, entered through a door over a ledge, is left by a teleporter to the balcony
+    /// the door is seen from, and the door shuts again.
+    pub fn leads_where_known(&self, map: &CollisionMap, visits: &VisitMap, origin: Vec3) -> bool {
+        let Some(floor) = self.opening_floor(map) else {
+            return false;
+        };
+        let (out, half) = self.out_toward(origin);
+        let beyond = self.home_centre - out * (half + PLAYER_MAXS.x + DOOR_FRONT);
+        visits.visits(Vec3::new(beyond.x, beyond.y, floor)) > 0
+    }
+
+    /// Where a player stands on the floor of a wall door's opening right in front of its
+    /// face on `origin`'s side ([`DOOR_GAP`] off it): the place it is shot from and walked
+    /// into from. `None` for a hatch, where no floor is found under the opening, or where
+    /// the floor there is not the opening's ([`DOOR_LEVEL`]).
+    pub fn front_stand(&self, map: &CollisionMap, origin: Vec3) -> Option<Vec3> {
+        let (out, half) = self.out_toward(origin);
+        self.stand_off(map, out, half)
+    }
+
+    /// As [`ShootableView::front_stand`], past its other face: where a player who walked
+    /// through from `origin`'s side stands.
+    pub fn beyond_stand(&self, map: &CollisionMap, origin: Vec3) -> Option<Vec3> {
+        let (out, half) = self.out_toward(origin);
+        self.stand_off(map, -out, half)
+    }
+
+    /// A standing origin on the opening's floor [`DOOR_GAP`] off the face `out` of the
+    /// door's middle (`half` its thickness).
+    fn stand_off(&self, map: &CollisionMap, out: Vec3, half: f32) -> Option<Vec3> {
+        let floor = self.opening_floor(map)?;
+        let at = self.home_centre + out * (half + PLAYER_MAXS.x + DOOR_GAP);
+        let top = Vec3::new(at.x, at.y, floor + DOOR_LEVEL);
+        let down = map.trace(
+            top,
+            top - Vec3::new(0.0, 0.0, 2.0 * DOOR_LEVEL),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            Some(self.id),
+        );
+        (!down.start_solid && down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
+            .then_some(down.end_pos)
     }
 }
 
@@ -1252,6 +1363,8 @@ impl Explorer {
             gate: None,
             gate_tries: Vec::new(),
             shot: Vec::new(),
+            door_front: None,
+            door_front_tries: Vec::new(),
             max_drop: super::movement::MoveParams::default().max_drop,
             edge_stops: false,
             exploring: false,
@@ -1365,7 +1478,7 @@ impl Explorer {
         visits: &VisitMap,
         teleporters: &[TeleporterView],
         s: &PlayerState,
-        planner: Option<TeleporterPlanner<'_>>,
+        planner: Option<RunPlanner<'_>>,
         dt: f32,
     ) -> Option<ButtonGo> {
         let toward = |t: &TeleporterView| ButtonGo::walk_to(t.walk_point(s.origin));
@@ -1408,7 +1521,7 @@ impl Explorer {
         // player's centre, past the arch's posts, and the movement stage turned away there
         // and walked round into the other one.
         if t.entry.is_some()
-            && let Some(TeleporterPlanner {
+            && let Some(RunPlanner {
                 level,
                 me,
                 physics,
@@ -1430,7 +1543,11 @@ impl Explorer {
                 })
                 .collect();
             let world = (map, level, visits);
-            if self.run_to(world, s, (me, physics), (&goal, others), rng, dt) {
+            let goal = RunGoal {
+                teleporters: others,
+                ..RunGoal::touch(goal)
+            };
+            if self.run_to(world, s, (me, physics), &goal, rng, dt) {
                 return None;
             }
         }
@@ -1938,7 +2055,7 @@ impl Explorer {
             maxs: q + Vec3::new(32.0, 32.0, 32.0),
         };
         let world = (map, level, visits);
-        self.run_to(world, s, (me, physics), (&goal, Vec::new()), rng, dt)
+        self.run_to(world, s, (me, physics), &RunGoal::touch(goal), rng, dt)
     }
 
     /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) over the level's floor
@@ -1949,7 +2066,7 @@ impl Explorer {
         (map, level, visits): (&CollisionMap, &Level, &VisitMap),
         s: &PlayerState,
         (me, physics): (EntId, &crate::physics::PhysicsParams),
-        goal: (&crate::planner::Goal, Vec<crate::planner::Teleporter>),
+        goal: &RunGoal,
         rng: &mut SimRng,
         dt: f32,
     ) -> bool {
@@ -1999,7 +2116,7 @@ impl Explorer {
             maxs: item.origin + mx,
         };
         let world = (map, level, visits);
-        self.run_to(world, s, (me, physics), (&goal, Vec::new()), rng, dt)
+        self.run_to(world, s, (me, physics), &RunGoal::touch(goal), rng, dt)
     }
 
     /// Secret doors, as a player who knows them plays: a closed shootable door in sight
@@ -2077,6 +2194,9 @@ impl Explorer {
             if t.ent != Some(d.id) || (d.opening && !d.walked_through_from(map, s.origin)) {
                 continue;
             }
+            // Shot from a stand where a run brought the bot to the door's front: on an
+            // 8-unit ledge the tick's walk would step it off.
+            let stand = d.opening && self.door_front == Some(d.index);
             if d.opening {
                 self.door = Some((d.index, SECRET_SECONDS));
             } else {
@@ -2087,9 +2207,85 @@ impl Explorer {
             }
             let yaw = to.y.atan2(to.x).to_degrees();
             let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
-            return (None, Some((yaw, pitch)));
+            return (stand.then_some(None), Some((yaw, pitch)));
         }
         (None, None)
+    }
+
+    /// A closed door in a wall in sight within [`SECRET_RANGE`] that the bot cannot walk
+    /// into from where it is ([`ShootableView::walked_through_from`]), with a floor to
+    /// stand on right in front of its face on the bot's side
+    /// ([`ShootableView::front_stand`]): a run planned over the physics to stand there
+    /// (standing, not passing it on the way down), from where [`Explorer::secret_door`]
+    /// shoots it, from a stand, and walks in. e3m2's rocket-launcher room door stands over
+    /// an 8-unit ledge 96 units above the hall in front of it, reached by a drop off the
+    /// balcony or a raised plat's corner. At most [`BUTTON_TRIES`] plans per door and
+    /// visit cell planned from, none while the bot is at something else
+    /// ([`Explorer::busy`]). True when a run was planned ([`Explorer::planned_cmd`] plays
+    /// it). One trace per closed door in range.
+    pub fn door_front(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        doors: &[ShootableView],
+        s: &PlayerState,
+        planner: RunPlanner<'_>,
+        dt: f32,
+    ) -> bool {
+        let RunPlanner {
+            level,
+            me,
+            physics,
+            rng,
+        } = planner;
+        let world = (map, level, visits);
+        // Shot from its front and open now: a run through it too, past its far face (on a
+        // ledge the movement stage, turning off a corner of the opening, stepped off).
+        if let Some(index) = self.door_front
+            && let Some((shot, _)) = self.door
+        {
+            if shot != index {
+                self.door_front = None;
+                return false;
+            }
+            let Some(d) = doors.iter().find(|d| d.index == index && d.open) else {
+                return false;
+            };
+            self.door_front = None;
+            let Some(stand) = d.beyond_stand(map, s.origin) else {
+                return false;
+            };
+            if self.run_to(world, s, (me, physics), &standing_goal(stand), rng, dt) {
+                self.door = None;
+                return true;
+            }
+            return false;
+        }
+        if self.busy() || self.door.is_some() || s.on_ground.is_none() {
+            return false;
+        }
+        let gun = s.origin + Vec3::new(0.0, 0.0, 16.0);
+        let cell = VisitMap::cell(s.origin);
+        let tries = &self.door_front_tries;
+        let Some((d, stand)) = doors
+            .iter()
+            .filter(|d| d.closed && d.opening && s.on_ground != Some(d.id))
+            .filter(|d| !tried_out(tries, (d.index, cell)))
+            .filter(|d| d.centre.distance(gun) <= SECRET_RANGE)
+            .filter(|d| map.trace_ray(gun, d.centre, Contents::SOLID, None).ent == Some(d.id))
+            .filter(|d| !d.walked_through_from(map, s.origin))
+            .filter(|d| !d.leads_where_known(map, visits, s.origin))
+            .find_map(|d| d.front_stand(map, s.origin).map(|p| (d, p)))
+        else {
+            return false;
+        };
+        plan_try(&mut self.door_front_tries, (d.index, cell));
+        let index = d.index;
+        if self.run_to(world, s, (me, physics), &standing_goal(stand), rng, dt) {
+            self.door_front = Some(index);
+            return true;
+        }
+        false
     }
 
     /// One tick of exploring: the movement request, and whether the bot has stayed within

@@ -266,7 +266,7 @@ impl Roam {
                 floor,
                 s,
                 me,
-                (&goal, Vec::new()),
+                &super::explore::RunGoal::touch(goal),
                 rng.next_u64(),
                 dt,
                 physics,

@@ -135,6 +135,9 @@ pub struct PlanConfig {
     pub area_metric: Option<std::sync::Arc<AreaMetric>>,
     /// Movers that move while the plan runs ([`lifts`]; none by default).
     pub lifts: std::sync::Arc<Lifts>,
+    /// The goal counts only for a player standing on the ground: a region to stand on a
+    /// narrow ledge beside a drop is otherwise touched on the way down past it.
+    pub goal_standing: bool,
 }
 
 /// The movers that move while a plan runs — every plat (a player on it raises it; a
@@ -356,6 +359,7 @@ impl Default for PlanConfig {
             me: None,
             area_metric: None,
             lifts: Default::default(),
+            goal_standing: false,
         }
     }
 }
@@ -870,7 +874,9 @@ pub fn plan(
         queue.push(goal_score(&nodes[0], g), 0);
     }
     let (map_lo, _) = cmap.bounds();
-    let mut best: Option<u32> = goal.filter(|g| g.reached(&start)).map(|_| 0);
+    let reached =
+        |g: &Goal, s: &PlayerState| g.reached(s) && (!cfg.goal_standing || s.on_ground.is_some());
+    let mut best: Option<u32> = goal.filter(|g| reached(g, &start)).map(|_| 0);
     // Failed extensions per node: a node that keeps failing (against a wall, at a pit's
     // bottom) is left alone after three.
     let mut failed: Vec<u8> = vec![0];
@@ -1087,7 +1093,7 @@ pub fn plan(
                 unindexed = None;
             }
             if let Some(g) = goal
-                && g.reached(&next)
+                && reached(g, &next)
                 && best.is_none_or(|b| nodes[n as usize].steps < nodes[b as usize].steps)
             {
                 best = Some(n);
