@@ -1457,3 +1457,57 @@ fn an_explorer_starts_a_planned_run_on_the_tick_it_plans_it() {
     assert!(started.is_some(), "no run planned");
     assert!(item_marked(&m), "the rocket launcher is not marked");
 }
+
+/// start.map's corridor under the floating pool (z −168) is reached only by swimming out of
+/// the pool's bottom, and the way on to its Nightmare hall is a 64-unit passage north off
+/// its east end, up steps to a teleporter; from the corridor's ledges an explorer sees the
+/// pit 192 units below, new to it and nearer, and dropped into it (its only way out
+/// teleports back to the start), and the hall, 14 % of the map, was found on half the runs.
+/// An explorer about to walk off its level plans a run to the nearest place nobody has been
+/// on that level first, and goes up the passage before it drops (seeds 1–6 from the
+/// corridor's east end; all six dropped into the pit before).
+#[test]
+fn an_explorer_about_to_drop_off_its_level_runs_to_where_nobody_has_been_on_it_first() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    for seed in 1..=6 {
+        let (level, cmap) = common::quake_map(&dir, "start");
+        let mut m = common::match_of(
+            level,
+            cmap,
+            seed,
+            vec![scripted(
+                "explorer",
+                v(1400., 1905., -167.),
+                90.,
+                ControllerConfig::Explore,
+            )],
+        );
+        // The corridor is known; the passage north (y 1936..2096) and the pit are not.
+        for x in [1216., 1344., 1472.] {
+            for y in [1600., 1728., 1856.] {
+                m.learned.visits.visit(v(x, y, -168.));
+            }
+        }
+        let mut outcome = None;
+        for tick in 0..30 * 20 {
+            m.step();
+            let o = m.sim.player_state(0).unwrap().origin;
+            if o.y > 1990. && o.z > -200. {
+                outcome = Some(("passage", tick));
+                break;
+            }
+            if o.z < -300. {
+                outcome = Some(("pit", tick));
+                break;
+            }
+        }
+        println!("seed {seed}: {outcome:?}");
+        assert_eq!(
+            outcome.map(|o| o.0),
+            Some("passage"),
+            "seed {seed}: up the passage before the pit"
+        );
+    }
+}

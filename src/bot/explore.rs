@@ -1136,6 +1136,18 @@ pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
 
 /// Seconds between an explorer's runs planned toward the frontier.
 pub const FRONTIER_SECONDS: f32 = 4.0;
+
+/// A place nobody has been is on an explorer's level from [`DROP_BELOW`] under it to this
+/// height over it (steps up count; a drop down does not) ([`Explorer::frontier_run`]
+/// before a drop).
+pub const LEVEL_UP: f32 = 128.0;
+
+/// And within this distance across.
+pub const LEVEL_RANGE: f32 = 768.0;
+
+/// Places on its level an explorer about to drop off it plans runs to, nearest first, at
+/// most ([`Explorer::frontier_run`]).
+pub const LEVEL_TRIES: usize = 3;
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
@@ -2039,23 +2051,44 @@ impl Explorer {
         (me, physics): (EntId, &crate::physics::PhysicsParams),
         rng: &mut SimRng,
         dt: f32,
+        on_level: bool,
     ) -> bool {
-        if self.frontier_wait > 0.0 {
-            return false;
+        if !on_level {
+            if self.frontier_wait > 0.0 {
+                return false;
+            }
+            self.frontier_wait = FRONTIER_SECONDS;
         }
-        self.frontier_wait = FRONTIER_SECONDS;
-        let tries = &self.frontier_tries;
-        let spent = |q: Vec3| planned_out(tries, q);
-        let Some(q) = visits.nearest_unvisited_but(level, map, s.origin, spent) else {
-            return false;
+        let o = s.origin;
+        let off_level = |q: Vec3| {
+            on_level
+                && (q.z < o.z - DROP_BELOW
+                    || q.z > o.z + LEVEL_UP
+                    || (q - o).truncate().length() > LEVEL_RANGE)
         };
-        plan_try(&mut self.frontier_tries, VisitMap::cell(q));
-        let goal = crate::planner::Goal {
-            mins: q - Vec3::new(32.0, 32.0, 24.0),
-            maxs: q + Vec3::new(32.0, 32.0, 32.0),
-        };
-        let world = (map, level, visits);
-        self.run_to(world, s, (me, physics), &RunGoal::touch(goal), rng, dt)
+        let mut now: Vec<(i32, i32, i32)> = Vec::new();
+        for _ in 0..if on_level { LEVEL_TRIES } else { 1 } {
+            let tries = &self.frontier_tries;
+            let spent =
+                |q: Vec3| planned_out(tries, q) || off_level(q) || now.contains(&VisitMap::cell(q));
+            let Some(q) = visits.nearest_unvisited_but(level, map, o, spent) else {
+                return false;
+            };
+            plan_try(&mut self.frontier_tries, VisitMap::cell(q));
+            now.push(VisitMap::cell(q));
+            let goal = RunGoal {
+                standing: true,
+                ..RunGoal::touch(crate::planner::Goal {
+                    mins: q - Vec3::new(32.0, 32.0, 24.0),
+                    maxs: q + Vec3::new(32.0, 32.0, 32.0),
+                })
+            };
+            let world = (map, level, visits);
+            if self.run_to(world, s, (me, physics), &goal, rng, dt) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) over the level's floor
@@ -2386,12 +2419,19 @@ impl Explorer {
             // Only where the team has been: a route over the team's graph to a frontier
             // point a waypoint reaches, or else a run planned to the nearest frontier point,
             // where one is found (at most one search per FRONTIER_SECONDS).
-            if it.is_none()
-                && visits.visits(t) > 0
-                && let Some(pl) = planner
-                && self.frontier_wait <= 0.0
-                && (self.find_gate(map, graph, level, visits, s)
-                    || self.frontier_run(map, level, visits, s, pl, rng, dt))
+            // About to walk off its level (a drop it cannot climb back), a run planned to
+            // the nearest place nobody has been on that level first, where one is near.
+            let known = it.is_none() && visits.visits(t) > 0;
+            let leaving = it.is_none() && s.origin.z - t.z > DROP_BELOW;
+            let nearby = |ex: &mut Self, pl, rng: &mut SimRng| {
+                (known
+                    && ex.frontier_wait <= 0.0
+                    && (ex.find_gate(map, graph, level, visits, s)
+                        || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)))
+                    || (leaving && ex.frontier_run(map, level, visits, s, pl, rng, dt, true))
+            };
+            if let Some(pl) = planner
+                && nearby(self, pl, rng)
             {
                 self.target = None;
                 return (
