@@ -2037,7 +2037,12 @@ impl Explorer {
     /// physics toward the nearest frontier point nobody has visited (up to [`PLAN_TRIES`]
     /// per point, then the next nearest; at most one plan per [`FRONTIER_SECONDS`]): the
     /// ledge only a jump reaches, the far end of a corridor the local choice keeps turning
-    /// away from. True when one was found.
+    /// away from. With `on_level` (the bot's chosen walk drops off its level), toward the
+    /// nearest such points on its level instead ([`DROP_BELOW`] under it to [`LEVEL_UP`]
+    /// over it, within [`LEVEL_RANGE`] across), up to [`LEVEL_TRIES`] of them this tick
+    /// and with no wait: start's corridor under its pool leads on to the Nightmare hall by
+    /// a passage off its end, and explorers there dropped into the pit below it instead.
+    /// The run ends standing in the goal, not falling past it. True when one was found.
     #[allow(
         clippy::too_many_arguments,
         reason = "each is a separate read-only view the plan needs"
