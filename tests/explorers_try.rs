@@ -481,18 +481,7 @@ fn an_explorer_runs_into_e1m5s_quad_teleporter_past_the_arch_post() {
         return;
     };
     for seed in [4, 5, 6] {
-        let (level, cmap) = common::quake_map(&dir, "e1m5");
-        let mut m = common::match_of(
-            level,
-            cmap,
-            seed,
-            vec![scripted(
-                "explorer",
-                v(320., 2650., 425.),
-                0.,
-                ControllerConfig::Explore,
-            )],
-        );
+        let mut m = common::explorer_on(&dir, "e1m5", seed, v(320., 2650., 425.), 0.);
         let back = m.sim.level.teleport_dests[1].origin;
         assert_eq!(back, v(704., 1520., 31.), "trigger 8's destination");
         m.learned.visits.visit(back);
@@ -1472,18 +1461,7 @@ fn an_explorer_about_to_drop_off_its_level_runs_to_where_nobody_has_been_on_it_f
         return;
     };
     for seed in 1..=6 {
-        let (level, cmap) = common::quake_map(&dir, "start");
-        let mut m = common::match_of(
-            level,
-            cmap,
-            seed,
-            vec![scripted(
-                "explorer",
-                v(1400., 1905., -167.),
-                90.,
-                ControllerConfig::Explore,
-            )],
-        );
+        let mut m = common::explorer_on(&dir, "start", seed, v(1400., 1905., -167.), 90.);
         // The corridor is known; the passage north (y 1936..2096) and the pit are not.
         for x in [1216., 1344., 1472.] {
             for y in [1600., 1728., 1856.] {

@@ -545,18 +545,7 @@ fn an_explorer_gets_into_e3m2s_rocket_launcher_room_over_the_ledge_below_its_doo
         .position(|i| i.classname == "weapon_rocketlauncher")
         .expect("the rocket launcher");
     for seed in [1, 2] {
-        let (level, cmap) = quake_map(&dir, "e3m2");
-        let mut m = common::match_of(
-            level,
-            cmap,
-            seed,
-            vec![scripted(
-                "explorer",
-                balcony,
-                45.,
-                ControllerConfig::Explore,
-            )],
-        );
+        let mut m = common::explorer_on(&dir, "e3m2", seed, balcony, 45.);
         let mut marked = None;
         for tick in 0..30 * 20 {
             m.step();

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 
 use crate::map::level::{ItemKind, Level};
-use crate::map::{CollisionMap, Contents, EntId};
+use crate::map::{CollisionMap, Contents, EntId, Trace};
 use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
@@ -1218,17 +1218,28 @@ impl ShootableView {
             return true;
         }
         let (out, half) = self.out_toward(origin);
-        let front = self.home_centre + out * (half + PLAYER_MAXS.x + DOOR_FRONT);
-        let top = Vec3::new(front.x, front.y, floor + DOOR_LEVEL);
-        let down = map.trace(
+        let down = self.down_beside(
+            map,
+            out * (half + PLAYER_MAXS.x + DOOR_FRONT),
+            floor,
+            1024.0,
+        );
+        down.start_solid || (down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
+    }
+
+    /// A player's box swept `depth` down from [`DOOR_LEVEL`] over the opening's `floor`, at
+    /// `off` from the door's middle across the floor, the door out of the way.
+    fn down_beside(&self, map: &CollisionMap, off: Vec3, floor: f32, depth: f32) -> Trace {
+        let at = self.home_centre + off;
+        let top = Vec3::new(at.x, at.y, floor + DOOR_LEVEL);
+        map.trace(
             top,
-            top - Vec3::new(0.0, 0.0, 1024.0),
+            top - Vec3::new(0.0, 0.0, depth),
             PLAYER_MINS,
             PLAYER_MAXS,
             Contents::MASK_PLAYER_NO_BODIES,
             Some(self.id),
-        );
-        down.start_solid || (down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
+        )
     }
 
     /// A standing origin on the floor of the door's opening (found with the door out of
@@ -1299,16 +1310,8 @@ impl ShootableView {
     /// door's middle (`half` its thickness).
     fn stand_off(&self, map: &CollisionMap, out: Vec3, half: f32) -> Option<Vec3> {
         let floor = self.opening_floor(map)?;
-        let at = self.home_centre + out * (half + PLAYER_MAXS.x + DOOR_GAP);
-        let top = Vec3::new(at.x, at.y, floor + DOOR_LEVEL);
-        let down = map.trace(
-            top,
-            top - Vec3::new(0.0, 0.0, 2.0 * DOOR_LEVEL),
-            PLAYER_MINS,
-            PLAYER_MAXS,
-            Contents::MASK_PLAYER_NO_BODIES,
-            Some(self.id),
-        );
+        let off = out * (half + PLAYER_MAXS.x + DOOR_GAP);
+        let down = self.down_beside(map, off, floor, 2.0 * DOOR_LEVEL);
         (!down.start_solid && down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
             .then_some(down.end_pos)
     }

@@ -164,6 +164,14 @@ pub fn match_of(level: Level, cmap: CollisionMap, seed: u64, players: Vec<Player
     Match::new(Arc::new(level), cmap, &MatchConfig::new(seed, players)).expect("the match builds")
 }
 
+/// A match (`seed`) on the id map `name` in `dir` with one explorer standing at `at`,
+/// facing `yaw`.
+pub fn explorer_on(dir: &Path, name: &str, seed: u64, at: Vec3, yaw: f32) -> Match {
+    let (level, cmap) = quake_map(dir, name);
+    let explorer = scripted("explorer", at, yaw, ControllerConfig::Explore);
+    match_of(level, cmap, seed, vec![explorer])
+}
+
 /// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
 /// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
 pub fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
