@@ -134,10 +134,11 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
         // The share of legs the bot takes within 10 % of the predicted time (the issue's
         // target is every leg; measured on 2026-11-25: dm4 120 of 130, dm6 81 of 110 since
         // a bot slowing onto a run's start brakes what it has too much of, 102 and 72
-        // before; dm6 88 of 120 on 2026-11-26, once doors are shot open with the shotgun).
+        // before; dm6 88 of 120 on 2026-11-26, once doors are shot open with the shotgun;
+        // dm6 97 of 110 on 2026-11-27, once a bot slows on stairs down to a run's start).
         let r = ratios(&tours);
         let within = r.iter().filter(|&&x| (x - 1.0).abs() <= 0.1).count();
-        let floor = if name == "dm4" { 0.85 } else { 0.7 };
+        let floor = if name == "dm4" { 0.85 } else { 0.8 };
         assert!(
             within as f32 >= floor * r.len() as f32,
             "{name}: {within} of {} legs within 10 %",
@@ -194,6 +195,21 @@ fn dm6s_lightning_gun_under_a_shot_floor_arrives_on_time() {
         return;
     };
     leg_within(tours, "weapon_lightning");
+}
+
+/// dm6's first rocket launcher is reached through a teleporter whose run starts at the foot
+/// of a flight of stairs, across the way down them ((284, -1948, 136), the run heads north
+/// into the trigger). A bot running down stairs is in the air most of the way and cannot
+/// brake there: it flew 30 units past the start, came back and took the run from a
+/// stand, 1.17 times the prediction on every seed. Now it slows on the top steps where
+/// flying off at its speed would carry it past the start: within 10 % on seeds 1-2 (38
+/// of seeds 1-40, 3 before).
+#[test]
+fn dm6s_teleporter_at_the_foot_of_the_stairs_is_not_run_past() {
+    let Some(tours) = dm6_tours() else {
+        return;
+    };
+    leg_within(tours, "weapon_rocketlauncher#1");
 }
 
 fn scenario(dir: &TempDir, text: &str) -> Result<Scenario, String> {

@@ -1666,6 +1666,39 @@ fn slowing(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, start: Vec3) -> Use
     kept_on(ctx, mesh, s, slow, &[])
 }
 
+/// Braking ahead of a start to stop on that lies below the bot, down stairs or a slope (a
+/// runner is in the air most of the way down, where it cannot brake): where, leaving the
+/// floor now at the speed it has toward the start, it would come down past the start
+/// (the fall from its height to the start's at that speed goes further than the start
+/// is), the wish toward the start is cut to what that leaves (none) so that friction
+/// slows it first. `None`: not going past it, or the start is not below.
+fn stop_below(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    s: &PlayerState,
+    start: Vec3,
+    areas: &[u32],
+) -> Option<UserCmd> {
+    let drop = s.origin.z - start.z;
+    if drop <= STEP {
+        return None;
+    }
+    let to_start = (start - s.origin).truncate();
+    let d = to_start.length();
+    let speed = s.velocity.truncate().dot(to_start.normalize_or_zero());
+    let air = speed * (2.0 * drop / ctx.physics.gravity).sqrt();
+    if speed <= READY_SPEED || air < d {
+        return None;
+    }
+    let c = UserCmd {
+        forward_move: 0.0,
+        yaw: yaw_to(s.origin, start),
+        pitch: s.pitch,
+        ..Default::default()
+    };
+    Some(kept_on(ctx, mesh, s, c, areas))
+}
+
 /// Where [`slowing`] brings a bot in state `s` to a stand on `start` (within
 /// [`READY_DISTANCE`], under [`READY_SPEED`]), run through the player physics; `None`
 /// where it is not there within [`APPROACH_SECONDS`].
@@ -2172,6 +2205,20 @@ fn follow_route(
                     st.held = 0.0;
                     st.approach = 0.0;
                     return follow_route(ctx, nav, st, s, goal, travel);
+                }
+                // Down stairs toward a start to stop on, fast enough to fly past it: slowed
+                // while still on the floor (dm6's teleporter at the foot of the stairs at
+                // (284, -1948), run past and come back to on every tour).
+                if let Some(Ahead {
+                    point,
+                    stop: true,
+                    areas,
+                    ..
+                }) = &ahead
+                    && s.on_ground.is_some()
+                    && let Some(c) = stop_below(ctx, &mesh, s, *point, areas)
+                {
+                    return Step::Cmd(c);
                 }
                 let aim = |o: Vec3| match &ahead {
                     Some(a) => head_for(&mesh, o, a, (goal, goal_area)),
