@@ -55,6 +55,12 @@ fn e1m1_compiled() -> Option<(botarena::map::Level, botarena::map::CollisionMap,
 /// Tours by seed: each seed's stops.
 type Tours = Vec<(u64, Vec<CompiledStop>)>;
 
+/// dm4's tours on seeds 1–2, run once for the tests that read them.
+fn dm4_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
+    static TOURS: std::sync::OnceLock<Option<Tours>> = std::sync::OnceLock::new();
+    TOURS.get_or_init(|| tour_all("dm4", 1..=2)).as_deref()
+}
+
 /// dm6's tours on seeds 1–2, run once for the tests that read them.
 fn dm6_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
     static TOURS: std::sync::OnceLock<Option<Tours>> = std::sync::OnceLock::new();
@@ -168,7 +174,7 @@ fn routes_followed_are_timed_against_their_predictions() {
         let tours = match name {
             "e1m1" => e1m1_tours().map(<[_]>::to_vec),
             "dm6" => dm6_tours().map(<[_]>::to_vec),
-            _ => tour_all(name, 1..=2),
+            _ => dm4_tours().map(<[_]>::to_vec),
         };
         let Some(tours) = tours else {
             return;
@@ -210,6 +216,21 @@ fn dm6s_teleporter_at_the_foot_of_the_stairs_is_not_run_past() {
         return;
     };
     leg_within(tours, "weapon_rocketlauncher#1");
+}
+
+/// dm4's super nailgun lies past a jump west over a pit from a strip along the wall
+/// ((476, -68), its run-up from a stand three ticks long), which the tour comes at running
+/// north from the armour. Slowing to a stand there and back onto the jump's line cost 0.4 s
+/// (1.41 times the prediction on 34 of seeds 1-40); the run taken from the bot's moving
+/// state with the run-up cut short lands over the lip in the room beyond the strip it was
+/// measured to, which counts now (two walks from it): within 10 % on seeds 1-2 (39 of
+/// seeds 1-40, 2 before).
+#[test]
+fn dm4s_jump_over_the_pit_to_the_super_nailgun_is_taken_on_the_run() {
+    let Some(tours) = dm4_tours() else {
+        return;
+    };
+    leg_within(tours, "weapon_supernailgun");
 }
 
 fn scenario(dir: &TempDir, text: &str) -> Result<Scenario, String> {

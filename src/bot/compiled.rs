@@ -804,6 +804,9 @@ pub struct AreaNav {
     /// Ticks of running in (at a fixed yaw, degrees) played before the reachability's
     /// commands: a run taken on the run from short of its start.
     pub lead: Option<(u32, f32)>,
+    /// Ticks of the run's first command (its run-up from a stand) left out: a bot that
+    /// comes in running takes off sooner.
+    pub skip: u32,
     /// Gone to fire a shut door the route needs ([`Detour`]).
     pub detour: Option<Detour>,
     /// A jump that does not fit from a stand on its start, taken with a run-in: the
@@ -858,6 +861,7 @@ impl StateHash for AreaNav {
         h.u64(opt(self.played));
         h.u64(opt(self.area));
         h.u64(opt(self.lead.map(|l| l.0)));
+        h.u64(self.skip as u64);
         h.u64(opt(self.detour.map(|d| d.door)));
         h.u64(opt(self.detour.map(|d| d.opener)));
         h.u64(opt(self.detour.map(|d| d.left)));
@@ -1409,17 +1413,19 @@ fn run_in(yaw: f32, pitch: f32) -> UserCmd {
 /// A run (`reach`: a jump, a fall, a water jump or a teleport) taken from a moving bot's
 /// state `s` short of its start: running in toward the start for about the ticks it takes
 /// to get there (a tick fewer or more too) with its commands turned as [`FIT_TURNS`] give,
-/// or for fewer ticks (the run started earlier, on the run-up) with them as they are. Of
-/// the ways that arrive as [`fit`] asks, the one that lands soonest (for a teleport, the
-/// first that [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn). `None`: none
-/// does from here, or the start is beyond [`APPROACH`] or behind the bot's motion.
+/// or for fewer ticks (the run started earlier, on the run-up) with them as they are, or
+/// (a jump) at once with its run-up cut short ([`run_up`]). Of the ways that arrive as
+/// [`fit`] asks, the one that lands soonest (for a teleport, the first that
+/// [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn, run-up ticks left out).
+/// `None`: none does from here, or the start is beyond [`APPROACH`] or behind the bot's
+/// motion.
 fn fit_on_the_run(
     ctx: &FollowCtx,
     mesh: &NavMesh,
     teleporters: &[crate::aas::Teleporter],
     reach: &crate::aas::Reach,
     s: &PlayerState,
-) -> Option<((u32, f32), f32)> {
+) -> Option<((u32, f32), f32, u32)> {
     let to_start = (reach.start - s.origin).truncate();
     let flat = to_start.length();
     if flat > APPROACH || (reach.start.z - s.origin.z).abs() > NEAR_LEVEL {
@@ -1437,7 +1443,7 @@ fn fit_on_the_run(
         } else {
             fit(ctx, mesh, reach, s)
         };
-        return turn.map(|t| ((0, s.yaw), t));
+        return turn.map(|t| ((0, s.yaw), t, 0));
     }
     let yaw = if flat > 1.0 {
         to_start.y.atan2(to_start.x).to_degrees()
@@ -1468,20 +1474,36 @@ fn fit_on_the_run(
     // run is from a stand, and at running speed a jump onto a ledge behind a lip (e1m1's
     // ridge at (788, 2108)) meets the lip's face rising and drifts over it at air speed,
     // or falls back, where one taken further back clears it.
-    let leads: Vec<(u32, &[f32])> = [n, n.saturating_sub(1), n + 1]
+    let mut leads: Vec<(u32, f32, &[f32], u32)> = [n, n.saturating_sub(1), n + 1]
         .into_iter()
         .enumerate()
         .filter(|&(i, l)| i == 0 || l != n)
-        .map(|(_, l)| (l, &FIT_TURNS[..]))
-        .chain((0..n.saturating_sub(1)).rev().map(|l| (l, &FIT_TURNS[..1])))
+        .map(|(_, l)| (l, yaw, &FIT_TURNS[..], 0))
+        .chain(
+            (0..n.saturating_sub(1))
+                .rev()
+                .map(|l| (l, yaw, &FIT_TURNS[..1], 0)),
+        )
         .collect();
+    // Taken from here with the run-up cut short: the recorded jump gets up to speed from a
+    // stand before it takes off, which a bot that comes in running has done (dm4's jump
+    // west over the pit at (476, -68), come at running north along the wall).
+    leads.extend((1..=run_up(reach)).map(|k| (0, yaw, &FIT_TURNS[..], k)));
     // The way that lands soonest (a teleport: the first that is sent).
-    let mut best: Option<((u32, f32), f32, u32)> = None;
-    for (lead, turns) in leads {
+    let mut best: Option<((u32, f32), f32, u32, u32)> = None;
+    for (lead, yaw, turns, skip) in leads {
         let mut p = *s;
         let mut ok = true;
         for _ in 0..lead {
-            p = step_in(&p);
+            p = pmove(
+                &p,
+                &run_in(yaw, s.pitch),
+                ctx.map,
+                &ctx.physics,
+                ctx.dt,
+                ctx.me,
+            )
+            .0;
             if p.on_ground.is_none() && p.water_level < 2 {
                 ok = false;
                 break;
@@ -1491,35 +1513,76 @@ fn fit_on_the_run(
             continue;
         }
         if reach.kind == ReachKind::Teleport {
-            if let Some(turn) = fit_teleport(ctx, teleporters, reach, &p) {
-                return Some(((lead, yaw), turn));
+            if skip == 0
+                && let Some(turn) = fit_teleport(ctx, teleporters, reach, &p)
+            {
+                return Some(((lead, yaw), turn, 0));
             }
             continue;
         }
-        if let Some((turn, ticks)) = fit_turned(ctx, mesh, reach, &p, turns)
+        if let Some((turn, ticks)) = fit_turned(ctx, mesh, reach, &p, turns, skip)
             && best.is_none_or(|b| lead + ticks < b.0.0 + b.2)
         {
-            best = Some(((lead, yaw), turn, ticks));
+            best = Some(((lead, yaw), turn, ticks, skip));
         }
     }
-    best.map(|(lead, turn, _)| (lead, turn))
+    best.map(|(lead, turn, _, skip)| (lead, turn, skip))
+}
+
+/// Whether a run that ends in area `to` did as well landing in `a`: `to` itself, or an area
+/// one or two walks from it either way (a jump at running speed carries on past a strip of
+/// floor at a ledge's lip into the room beyond, whose route is asked again from there).
+fn walks_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
+    mesh.walk_joined(to, a)
+        || mesh
+            .neighbours(to)
+            .any(|b| mesh.walk_joined(to, b) && mesh.walk_joined(b, a))
+}
+
+/// `reach`'s command at tick `k` of its run (the last one past its end).
+fn command_at(reach: &crate::aas::Reach, k: u32) -> UserCmd {
+    let mut left = k;
+    for run in &reach.commands {
+        if left < run.ticks {
+            return run.cmd;
+        }
+        left -= run.ticks;
+    }
+    reach.commands.last().map(|c| c.cmd).unwrap_or_default()
+}
+
+/// Ticks of a jump's recorded run that get the player up to speed before it jumps (its first
+/// command, where the next one jumps); 0 for other runs.
+fn run_up(reach: &crate::aas::Reach) -> u32 {
+    match reach.commands.as_slice() {
+        [first, next, ..]
+            if matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
+                && !first.cmd.jump
+                && next.cmd.jump =>
+        {
+            first.ticks
+        }
+        _ => 0,
+    }
 }
 
 /// The first of [`FIT_TURNS`] under which `reach`'s commands, run through the player
 /// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
-/// area (standing, coming down onto it, or swimming there) and land there or in an area a
-/// walk joins to it, on its level; `None` when none does.
+/// area (standing, coming down onto it, or swimming there) and land there or in an area
+/// [`walks_to`] it, on its level; `None` when none does.
 fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> Option<f32> {
-    fit_turned(ctx, mesh, reach, s, &FIT_TURNS).map(|(turn, _)| turn)
+    fit_turned(ctx, mesh, reach, s, &FIT_TURNS, 0).map(|(turn, _)| turn)
 }
 
-/// [`fit`] over the given turns only, with the ticks the first that fits takes to land.
+/// [`fit`] over the given turns only, the first `skip` ticks of the commands left out,
+/// with the ticks the first that fits takes to land.
 fn fit_turned(
     ctx: &FollowCtx,
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
     s: &PlayerState,
     turns: &[f32],
+    skip: u32,
 ) -> Option<(f32, u32)> {
     let to = &mesh.areas()[reach.to as usize];
     let arrived = |p: &PlayerState| {
@@ -1533,9 +1596,14 @@ fn fit_turned(
     turns.iter().copied().find_map(|turn| {
         let mut p = *s;
         let mut ticks = 0u32;
+        let mut left_out = skip;
         for run in &reach.commands {
             let c = turned(run.cmd, turn);
             for _ in 0..run.ticks {
+                if left_out > 0 {
+                    left_out -= 1;
+                    continue;
+                }
                 p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
                 ticks += 1;
                 if p.velocity.z < 0.0 && p.origin.z < to.mins.z - STEP {
@@ -1564,7 +1632,7 @@ fn fit_turned(
                         && p.origin.z >= to.mins.z - STEP
                         && mesh
                             .area_at(p.origin)
-                            .is_some_and(|a| mesh.walk_joined(reach.to, a));
+                            .is_some_and(|a| walks_to(mesh, reach.to, a));
                     return landed.then_some((turn, ticks));
                 }
             }
@@ -1985,6 +2053,7 @@ fn follow_route(
         st.reach = None;
         st.played = None;
         st.lead = None;
+        st.skip = 0;
         st.settle = false;
         st.area = None;
     }
@@ -2022,7 +2091,7 @@ fn follow_route(
                 st.turn,
             ));
         }
-        let mut left = k - lead;
+        let mut left = k - lead + st.skip;
         for run in reach.commands.iter().filter(|_| !there) {
             if left < run.ticks {
                 st.played = Some(k + 1);
@@ -2033,6 +2102,7 @@ fn follow_route(
         st.reach = None;
         st.played = None;
         st.lead = None;
+        st.skip = 0;
         // After a jump or fall, no steering until it lands (the run's arc is the one
         // measured); a teleported bot comes down where the route goes on from, and steers
         // for it in the air (Quake's air control brakes hard against the exit's speed).
@@ -2293,18 +2363,17 @@ fn follow_route(
                 && reach.needs.is_empty()
                 && (reach.kind.played() || reach.kind == ReachKind::Teleport)
                 && speed > READY_SPEED
-                && let Some((lead, turn)) = fit_on_the_run(ctx, &mesh, &nav.teleporters, reach, s)
+                && let Some((lead, turn, skip)) =
+                    fit_on_the_run(ctx, &mesh, &nav.teleporters, reach, s)
             {
                 st.turn = turn;
                 st.lead = (lead.0 > 0).then_some(lead);
+                st.skip = skip;
                 st.played = Some(1);
                 return Step::Cmd(if lead.0 > 0 {
                     run_in(lead.1, s.pitch)
                 } else {
-                    turned(
-                        reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
-                        turn,
-                    )
+                    turned(command_at(reach, skip), turn)
                 });
             }
             if !swimming
@@ -2390,6 +2459,7 @@ fn follow_route(
             }
             st.played = Some(1);
             st.lead = None;
+            st.skip = 0;
             Step::Cmd(turned(
                 reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
                 st.turn,
@@ -2842,6 +2912,63 @@ mod tests {
     /// ridge walks down into the hall, so the fit counted that as landing (it took the run
     /// from there as it is) and the bot jumped, fell back and jumped again. Now nothing
     /// fits from there, and every stand near the start that fits lands on the ridge.
+    /// A jump's run-up is its first command where the next one jumps; a fall, or a jump
+    /// recorded without one, has none; the command at a tick runs on past the end.
+    #[test]
+    fn a_jumps_run_up_is_the_command_before_it_takes_off() {
+        use crate::aas::CmdRun;
+        let run = UserCmd {
+            forward_move: 320.0,
+            yaw: 180.0,
+            ..Default::default()
+        };
+        let jump = UserCmd { jump: true, ..run };
+        let reach = |kind, commands: Vec<CmdRun>| crate::aas::Reach {
+            from: 0,
+            to: 1,
+            kind,
+            start: Vec3::ZERO,
+            end: Vec3::X,
+            commands,
+            seconds: 1.0,
+            needs: Vec::new(),
+        };
+        let r = reach(
+            ReachKind::Jump,
+            vec![
+                CmdRun { ticks: 3, cmd: run },
+                CmdRun {
+                    ticks: 12,
+                    cmd: jump,
+                },
+            ],
+        );
+        assert_eq!(run_up(&r), 3);
+        assert!(!command_at(&r, 2).jump);
+        assert!(command_at(&r, 3).jump && command_at(&r, 40).jump);
+        assert_eq!(
+            run_up(&reach(
+                ReachKind::Jump,
+                vec![CmdRun {
+                    ticks: 12,
+                    cmd: jump
+                }]
+            )),
+            0
+        );
+        let fall = reach(
+            ReachKind::WalkOffLedge,
+            vec![
+                CmdRun { ticks: 3, cmd: run },
+                CmdRun {
+                    ticks: 12,
+                    cmd: jump,
+                },
+            ],
+        );
+        assert_eq!(run_up(&fall), 0);
+    }
+
     #[test]
     fn a_jump_fits_only_where_it_lands_on_its_end_areas_level() {
         let Some((cmap, mesh)) = e1m1() else {
