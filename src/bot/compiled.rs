@@ -1735,36 +1735,77 @@ fn slowing(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, start: Vec3) -> Use
 }
 
 /// Braking ahead of a start to stop on that lies below the bot, down stairs or a slope (a
-/// runner is in the air most of the way down, where it cannot brake): where, leaving the
-/// floor now at the speed it has toward the start, it would come down past the start
-/// (the fall from its height to the start's at that speed goes further than the start
-/// is), the wish toward the start is cut to what that leaves (none) so that friction
-/// slows it first. `None`: not going past it, or the start is not below.
+/// runner is in the air most of the way down, where it cannot brake): where running on one
+/// more tick and braking after would stop it past the start ([`overshoots`]), it brakes
+/// now. Not where the way there turns (the line to the start is no guide to where the bot
+/// goes: down a spiral stair), and not for a fall off a ledge that leads the way the bot
+/// comes (going on past its start falls as the run would; `heading`: the fall's yaw).
+/// `None`: no need, or the start is not below.
 fn stop_below(
     ctx: &FollowCtx,
     mesh: &NavMesh,
     s: &PlayerState,
     start: Vec3,
-    areas: &[u32],
+    heading: Option<f32>,
+    (areas, walks): (&[u32], &[u32]),
 ) -> Option<UserCmd> {
-    let drop = s.origin.z - start.z;
-    if drop <= STEP {
+    if s.origin.z - start.z <= DOWNHILL {
         return None;
     }
     let to_start = (start - s.origin).truncate();
     let d = to_start.length();
-    let speed = s.velocity.truncate().dot(to_start.normalize_or_zero());
-    let air = speed * (2.0 * drop / ctx.physics.gravity).sqrt();
-    if speed <= READY_SPEED || air < d {
+    let dir = to_start.normalize_or_zero();
+    if s.velocity.truncate().dot(dir) <= READY_SPEED || d > BRAKE_RANGE {
         return None;
     }
-    let c = UserCmd {
-        forward_move: 0.0,
-        yaw: yaw_to(s.origin, start),
-        pitch: s.pitch,
-        ..Default::default()
-    };
-    Some(kept_on(ctx, mesh, s, c, areas))
+    if heading.is_some_and(|y| Vec2::from_angle(y.to_radians()).dot(dir) > 0.7) {
+        return None;
+    }
+    // The walks ahead in a straight line (their corners within 15 % of the straight way).
+    let mut last = s.origin;
+    let path: f32 = crate::aas::route::corridor(mesh, s.origin, walks, start)
+        .iter()
+        .map(|c| {
+            let l = (*c - last).truncate().length();
+            last = *c;
+            l
+        })
+        .sum();
+    if !walks.is_empty() && path > 1.15 * d {
+        return None;
+    }
+    overshoots(ctx, s, start).then(|| kept_on(ctx, mesh, s, brake(s), areas))
+}
+
+/// Height (units) a start must lie below a bot for [`stop_below`] to brake for it.
+const DOWNHILL: f32 = 4.0;
+/// How far off (units across) [`stop_below`] looks at a start.
+const BRAKE_RANGE: f32 = 320.0;
+
+/// The yaw a walk off a ledge (reachability `r`) heads off at; `None` for other kinds.
+fn fall_heading(mesh: &NavMesh, r: Option<u32>) -> Option<f32> {
+    let reach = &mesh.reaches()[r? as usize];
+    (reach.kind == ReachKind::WalkOffLedge).then(|| reach.commands.first().map(|c| c.cmd.yaw))?
+}
+
+/// Whether a bot in state `s` that runs on toward `start` one tick more and then brakes
+/// (on the floor; in the air it can only fall) comes to a stop more than [`ARRIVE`] past it.
+fn overshoots(ctx: &FollowCtx, s: &PlayerState, start: Vec3) -> bool {
+    let dir = (start - s.origin).truncate().normalize_or_zero();
+    let step = |p: &PlayerState, c: &UserCmd| pmove(p, c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+    let mut p = step(s, &run_in(yaw_to(s.origin, start), s.pitch));
+    for _ in 0..40 {
+        if p.on_ground.is_some() && p.velocity.truncate().length() < READY_SPEED {
+            break;
+        }
+        let c = if p.on_ground.is_some() {
+            brake(&p)
+        } else {
+            stand(&p)
+        };
+        p = step(&p, &c);
+    }
+    (p.origin - start).truncate().dot(dir) > ARRIVE
 }
 
 /// Where [`slowing`] brings a bot in state `s` to a stand on `start` (within
@@ -2283,10 +2324,18 @@ fn follow_route(
                     point,
                     stop: true,
                     areas,
-                    ..
+                    next,
+                    walks,
                 }) = &ahead
                     && s.on_ground.is_some()
-                    && let Some(c) = stop_below(ctx, &mesh, s, *point, areas)
+                    && let Some(c) = stop_below(
+                        ctx,
+                        &mesh,
+                        s,
+                        *point,
+                        fall_heading(&mesh, *next),
+                        (areas, walks),
+                    )
                 {
                     return Step::Cmd(c);
                 }
@@ -2303,6 +2352,17 @@ fn follow_route(
                     Some(c) => Step::Cmd(c),
                     None => {
                         let (p, stop) = aim(s.origin);
+                        // Nearly at a stand on the floor short of where it heads: the movement
+                        // stage stood it before a wall it reads across the way (a corner the
+                        // line clips, e1m1's secret door at (1112, 1024) standing open), and
+                        // would again; run straight at the point, the physics slides it along.
+                        if s.on_ground.is_some()
+                            && s.velocity.truncate().length() < READY_SPEED
+                            && (p - s.origin).truncate().length() > ARRIVE
+                        {
+                            let c = run_in(yaw_to(s.origin, p), s.pitch);
+                            return Step::Cmd(kept_on(ctx, &mesh, s, c, areas));
+                        }
                         head_to(ctx, &mesh, s, p, stop, areas)
                     }
                 };
@@ -2400,6 +2460,23 @@ fn follow_route(
                 st.backup = Some((r, false));
                 st.approach = 0.0;
                 return go(p);
+            }
+            // Down a slope onto the start, too fast to stop on it by slowing (e1m1's barrier
+            // jump up to the ridge at (788, 2108), come at running down the sloped hall).
+            if !swimming
+                && s.on_ground.is_some()
+                && let Some(c) = stop_below(
+                    ctx,
+                    &mesh,
+                    s,
+                    reach.start,
+                    fall_heading(&mesh, Some(r)),
+                    (&[], &[]),
+                )
+            {
+                st.held += dt;
+                st.approach += dt;
+                return Step::Cmd(c);
             }
             if !swimming
                 && (flat > READY_DISTANCE || speed > READY_SPEED)
@@ -2903,6 +2980,60 @@ mod tests {
         let (level, cmap) = crate::map::load_level(&path).expect("e1m1 loads");
         let mesh = compiled(&level, &cmap);
         Some((cmap, mesh))
+    }
+
+    /// A bot running down e1m1's sloped hall for the barrier jump up to the ridge at
+    /// (788, 2108, -149) is in the air most of the way and cannot brake there: slowing onto
+    /// the start alone carries it 26 units past it down the slope (out of the arrival
+    /// radius, where a tour bot then backed off and ran in again). Braking where running on
+    /// a tick more would stop it past the start ([`stop_below`]) keeps it within 16 units
+    /// (12 measured); a bot already slow, or a start on its own level, is left alone.
+    #[test]
+    fn a_bot_running_down_a_slope_brakes_in_time_for_a_start_below() {
+        let Some((cmap, mesh)) = e1m1() else {
+            return;
+        };
+        let ctx = still_world(&cmap);
+        let start = Vec3::new(788.0, 2108.0, -149.0);
+        let mut s = PlayerState::at(Vec3::new(828.0, 2412.0, -87.96875), -90.0);
+        s.velocity = Vec3::new(-40.0, -320.0, 0.0);
+        s.on_ground = Some(EntId::WORLD);
+        // How far past the start it goes (along the way it came), and ticks until it stands
+        // on it.
+        let dir = (start - s.origin).truncate().normalize();
+        let run = |s: &PlayerState, braking: bool| {
+            let (mut p, mut past, mut braked) = (*s, f32::MIN, 0);
+            for tick in 0..100 {
+                if (p.origin - start).truncate().length() <= READY_DISTANCE
+                    && p.velocity.truncate().length() <= READY_SPEED
+                {
+                    return (past, tick, braked);
+                }
+                let c = match p.on_ground.is_some() && braking {
+                    true => stop_below(&ctx, &mesh, &p, start, None, (&[], &[])),
+                    false => None,
+                };
+                braked += c.is_some() as u32;
+                let c = c.unwrap_or_else(|| slowing(&ctx, &mesh, &p, start));
+                p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, None).0;
+                past = past.max((p.origin - start).truncate().dot(dir));
+            }
+            (past, 100, braked)
+        };
+        let (past, ticks, braked) = run(&s, true);
+        let (past_slowing, ticks_slowing, _) = run(&s, false);
+        assert!(
+            braked > 0 && past <= ARRIVE && ticks < 100,
+            "braking: {past} units past, stands after {ticks} ticks ({braked} braking)"
+        );
+        assert!(
+            past_slowing > ARRIVE,
+            "slowing alone: {past_slowing} units past, {ticks_slowing} ticks"
+        );
+        s.velocity = Vec3::new(0.0, -30.0, 0.0);
+        assert!(stop_below(&ctx, &mesh, &s, start, None, (&[], &[])).is_none());
+        let level = Vec3::new(start.x, start.y, s.origin.z);
+        assert!(stop_below(&ctx, &mesh, &s, level, None, (&[], &[])).is_none());
     }
 
     /// A jump fits only where it lands on its end area's level: e1m1's barrier jump onto
