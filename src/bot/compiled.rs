@@ -1474,36 +1474,28 @@ fn fit_on_the_run(
     // run is from a stand, and at running speed a jump onto a ledge behind a lip (e1m1's
     // ridge at (788, 2108)) meets the lip's face rising and drifts over it at air speed,
     // or falls back, where one taken further back clears it.
-    let mut leads: Vec<(u32, f32, &[f32], u32)> = [n, n.saturating_sub(1), n + 1]
+    let mut leads: Vec<(u32, &[f32], u32)> = [n, n.saturating_sub(1), n + 1]
         .into_iter()
         .enumerate()
         .filter(|&(i, l)| i == 0 || l != n)
-        .map(|(_, l)| (l, yaw, &FIT_TURNS[..], 0))
+        .map(|(_, l)| (l, &FIT_TURNS[..], 0))
         .chain(
             (0..n.saturating_sub(1))
                 .rev()
-                .map(|l| (l, yaw, &FIT_TURNS[..1], 0)),
+                .map(|l| (l, &FIT_TURNS[..1], 0)),
         )
         .collect();
     // Taken from here with the run-up cut short: the recorded jump gets up to speed from a
     // stand before it takes off, which a bot that comes in running has done (dm4's jump
     // west over the pit at (476, -68), come at running north along the wall).
-    leads.extend((1..=run_up(reach)).map(|k| (0, yaw, &FIT_TURNS[..], k)));
+    leads.extend((1..=run_up(reach)).map(|k| (0, &FIT_TURNS[..], k)));
     // The way that lands soonest (a teleport: the first that is sent).
     let mut best: Option<((u32, f32), f32, u32, u32)> = None;
-    for (lead, yaw, turns, skip) in leads {
+    for (lead, turns, skip) in leads {
         let mut p = *s;
         let mut ok = true;
         for _ in 0..lead {
-            p = pmove(
-                &p,
-                &run_in(yaw, s.pitch),
-                ctx.map,
-                &ctx.physics,
-                ctx.dt,
-                ctx.me,
-            )
-            .0;
+            p = step_in(&p);
             if p.on_ground.is_none() && p.water_level < 2 {
                 ok = false;
                 break;
