@@ -1505,9 +1505,7 @@ fn fit_on_the_run(
             continue;
         }
         if reach.kind == ReachKind::Teleport {
-            if skip == 0
-                && let Some(turn) = fit_teleport(ctx, teleporters, reach, &p)
-            {
+            if let Some(turn) = fit_teleport(ctx, teleporters, reach, &p) {
                 return Some(((lead, yaw), turn, 0));
             }
             continue;
@@ -1754,17 +1752,19 @@ fn stop_below(
         return None;
     }
     // The walks ahead in a straight line (their corners within 15 % of the straight way).
-    let mut last = s.origin;
-    let path: f32 = crate::aas::route::corridor(mesh, s.origin, walks, start)
-        .iter()
-        .map(|c| {
-            let l = (*c - last).truncate().length();
-            last = *c;
-            l
-        })
-        .sum();
-    if !walks.is_empty() && path > 1.15 * d {
-        return None;
+    if !walks.is_empty() {
+        let mut last = s.origin;
+        let path: f32 = crate::aas::route::corridor(mesh, s.origin, walks, start)
+            .iter()
+            .map(|c| {
+                let l = (*c - last).truncate().length();
+                last = *c;
+                l
+            })
+            .sum();
+        if path > 1.15 * d {
+            return None;
+        }
     }
     overshoots(ctx, s, start).then(|| kept_on(ctx, mesh, s, brake(s), areas))
 }
@@ -3056,39 +3056,25 @@ mod tests {
             seconds: 1.0,
             needs: Vec::new(),
         };
-        let r = reach(
-            ReachKind::Jump,
+        let run_then_jump = || {
             vec![
                 CmdRun { ticks: 3, cmd: run },
                 CmdRun {
                     ticks: 12,
                     cmd: jump,
                 },
-            ],
-        );
+            ]
+        };
+        let r = reach(ReachKind::Jump, run_then_jump());
         assert_eq!(run_up(&r), 3);
         assert!(!command_at(&r, 2).jump);
         assert!(command_at(&r, 3).jump && command_at(&r, 40).jump);
-        assert_eq!(
-            run_up(&reach(
-                ReachKind::Jump,
-                vec![CmdRun {
-                    ticks: 12,
-                    cmd: jump
-                }]
-            )),
-            0
-        );
-        let fall = reach(
-            ReachKind::WalkOffLedge,
-            vec![
-                CmdRun { ticks: 3, cmd: run },
-                CmdRun {
-                    ticks: 12,
-                    cmd: jump,
-                },
-            ],
-        );
+        let standing = vec![CmdRun {
+            ticks: 12,
+            cmd: jump,
+        }];
+        assert_eq!(run_up(&reach(ReachKind::Jump, standing)), 0);
+        let fall = reach(ReachKind::WalkOffLedge, run_then_jump());
         assert_eq!(run_up(&fall), 0);
     }
 
