@@ -207,9 +207,9 @@ fn dm6s_lightning_gun_under_a_shot_floor_arrives_on_time() {
 /// of a flight of stairs, across the way down them ((284, -1948, 136), the run heads north
 /// into the trigger). A bot running down stairs is in the air most of the way and cannot
 /// brake there: it flew 30 units past the start, came back and took the run from a
-/// stand, 1.17 times the prediction on every seed. Now it slows on the top steps where
-/// flying off at its speed would carry it past the start: within 10 % on seeds 1-2 (38
-/// of seeds 1-40, 3 before).
+/// stand, 1.17 times the prediction on every seed. Now it brakes on the top steps where
+/// running on a tick more and braking after would stop it past the start: within 10 % on
+/// seeds 1-2 (38 of seeds 1-40, 3 before).
 #[test]
 fn dm6s_teleporter_at_the_foot_of_the_stairs_is_not_run_past() {
     let Some(tours) = dm6_tours() else {
