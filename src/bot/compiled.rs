@@ -1519,6 +1519,63 @@ fn fit_on_the_run(
     best.map(|(lead, turn, _, skip)| (lead, turn, skip))
 }
 
+/// The route's reachability after `reach` where it is a fall off a ledge that needs no
+/// mover, starts within [`PAST_START`] of the bot on its level, and lands as [`fit`] asks
+/// from the bot's state as it is: (that fall, its turn).
+fn fall_from_here(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &AreaNav,
+    reach: &crate::aas::Reach,
+    s: &PlayerState,
+    goal_area: u32,
+    travel: Travel,
+) -> Option<(u32, f32)> {
+    if reach.to == goal_area {
+        return None;
+    }
+    let hc = if st.through_doors {
+        nav.goal_through_doors(goal_area, travel)
+    } else {
+        nav.goal(goal_area, travel)
+    };
+    let avoid = st.avoid;
+    let (_, next) = nav.first_step(&hc, reach.to, reach.end, |r| {
+        avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
+    })?;
+    let mesh = &*nav.mesh;
+    let fall = &mesh.reaches()[next as usize];
+    let off = fall.start - s.origin;
+    if fall.kind != ReachKind::WalkOffLedge
+        || !fall.needs.is_empty()
+        || off.truncate().length() > PAST_START
+        || off.z.abs() > NEAR_LEVEL
+    {
+        return None;
+    }
+    fit(ctx, mesh, fall, s).map(|turn| (next, turn))
+}
+
+/// Ticks a fall that lands beside its end area is followed, held still, to see that the bot
+/// stays on that floor (at running speed, friction has taken three quarters of it).
+const SLIDE_TICKS: u32 = 6;
+
+/// How far (units) from a fall's recorded end it may come down beside its end area.
+const LANDED_NEAR: f32 = 64.0;
+
+/// Whether a fall off a ledge (`reach`) that came down at `p`, in area `a`, landed where
+/// it leads: below its start, on its end area's level, a walk or two from it and near its
+/// end (not down a slope the other way: e1m1's at (684, 1998), below the walk off the
+/// ledge at (764, 2140) it came at running south-west).
+fn landed_below(mesh: &NavMesh, reach: &crate::aas::Reach, p: Vec3, a: u32) -> bool {
+    let to = &mesh.areas()[reach.to as usize];
+    a != reach.from
+        && p.z < reach.start.z - STEP
+        && (p - reach.end).truncate().length() <= LANDED_NEAR
+        && (to.mins.z - STEP..=to.maxs.z + STEP).contains(&p.z)
+        && walks_to(mesh, reach.to, a)
+}
+
 /// Whether a run that ends in area `to` did as well landing in `a`: `to` itself, or an area
 /// one or two walks from it either way (a jump at running speed carries on past a strip of
 /// floor at a ledge's lip into the room beyond, whose route is asked again from there).
@@ -1575,6 +1632,7 @@ fn fit_turned(
     skip: u32,
 ) -> Option<(f32, u32)> {
     let to = &mesh.areas()[reach.to as usize];
+    let fall = reach.kind == ReachKind::WalkOffLedge && !to.is_swim();
     let arrived = |p: &PlayerState| {
         let settled = if to.is_swim() {
             p.water_level >= 2
@@ -1583,10 +1641,36 @@ fn fit_turned(
         };
         settled && mesh.area_at(p.origin) == Some(reach.to)
     };
+    // A fall that came down beside its end area, on its level, and stays there as
+    // friction stops it: taken from beside its recorded start, or faster, a fall comes
+    // down further along, past a narrow end area (dm6's lip at (700, -1044)), in one a
+    // walk or two on; not on a ledge it slides off (dm4's at (200, -176) over the water).
+    // (Jumps landing so, tried: e1m1's legs within 10 % 280 -> 262 on seeds 1-40.)
+    let beside = |p: &PlayerState, c: &UserCmd| {
+        let here = |q: &PlayerState| {
+            q.on_ground.is_some()
+                && mesh
+                    .area_at(q.origin)
+                    .is_some_and(|a| landed_below(mesh, reach, q.origin, a))
+        };
+        if !here(p) {
+            return false;
+        }
+        let idle = UserCmd {
+            yaw: c.yaw,
+            ..Default::default()
+        };
+        let mut q = *p;
+        for _ in 0..SLIDE_TICKS {
+            q = pmove(&q, &idle, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+        }
+        here(&q)
+    };
     turns.iter().copied().find_map(|turn| {
         let mut p = *s;
         let mut ticks = 0u32;
         let mut left_out = skip;
+        let mut airborne = false;
         for run in &reach.commands {
             let c = turned(run.cmd, turn);
             for _ in 0..run.ticks {
@@ -1596,6 +1680,10 @@ fn fit_turned(
                 }
                 p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
                 ticks += 1;
+                if fall && airborne && p.on_ground.is_some() && beside(&p, &c) {
+                    return Some((turn, ticks));
+                }
+                airborne |= p.on_ground.is_none() && p.water_level < 2;
                 if p.velocity.z < 0.0 && p.origin.z < to.mins.z - STEP {
                     // Falling below the end area: it cannot come down onto it any more.
                     return None;
@@ -2113,6 +2201,9 @@ fn follow_route(
                                 && mesh.walk_joined(reach.to, a)
                                 && (s.origin - reach.end).truncate().length() <= 48.0
                                 && (s.origin.z - reach.end.z).abs() <= 24.0)
+                            || (reach.kind == ReachKind::WalkOffLedge
+                                && s.on_ground.is_some()
+                                && landed_below(&mesh, reach, s.origin, a))
                     })
             };
         if k == lead + 1 && !there && carrier_waits(&mesh, reach, ctx) {
@@ -2382,6 +2473,24 @@ fn follow_route(
                 } else {
                     Step::Cmd(brake(s))
                 };
+            }
+            // A hop (onto a lip) whose next is a fall that lands from where the bot is
+            // already: the fall now (dm6's lip at (700, -1044): come down beside it, the
+            // bot hopped up, walked back to the fall's start and walked off from a stand).
+            if !swimming
+                && s.on_ground.is_some()
+                && reach.kind.played()
+                && let Some((next, turn)) =
+                    fall_from_here(ctx, nav, st, reach, s, goal_area, travel)
+            {
+                st.reach = Some(next);
+                st.held = 0.0;
+                st.approach = 0.0;
+                st.turn = turn;
+                st.lead = None;
+                st.skip = 0;
+                st.played = Some(1);
+                return Step::Cmd(turned(command_at(&mesh.reaches()[next as usize], 0), turn));
             }
             let speed = s.velocity.truncate().length();
             if let Some((b, false)) = st.backup
@@ -2959,19 +3068,55 @@ mod tests {
     /// id's e1m1 (`$BOTARENA_QUAKE_MAPS` or ../shared/quake-maps), compiled; `None` (the
     /// caller skips, saying so) where the map is absent.
     fn e1m1() -> Option<(crate::map::CollisionMap, NavMesh)> {
+        quake_map("e1m1")
+    }
+
+    /// An id map of ../shared/quake-maps (or `BOTARENA_QUAKE_MAPS`) and its compiled
+    /// graph; `None` (printed) where the folder is absent.
+    fn quake_map(name: &str) -> Option<(crate::map::CollisionMap, NavMesh)> {
         let dir = std::env::var_os("BOTARENA_QUAKE_MAPS")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(|| {
                 std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/quake-maps")
             });
-        let path = dir.join("e1m1.map");
+        let path = dir.join(format!("{name}.map"));
         if !path.is_file() {
             println!("skipped: no {}", path.display());
             return None;
         }
-        let (level, cmap) = crate::map::load_level(&path).expect("e1m1 loads");
+        let (level, cmap) = crate::map::load_level(&path).expect("the map loads");
         let mesh = compiled(&level, &cmap);
         Some((cmap, mesh))
+    }
+
+    /// dm6's walk off the lip at (700, -1044, 81) east, to the floor 120 units below: a bot
+    /// that flew down the ramp beside the lip comes down by it at (718, -1068, 56). Running
+    /// east from there lands on that floor a walk on from the fall's end area, 26 units from
+    /// its end, which is as good (before, only landings in the end area counted: the bot
+    /// hopped up onto the lip, walked back to the start and walked off from a stand, 0.6 s
+    /// on seed 1's nailgun leg). Farther than [`LANDED_NEAR`] from the end is not.
+    #[test]
+    fn a_fall_taken_from_beside_its_start_lands_a_walk_on_from_its_end() {
+        let Some((cmap, mesh)) = quake_map("dm6") else {
+            return;
+        };
+        let ctx = still_world(&cmap);
+        let lip = mesh
+            .area_at(Vec3::new(700.0, -1044.0, 81.3))
+            .expect("the lip's area");
+        let fall = mesh
+            .reachabilities_from(lip)
+            .find(|r| r.kind == ReachKind::WalkOffLedge && r.end.z < 0.0)
+            .expect("the walk off the lip");
+        let s = PlayerState::at(Vec3::new(718.0, -1068.0, 56.0), 0.0);
+        let mut s = pmove(&s, &UserCmd::default(), ctx.map, &ctx.physics, 0.0, None).0;
+        assert!(s.on_ground.is_some());
+        s.velocity = Vec3::new(50.0, 21.0, 0.0);
+        assert!(fit(&ctx, &mesh, fall, &s).is_some());
+        // The same landing taken as the recorded fall's own: not near enough its end.
+        let mut far = fall.clone();
+        far.end = fall.end + Vec3::new(0.0, 2.0 * LANDED_NEAR, 0.0);
+        assert!(fit(&ctx, &mesh, &far, &s).is_none());
     }
 
     /// A bot running down e1m1's sloped hall for the barrier jump up to the ridge at

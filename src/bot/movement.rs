@@ -406,7 +406,14 @@ pub fn steer(
                 up(params.max_jump_height) + want * feel,
                 me,
             );
-        if jumpable {
+        // On a known way a blocked feel is a corner or a raised edge beside the line
+        // (dm6's at (304, -1096), where the route turns into a corridor a step up): a
+        // side step round it comes first, the jump only where none does.
+        let side_first = req.known && {
+            let sides = [-45.0f32, 45.0];
+            sides.iter().any(|&a| free(rotate_z(want, a)))
+        };
+        if jumpable && !side_first {
             jump = !s.jump_held;
         } else {
             let sides: [f32; 4] = if mem.avoid_side >= 0 {
