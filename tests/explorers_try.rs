@@ -570,6 +570,17 @@ fn flooded_tunnel() -> (Level, CollisionMap) {
 
 /// [`flooded_tunnel`], with or without its rocket launcher.
 fn flooded_tunnel_with(weapon: bool) -> (Level, CollisionMap) {
+    let mut b = liquid_tunnel("*water0", -96.);
+    if weapon {
+        b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    }
+    b.build()
+}
+
+/// Two rooms (floor z 0) on either side of a thick wall (x 0..256) that comes down to
+/// z `roof`: the only way between them is a pool of `liquid` (x −128..384, floor z −160,
+/// surface z 0) whose bottom runs on under the wall. A spawn point in the west room.
+fn liquid_tunnel(liquid: &str, roof: f32) -> MapBuilder {
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -176.), v(912., 272., -160.), "bottom");
     b.solid(v(-528., -272., 256.), v(912., 272., 272.), "ceiling");
@@ -579,15 +590,12 @@ fn flooded_tunnel_with(weapon: bool) -> (Level, CollisionMap) {
     b.solid(v(-528., 256., -160.), v(912., 272., 256.), "wall");
     b.solid(v(-512., -256., -160.), v(-128., 256., 0.), "floor");
     b.solid(v(384., -256., -160.), v(896., 256., 0.), "floor");
-    b.solid(v(0., -256., -96.), v(256., 256., 256.), "wall");
-    b.solid(v(-128., -256., -160.), v(0., 256., 0.), "*water0");
-    b.solid(v(0., -256., -160.), v(256., 256., -96.), "*water0");
-    b.solid(v(256., -256., -160.), v(384., 256., 0.), "*water0");
-    if weapon {
-        b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
-    }
+    b.solid(v(0., -256., roof), v(256., 256., 256.), "wall");
+    b.solid(v(-128., -256., -160.), v(0., 256., 0.), liquid);
+    b.solid(v(0., -256., -160.), v(256., 256., roof), liquid);
+    b.solid(v(256., -256., -160.), v(384., 256., 0.), liquid);
     b.point("info_player_deathmatch", v(-400., 0., 24.), &[]);
-    b.build()
+    b
 }
 
 /// With nothing in sight beyond it, a swimmer in the west part of [`flooded_tunnel`]'s pool
@@ -691,7 +699,7 @@ fn an_explorer_in_a_floating_pool_dives_out_of_its_bottom_to_the_hall_below() {
 /// an exploring bot is tuned to walk that drop.
 #[test]
 fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() {
-    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     use botarena::bot::movement::MoveParams;
     use botarena::physics::pmove::PlayerState;
     let mut b = MapBuilder::new();
@@ -718,7 +726,7 @@ fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() 
                     &s,
                     &Default::default(),
                     &[],
-                    (max_drop, max_drop == MAX_DROP, |_| false),
+                    (max_drop, max_drop == MAX_DROP, hazards(0.0), |_| false),
                     &mut rng,
                 );
                 assert_eq!(item, None);
@@ -860,7 +868,7 @@ fn pit_choices(
     cmap: &CollisionMap,
     s: &botarena::physics::pmove::PlayerState,
 ) -> usize {
-    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     let (graph, visits) = (Default::default(), VisitMap::default());
     (0..40)
         .filter(|seed| {
@@ -873,7 +881,7 @@ fn pit_choices(
                 s,
                 &Default::default(),
                 &[],
-                (MAX_DROP, true, |_| false),
+                (MAX_DROP, true, hazards(0.0), |_| false),
                 &mut rng,
             );
             assert_eq!(item, None);
@@ -977,7 +985,7 @@ fn an_explorer_walks_through_a_door_standing_open_to_where_nobody_has_been() {
 /// of ledges round its pit, the way to the Nightmare hall, was left for the pit.
 #[test]
 fn an_explorer_on_a_narrow_ledge_walks_along_it_before_dropping_into_the_pit() {
-    use botarena::bot::explore::{EDGE_BACK, MAX_DROP, walk_run_to_edge};
+    use botarena::bot::explore::{EDGE_BACK, MAX_DROP, hazards, walk_run_to_edge};
     use botarena::physics::pmove::PlayerState;
     let mut b = MapBuilder::new();
     b.solid(v(-528., -272., -208.), v(544., 272., -192.), "pitfloor")
@@ -992,14 +1000,14 @@ fn an_explorer_on_a_narrow_ledge_walks_along_it_before_dropping_into_the_pit() {
     let here = v(-300., 0., 24.03125);
     // Straight across the ledge: the walk ends in the pit; stopped at the edge, it ends
     // EDGE_BACK short of where the player's box leaves the ledge (y 28 + 16), on it.
-    let ((_, end), edge) = walk_run_to_edge(&cmap, here, Vec3::Y, 512.0, MAX_DROP);
+    let ((_, end), edge) = walk_run_to_edge(&cmap, here, Vec3::Y, 512.0, MAX_DROP, hazards(0.0));
     assert!(end.z < -150.0, "the whole walk: {end:?}");
     assert!(
         edge.is_some_and(|(travel, _)| travel < 48.0),
         "44 units to the edge: nothing worth walking before it: {edge:?}"
     );
     let dir = v(1.0, 0.2, 0.0).normalize();
-    let ((_, end), edge) = walk_run_to_edge(&cmap, here, dir, 512.0, MAX_DROP);
+    let ((_, end), edge) = walk_run_to_edge(&cmap, here, dir, 512.0, MAX_DROP, hazards(0.0));
     let (travel, at) = edge.expect("a slant walk leaves the ledge");
     assert!(end.z < -150.0, "the whole walk: {end:?}");
     assert!(
@@ -1072,7 +1080,12 @@ fn an_explorer_under_water_chooses_its_way_from_the_surface() {
             &s,
             &Default::default(),
             &[],
-            (botarena::bot::explore::MAX_DROP, true, |_| false),
+            (
+                botarena::bot::explore::MAX_DROP,
+                true,
+                botarena::bot::explore::hazards(0.0),
+                |_| false,
+            ),
             &mut rng,
         );
         assert!(to.z > -8.0, "seed {seed}: chose {to} down in the pool");
@@ -1488,4 +1501,133 @@ fn an_explorer_about_to_drop_off_its_level_runs_to_where_nobody_has_been_on_it_f
             "seed {seed}: up the passage before the pit"
         );
     }
+}
+
+/// [`liquid_tunnel`] of slime, a tunnel 96 high (the wall comes down to z −64). A biosuit
+/// lies in the west room, with `suit`; a rocket launcher in the east room.
+fn slime_tunnel(suit: bool) -> (Level, CollisionMap) {
+    let mut b = liquid_tunnel("*slime0", -64.);
+    if suit {
+        b.point("item_artifact_envirosuit", v(-300., 0., 0.), &[]);
+    }
+    b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    b.build()
+}
+
+/// A swimmer in [`slime_tunnel`]'s west pool, come from the west room, searches the slime
+/// for where nobody has swum under a roof (the tunnel, not the pool open to the air, which
+/// is seen from its banks), and with nothing new left, for an opening with land beside it
+/// (the east pool); openings risen to before are not gone to again, but for a swimmer
+/// running out of the biosuit.
+#[test]
+fn a_swimmer_in_slime_finds_the_tunnel_under_the_roof_and_the_opening_beyond() {
+    use botarena::bot::explore::{SlimeWay, VisitMap, slime_way};
+    use botarena::physics::pmove::PlayerState;
+    let (_, cmap) = slime_tunnel(false);
+    let s = PlayerState::at(v(-64., 0., -40.), 0.0);
+    // The west room is where the swimmer came from.
+    let mut visits = VisitMap::default();
+    for x in [-400., -200., -100.] {
+        for y in [-100., 100.] {
+            visits.visit(v(x, y, 24.));
+        }
+    }
+    let way = slime_way(&cmap, &visits, &s, (&[], &[]), false);
+    let Some(SlimeWay::Swim(to, _)) = way else {
+        panic!("no way into the tunnel: {way:?}");
+    };
+    // Down under the edge of the roof, then on under it.
+    assert!(to.x > s.origin.x && to.z < -64.0, "toward the tunnel: {to}");
+    let on = PlayerState::at(to, 0.0);
+    let Some(SlimeWay::Swim(to, _)) = slime_way(&cmap, &visits, &on, (&[], &[]), false) else {
+        panic!("no way on under the roof");
+    };
+    assert!(to.x >= 0.0 && to.z < -64.0, "under the roof: {to}");
+    // The tunnel swum (its cells and those of the pools), the east pool is the way on,
+    // risen to from below it.
+    let mut swum = VisitMap::default();
+    for (x, y, z) in [-64., 64., 192., 320.]
+        .into_iter()
+        .flat_map(|x| [-200., -100., 0., 100., 200.].map(|y| (x, y)))
+        .flat_map(|(x, y)| [-140., -100., -20.].map(|z| (x, y, z)))
+    {
+        swum.visit(v(x, y, z));
+        swum.visit_wet(v(x, y, z));
+    }
+    let under = PlayerState::at(v(320., 0., -120.), 0.0);
+    match slime_way(&cmap, &swum, &under, (&[], &[]), false) {
+        Some(SlimeWay::Rise(top, land)) => {
+            assert!(top.x > 256.0 && top.z > 0.0, "rises at {top}");
+            assert!(land.x > 384.0 && land.z > 0.0, "walks out onto {land}");
+        }
+        Some(SlimeWay::Swim(to, _)) => assert!(to.x > 256.0, "swims on to {to}"),
+        None => panic!("no opening found"),
+    }
+    // Openings risen to before (every cell of both pools' surfaces) are not gone to again:
+    // with nothing new either, there is nowhere to go.
+    let surfaced: Vec<(i32, i32, i32)> = (-1..=3)
+        .flat_map(|x| (-2..=1).map(move |y| (x, y, 0)))
+        .collect();
+    assert_eq!(
+        slime_way(&cmap, &swum, &under, (&[], &surfaced), false),
+        None
+    );
+    // Running out of the suit in the tunnel, the nearest opening is the way out, risen to
+    // before or not.
+    let mid = PlayerState::at(v(200., 0., -120.), 0.0);
+    assert!(slime_way(&cmap, &swum, &mid, (&[], &surfaced), true).is_some());
+}
+
+/// In the biosuit an explorer goes into slime and swims through [`slime_tunnel`] to the
+/// room beyond and its rocket launcher (e1m1's invulnerability lies past such a tunnel);
+/// without it, it never goes into slime.
+#[test]
+fn an_explorer_in_the_biosuit_swims_a_tunnel_of_slime_and_one_without_keeps_out() {
+    use botarena::map::Contents;
+    for suit in [true, false] {
+        let (level, cmap) = slime_tunnel(suit);
+        let mut m = explorer_in(level, cmap, v(-300., 0., 25.));
+        // Ticks swimming in slime (waist deep or more): one without the suit may slip in
+        // at the edge of a pool level with the floor, and gets out.
+        let mut swam = 0;
+        let beyond = first_tick(&mut m, 40, |m| {
+            let s = m.sim.player_state(0).unwrap();
+            swam += (s.water_level >= 2 && s.water_type.intersects(Contents::SLIME)) as u32;
+            s.origin.x > 400.0 && s.origin.z > 0.0
+        });
+        println!("biosuit {suit}: in the east room at tick {beyond:?}, {swam} ticks in slime");
+        assert_eq!(beyond.is_some(), suit);
+        assert_eq!(item_marked(&m), suit);
+        assert_eq!(swam > 20, suit);
+    }
+}
+
+/// e1m1's invulnerability lies behind a teleporter in a room reached only through a
+/// tunnel of slime from under the biosuit's ledge: four explorers (seed 0) mark it.
+#[test]
+fn explorers_on_e1m1_swim_its_slime_tunnel_in_the_biosuit_to_the_invulnerability() {
+    use botarena::scenario::explore::{ExploreConfig, explore};
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (level, cmap) = common::quake_map(&dir, "e1m1");
+    let level = std::sync::Arc::new(level);
+    let invulnerability = level
+        .items
+        .iter()
+        .position(|it| it.classname == "item_artifact_invulnerability")
+        .expect("e1m1 has an invulnerability");
+    let cfg = ExploreConfig {
+        bots: 4,
+        seconds: 600.0,
+        seed: 0,
+        tick_rate: 20,
+        every: 600.0,
+        connect: false,
+    };
+    let m = explore(level, cmap, &cfg, |_| {}).expect("the exploration runs");
+    assert!(
+        m.learned.waypoints.item_waypoint(invulnerability).is_some(),
+        "the invulnerability is not marked"
+    );
 }

@@ -377,6 +377,7 @@ fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
         target: MoveTarget::Point(target),
         speed: 320.0,
         known: false,
+        wade: false,
     };
     let mut mem = Default::default();
     let mut p = s;
@@ -426,6 +427,7 @@ fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
         target: MoveTarget::Point(v(64., 450., 216.)),
         speed: 320.0,
         known: false,
+        wade: false,
     };
     let run = |hold_edges: bool, max_drop: f32| {
         let ctx = SteerCtx {
@@ -488,9 +490,62 @@ fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
             target: MoveTarget::Point(Vec3::new(304.0, -1096.0, 128.0)),
             speed: 320.0,
             known,
+            wade: false,
         };
         steer(&ctx, &s, &req, &mut Default::default()).0.jump
     };
     assert!(!jumps(true), "a known way steps round the corner");
     assert!(jumps(false), "an unknown one jumps what it feels");
+}
+
+/// Walking at a point in a pool of slime (x 448..960, level with the floor, too wide to
+/// jump): a bot stops at its edge (a hazard), one that wades (an explorer in the biosuit)
+/// walks on into it.
+#[test]
+fn a_bot_stops_at_slime_and_one_that_wades_walks_in() {
+    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::physics::pmove::pmove;
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 256., 256.));
+    b.solid(v(0., 0., 0.), v(448., 256., 16.), "FLOOR")
+        .solid(v(960., 0., 0.), v(1024., 256., 16.), "FLOOR")
+        .solid(v(448., 0., 0.), v(960., 256., 16.), "*slime0")
+        .point("info_player_deathmatch", v(128., 128., 40.), &[]);
+    let (_, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let ctx = SteerCtx {
+        map: &cmap,
+        physics,
+        params: MoveParams::default(),
+        dt: 0.05,
+        me: None,
+    };
+    let walk = |wade: bool| {
+        let req = MoveRequest {
+            target: MoveTarget::Point(Vec3::new(700.0, 128.0, 40.0)),
+            speed: 320.0,
+            known: false,
+            wade,
+        };
+        let mut p = PlayerState::at(Vec3::new(360.0, 128.0, 40.03125), 0.0);
+        let mut mem = Default::default();
+        let mut status = MoveStatus::Idle;
+        for _ in 0..20 {
+            let (cmd, st) = steer(&ctx, &p, &req, &mut mem);
+            status = st;
+            p = pmove(&p, &cmd, &cmap, &physics, 0.05, None).0;
+        }
+        (p, status)
+    };
+    let (dry, status) = walk(false);
+    assert!(
+        dry.origin.x < 448.0 - 16.0,
+        "stops short of the slime: {dry:?}"
+    );
+    assert_eq!(status, MoveStatus::Blocked(BlockReason::Hazard));
+    let (wet, _) = walk(true);
+    assert!(
+        wet.water_type.intersects(Contents::SLIME) && wet.origin.x > 448.0,
+        "wades in: {wet:?}"
+    );
 }

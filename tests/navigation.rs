@@ -97,6 +97,7 @@ fn steer_run(
         target: MoveTarget::Point(target),
         speed: 320.0,
         known: false,
+        wade: false,
     };
     // Settled on the floor first, as a bot that has been standing there.
     let mut s = botarena::nav::sample::stand_still(cmap, &physics, start);
@@ -672,6 +673,7 @@ fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
         target: MoveTarget::Point(Vec3::new(0.0, 200.0, 300.0)),
         speed: 320.0,
         known: false,
+        wade: false,
     };
     let mut mem = MoveMemory::default();
     let mut landed = None;

@@ -418,6 +418,7 @@ pub fn brain_system(
                 target: MoveTarget::Point(goal),
                 speed: 320.0,
                 known: false,
+                wade: false,
             });
             route.goal = None;
             if still.seconds > STUCK_KILL {

@@ -1217,6 +1217,7 @@ fn head_to(
         target: MoveTarget::Point(p),
         speed: 320.0,
         known: true,
+        wade: false,
     })
 }
 
@@ -2120,6 +2121,7 @@ fn swim_to(s: &PlayerState, p: Vec3) -> Step {
         },
         speed: 320.0,
         known: false,
+        wade: false,
     })
 }
 
@@ -2142,6 +2144,7 @@ fn follow_route(
             target: MoveTarget::Point(p),
             speed: 320.0,
             known: false,
+            wade: false,
         })
     };
     for a in st.avoid.iter_mut() {

@@ -16,8 +16,8 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::game::life::kill;
-use crate::game::{Aim, Weapon};
-use crate::map::EntId;
+use crate::game::{Aim, Inventory, Weapon};
+use crate::map::{Contents, EntId};
 use crate::nav::routing::TravelFlags;
 use crate::physics::pmove::{PlayerState, UserCmd};
 use crate::sim::Sim;
@@ -258,11 +258,24 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         &mut RouteState,
         &mut Aim,
         &mut Roam,
+        &Inventory,
     )>();
     for p in &sim.players {
         let me = p.id;
-        let Some((ctrl, cmd, motion, vitals, rng, intent, percepts, mstatus, route, aim, roam)) =
-            view.get_mut(p.entity)
+        let Some((
+            ctrl,
+            cmd,
+            motion,
+            vitals,
+            rng,
+            intent,
+            percepts,
+            mstatus,
+            route,
+            aim,
+            roam,
+            inv,
+        )) = view.get_mut(p.entity)
         else {
             continue;
         };
@@ -315,6 +328,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 }
             }
             Controller::Explore(ex) => {
+                ex.suit = inv.suit_until.saturating_sub(sim.tick) as f32 * dt;
                 // A planned run toward an item plays its commands as they are.
                 if let Some(c) = ex.planned_cmd(s) {
                     cmd.0 = c;
@@ -371,6 +385,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         .or_else(|| {
                             ex.doorway(&sim.cmap, visits, &doorways, s, (mstatus, routed), dt)
                         })
+                        .or_else(|| ex.suit_swim(&sim.cmap, visits, s, dt))
                         .or_else(|| ex.dive(&sim.cmap, &sim.level, visits, s, dt));
                     if !matches!(go, Some(ButtonGo::Route(_))) {
                         route.goal = None;
@@ -425,6 +440,10 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         intent.0 = go;
                     }
                     aim.shoot_along(view);
+                }
+                // In the biosuit slime is walked into like water.
+                if let Some(req) = intent.0.as_mut() {
+                    req.wade = !super::explore::hazards(ex.suit).intersects(Contents::SLIME);
                 }
                 UserCmd {
                     yaw: s.yaw,
@@ -501,6 +520,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     target: MoveTarget::Point(*target),
                     speed: 320.0,
                     known: false,
+                    wade: false,
                 });
                 UserCmd {
                     yaw: s.yaw,

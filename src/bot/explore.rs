@@ -22,13 +22,14 @@
 //! from a floor on another level, it is routed round over the team's graph; a swimmer
 //! dives out of the bottom of a floating pool or into a flooded passage whose mouth lies
 //! under the surface ([`Explorer::dive`]), and under water feels its way on from the
-//! surface; an exploring bot that has gone on a minute only where the team
+//! surface; in the biosuit it goes into slime and searches it for what lies under a roof
+//! and for openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute only where the team
 //! has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
 //! spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
-//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`], [`PlannedRun`],
-//! [`choose_target`].
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`],
+//! [`Explorer::suit_swim`], [`PlannedRun`], [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -87,7 +88,22 @@ pub fn walk_run(
     range: f32,
     max_drop: f32,
 ) -> (f32, Vec3) {
-    walk_run_to_edge(map, origin, dir, range, max_drop).0
+    walk_run_to_edge(map, origin, dir, range, max_drop, hazards(0.0)).0
+}
+
+/// Seconds of biosuit an explorer keeps in hand: with more left it counts slime as water
+/// (walks and drops into it, swims through it: [`Explorer::suit_swim`]); with less it heads
+/// back out (a swimmer in slime loses 12 health a second out of the suit).
+pub const SUIT_RESERVE: f32 = 5.0;
+
+/// What an explorer with `suit` seconds of biosuit left does not walk into: lava, and slime
+/// unless more than [`SUIT_RESERVE`] is left (Quake's biosuit spares slime, not lava).
+pub fn hazards(suit: f32) -> Contents {
+    if suit > SUIT_RESERVE {
+        Contents::LAVA
+    } else {
+        Contents::LAVA | Contents::SLIME
+    }
 }
 
 /// How far back from a ledge's edge a walk that stops there ends: a running player stops in
@@ -98,13 +114,15 @@ pub const EDGE_BACK: f32 = 32.0;
 /// [`DROP_BELOW`] ([`EDGE_BACK`] before it), when it has one: the level it stands on, as far
 /// as it goes that way. On a narrow ledge nearly every walk ends off it (start.map's ring of
 /// 56-unit ledges round its pit: from its middle every long walk ends in the pit), so the
-/// way along the ledge shows only as the part before the drop.
+/// way along the ledge shows only as the part before the drop. Liquids but `hazards` count
+/// as floor (the walk goes on over their surface).
 pub fn walk_run_to_edge(
     map: &CollisionMap,
     origin: Vec3,
     dir: Vec3,
     range: f32,
     max_drop: f32,
+    hazards: Contents,
 ) -> ((f32, Vec3), Option<(f32, Vec3)>) {
     const STEP: f32 = 16.0;
     let mut edge: Option<(f32, Vec3)> = None;
@@ -134,8 +152,8 @@ pub fn walk_run_to_edge(
         );
         let safe = down.fraction < 1.0
             && !down.all_solid
-            && !down.contents.intersects(Contents::LAVA | Contents::SLIME)
-            && (down.normal.z >= 0.7 || down.contents.intersects(Contents::WATER));
+            && !down.contents.intersects(hazards)
+            && (down.normal.z >= 0.7 || down.contents.intersects(Contents::LIQUID));
         if !safe {
             break;
         }
@@ -174,12 +192,19 @@ pub const MAX_DROP: f32 = 400.0;
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
 
+/// A cell of the visit map ([`VisitMap::cell`]).
+pub type VisitCell = (i32, i32, i32);
+
 /// How often bots have been in each 128-unit cell (sampled at 10 Hz while standing or
 /// swimming, never in mid-air): exploration's memory of where the team has been, so that
 /// bots head for what nobody has seen.
 #[derive(Clone, Debug, Default)]
 pub struct VisitMap {
     cells: BTreeMap<(i32, i32, i32), u32>,
+    /// The same, counted only while in a liquid: a 128-unit cell holds both a tunnel of
+    /// slime and the floor over its roof, walked by everyone (the difference is where the
+    /// team stood on dry floor).
+    wet: BTreeMap<(i32, i32, i32), u32>,
     /// Floor points of the map under a ceiling, 128 units apart: the places exploring bots
     /// are pulled toward while nobody has been there. Found on first use (a match without
     /// explorers never needs them); a function of the map alone, so whenever.
@@ -207,6 +232,16 @@ impl VisitMap {
     /// Visits counted in the cell of `p`.
     pub fn visits(&self, p: Vec3) -> u32 {
         self.cells.get(&Self::cell(p)).copied().unwrap_or(0)
+    }
+
+    /// Counts a visit in a liquid at `p` (besides [`VisitMap::visit`]).
+    pub fn visit_wet(&mut self, p: Vec3) {
+        *self.wet.entry(Self::cell(p)).or_insert(0) += 1;
+    }
+
+    /// Visits in a liquid counted in the cell of `p`.
+    pub fn wet_visits(&self, p: Vec3) -> u32 {
+        self.wet.get(&Self::cell(p)).copied().unwrap_or(0)
     }
 
     /// Cells visited at least once.
@@ -287,9 +322,9 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
 }
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
-/// left alone; walks go off drops of at most `max_drop` and, with `edge_stops`, also count
-/// stopped short of their first drop off a ledge; the frontier points `left_out` names
-/// (those the bot's planned runs gave up on) do not pull.
+/// left alone; walks go off drops of at most `max_drop`, never into `hazards`, and, with
+/// `edge_stops`, also count stopped short of their first drop off a ledge; the frontier
+/// points `left_out` names (those the bot's planned runs gave up on) do not pull.
 #[allow(
     clippy::too_many_arguments,
     reason = "each is a separate read-only view the choice needs"
@@ -302,7 +337,7 @@ pub fn choose_target(
     s: &PlayerState,
     percepts: &Percepts,
     skip: &[(usize, f32)],
-    (max_drop, edge_stops, left_out): (f32, bool, impl Fn(Vec3) -> bool),
+    (max_drop, edge_stops, hazards, left_out): (f32, bool, Contents, impl Fn(Vec3) -> bool),
     rng: &mut SimRng,
 ) -> (Vec3, Option<usize>) {
     let unmarked = |i: usize| {
@@ -331,7 +366,9 @@ pub fn choose_target(
     // stays down there (a pool's own bottom is explored by swimming over it), and a
     // swimmer that keeps choosing places down there runs out of air.
     let from = if s.water_level >= 3 {
-        surface_above(map, s.origin).unwrap_or(s.origin)
+        // Slime too in the biosuit.
+        let liquid = Contents(Contents::LIQUID.0 & !hazards.0);
+        surface_above(map, s.origin, liquid).unwrap_or(s.origin)
     } else {
         s.origin
     };
@@ -343,9 +380,9 @@ pub fn choose_target(
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
-        // As far as one can walk: over steps and up ramps, not into pits, lava or slime.
+        // As far as one can walk: over steps and up ramps, not into pits or hazards.
         // A walk off a ledge, and the same walk stopped at its edge: both are choices.
-        let (full, edge) = walk_run_to_edge(map, from, dir, FEEL, max_drop);
+        let (full, edge) = walk_run_to_edge(map, from, dir, FEEL, max_drop, hazards);
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
         for (travel, end) in std::iter::once(full).chain(edge.filter(|_| edge_stops)) {
             if travel < 48.0 {
@@ -432,6 +469,22 @@ pub struct Explorer {
     pub dive: Option<(Vec3, f32)>,
     /// Cells dived to, with the number of tries.
     pub dive_tries: Vec<((i32, i32, i32), u32)>,
+    /// Seconds of biosuit it has left (set by its controller every tick): with more than
+    /// [`SUIT_RESERVE`] it walks into slime and swims through it ([`Explorer::suit_swim`]).
+    pub suit: f32,
+    /// The point in slime the bot is swimming to in the biosuit (or, on land, the point
+    /// over slime it goes in at), and the seconds left ([`Explorer::suit_swim`]).
+    pub swim: Option<(Vec3, f32)>,
+    /// Cells in slime it swam to for being new ([`slime_way`]): not gone to again (a place
+    /// just over a cell's border counts as arrived at before the swimmer is in that cell).
+    pub swum: Vec<(i32, i32, i32)>,
+    /// Cells of the surface of openings out of slime it rose to: not risen to again.
+    pub surfaced: Vec<(i32, i32, i32)>,
+    /// The land beside an opening out of slime it rose to, and the seconds left to get
+    /// out onto it.
+    pub swim_out: Option<(Vec3, f32)>,
+    /// Seconds before a swimmer in slime whose search found nothing searches again.
+    pub swim_wait: f32,
     /// A place nobody has visited that a waypoint of the team's graph reaches in a straight
     /// line, being routed to over the graph, and the seconds left ([`Explorer::gate`]).
     pub gate: Option<(Vec3, f32)>,
@@ -735,6 +788,7 @@ impl ButtonGo {
             target: MoveTarget::Point(p),
             speed: 320.0,
             known: false,
+            wade: false,
         })
     }
 }
@@ -768,7 +822,7 @@ pub fn underwater_passage(
     // Straight down to the bottom in the water, from the surface (a swimmer back from one
     // passage gets air before it looks for the next).
     let down = sweep(s.origin, low);
-    let up = surface_above(map, s.origin)?;
+    let up = surface_above(map, s.origin, Contents::WATER)?;
     if down.fraction < 1.0 || s.origin.z - low.z < 32.0 || up.z - s.origin.z > 80.0 {
         return None;
     }
@@ -786,7 +840,7 @@ pub fn underwater_passage(
                 && map.point_contents(end).intersects(Contents::WATER)
                 && unknown(end)
                 && unknown(Vec3::new(end.x, end.y, s.origin.z))
-                && surface_above(map, end).is_some())
+                && surface_above(map, end, Contents::WATER).is_some())
             .then_some((deep.fraction, end))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -794,12 +848,12 @@ pub fn underwater_passage(
 }
 
 /// Where a swimmer at `p` comes up straight above: the origin of a player whose feet are at
-/// the water's surface (its box just out of the water, as [`walk_run`] feels from), where
-/// the water ends within [`DIVE_REACH`] with room to rise there. `None` under a ceiling.
-fn surface_above(map: &CollisionMap, p: Vec3) -> Option<Vec3> {
+/// the surface of the `liquid` (its box just out of it, as [`walk_run`] feels from), where
+/// it ends within [`DIVE_REACH`] with room to rise there. `None` under a ceiling.
+fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Option<Vec3> {
     let wet = |z: f32| {
         map.point_contents(Vec3::new(p.x, p.y, z))
-            .intersects(Contents::WATER)
+            .intersects(liquid)
     };
     let top = (1..=(DIVE_REACH / 4.0) as i32)
         .map(|k| p.z + 4.0 * k as f32)
@@ -807,6 +861,227 @@ fn surface_above(map: &CollisionMap, p: Vec3) -> Option<Vec3> {
     let out = Vec3::new(p.x, p.y, top - PLAYER_MINS.z);
     let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
     (up.fraction >= 1.0).then_some(out)
+}
+
+/// Seconds a swim through slime toward one point lasts at most ([`Explorer::suit_swim`]).
+pub const SWIM_SECONDS: f32 = 3.0;
+/// Seconds of biosuit beyond [`SUIT_RESERVE`] an explorer on land wants left to go into
+/// slime.
+pub const SUIT_ENTER: f32 = 6.0;
+/// Spacing of the grid a swimmer's way through slime is searched on ([`slime_way`]).
+pub const SLIME_STEP: f32 = 32.0;
+/// Most grid points one search through slime takes in (a pool of 500 by 500 by 100 units
+/// has about 800).
+pub const SLIME_NODES: usize = 8192;
+
+/// Where a swimmer in slime goes next ([`slime_way`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SlimeWay {
+    /// Swim to this point in the slime; the cell of the new place it is, when it is one.
+    Swim(Vec3, Option<(i32, i32, i32)>),
+    /// Rise to this point at the surface, then walk out to the second.
+    Rise(Vec3, Vec3),
+}
+
+/// Whether a swimmer at `p` is at `to` for [`Explorer::suit_swim`]: within 32 units across
+/// and 48 up or down (the movement stage's arrival).
+fn swum_to(p: Vec3, to: Vec3) -> bool {
+    let d = to - p;
+    d.truncate().length() <= 32.0 && d.z.abs() <= 48.0
+}
+
+/// Where a walk of up to 256 units from `s` along one of eight directions ends over slime
+/// (the nearest such end), for a bot in the biosuit to go in there.
+pub fn slime_entry(map: &CollisionMap, s: &PlayerState) -> Option<Vec3> {
+    (0..8)
+        .filter_map(|k| {
+            let a = (s.yaw + 45.0 * k as f32).to_radians();
+            let dir = Vec3::new(a.cos(), a.sin(), 0.0);
+            let (walked, end) =
+                walk_run_to_edge(map, s.origin, dir, 256.0, MAX_DROP, Contents::LAVA).0;
+            let feet = end + Vec3::Z * (PLAYER_MINS.z - 1.0);
+            (walked >= 32.0 && map.point_contents(feet).intersects(Contents::SLIME))
+                .then_some((walked, end))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|x| x.1)
+}
+
+/// The way on for a swimmer in slime ([`Explorer::suit_swim`]): a breadth-first search
+/// through the slime on the map's [`SLIME_STEP`] grid from the swimmer (points where a
+/// player's box fits in slime, or 12 units below or above them, joined where the box
+/// sweeps clear; at most [`SLIME_NODES`]) for the nearest of: a point under a ceiling
+/// (slime open to the air is seen from its banks) in a cell nobody has swum in
+/// ([`VisitMap::wet_visits`]) and not in `swum`, or an opening above (room to rise out of
+/// the slime, its surface's cell not in `surfaced`) with land beside the surface there (a
+/// walk of 64 units onto a floor out of any liquid), where nobody has stood at the surface
+/// and on the land; failing those, the nearest opening with land beside. `out` (the
+/// biosuit running out): the nearest opening with land beside, risen to before or not.
+/// The swimmer goes to the farthest point of the way there that it reaches in a straight
+/// line (at most sixteen steps on); at an opening in reach, it rises. `None` where nothing
+/// is found. A search through all of e1m1's slime takes about 4 ms.
+pub fn slime_way(
+    map: &CollisionMap,
+    visits: &VisitMap,
+    s: &PlayerState,
+    (swum, surfaced): (&[VisitCell], &[VisitCell]),
+    out: bool,
+) -> Option<SlimeWay> {
+    type Key = [i32; 3];
+    // The grid is the map's, not the swimmer's: searched again from a little further on,
+    // the way to the same place is the same (a grid that moved with the swimmer passed a
+    // narrow gap from one place and not from the next, and the swimmer went to and fro).
+    const START: Key = [i32::MIN; 3];
+    let o = s.origin;
+    let grid = |k: Key| Vec3::new(k[0] as f32, k[1] as f32, k[2] as f32) * SLIME_STEP;
+    let near = (o / SLIME_STEP).round();
+    let near = [near.x as i32, near.y as i32, near.z as i32];
+    let mask = Contents::MASK_PLAYER_NO_BODIES;
+    let clear = |a: Vec3, b: Vec3| {
+        map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, mask, None)
+            .fraction
+            >= 1.0
+    };
+    let fits = |q: Vec3| {
+        map.point_contents(q).intersects(Contents::SLIME) && crate::nav::sample::player_fits(map, q)
+    };
+    // Where a grid point's player stands: the point, else 12 units below or above it (a
+    // tunnel 80 units high leaves a player's box 24 units of height, which a 32-unit grid
+    // steps over).
+    let place = |k: Key| {
+        [0.0, -12.0, 12.0]
+            .iter()
+            .map(|h| grid(k) + Vec3::Z * *h)
+            .find(|q| fits(*q))
+    };
+    // Land beside a surface point: a short walk that ends on a floor out of any liquid.
+    let land = |top: Vec3| {
+        (0..8).find_map(|k| {
+            let a = (45.0 * k as f32).to_radians();
+            let dir = Vec3::new(a.cos(), a.sin(), 0.0);
+            let (walked, end) = walk_run_to_edge(map, top, dir, 64.0, STEP_SIZE, Contents::LAVA).0;
+            // Under the feet, not at them: a walk over the surface rests on the liquid.
+            let under = end + Vec3::Z * (PLAYER_MINS.z - 2.0);
+            (walked >= 48.0 && !map.point_contents(under).intersects(Contents::LIQUID))
+                .then_some(end)
+        })
+    };
+    let mut parent: BTreeMap<Key, Key> = BTreeMap::new();
+    let mut placed: BTreeMap<Key, Vec3> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::new();
+    parent.insert(START, START);
+    placed.insert(START, o);
+    queue.push_back(START);
+    let at = |placed: &BTreeMap<Key, Vec3>, k: Key| placed[&k];
+    let mut new: Option<Key> = None;
+    let mut fresh: Option<(Key, Vec3, Vec3)> = None;
+    let mut opening: Option<(Key, Vec3, Vec3)> = None;
+    while let Some(k) = queue.pop_front() {
+        let q = at(&placed, k);
+        // Slime open to the air is seen from its banks; what lies under a ceiling only a
+        // swimmer finds.
+        // A cell counts as swum where it or the cells half a cell above or below it were
+        // swum in (a swimmer along the bottom of a pool deeper than a cell leaves the cells
+        // over it unvisited; the floor over a tunnel's roof shares its cells).
+        let unknown = || {
+            !swum.contains(&VisitMap::cell(q))
+                && [0.0, 64.0, -64.0]
+                    .iter()
+                    .all(|h| visits.wet_visits(q + Vec3::Z * *h) == 0)
+        };
+        if !out && k != START && unknown() && surface_above(map, q, Contents::SLIME).is_none() {
+            new = Some(k);
+            break;
+        }
+        // Only a point with no slime right above it can have an opening over it. Where
+        // nobody has stood at the surface there (a bank walked by everyone is not looked
+        // at again), land beside it nobody has stood on is as new as a cell never swum.
+        let stood = |p: Vec3| visits.visits(p) > visits.wet_visits(p);
+        if k != START
+            && place([k[0], k[1], k[2] + 1]).is_none()
+            && let Some(top) = surface_above(map, q, Contents::SLIME)
+            && (out || !surfaced.contains(&VisitMap::cell(top)))
+            && (opening.is_none() || (!out && !stood(top)))
+            && let Some(end) = land(top)
+        {
+            if !out && !stood(end) {
+                fresh = Some((k, top, end));
+                break;
+            }
+            opening = opening.or(Some((k, top, end)));
+            if out {
+                break;
+            }
+        }
+        // From the swimmer: the grid points round it; from a grid point: its six neighbours.
+        let round = (0..27).map(|i| {
+            [
+                near[0] + i % 3 - 1,
+                near[1] + i / 3 % 3 - 1,
+                near[2] + i / 9 - 1,
+            ]
+        });
+        let six = [
+            [1, 0, 0],
+            [-1, 0, 0],
+            [0, 1, 0],
+            [0, -1, 0],
+            [0, 0, 1],
+            [0, 0, -1],
+        ]
+        .map(|d| [k[0] + d[0], k[1] + d[1], k[2] + d[2]]);
+        let next: Vec<Key> = if k == START {
+            round.collect()
+        } else {
+            six.to_vec()
+        };
+        for n in next {
+            if parent.len() >= SLIME_NODES || parent.contains_key(&n) {
+                continue;
+            }
+            // From the swimmer, off the grid, also down (or across) first and then on: out
+            // of a pocket at the surface, under the edge of the roof of a tunnel.
+            let bent = |p: Vec3| {
+                let down = Vec3::new(q.x, q.y, p.z);
+                let across = Vec3::new(p.x, p.y, q.z);
+                (clear(q, down) && clear(down, p)) || (clear(q, across) && clear(across, p))
+            };
+            if let Some(p) = place(n)
+                && (clear(q, p) || (k == START && bent(p)))
+            {
+                parent.insert(n, k);
+                placed.insert(n, p);
+                queue.push_back(n);
+            }
+        }
+    }
+    // A fresh opening comes before the other ones.
+    let opening = fresh.or(opening);
+    let goal = new.or(opening.map(|x| x.0))?;
+    // The way back from the goal, then the farthest point on it in a straight line.
+    let mut way = vec![goal];
+    while let Some(&k) = way.last()
+        && k != START
+    {
+        way.push(parent[&k]);
+    }
+    way.reverse();
+    let reach = way
+        .iter()
+        .take(17)
+        .skip(1)
+        .rev()
+        .find(|k| clear(o, at(&placed, **k)) && !swum_to(o, at(&placed, **k)))
+        .or_else(|| way.iter().skip(1).find(|k| !swum_to(o, at(&placed, **k))))
+        .copied()
+        .unwrap_or(goal);
+    match opening {
+        Some((k, top, out)) if new.is_none() && reach == k => Some(SlimeWay::Rise(top, out)),
+        _ => Some(SlimeWay::Swim(
+            at(&placed, reach),
+            (new.is_some() && reach == goal).then(|| VisitMap::cell(at(&placed, goal))),
+        )),
+    }
 }
 
 /// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
@@ -1375,6 +1650,12 @@ impl Explorer {
             doorway_tries: Vec::new(),
             dive: None,
             dive_tries: Vec::new(),
+            suit: 0.0,
+            swim: None,
+            swum: Vec::new(),
+            surfaced: Vec::new(),
+            swim_out: None,
+            swim_wait: 0.0,
             gate: None,
             gate_tries: Vec::new(),
             shot: Vec::new(),
@@ -1627,6 +1908,7 @@ impl Explorer {
         self.button = None;
         self.doorway = None;
         self.dive = None;
+        self.swim = None;
         self.detour = None;
         self.door = None;
     }
@@ -1647,6 +1929,7 @@ impl Explorer {
             || self.button.is_some()
             || self.doorway.is_some()
             || self.dive.is_some()
+            || self.swim.is_some()
     }
 
     /// Water, as a player new to a map tries it: swimming with a floor nobody has been on
@@ -1681,7 +1964,10 @@ impl Explorer {
                 // the water rather than along the bottom: straight up, or else over the
                 // dive's end (still under the passage's roof).
                 self.target = (s.water_level >= 3)
-                    .then(|| surface_above(map, s.origin).or_else(|| surface_above(map, to)))
+                    .then(|| {
+                        surface_above(map, s.origin, Contents::WATER)
+                            .or_else(|| surface_above(map, to, Contents::WATER))
+                    })
                     .flatten();
                 self.timer = TARGET_SECONDS;
                 return None;
@@ -1765,6 +2051,91 @@ impl Explorer {
         plan_try(&mut self.dive_tries, cell);
         self.dive = Some((to, DIVE_SECONDS));
         Some(ButtonGo::walk_to(to))
+    }
+
+    /// Slime, as a player in the biosuit tries it (with more than [`SUIT_RESERVE`] seconds
+    /// of it left; its walks go into slime then, [`hazards`], and its movement requests
+    /// wade). On land with [`SUIT_ENTER`] more seconds than that, where a walk of up to 256
+    /// units ends over slime, the bot runs (or drops) in there. In slime, it swims on along
+    /// the way [`slime_way`] finds: toward the nearest place under a roof nobody has swum
+    /// in, or the nearest opening out with land beside that nobody has stood on, else any
+    /// opening it has not yet risen to; at an opening it rises and walks out onto the land
+    /// (for at most twice [`SWIM_SECONDS`], whatever it sees meanwhile). Each swim lasts
+    /// until there or [`SWIM_SECONDS`]. With less of the suit left, it swims to the nearest
+    /// opening with land beside and out. e1m1's invulnerability lies behind a teleporter in
+    /// a room reached only by a tunnel of slime from under the biosuit's ledge. Returns what
+    /// to do while at it; one search a swim.
+    pub fn suit_swim(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        self.swim_wait -= dt;
+        let in_slime = s.water_level >= 1 && s.water_type.intersects(Contents::SLIME);
+        let suited = self.suit > SUIT_RESERVE;
+        if let Some((to, left)) = self.swim.take() {
+            let left = left - dt;
+            // The way in (a point over the slime, run at straight: the movement stage
+            // would stop at the edge of a drop) is done once in it.
+            let way_in = !map.point_contents(to).intersects(Contents::SLIME);
+            if left > 0.0 && !swum_to(s.origin, to) && !(in_slime && way_in) {
+                self.swim = Some((to, left));
+                if way_in {
+                    let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
+                    return Some(ButtonGo::Press(crate::physics::predict::run_toward(
+                        dir, 320.0, false,
+                    )));
+                }
+                return Some(ButtonGo::walk_to(to));
+            }
+        }
+        if !in_slime {
+            self.swim_out = None;
+            if self.busy() || s.water_level > 0 || self.suit < SUIT_RESERVE + SUIT_ENTER {
+                return None;
+            }
+            let to = slime_entry(map, s)?;
+            self.swim = Some((to, SWIM_SECONDS));
+            return Some(ButtonGo::walk_to(to));
+        }
+        // Out onto the land beside an opening it rose to, whatever it has seen since (an
+        // item seen over the edge drew it back into the slime).
+        if let Some((land, left)) = self.swim_out.take()
+            && left > 0.0
+        {
+            self.swim_out = Some((land, left - dt));
+            return Some(ButtonGo::walk_to(land));
+        }
+        // An item seen from the slime (through an opening above) is not walked at: the way
+        // to it is through the slime, out where it leads.
+        if (suited && self.trying()) || self.swim_wait > 0.0 {
+            return None;
+        }
+        match slime_way(map, visits, s, (&self.swum, &self.surfaced), !suited) {
+            Some(SlimeWay::Swim(to, new)) => {
+                self.swum.extend(new);
+                self.swim = Some((to, SWIM_SECONDS));
+                Some(ButtonGo::walk_to(to))
+            }
+            Some(SlimeWay::Rise(top, land)) => {
+                if suited {
+                    self.surfaced.push(VisitMap::cell(top));
+                }
+                self.swim = Some((top, SWIM_SECONDS));
+                self.swim_out = Some((land, 2.0 * SWIM_SECONDS));
+                self.target = Some(land);
+                self.timer = TARGET_SECONDS + SWIM_SECONDS;
+                Some(ButtonGo::walk_to(top))
+            }
+            None => {
+                // Nothing new through the slime from here: a while before looking again
+                // (a search that finds nothing looks at the whole pool).
+                self.swim_wait = SWIM_SECONDS;
+                None
+            }
+        }
     }
 
     /// Doors, as a player new to a map tries them: a closed door in sight within
@@ -2204,6 +2575,7 @@ impl Explorer {
                     target: MoveTarget::Point(p),
                     speed: 320.0,
                     known: false,
+                    wade: false,
                 };
                 return (Some(Some(req)), None);
             }
@@ -2403,6 +2775,7 @@ impl Explorer {
                         target: MoveTarget::Point(s.origin),
                         speed: 0.0,
                         known: false,
+                        wade: false,
                     },
                     false,
                 );
@@ -2421,7 +2794,7 @@ impl Explorer {
                 s,
                 percepts,
                 &self.skip,
-                (self.max_drop, self.edge_stops, spent),
+                (self.max_drop, self.edge_stops, hazards(self.suit), spent),
                 rng,
             );
             // Only where the team has been: a route over the team's graph to a frontier
@@ -2447,6 +2820,7 @@ impl Explorer {
                         target: MoveTarget::Point(s.origin),
                         speed: 0.0,
                         known: false,
+                        wade: false,
                     },
                     stuck,
                 );
@@ -2469,6 +2843,7 @@ impl Explorer {
                 target: MoveTarget::Point(self.target.unwrap_or(s.origin)),
                 speed: 320.0,
                 known: false,
+                wade: false,
             },
             stuck,
         )

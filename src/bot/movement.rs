@@ -6,7 +6,8 @@
 //! - **on ground**, feel ahead at the feet: a barrier no higher than a step is walked over, one
 //!   up to jump height is jumped onto, anything higher is walked around (45° then 90° to
 //!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`;
-//! - **look ahead** along the heading for gaps, lava and slime; predict a running jump over
+//! - **look ahead** along the heading for gaps, lava and slime (not slime for a request
+//!   that wades: an explorer in the biosuit); predict a running jump over
 //!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
 //!   ground or in water (backing up for a run-up first when standing too slow at the edge),
 //!   otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
@@ -56,6 +57,9 @@ pub struct MoveRequest {
     /// which near a wall mistakes the wall's foot for a drop.
     #[serde(skip)]
     pub known: bool,
+    /// Slime is no hazard (an explorer in the biosuit): walked and dropped into like water.
+    #[serde(skip)]
+    pub wade: bool,
 }
 
 /// The request component: `None` leaves the command to the controller.
@@ -183,8 +187,15 @@ enum Ahead {
 }
 
 /// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
-/// within `max_drop`, or with lava or slime on top.
-fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop: f32) -> Ahead {
+/// within `max_drop`, or with `hazards` (lava, slime) on top.
+fn scan_ahead(
+    map: &CollisionMap,
+    origin: Vec3,
+    dir: Vec3,
+    range: f32,
+    max_drop: f32,
+    hazards: Contents,
+) -> Ahead {
     let mut d = 16.0;
     while d <= range {
         let p = origin + dir * d;
@@ -197,10 +208,9 @@ fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop:
         if t.start_solid {
             return Ahead::Clear; // a wall or step ahead: the feelers deal with it
         }
-        let floor_under_ray = t.fraction < 1.0
-            && t.normal.z >= 0.7
-            && !t.contents.intersects(Contents::LAVA | Contents::SLIME);
-        if !floor_under_ray && box_supported(map, p, max_drop) {
+        let floor_under_ray =
+            t.fraction < 1.0 && t.normal.z >= 0.7 && !t.contents.intersects(hazards);
+        if !floor_under_ray && box_supported(map, p, max_drop, hazards) {
             // The ray fell through a hole the player's box bridges (dm4's grates over lava).
             d += 16.0;
             continue;
@@ -211,7 +221,7 @@ fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop:
                 hazard: false,
             };
         }
-        if t.contents.intersects(Contents::LAVA | Contents::SLIME) {
+        if t.contents.intersects(hazards) {
             return Ahead::Bad {
                 distance: d,
                 hazard: true,
@@ -223,8 +233,8 @@ fn scan_ahead(map: &CollisionMap, origin: Vec3, dir: Vec3, range: f32, max_drop:
 }
 
 /// Whether a player's box dropped from `p` lands on floor within `max_drop` with its feet out
-/// of lava and slime (Quake hurts by the contents at the feet's centre, not under the box).
-fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32) -> bool {
+/// of `hazards` (Quake hurts by the contents at the feet's centre, not under the box).
+fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32, hazards: Contents) -> bool {
     let t = map.trace(
         p,
         p - Vec3::new(0.0, 0.0, max_drop),
@@ -237,9 +247,7 @@ fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32) -> bool {
     !t.start_solid
         && t.fraction < 1.0
         && t.normal.z >= 0.7
-        && !map
-            .point_contents(feet)
-            .intersects(Contents::LAVA | Contents::SLIME)
+        && !map.point_contents(feet).intersects(hazards)
 }
 
 /// Whether a running jump from `s` along `dir` lands safely: on ground or in water, not in
@@ -481,6 +489,11 @@ pub fn steer(
         jump = true;
     }
     // Gaps, lava and slime ahead: jump them at the edge if a jump lands, else stop.
+    let hazards = if req.wade {
+        Contents::LAVA
+    } else {
+        Contents::LAVA | Contents::SLIME
+    };
     if !jump && !req.known {
         let range = params.lookahead.min(match req.target {
             MoveTarget::Point(_) => to3.truncate().length() + 16.0,
@@ -494,7 +507,7 @@ pub fn steer(
         let falls =
             || *fall.get_or_init(|| falls_safely(map, s, heading, physics, params.max_drop, me));
         if let Ahead::Bad { distance, hazard } =
-            scan_ahead(map, s.origin, heading, range, params.max_drop)
+            scan_ahead(map, s.origin, heading, range, params.max_drop, hazards)
             && !(target_below && falls())
         {
             let step = s.velocity.truncate().length().max(speed) * dt;
@@ -509,7 +522,7 @@ pub fn steer(
                     let behind = s.origin - heading * RUN_UP;
                     let room = box_clear(map, s.origin, behind, me)
                         && matches!(
-                            scan_ahead(map, s.origin, -heading, RUN_UP, params.max_drop),
+                            scan_ahead(map, s.origin, -heading, RUN_UP, params.max_drop, hazards),
                             Ahead::Clear
                         );
                     if room

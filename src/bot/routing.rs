@@ -649,6 +649,7 @@ impl RoutingStage {
                         target: MoveTarget::Point(w.origin),
                         speed: 320.0,
                         known: false,
+                        wade: false,
                     });
                 }
             }
@@ -750,6 +751,7 @@ fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, 
             target: MoveTarget::Point(goal.point),
             speed: 320.0,
             known: false,
+            wade: false,
         });
         state.no_route = false;
         b.open = false;

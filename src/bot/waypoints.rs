@@ -394,6 +394,9 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
             if s.on_ground.is_some() || s.water_level >= 1 {
                 visits.visit(s.origin);
             }
+            if s.water_level >= 1 {
+                visits.visit_wet(s.origin);
+            }
             let g = &mut *graph;
             let here = droppable(&s);
             let added_near = g.waypoints()[searched_len..]
