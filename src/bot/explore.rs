@@ -480,6 +480,9 @@ pub struct Explorer {
     pub swum: Vec<(i32, i32, i32)>,
     /// Cells of the surface of openings out of slime it rose to: not risen to again.
     pub surfaced: Vec<(i32, i32, i32)>,
+    /// Cells of the points over slime it ran in at ([`slime_entry`]), with the number of
+    /// tries.
+    pub entries: Vec<(VisitCell, u32)>,
     /// The land beside an opening out of slime it rose to, and the seconds left to get
     /// out onto it.
     pub swim_out: Option<(Vec3, f32)>,
@@ -890,18 +893,38 @@ fn swum_to(p: Vec3, to: Vec3) -> bool {
     d.truncate().length() <= 32.0 && d.z.abs() <= 48.0
 }
 
-/// Where a walk of up to 256 units from `s` along one of eight directions ends over slime
-/// (the nearest such end), for a bot in the biosuit to go in there.
-pub fn slime_entry(map: &CollisionMap, s: &PlayerState) -> Option<Vec3> {
+/// Where a walk of up to [`FEEL`] from the floor under `s` (within 64 units) along one of
+/// eight directions ends over slime (the nearest such end, in a cell not gone in at
+/// [`BUTTON_TRIES`] times: `tries`), for a bot in the biosuit to go in there.
+pub fn slime_entry(
+    map: &CollisionMap,
+    s: &PlayerState,
+    tries: &[(VisitCell, u32)],
+) -> Option<Vec3> {
+    // From the floor under the bot: a walk felt from the top of a jump goes over what a
+    // run does not (a curb 32 high by e1m1's slime).
+    let down = map.trace(
+        s.origin,
+        s.origin - Vec3::Z * 64.0,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        Contents::MASK_PLAYER_NO_BODIES,
+        None,
+    );
+    if down.fraction >= 1.0 || down.normal.z < 0.7 {
+        return None;
+    }
+    let from = down.end_pos;
     (0..8)
         .filter_map(|k| {
             let a = (s.yaw + 45.0 * k as f32).to_radians();
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
-            let (walked, end) =
-                walk_run_to_edge(map, s.origin, dir, 256.0, MAX_DROP, Contents::LAVA).0;
+            let (walked, end) = walk_run_to_edge(map, from, dir, FEEL, MAX_DROP, Contents::LAVA).0;
             let feet = end + Vec3::Z * (PLAYER_MINS.z - 1.0);
-            (walked >= 32.0 && map.point_contents(feet).intersects(Contents::SLIME))
-                .then_some((walked, end))
+            (walked >= 32.0
+                && map.point_contents(feet).intersects(Contents::SLIME)
+                && !tried_out_cell(tries, VisitMap::cell(end)))
+            .then_some((walked, end))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|x| x.1)
@@ -1654,6 +1677,7 @@ impl Explorer {
             swim: None,
             swum: Vec::new(),
             surfaced: Vec::new(),
+            entries: Vec::new(),
             swim_out: None,
             swim_wait: 0.0,
             gate: None,
@@ -2055,8 +2079,9 @@ impl Explorer {
 
     /// Slime, as a player in the biosuit tries it (with more than [`SUIT_RESERVE`] seconds
     /// of it left; its walks go into slime then, [`hazards`], and its movement requests
-    /// wade). On land with [`SUIT_ENTER`] more seconds than that, where a walk of up to 256
-    /// units ends over slime, the bot runs (or drops) in there. In slime, it swims on along
+    /// wade). On land with [`SUIT_ENTER`] more seconds than that, where a walk from the
+    /// floor under it ends over slime ([`slime_entry`]; at most twice per place), the bot
+    /// runs (or drops) in there, against the motion it has across the way. In slime, it swims on along
     /// the way [`slime_way`] finds: toward the nearest place under a roof nobody has swum
     /// in, or the nearest opening out with land beside that nobody has stood on, else any
     /// opening it has not yet risen to; at an opening it rises and walks out onto the land
@@ -2083,9 +2108,19 @@ impl Explorer {
             if left > 0.0 && !swum_to(s.origin, to) && !(in_slime && way_in) {
                 self.swim = Some((to, left));
                 if way_in {
-                    let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
+                    // Against the motion it still has across the way (a bot that chose
+                    // the way in on the run was carried off a ledge beside it).
+                    let dir = (to - s.origin).truncate().normalize_or_zero();
+                    let want = dir * 320.0 - s.velocity.truncate();
+                    let wish = if want.length() > 40.0 {
+                        want.normalize()
+                    } else {
+                        dir
+                    };
                     return Some(ButtonGo::Press(crate::physics::predict::run_toward(
-                        dir, 320.0, false,
+                        wish.extend(0.0),
+                        320.0,
+                        false,
                     )));
                 }
                 return Some(ButtonGo::walk_to(to));
@@ -2096,7 +2131,10 @@ impl Explorer {
             if self.busy() || s.water_level > 0 || self.suit < SUIT_RESERVE + SUIT_ENTER {
                 return None;
             }
-            let to = slime_entry(map, s)?;
+            // Each way in at most twice: a lip a straight run does not get over held one
+            // explorer at e1m1's slime for good.
+            let to = slime_entry(map, s, &self.entries)?;
+            plan_try(&mut self.entries, VisitMap::cell(to));
             self.swim = Some((to, SWIM_SECONDS));
             return Some(ButtonGo::walk_to(to));
         }
