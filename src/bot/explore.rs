@@ -1012,7 +1012,10 @@ pub fn slime_way(
                     .iter()
                     .all(|h| visits.wet_visits(q + Vec3::Z * *h) == 0)
         };
-        if !out && k != START && unknown() && surface_above(map, q, Contents::SLIME).is_none() {
+        // Asked at most once a point (both tests below may want it).
+        let above = std::cell::OnceCell::new();
+        let surface = || *above.get_or_init(|| surface_above(map, q, Contents::SLIME));
+        if !out && k != START && unknown() && surface().is_none() {
             new = Some(k);
             break;
         }
@@ -1022,7 +1025,7 @@ pub fn slime_way(
         let stood = |p: Vec3| visits.visits(p) > visits.wet_visits(p);
         if k != START
             && place([k[0], k[1], k[2] + 1]).is_none()
-            && let Some(top) = surface_above(map, q, Contents::SLIME)
+            && let Some(top) = surface()
             && (out || !surfaced.contains(&VisitMap::cell(top)))
             && (opening.is_none() || (!out && !stood(top)))
             && let Some(end) = land(top)
