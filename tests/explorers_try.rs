@@ -9,7 +9,8 @@
 //! place the team's graph leads to the long way round, and an explorer routes there; a
 //! teleporter beside another, stepped into from the side where it is touched first; a
 //! ledge above a pit, explored before the pit it cannot climb back from, and a narrow one
-//! walked along before it; a floating pool, dived out of only for floor under it.
+//! walked along before it; a floating pool, dived out of only for floor under it; a pool
+//! behind a rim, jumped into and swum through to the room its tunnel leads to.
 
 mod common;
 
@@ -581,20 +582,29 @@ fn flooded_tunnel_with(weapon: bool) -> (Level, CollisionMap) {
 /// z `roof`: the only way between them is a pool of `liquid` (x −128..384, floor z −160,
 /// surface z 0) whose bottom runs on under the wall. A spawn point in the west room.
 fn liquid_tunnel(liquid: &str, roof: f32) -> MapBuilder {
+    liquid_tunnel_from(liquid, roof, 0.0)
+}
+
+/// [`liquid_tunnel`] with the west room's floor at z `west` (and its spawn point on it);
+/// below the surface, the pool's west edge is a rim 32 above that floor (x −144..−128).
+fn liquid_tunnel_from(liquid: &str, roof: f32, west: f32) -> MapBuilder {
     let mut b = MapBuilder::new();
+    if west < 0.0 {
+        b.solid(v(-144., -256., west), v(-128., 256., west + 32.), "rim");
+    }
     b.solid(v(-528., -272., -176.), v(912., 272., -160.), "bottom");
     b.solid(v(-528., -272., 256.), v(912., 272., 272.), "ceiling");
     b.solid(v(-528., -272., -160.), v(-512., 272., 256.), "wall");
     b.solid(v(896., -272., -160.), v(912., 272., 256.), "wall");
     b.solid(v(-528., -272., -160.), v(912., -256., 256.), "wall");
     b.solid(v(-528., 256., -160.), v(912., 272., 256.), "wall");
-    b.solid(v(-512., -256., -160.), v(-128., 256., 0.), "floor");
+    b.solid(v(-512., -256., -160.), v(-128., 256., west), "floor");
     b.solid(v(384., -256., -160.), v(896., 256., 0.), "floor");
     b.solid(v(0., -256., roof), v(256., 256., 256.), "wall");
     b.solid(v(-128., -256., -160.), v(0., 256., 0.), liquid);
     b.solid(v(0., -256., -160.), v(256., 256., roof), liquid);
     b.solid(v(256., -256., -160.), v(384., 256., 0.), liquid);
-    b.point("info_player_deathmatch", v(-400., 0., 24.), &[]);
+    b.point("info_player_deathmatch", v(-400., 0., west + 24.), &[]);
     b
 }
 
@@ -630,9 +640,13 @@ fn an_explorer_in_a_pool_dives_into_the_flooded_tunnel_at_its_bottom() {
             .dive(&cmap, &level, &visits, &deep, 0.05)
             .is_none()
     );
-    // Nobody has been at its far end: a swimmer there looks no further.
+    // Somebody has been at its far end: a swimmer there looks no further.
+    // (Across the width of the pool's east part: the far end along another direction,
+    // under the other half, is another place.)
     let mut seen = VisitMap::default();
-    seen.visit(end);
+    for y in [-192., -64., 64., 192.] {
+        seen.visit(v(end.x, y, end.z));
+    }
     assert!(
         Explorer::new(s.origin)
             .dive(&cmap, &level, &seen, &s, 0.05)
@@ -651,6 +665,118 @@ fn an_explorer_in_a_pool_dives_into_the_flooded_tunnel_at_its_bottom() {
 fn an_explorer_swims_through_a_flooded_tunnel_to_the_room_beyond() {
     let (level, cmap) = flooded_tunnel();
     let mut m = explorer_in(level, cmap, v(-400., 0., 25.));
+    let beyond = first_tick(&mut m, 40, |m| {
+        let s = m.sim.player_state(0).unwrap();
+        s.origin.x > 400.0 && s.origin.z > 0.0
+    });
+    println!("in the east room at tick {beyond:?}");
+    assert!(beyond.is_some(), "the explorer never got to the east room");
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+}
+
+/// [`flooded_tunnel`] with the west room's floor 24 under the water's surface and the
+/// pool behind a rim 32 high (8 over the surface), as e4m3's pool in the hall west of its
+/// flooded tunnel: no walk from the floor goes in. A rocket launcher in the east room.
+fn rimmed_pool() -> (Level, CollisionMap) {
+    let mut b = liquid_tunnel_from("*water0", -96., -24.);
+    b.point("weapon_rocketlauncher", v(700., 0., 0.), &[]);
+    b.build()
+}
+
+/// An explorer on the floor by [`rimmed_pool`]'s rim sees the water beyond it, with a
+/// tunnel under it to where nobody has been, and walks (jumping the rim) to a point under
+/// its surface; not where the team has swum, not where the tunnel leads where the team has
+/// been, not a third time at one place, not from the water.
+#[test]
+fn an_explorer_goes_into_water_it_sees_where_nobody_has_swum() {
+    use botarena::bot::explore::{BUTTON_TRIES, Explorer, VisitMap};
+    use botarena::physics::pmove::PlayerState;
+    let (_, cmap) = rimmed_pool();
+    // The pool's surface, where a player's box rests on it (the tunnel's roof hides the
+    // water under the wall).
+    let surfaces = botarena::nav::sample::liquid_surfaces(&cmap, 64.0);
+    assert!(!surfaces.is_empty());
+    for (p, c) in &surfaces {
+        assert_eq!(*c, botarena::map::Contents::WATER);
+        assert!(
+            (p.x > -128. && p.x < 0.) || (p.x > 256. && p.x < 384.),
+            "{p}"
+        );
+        assert!((p.z - 24.).abs() < 1.0, "{p}");
+    }
+    let mut s = PlayerState::at(v(-300., 0., 0.), 0.0);
+    s.on_ground = Some(botarena::map::EntId::WORLD);
+    let visits = VisitMap::default();
+    let mut ex = Explorer::new(s.origin);
+    let to = target(ex.pool(&cmap, &visits, &s, 0.05)).expect("a walk into the pool");
+    assert!(
+        to.x > -128.0 && to.x < 0.0,
+        "into the pool's west part: {to}"
+    );
+    assert!(to.z < -24.0, "under the surface: {to}");
+    // Going on while out of the water; done once swimming.
+    assert_eq!(target(ex.pool(&cmap, &visits, &s, 0.05)), Some(to));
+    let swimming = PlayerState {
+        origin: v(-64., 0., -30.),
+        water_level: 3,
+        on_ground: None,
+        ..s
+    };
+    assert!(ex.pool(&cmap, &visits, &swimming, 0.05).is_none());
+    assert!(ex.pool.is_none());
+    assert!(
+        Explorer::new(s.origin)
+            .pool(&cmap, &visits, &swimming, 0.05)
+            .is_none()
+    );
+    // Where the team has swum, nothing to go in for.
+    let mut swum = VisitMap::default();
+    for y in [-192., -64., 64., 192.] {
+        swum.visit_wet(v(-64., y, -30.));
+    }
+    assert!(
+        Explorer::new(s.origin)
+            .pool(&cmap, &swum, &s, 0.05)
+            .is_none()
+    );
+    // Water with no way on under it to where nobody has been: left alone (the team has
+    // been in the pool's east part, where its tunnel comes up).
+    let mut beyond = VisitMap::default();
+    for y in [-192., -64., 64., 192.] {
+        beyond.visit(v(320., y, -135.));
+    }
+    let mut ex = Explorer::new(s.origin);
+    for _ in 0..20 {
+        assert!(ex.pool(&cmap, &beyond, &s, 0.05).is_none());
+    }
+    // At most BUTTON_TRIES times at one place, and then no more.
+    let mut ex = Explorer::new(s.origin);
+    let mut cells: Vec<(i32, i32, i32)> = Vec::new();
+    for _ in 0..100 {
+        let Some(to) = target(ex.pool(&cmap, &visits, &s, 0.05)) else {
+            break;
+        };
+        cells.push(VisitMap::cell(to));
+        ex.pool = None;
+    }
+    assert!(
+        !cells.is_empty() && cells.len() < 100,
+        "{} tries",
+        cells.len()
+    );
+    for c in &cells {
+        let n = cells.iter().filter(|d| *d == c).count() as u32;
+        assert!(n <= BUTTON_TRIES, "{n} tries at {c:?}");
+    }
+}
+
+/// From [`rimmed_pool`]'s west room the explorer goes into the pool behind the rim, finds
+/// the flooded tunnel at its bottom and comes up in the east room (e4m3's east part, behind
+/// such a pool, was found on half the runs, by explorers that happened to fall in).
+#[test]
+fn an_explorer_jumps_into_a_pool_behind_a_rim_and_swims_its_tunnel_to_the_room_beyond() {
+    let (level, cmap) = rimmed_pool();
+    let mut m = explorer_in(level, cmap, v(-400., 0., 1.));
     let beyond = first_tick(&mut m, 40, |m| {
         let s = m.sim.player_state(0).unwrap();
         s.origin.x > 400.0 && s.origin.z > 0.0

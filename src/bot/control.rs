@@ -386,6 +386,9 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                             ex.doorway(&sim.cmap, visits, &doorways, s, (mstatus, routed), dt)
                         })
                         .or_else(|| ex.suit_swim(&sim.cmap, visits, s, dt))
+                        // Into a pool first: on the tick it is in, the dive feels for
+                        // the way on under the surface.
+                        .or_else(|| ex.pool(&sim.cmap, visits, s, dt))
                         .or_else(|| ex.dive(&sim.cmap, &sim.level, visits, s, dt));
                     if !matches!(go, Some(ButtonGo::Route(_))) {
                         route.goal = None;

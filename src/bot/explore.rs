@@ -22,14 +22,16 @@
 //! from a floor on another level, it is routed round over the team's graph; a swimmer
 //! dives out of the bottom of a floating pool or into a flooded passage whose mouth lies
 //! under the surface ([`Explorer::dive`]), and under water feels its way on from the
-//! surface; in the biosuit it goes into slime and searches it for what lies under a roof
-//! and for openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute only where the team
-//! has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
+//! surface; water it sees that nobody has swum in it jumps into ([`Explorer::pool`]); in
+//! the biosuit it goes into slime and searches it for what lies under a roof and for
+//! openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute
+//! only where the team has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
 //! spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
 //! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`],
-//! [`Explorer::suit_swim`], [`PlannedRun`], [`choose_target`].
+//! [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`], [`PlannedRun`],
+//! [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -212,6 +214,9 @@ pub struct VisitMap {
     /// Floor points of the map 32 units apart (on first use, as `frontier`): the free
     /// space a planned run toward an item samples around (tens of milliseconds on dm4).
     floor: std::sync::OnceLock<Vec<Vec3>>,
+    /// Points on the surfaces of the map's liquids, [`POOL_SPACING`] apart (on first use,
+    /// as `frontier`): the pools exploring bots jump into ([`Explorer::pool`]).
+    surfaces: std::sync::OnceLock<Vec<(Vec3, Contents)>>,
 }
 
 impl VisitMap {
@@ -258,6 +263,12 @@ impl VisitMap {
     pub fn floor(&self, level: &Level, map: &CollisionMap) -> &[Vec3] {
         self.floor
             .get_or_init(|| crate::nav::sample::floor_points(level, map, 32.0))
+    }
+
+    /// Points on the map's liquid surfaces (see [`crate::nav::sample::liquid_surfaces`]).
+    pub fn surfaces(&self, map: &CollisionMap) -> &[(Vec3, Contents)] {
+        self.surfaces
+            .get_or_init(|| crate::nav::sample::liquid_surfaces(map, POOL_SPACING))
     }
 
     /// The nearest frontier point nobody has visited (height counting double).
@@ -469,6 +480,11 @@ pub struct Explorer {
     pub dive: Option<(Vec3, f32)>,
     /// Cells dived to, with the number of tries.
     pub dive_tries: Vec<((i32, i32, i32), u32)>,
+    /// The point just under a water surface the bot is going into, and the seconds left
+    /// ([`Explorer::pool`]).
+    pub pool: Option<(Vec3, f32)>,
+    /// Cells of the surface points it went into, with the number of tries.
+    pub pool_tries: Vec<(VisitCell, u32)>,
     /// Seconds of biosuit it has left (set by its controller every tick): with more than
     /// [`SUIT_RESERVE`] it walks into slime and swims through it ([`Explorer::suit_swim`]).
     pub suit: f32,
@@ -805,14 +821,27 @@ fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> boo
 /// for the way there to count as a passage ([`underwater_passage`]).
 pub const PASSAGE_GAIN: f32 = 128.0;
 
-/// A way on under the surface, as a player new to a map looks for one from a pool: of eight
-/// directions, the one along which a player's box just over the bottom (`floor`, the solid
-/// straight below) goes at least [`PASSAGE_GAIN`] further than at the swimmer's own depth,
-/// within [`FEEL`], to water with air above it where nobody has been (`open`, in the
-/// visit cells round it, there and at the swimmer's depth: 128-unit cells are coarse, and
-/// the way back to the pool a swimmer came from is no passage): the far end of a flooded
-/// tunnel whose mouth lies below the surface (e4m3's east part is entered only by one, from
-/// a pool the explorers swam in and left). Eighteen traces and a few point tests.
+/// Directions a swimmer feels along the bottom for a flooded passage
+/// ([`underwater_passage`]): eight (45 degrees apart) missed e4m3's 200-unit-wide tunnel
+/// from most places in its pool, as its far end lies 300 units off under a roof.
+pub const PASSAGE_DIRECTIONS: usize = 16;
+
+/// Spacing of the points along a passage looked at for water with air above
+/// ([`underwater_passage`]).
+pub const PASSAGE_STEP: f32 = 32.0;
+
+/// A way on under the surface, as a player new to a map looks for one from a pool: of
+/// [`PASSAGE_DIRECTIONS`] directions, those along which a player's box just over the bottom
+/// (`floor`, the solid straight below) goes at least [`PASSAGE_GAIN`] further than at the
+/// swimmer's own depth, within [`FEEL`]; along each, the farthest point (every
+/// [`PASSAGE_STEP`], beyond where the swimmer's own depth is blocked by that gain) in
+/// water with air above it where nobody has been (`open`, in the visit cells round it,
+/// there and at the swimmer's depth: 128-unit cells are coarse, and the way back to the
+/// pool a swimmer came from is no passage); the farthest of those. The far end of a flooded
+/// tunnel whose mouth lies below the surface (e4m3's east part is entered only by one,
+/// from a pool in the hall west of it); the tunnel may go on past its opening, or the
+/// line along it end at a side wall beyond. About forty traces, and a few point tests a
+/// step along each passage.
 pub fn underwater_passage(
     map: &CollisionMap,
     s: &PlayerState,
@@ -829,22 +858,30 @@ pub fn underwater_passage(
     if down.fraction < 1.0 || s.origin.z - low.z < 32.0 || up.z - s.origin.z > 80.0 {
         return None;
     }
+    let step = 360.0 / PASSAGE_DIRECTIONS as f32;
     // Facing first, then round: where the swimmer looks is where it came to go.
-    (0..8)
+    (0..PASSAGE_DIRECTIONS)
         .filter_map(|k| {
-            let a = (s.yaw + 45.0 * k as f32).to_radians();
+            let a = (s.yaw + step * k as f32).to_radians();
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
             let deep = sweep(low, low + dir * FEEL);
             let here = sweep(s.origin, s.origin + dir * FEEL);
-            let gain = (deep.fraction - here.fraction) * FEEL;
-            let end = deep.end_pos - dir * 16.0;
+            let (far, near) = (deep.fraction * FEEL, here.fraction * FEEL + PASSAGE_GAIN);
+            if far < near {
+                return None;
+            }
             let unknown = |q: Vec3| cells_around(q).all(&open);
-            (gain >= PASSAGE_GAIN
-                && map.point_contents(end).intersects(Contents::WATER)
-                && unknown(end)
-                && unknown(Vec3::new(end.x, end.y, s.origin.z))
-                && surface_above(map, end, Contents::WATER).is_some())
-            .then_some((deep.fraction, end))
+            // From the far end back: the first place with air above nobody has been.
+            let steps = ((far - near) / PASSAGE_STEP) as usize;
+            (0..=steps)
+                .map(|j| far - 16.0 - PASSAGE_STEP * j as f32)
+                .map(|d| (d, low + dir * d))
+                .find(|(_, end)| {
+                    map.point_contents(*end).intersects(Contents::WATER)
+                        && unknown(*end)
+                        && unknown(Vec3::new(end.x, end.y, s.origin.z))
+                        && surface_above(map, *end, Contents::WATER).is_some()
+                })
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|x| x.1)
@@ -865,6 +902,28 @@ fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Option<Vec3> 
     let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
     (up.fraction >= 1.0).then_some(out)
 }
+
+/// Spacing of the points on the map's liquid surfaces among which exploring bots look for
+/// pools to jump into ([`VisitMap::surfaces`]).
+pub const POOL_SPACING: f32 = 64.0;
+
+/// How far across a water surface seen is gone into ([`Explorer::pool`]).
+pub const POOL_RANGE: f32 = 512.0;
+
+/// Highest a water surface lies above the bot's feet for it to go in: a jump onto the rim
+/// (the movement stage's highest barrier) and over.
+pub const POOL_UP: f32 = 40.0;
+
+/// How far under a water surface the point an explorer walks in to lies
+/// ([`Explorer::pool`]), where the water is that deep.
+pub const POOL_DEEP: f32 = 56.0;
+
+/// Seconds a walk into water lasts at most ([`Explorer::pool`]).
+pub const POOL_SECONDS: f32 = 5.0;
+
+/// Surface points, nearest first, an explorer looks at a tick ([`Explorer::pool`]): one
+/// trace each.
+pub const POOL_CANDIDATES: usize = 4;
 
 /// Seconds a swim through slime toward one point lasts at most ([`Explorer::suit_swim`]).
 pub const SWIM_SECONDS: f32 = 3.0;
@@ -1676,6 +1735,8 @@ impl Explorer {
             doorway_tries: Vec::new(),
             dive: None,
             dive_tries: Vec::new(),
+            pool: None,
+            pool_tries: Vec::new(),
             suit: 0.0,
             swim: None,
             swum: Vec::new(),
@@ -1935,6 +1996,7 @@ impl Explorer {
         self.button = None;
         self.doorway = None;
         self.dive = None;
+        self.pool = None;
         self.swim = None;
         self.detour = None;
         self.door = None;
@@ -1956,6 +2018,7 @@ impl Explorer {
             || self.button.is_some()
             || self.doorway.is_some()
             || self.dive.is_some()
+            || self.pool.is_some()
             || self.swim.is_some()
     }
 
@@ -1970,7 +2033,7 @@ impl Explorer {
     /// (still under water) it comes up for air first. start.map's Nightmare hall is
     /// reached only by swimming out of the bottom of a pool that floats above it, e4m3's
     /// east part only through a flooded tunnel. Returns what to do while at it. When
-    /// swimming and not diving: a trace per frontier point in range, and about twenty for
+    /// swimming and not diving: a trace per frontier point in range, and about forty for
     /// a passage.
     pub fn dive(
         &mut self,
@@ -2077,6 +2140,111 @@ impl Explorer {
         let cell = VisitMap::cell(to);
         plan_try(&mut self.dive_tries, cell);
         self.dive = Some((to, DIVE_SECONDS));
+        Some(ButtonGo::walk_to(to))
+    }
+
+    /// Water seen, as a player new to a map tries it: on the ground and out of any liquid,
+    /// the nearest point of a water surface within [`POOL_RANGE`] (among the
+    /// [`POOL_CANDIDATES`] nearest, in sight; on the bot's level: at most [`POOL_UP`] above
+    /// its feet, at most [`DROP_BELOW`] under them, as the level it stands on comes first)
+    /// where nobody has swum (no visits in a liquid just under the surface, in its visit
+    /// cell or the eight round it), at most [`BUTTON_TRIES`] times per cell: the bot walks
+    /// in there (the movement stage jumps a rim) until it swims or [`POOL_SECONDS`] have
+    /// passed, and goes on toward that point in the water, where [`Explorer::dive`] feels
+    /// for a way on under the surface on the same tick. e4m3's east part is
+    /// reached only through a flooded tunnel out of a pool behind a 32-unit rim in the hall
+    /// west of it: walks from the hall's floor end at the rim, and on most runs nobody went
+    /// in. Returns what to do while at it. Out of it: a few hundred distances and up to
+    /// [`POOL_CANDIDATES`] traces a tick.
+    pub fn pool(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        if let Some((to, left)) = self.pool.take() {
+            let left = left - dt;
+            if left > 0.0 && s.water_level < 2 {
+                self.pool = Some((to, left));
+                return Some(ButtonGo::walk_to(to));
+            }
+            // In (or given up): the target is the point in the water for a while. The one
+            // chosen on land (out of the water, where nobody has been) would hold the dive
+            // into the pool's tunnel back, and a fresh choice now plan a run to the nearest
+            // place nobody has been, letting go of the dive that starts this tick.
+            self.target = Some(to);
+            self.timer = TARGET_SECONDS;
+            return None;
+        }
+        if s.water_level > 0 || s.on_ground.is_none() || self.busy() {
+            return None;
+        }
+        let o = s.origin;
+        // Just under the surface (the points are where a box rests on it).
+        let under = |p: Vec3| p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + 8.0);
+        let tries = &self.pool_tries;
+        let unswum = |p: Vec3| {
+            !tried_out_cell(tries, VisitMap::cell(p))
+                && cells_around(under(p)).all(|q| visits.wet_visits(q) == 0)
+        };
+        let mut near: Vec<(f32, Vec3)> = visits
+            .surfaces(map)
+            .iter()
+            .filter(|(p, c)| {
+                *c == Contents::WATER && p.z <= o.z + POOL_UP && p.z >= o.z - DROP_BELOW
+            })
+            .map(|(p, _)| ((*p - o).truncate().length(), *p))
+            .filter(|(d, p)| *d < POOL_RANGE && unswum(*p))
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let eye = o + Vec3::new(0.0, 0.0, crate::physics::pmove::EYE_HEIGHT);
+        let (_, p) = near.into_iter().take(POOL_CANDIDATES).find(|(_, p)| {
+            let over = under(*p) + Vec3::new(0.0, 0.0, 16.0);
+            map.trace_ray(eye, over, Contents::SOLID, None).fraction >= 1.0
+        })?;
+        plan_try(&mut self.pool_tries, VisitMap::cell(p));
+        // Only water with a way on under its surface ([`underwater_passage`], felt as a
+        // swimmer just under the surface there would) to water nobody has been in: the
+        // pools a player sees all round from their banks hold nothing new, and explorers
+        // that went into every pool in sight lost their time in them (e1m3's and e2m2's
+        // least coverage fell from 93 and 89 % to 78 and 77 %).
+        let swimmer = PlayerState {
+            origin: p - Vec3::new(0.0, 0.0, 2.0 * -PLAYER_MINS.z),
+            water_level: 3,
+            ..*s
+        };
+        let floor = map
+            .trace_ray(
+                swimmer.origin,
+                swimmer.origin - Vec3::Z * DIVE_REACH,
+                Contents::SOLID,
+                None,
+            )
+            .end_pos
+            .z;
+        let dives = &self.dive_tries;
+        let open = |q: Vec3| visits.visits(q) == 0 && !tried_out_cell(dives, VisitMap::cell(q));
+        if underwater_passage(map, &swimmer, floor, open).is_none() {
+            // Not again from here.
+            while plan_try(&mut self.pool_tries, VisitMap::cell(p)) {}
+            return None;
+        }
+        // Walked to a point deep enough that the movement stage's arrival (within 48
+        // units of height) comes only once the bot swims: arrived at the surface, the bot
+        // chose afresh from there, and a run it planned took it back out at once. No
+        // deeper than the bottom.
+        let deep = p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + POOL_DEEP);
+        let bottom = map.trace(
+            p,
+            deep,
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            None,
+        );
+        let to = bottom.end_pos;
+        self.pool = Some((to, POOL_SECONDS));
         Some(ButtonGo::walk_to(to))
     }
 

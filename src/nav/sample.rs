@@ -3,7 +3,7 @@
 //! comes from traces through the one collision module; nothing here keeps state.
 //!
 //! - where players can stand: [`floor_points`] (a grid over every floor), [`player_fits`],
-//!   [`free_spot`], [`free_spot_near`];
+//!   [`free_spot`], [`free_spot_near`]; where liquids lie: [`liquid_surfaces`];
 //! - putting things on the floor: [`drop_to_floor`] (Quake's droptofloor for items),
 //!   [`settle`] (a user's point onto the floor under it), [`stand_still`] (a player settled
 //!   by the physics);
@@ -15,7 +15,7 @@
 use glam::Vec3;
 
 use crate::map::level::ItemKind;
-use crate::map::{CollisionMap, Contents, Level};
+use crate::map::{CollisionMap, Contents, Level, Trace};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
 
 use super::reach::{ReachParams, reachable};
@@ -28,8 +28,42 @@ pub const STAND: f32 = -PLAYER_MINS.z + 0.03125;
 /// columns `spacing` apart, each traced down from the top of the map (every floor under a
 /// column counts), in a fixed order.
 pub fn floor_points(level: &Level, cmap: &CollisionMap, spacing: f32) -> Vec<Vec3> {
-    let (mn, mx) = cmap.bounds();
     let mut out = Vec::new();
+    column_landings(cmap, spacing, |t| {
+        let p = t.end_pos;
+        if t.normal.z > 0.7
+            && !t.contents.intersects(Contents::LIQUID)
+            && !cmap.point_contents(p).intersects(Contents::LIQUID)
+            && level.movers.iter().all(|m| {
+                !crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, m.mins, m.maxs)
+            })
+        {
+            out.push(p + Vec3::new(0.0, 0.0, 1.0));
+        }
+    });
+    out
+}
+
+/// Points on the surfaces of the map's liquids, with the liquid: where a player's box
+/// dropped down the columns of [`floor_points`] comes to rest on water, slime or lava (the
+/// origin of a player whose feet are at the surface). Exploring bots look for pools nobody
+/// has swum in among them.
+pub fn liquid_surfaces(cmap: &CollisionMap, spacing: f32) -> Vec<(Vec3, Contents)> {
+    let mut out = Vec::new();
+    column_landings(cmap, spacing, |t| {
+        let liquid = Contents(t.contents.0 & Contents::LIQUID.0);
+        if !t.start_solid && liquid != Contents::EMPTY {
+            out.push((t.end_pos, liquid));
+        }
+    });
+    out
+}
+
+/// Every place a player's box comes to rest when dropped down a grid of columns `spacing`
+/// apart from the top of the map (on floors and on liquids' surfaces, each column's in turn
+/// from the top down), in a fixed order.
+fn column_landings(cmap: &CollisionMap, spacing: f32, mut each: impl FnMut(&Trace)) {
+    let (mn, mx) = cmap.bounds();
     let mut y = mn.y + spacing * 0.5;
     while y < mx.y {
         let mut x = mn.x + spacing * 0.5;
@@ -54,28 +88,13 @@ pub fn floor_points(level: &Level, cmap: &CollisionMap, spacing: f32) -> Vec<Vec
                 if t.fraction >= 1.0 {
                     break;
                 }
-                let p = t.end_pos;
-                if t.normal.z > 0.7
-                    && !t.contents.intersects(Contents::LIQUID)
-                    && !cmap.point_contents(p).intersects(Contents::LIQUID)
-                    && level.movers.iter().all(|m| {
-                        !crate::map::collision::overlaps(
-                            p + PLAYER_MINS,
-                            p + PLAYER_MAXS,
-                            m.mins,
-                            m.maxs,
-                        )
-                    })
-                {
-                    out.push(p + Vec3::new(0.0, 0.0, 1.0));
-                }
-                z = p.z - 64.0;
+                each(&t);
+                z = t.end_pos.z - 64.0;
             }
             x += spacing;
         }
         y += spacing;
     }
-    out
 }
 
 /// Whether a standing player's box fits at `p` (the map's brushes and movers; players are not
