@@ -608,6 +608,17 @@ fn liquid_tunnel_from(liquid: &str, roof: f32, west: f32) -> MapBuilder {
     b
 }
 
+/// Steps `m` (its explorer in a [`liquid_tunnel`]) for up to `seconds` and asserts the
+/// explorer got to the east room.
+fn to_the_east_room(m: &mut botarena::Match, seconds: u32) {
+    let beyond = first_tick(m, seconds, |m| {
+        let s = m.sim.player_state(0).unwrap();
+        s.origin.x > 400.0 && s.origin.z > 0.0
+    });
+    println!("in the east room at tick {beyond:?}");
+    assert!(beyond.is_some(), "the explorer never got to the east room");
+}
+
 /// With nothing in sight beyond it, a swimmer in the west part of [`flooded_tunnel`]'s pool
 /// finds the tunnel by looking along the pool's bottom (e4m3's east part is entered only
 /// by such a tunnel): the dive goes for its far end, down first, and the explorer comes up
@@ -653,24 +664,14 @@ fn an_explorer_in_a_pool_dives_into_the_flooded_tunnel_at_its_bottom() {
             .is_none()
     );
     let mut m = explorer_in(level, cmap, s.origin);
-    let beyond = first_tick(&mut m, 20, |m| {
-        let s = m.sim.player_state(0).unwrap();
-        s.origin.x > 400.0 && s.origin.z > 0.0
-    });
-    println!("in the east room at tick {beyond:?}");
-    assert!(beyond.is_some(), "the explorer never got to the east room");
+    to_the_east_room(&mut m, 20);
 }
 
 #[test]
 fn an_explorer_swims_through_a_flooded_tunnel_to_the_room_beyond() {
     let (level, cmap) = flooded_tunnel();
     let mut m = explorer_in(level, cmap, v(-400., 0., 25.));
-    let beyond = first_tick(&mut m, 40, |m| {
-        let s = m.sim.player_state(0).unwrap();
-        s.origin.x > 400.0 && s.origin.z > 0.0
-    });
-    println!("in the east room at tick {beyond:?}");
-    assert!(beyond.is_some(), "the explorer never got to the east room");
+    to_the_east_room(&mut m, 40);
     assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 
@@ -777,12 +778,7 @@ fn an_explorer_goes_into_water_it_sees_where_nobody_has_swum() {
 fn an_explorer_jumps_into_a_pool_behind_a_rim_and_swims_its_tunnel_to_the_room_beyond() {
     let (level, cmap) = rimmed_pool();
     let mut m = explorer_in(level, cmap, v(-400., 0., 1.));
-    let beyond = first_tick(&mut m, 40, |m| {
-        let s = m.sim.player_state(0).unwrap();
-        s.origin.x > 400.0 && s.origin.z > 0.0
-    });
-    println!("in the east room at tick {beyond:?}");
-    assert!(beyond.is_some(), "the explorer never got to the east room");
+    to_the_east_room(&mut m, 40);
     assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 

@@ -5,7 +5,9 @@ mod common;
 
 use botarena::bot::control::ControllerConfig;
 use botarena::bot::control::ScriptStep;
-use botarena::bot::movement::{BlockReason, MoveStatus};
+use botarena::bot::movement::{
+    BlockReason, MoveParams, MoveRequest, MoveStatus, MoveTarget, SteerCtx,
+};
 use botarena::map::Contents;
 use botarena::physics::PhysicsParams;
 use botarena::physics::pmove::{PlayerState, UserCmd};
@@ -13,6 +15,28 @@ use botarena::physics::predict::{PredictParams, StopEvent, predict, run_toward};
 use botarena::tick::Match;
 use common::{match_on, scripted, shipped};
 use glam::Vec3;
+
+/// The movement stage's context on `map` with `params`: default physics, 20 Hz, no body of
+/// its own.
+fn steer_ctx(map: &botarena::map::CollisionMap, params: MoveParams) -> SteerCtx<'_> {
+    SteerCtx {
+        map,
+        physics: PhysicsParams::default(),
+        params,
+        dt: 0.05,
+        me: None,
+    }
+}
+
+/// A request to run at `p`.
+fn run_at(p: Vec3, known: bool, wade: bool) -> MoveRequest {
+    MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: 320.0,
+        known,
+        wade,
+    }
+}
 
 fn lane(i: usize) -> f32 {
     256.0 * i as f32 + 96.0
@@ -339,7 +363,7 @@ fn enemy_prediction_matches_a_straight_run_for_a_second() {
 /// against the motion that carries it off instead, and keeps its footing.
 #[test]
 fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
-    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::bot::movement::steer;
     use botarena::map::builder::MapBuilder;
     use botarena::physics::pmove::pmove;
     let v = Vec3::new;
@@ -363,22 +387,14 @@ fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
         off.on_ground.is_none(),
         "wishing straight for it falls: {off:?}"
     );
-    let ctx = SteerCtx {
-        map: &cmap,
-        physics,
-        params: MoveParams {
+    let ctx = steer_ctx(
+        &cmap,
+        MoveParams {
             hold_edges: true,
             ..Default::default()
         },
-        dt,
-        me: None,
-    };
-    let req = MoveRequest {
-        target: MoveTarget::Point(target),
-        speed: 320.0,
-        known: false,
-        wade: false,
-    };
+    );
+    let req = run_at(target, false, false);
     let mut mem = Default::default();
     let mut p = s;
     for tick in 0..20 {
@@ -407,7 +423,7 @@ fn a_bot_turning_at_a_ledges_edge_is_not_carried_over_it() {
 /// a match bot runs on and drops to the floor.
 #[test]
 fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
-    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::bot::movement::steer;
     use botarena::map::builder::MapBuilder;
     use botarena::physics::pmove::pmove;
     let v = Vec3::new;
@@ -423,24 +439,16 @@ fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
     start.velocity = v(0., 300., 0.);
     start = pmove(&start, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
     assert!(start.on_ground.is_some(), "on the pad");
-    let req = MoveRequest {
-        target: MoveTarget::Point(v(64., 450., 216.)),
-        speed: 320.0,
-        known: false,
-        wade: false,
-    };
+    let req = run_at(v(64., 450., 216.), false, false);
     let run = |hold_edges: bool, max_drop: f32| {
-        let ctx = SteerCtx {
-            map: &cmap,
-            physics,
-            params: MoveParams {
+        let ctx = steer_ctx(
+            &cmap,
+            MoveParams {
                 hold_edges,
                 max_drop,
                 ..Default::default()
             },
-            dt,
-            me: None,
-        };
+        );
         let mut mem = Default::default();
         let mut p = start;
         for _ in 0..30 {
@@ -467,7 +475,7 @@ fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
 /// request not known (a learned bot's) still jumps there.
 #[test]
 fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
-    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::bot::movement::steer;
     use botarena::physics::pmove::pmove;
     let Some(dir) = common::quake_maps() else {
         return;
@@ -478,20 +486,9 @@ fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
     let mut s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
     s.velocity = Vec3::new(0.0, 307.0, 0.0);
     assert!(s.on_ground.is_some(), "on the big room's floor");
-    let ctx = SteerCtx {
-        map: &cmap,
-        physics,
-        params: MoveParams::default(),
-        dt: 0.05,
-        me: None,
-    };
+    let ctx = steer_ctx(&cmap, MoveParams::default());
     let jumps = |known: bool| {
-        let req = MoveRequest {
-            target: MoveTarget::Point(Vec3::new(304.0, -1096.0, 128.0)),
-            speed: 320.0,
-            known,
-            wade: false,
-        };
+        let req = run_at(Vec3::new(304.0, -1096.0, 128.0), known, false);
         steer(&ctx, &s, &req, &mut Default::default()).0.jump
     };
     assert!(!jumps(true), "a known way steps round the corner");
@@ -503,7 +500,7 @@ fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
 /// walks on into it.
 #[test]
 fn a_bot_stops_at_slime_and_one_that_wades_walks_in() {
-    use botarena::bot::movement::{MoveParams, MoveRequest, MoveTarget, SteerCtx, steer};
+    use botarena::bot::movement::steer;
     use botarena::physics::pmove::pmove;
     let v = Vec3::new;
     let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 256., 256.));
@@ -513,20 +510,9 @@ fn a_bot_stops_at_slime_and_one_that_wades_walks_in() {
         .point("info_player_deathmatch", v(128., 128., 40.), &[]);
     let (_, cmap) = b.build();
     let physics = PhysicsParams::default();
-    let ctx = SteerCtx {
-        map: &cmap,
-        physics,
-        params: MoveParams::default(),
-        dt: 0.05,
-        me: None,
-    };
+    let ctx = steer_ctx(&cmap, MoveParams::default());
     let walk = |wade: bool| {
-        let req = MoveRequest {
-            target: MoveTarget::Point(Vec3::new(700.0, 128.0, 40.0)),
-            speed: 320.0,
-            known: false,
-            wade,
-        };
+        let req = run_at(Vec3::new(700.0, 128.0, 40.0), false, wade);
         let mut p = PlayerState::at(Vec3::new(360.0, 128.0, 40.03125), 0.0);
         let mut mem = Default::default();
         let mut status = MoveStatus::Idle;

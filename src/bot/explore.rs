@@ -2022,6 +2022,13 @@ impl Explorer {
             || self.swim.is_some()
     }
 
+    /// Whether nobody has been at a place and this bot has not dived to its cell
+    /// [`BUTTON_TRIES`] times: where [`Explorer::dive`] and [`Explorer::pool`] look for
+    /// something new under water.
+    fn undived<'a>(&'a self, visits: &'a VisitMap) -> impl Fn(Vec3) -> bool + 'a {
+        |q: Vec3| visits.visits(q) == 0 && !tried_out_cell(&self.dive_tries, VisitMap::cell(q))
+    }
+
     /// Water, as a player new to a map tries it: swimming with a floor nobody has been on
     /// more than [`DIVE_DEPTH`] below — the nearest frontier point within [`DIVE_RANGE`]
     /// to the side seen in a straight line, else the floor straight down where it lies out
@@ -2082,8 +2089,7 @@ impl Explorer {
         if s.water_level < 2 || self.busy() {
             return None;
         }
-        let tries = &self.dive_tries;
-        let open = |q: Vec3| visits.visits(q) == 0 && !tried_out_cell(tries, VisitMap::cell(q));
+        let open = self.undived(visits);
         // A floor nobody has been on below, in a straight line through the water: the
         // nearest, else the floor straight down.
         let seen = |q: Vec3| map.trace_ray(s.origin, q, Contents::SOLID, None).fraction >= 1.0;
@@ -2195,11 +2201,15 @@ impl Explorer {
                 *c == Contents::WATER && p.z <= o.z + POOL_UP && p.z >= o.z - DROP_BELOW
             })
             .map(|(p, _)| ((*p - o).truncate().length(), *p))
-            .filter(|(d, p)| *d < POOL_RANGE && unswum(*p))
+            .filter(|(d, _)| *d < POOL_RANGE)
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
         let eye = o + Vec3::new(0.0, 0.0, crate::physics::pmove::EYE_HEIGHT);
-        let (_, p) = near.into_iter().take(POOL_CANDIDATES).find(|(_, p)| {
+        // Nearest first, the visit map asked only until the candidates are found (nine
+        // cells a point: a lake's few hundred points in range each tick were most of the
+        // try's cost).
+        let unswum_near = near.into_iter().filter(|(_, p)| unswum(*p));
+        let (_, p) = unswum_near.take(POOL_CANDIDATES).find(|(_, p)| {
             let over = under(*p) + Vec3::new(0.0, 0.0, 16.0);
             map.trace_ray(eye, over, Contents::SOLID, None).fraction >= 1.0
         })?;
@@ -2223,9 +2233,7 @@ impl Explorer {
             )
             .end_pos
             .z;
-        let dives = &self.dive_tries;
-        let open = |q: Vec3| visits.visits(q) == 0 && !tried_out_cell(dives, VisitMap::cell(q));
-        if underwater_passage(map, &swimmer, floor, open).is_none() {
+        if underwater_passage(map, &swimmer, floor, self.undived(visits)).is_none() {
             // Not again from here.
             while plan_try(&mut self.pool_tries, VisitMap::cell(p)) {}
             return None;
