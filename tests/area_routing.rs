@@ -754,3 +754,84 @@ fn a_plats_top_is_covered_at_either_of_its_places() {
         "a waypoint on the lowered top"
     );
 }
+
+/// A runner that comes at a fall off a ledge going its way runs off it without a stand:
+/// with the player physics asked ([`botarena::bot::compiled::run_on_the_run`], as the
+/// tour's prediction and `route --nav` ask it), the route's time is what a player running
+/// straight there takes, and its path comes down the way the runner falls; from the graph
+/// alone the fall counts its recorded time from a stand.
+#[test]
+fn a_fall_come_at_running_is_timed_as_the_physics_runs_it() {
+    use botarena::aas::route::run_path_timed;
+    use botarena::physics::pmove::{PhysicsParams, UserCmd, pmove};
+    let v = Vec3::new;
+    // A room 768 long, its west third a ledge 64 high.
+    let mut b = common::sealed_room(v(0., 0., 0.), v(768., 256., 256.));
+    b.solid(v(0., 0., 0.), v(256., 256., 64.), "LEDGE").point(
+        "info_player_deathmatch",
+        v(32., 128., 88.),
+        &[],
+    );
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let (from, to) = (v(32., 128., 88.03125), v(704., 128., 24.03125));
+    let cache = build_cache(&mesh, mesh.area_at(to).expect("goal area"), Travel::ALL);
+    let r = route(&mesh, &cache, from, to).expect("a route");
+    let fall = r
+        .reaches
+        .iter()
+        .map(|&i| &mesh.reaches()[i as usize])
+        .find(|x| x.kind.played())
+        .expect("a fall or jump off the ledge");
+    let physics = PhysicsParams::default();
+    let ctx = botarena::bot::compiled::geometry_ctx(&cmap, physics, 0.05, None);
+    let on_the_run = botarena::bot::compiled::on_the_run(&ctx, &mesh);
+    let east = v(320., 0., 0.);
+    let (graph, ..) = run_path_timed(&mesh, from, east, to, &r.reaches, |_, t| t, None);
+    let (run, path, _) = run_path_timed(
+        &mesh,
+        from,
+        east,
+        to,
+        &r.reaches,
+        |_, t| t,
+        Some(&on_the_run),
+    );
+    // A player running east from there at full speed.
+    let mut s = botarena::nav::sample::stand_still(&cmap, &physics, from);
+    s.velocity = east;
+    let run_east = UserCmd {
+        forward_move: 320.0,
+        ..Default::default()
+    };
+    let mut ticks = 0;
+    while s.origin.x < to.x && ticks < 200 {
+        s = pmove(&s, &run_east, &cmap, &physics, 0.05, None).0;
+        ticks += 1;
+    }
+    let took = ticks as f32 * 0.05;
+    assert!(
+        (run - took).abs() <= 0.1,
+        "predicted {run} s, a runner takes {took} s ({:?} recorded {} s)",
+        fall.kind,
+        fall.seconds
+    );
+    assert!(
+        graph > run + 0.1,
+        "from the graph alone {graph} s, on the run {run} s"
+    );
+    // The path comes down past the ledge's edge, not at the fall's recorded end only.
+    let falling = path
+        .iter()
+        .filter(|p| p.x > 256.0 && p.z < 88.0 && p.z > 24.5)
+        .count();
+    assert!(falling >= 3, "{path:?}");
+    // Come at running the other way (west, 40 units past its start), it is not.
+    let i = r
+        .reaches
+        .iter()
+        .copied()
+        .find(|&i| mesh.reaches()[i as usize].kind.played());
+    let west = on_the_run(i.unwrap(), fall.start + v(40., 0., 0.), -glam::Vec2::X);
+    assert!(west.is_none(), "{west:?}");
+}

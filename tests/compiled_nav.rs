@@ -141,10 +141,12 @@ fn compiled_bots_tour_every_weapon_armour_and_powerup_on_dm4_and_dm6() {
         // target is every leg; measured on 2026-11-25: dm4 120 of 130, dm6 81 of 110 since
         // a bot slowing onto a run's start brakes what it has too much of, 102 and 72
         // before; dm6 88 of 120 on 2026-11-26, once doors are shot open with the shotgun;
-        // dm6 97 of 110 on 2026-11-27, once a bot slows on stairs down to a run's start).
+        // dm6 97 of 110 on 2026-11-27, once a bot slows on stairs down to a run's start;
+        // dm4 127 of 130 and dm6 107 of 110 on 2026-11-28, once the prediction takes the
+        // jumps and falls a runner takes on its way in as the physics runs them).
         let r = ratios(&tours);
         let within = r.iter().filter(|&&x| (x - 1.0).abs() <= 0.1).count();
-        let floor = if name == "dm4" { 0.85 } else { 0.8 };
+        let floor = 0.9;
         assert!(
             within as f32 >= floor * r.len() as f32,
             "{name}: {within} of {} legs within 10 %",
@@ -231,6 +233,21 @@ fn dm4s_jump_over_the_pit_to_the_super_nailgun_is_taken_on_the_run() {
         return;
     };
     leg_within(tours, "weapon_supernailgun");
+}
+
+/// dm6's third health lies past a jump west off the ledge at (1692, -380), a step south
+/// of where the tour sets off from the super nailgun's room running west. The bot takes
+/// it on its way in, never at a stand on its start; the prediction counted a stand there
+/// (the jump recorded from a stand, come at across its way) and the bot came in 0.89 times
+/// it on 34 of seeds 1-40. Now the prediction asks the physics, as the bot does, whether a
+/// runner coming at the jump takes it on the run, and times it so: within 10 % on seeds
+/// 1-2 (all of seeds 1-40).
+#[test]
+fn dm6s_jump_taken_on_the_way_in_is_predicted_on_the_run() {
+    let Some(tours) = dm6_tours() else {
+        return;
+    };
+    leg_within(tours, "item_health#3");
 }
 
 fn scenario(dir: &TempDir, text: &str) -> Result<Scenario, String> {

@@ -589,8 +589,9 @@ const REVERSAL_SECONDS: f32 = 0.117;
 /// running west from the super nailgun, took 1.2 times the prediction on 36 of 40 tours).
 /// Calibrated on the compiled bots' item tours (seeds 1-40, legs within 10 % of the
 /// prediction on dm4/dm6/e1m1): 0.4-0.5 s gives 503-504/396/286-287, 0 gives
-/// 477/394/280, 0.3 loses dm6's health legs (the bot fits that run on its way in at 90
-/// degrees and beats the prediction), 0.6 dm4's (435); 0.45 then held on seeds 41-160.
+/// 477/394/280, 0.6 loses dm4's (435); 0.45 then held on seeds 41-160. Only for runs an
+/// [`OnTheRun`] does not take on the way in, where one is given (with the tour's: 0.3 s
+/// gives dm4 509, dm6 395 (its nailgun), e1m1 274; 0.45 507/431/276; 0.6 438/431/280).
 const RUN_REVERSAL_SECONDS: f32 = 0.45;
 
 /// Seconds a runner starting from a stand loses to getting up to speed (measured as
@@ -603,7 +604,8 @@ pub const START_SECONDS: f32 = 0.03;
 /// running speed, with the time a turn costs at each corner ([`turn_seconds`]; getting up
 /// to speed from a stand, [`START_SECONDS`]); every other reachability takes its measured
 /// time from its start to its end (from a stand; a jump or fall come at across its way
-/// adds a stand on its start, [`RUN_REVERSAL_SECONDS`]), and the straight run (or swim)
+/// adds a stand on its start, [`RUN_REVERSAL_SECONDS`]; [`run_path_timed`] may be told how
+/// the physics takes it on the run instead), and the straight run (or swim)
 /// from where the last one ended to its start is added as the search adds it. Returns the
 /// seconds, the path's points and the index of the one the last run (to `to`) starts from.
 pub fn run_path(
@@ -613,7 +615,38 @@ pub fn run_path(
     to: Vec3,
     reaches: &[u32],
 ) -> (f32, Vec<Vec3>, usize) {
-    run_path_timed(mesh, from, velocity, to, reaches, |_, t| t)
+    run_path_timed(mesh, from, velocity, to, reaches, |_, t| t, None)
+}
+
+/// What a route's runner asks of the player physics (the area graph alone cannot tell): for a
+/// jump or fall `r` come at by a runner at `from` ([`ON_THE_RUN_BACK`] or less short of its
+/// start, along the way there) running at full speed along `heading`, the seconds from
+/// `from` until it lands where it takes the run on its way in, without a stand on the start,
+/// and its origin on each tick until then (the last where it lands: on the run, often
+/// further along than the recorded end); `None` where it would not.
+pub type OnTheRun<'a> = &'a dyn Fn(u32, Vec3, glam::Vec2) -> Option<(f32, Vec<Vec3>)>;
+
+/// How far short of a run's start (units along the way there) the runner is put to ask
+/// [`OnTheRun`]: about where a compiled bot starts trying a run on the run (it slows onto
+/// the start from 80 units; a hair inside that, or rounding puts it beyond).
+pub const ON_THE_RUN_BACK: f32 = 78.0;
+
+/// The point `units` back along the polyline `points` from its last point (or its first,
+/// where it is shorter), and the length back to it.
+fn behind_on(points: &[Vec3], units: f32) -> (Vec3, f32) {
+    let Some(&last) = points.last() else {
+        return (Vec3::ZERO, 0.0);
+    };
+    let (mut p, mut len) = (last, 0.0);
+    for &q in points.iter().rev().skip(1) {
+        let d = (p - q).length();
+        if len + d >= units {
+            return (p + (q - p) * ((units - len) / d.max(1e-3)), units);
+        }
+        len += d;
+        p = q;
+    }
+    (p, len)
 }
 
 /// A reachability's time for a runner on its way: its recorded time, but for a swim from
@@ -635,7 +668,8 @@ fn swum(mesh: &NavMesh, r: &Reach) -> f32 {
 /// [`run_path`] where a reachability may have to wait: `ready(r, t)` is the time (seconds
 /// from the start) at which reachability `r`, got to at `t`, can be taken (a door it needs
 /// opens then, or the lift it rides leaves then). A walk that waits ends the run before it
-/// (the runner stands at its start until then).
+/// (the runner stands at its start until then). `on_the_run`: see [`OnTheRun`] ([`run_path`]
+/// has none: the area graph alone cannot tell).
 pub fn run_path_timed(
     mesh: &NavMesh,
     from: Vec3,
@@ -643,6 +677,7 @@ pub fn run_path_timed(
     to: Vec3,
     reaches: &[u32],
     ready: impl Fn(u32, f32) -> f32,
+    on_the_run: Option<OnTheRun>,
 ) -> (f32, Vec<Vec3>, usize) {
     let speed = PhysicsParams::default().max_speed;
     // The way the runner is going where the path goes on (`None`: standing).
@@ -655,6 +690,18 @@ pub fn run_path_timed(
                   walks: &[u32],
                   path: &mut Vec<Vec3>,
                   heading: &mut Option<glam::Vec2>| {
+        // A run taken on the run may land past the first walks after it: on from there.
+        let from_area = |a: u32| {
+            let reach = |w: &u32| &mesh.reaches()[*w as usize];
+            match walks.iter().position(|w| reach(w).from == a) {
+                Some(k) => &walks[k..],
+                None => match walks.iter().position(|w| reach(w).to == a) {
+                    Some(k) => &walks[k + 1..],
+                    None => walks,
+                },
+            }
+        };
+        let walks = area.map_or(walks, from_area);
         let corners = if walks.is_empty() {
             vec![q]
         } else {
@@ -683,6 +730,8 @@ pub fn run_path_timed(
     let mut path = vec![from];
     let (mut at, mut area) = (from, mesh.area_at(from));
     let mut walks: Vec<u32> = Vec::new();
+    // Where in `path` the run from `at` begins, and the last reachability's way.
+    let (mut run_from, mut flight_from) = (0, 0);
     for &i in reaches {
         let r = &mesh.reaches()[i as usize];
         if floor_walk(mesh, r) {
@@ -697,34 +746,72 @@ pub fn run_path_timed(
                     walks.clear();
                     (at, area) = (r.start, Some(r.from));
                     heading = None;
+                    run_from = path.len() - 1;
+                    flight_from = run_from;
                 }
             }
             walks.push(i);
             continue;
         }
         let mut leg = run_to(r.start, at, area, &walks, &mut path, &mut heading);
+        let mut took = swum(mesh, r);
+        // The way a run taken on the run goes, tick by tick.
+        let mut flight = Vec::new();
         if let (Some(h), Some(c)) = (heading, r.commands.first())
             && r.kind.played()
         {
-            // Come at a run recorded from a stand across its way: a stand on its start.
-            let way = glam::Vec2::from_angle(c.cmd.yaw.to_radians());
-            leg += RUN_REVERSAL_SECONDS * turn_share(h, way);
+            // The runner where it is up to `back` units short of the start (on this run's
+            // way), going toward the start from there.
+            // (Tried from 40 units too: the same on dm4 and dm6, e1m1 within 1 %.)
+            let (back, back_len) = behind_on(&path[run_from..], ON_THE_RUN_BACK);
+            let fitted = on_the_run.and_then(|f| {
+                let d = (r.start - back).truncate();
+                f(i, back, if d.length() > 1.0 { d } else { h })
+            });
+            match fitted {
+                Some((t, way)) if !way.is_empty() => {
+                    took = (t - back_len / speed).max(0.0);
+                    // From where it passes the start (the run in to it is in the path).
+                    let d = (r.start - back).truncate();
+                    let past = way
+                        .iter()
+                        .position(|p| (*p - r.start).truncate().dot(d) >= 0.0)
+                        .unwrap_or(way.len() - 1);
+                    flight = way[past..].to_vec();
+                }
+                _ => {
+                    // Come at a run recorded from a stand across its way: a stand on its
+                    // start.
+                    let way = glam::Vec2::from_angle(c.cmd.yaw.to_radians());
+                    leg += RUN_REVERSAL_SECONDS * turn_share(h, way);
+                }
+            }
         }
         let open = ready(i, seconds + leg);
-        let took = swum(mesh, r);
         if open > seconds + leg {
             seconds = open + took;
         } else {
             seconds += leg + took;
         }
         walks.clear();
-        (at, area) = (r.end, Some(r.to));
+        // (A run's way is in the path for where the runner first touches an item.)
+        flight_from = path.len();
+        if let Some(&landed) = flight.last() {
+            path.extend_from_slice(&flight[..flight.len() - 1]);
+            (at, area) = (landed, mesh.area_at(landed).or(Some(r.to)));
+        } else {
+            (at, area) = (r.end, Some(r.to));
+        }
         path.push(at);
+        run_from = path.len() - 1;
         // Where a run or a ride comes down the runner is going its way; a teleporter sends
         // it the destination's way, which the reachability does not record.
-        heading = (r.kind != ReachKind::Teleport).then(|| (r.end - r.start).truncate());
+        heading = (r.kind != ReachKind::Teleport).then(|| match path.len() - flight_from {
+            n if n >= 2 => (path[path.len() - 1] - path[path.len() - 2]).truncate(),
+            _ => (r.end - r.start).truncate(),
+        });
     }
-    let last_run = path.len() - 1;
+    let last_run = flight_from;
     seconds += run_to(to, at, area, &walks, &mut path, &mut heading);
     (seconds, path, last_run)
 }

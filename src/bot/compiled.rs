@@ -1417,16 +1417,16 @@ fn run_in(yaw: f32, pitch: f32) -> UserCmd {
 /// or for fewer ticks (the run started earlier, on the run-up) with them as they are, or
 /// (a jump) at once with its run-up cut short ([`run_up`]). Of the ways that arrive as
 /// [`fit`] asks, the one that lands soonest (for a teleport, the first that
-/// [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn, run-up ticks left out).
-/// `None`: none does from here, or the start is beyond [`APPROACH`] or behind the bot's
-/// motion.
+/// [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn, run-up ticks left out,
+/// ticks until it lands counting the run-in; 0 for a teleport). `None`: none does from
+/// here, or the start is beyond [`APPROACH`] or behind the bot's motion.
 fn fit_on_the_run(
     ctx: &FollowCtx,
     mesh: &NavMesh,
     teleporters: &[crate::aas::Teleporter],
     reach: &crate::aas::Reach,
     s: &PlayerState,
-) -> Option<((u32, f32), f32, u32)> {
+) -> Option<((u32, f32), f32, u32, u32)> {
     let to_start = (reach.start - s.origin).truncate();
     let flat = to_start.length();
     if flat > APPROACH || (reach.start.z - s.origin.z).abs() > NEAR_LEVEL {
@@ -1439,12 +1439,12 @@ fn fit_on_the_run(
         if flat > PAST_START || v.dot(heading) <= 0.0 {
             return None;
         }
-        let turn = if reach.kind == ReachKind::Teleport {
-            fit_teleport(ctx, teleporters, reach, s)
+        let fitted = if reach.kind == ReachKind::Teleport {
+            fit_teleport(ctx, teleporters, reach, s).map(|t| (t, 0))
         } else {
-            fit(ctx, mesh, reach, s)
+            fit_turned(ctx, mesh, reach, s, &FIT_TURNS, 0, None)
         };
-        return turn.map(|t| ((0, s.yaw), t, 0));
+        return fitted.map(|(t, ticks)| ((0, s.yaw), t, 0, ticks));
     }
     let yaw = if flat > 1.0 {
         to_start.y.atan2(to_start.x).to_degrees()
@@ -1507,17 +1507,109 @@ fn fit_on_the_run(
         }
         if reach.kind == ReachKind::Teleport {
             if let Some(turn) = fit_teleport(ctx, teleporters, reach, &p) {
-                return Some(((lead, yaw), turn, 0));
+                return Some(((lead, yaw), turn, 0, 0));
             }
             continue;
         }
-        if let Some((turn, ticks)) = fit_turned(ctx, mesh, reach, &p, turns, skip)
+        if let Some((turn, ticks)) = fit_turned(ctx, mesh, reach, &p, turns, skip, None)
             && best.is_none_or(|b| lead + ticks < b.0.0 + b.2)
         {
             best = Some(((lead, yaw), turn, ticks, skip));
         }
     }
-    best.map(|(lead, turn, _, skip)| (lead, turn, skip))
+    best.map(|(lead, turn, ticks, skip)| (lead, turn, skip, lead.0 + ticks))
+}
+
+/// For a runner at `from` (within [`APPROACH`] of `reach`'s start, on its level) running at
+/// full speed along `heading`, where it takes the run on its way in as the movement stage
+/// does ([`fit_on_the_run`] from there, moving so): the seconds until it lands and its
+/// origin on each tick until then (the last where it lands). `None` where that does not fit
+/// (the bot slows to a stand on the start and plays the run as recorded), for runs that
+/// are not jumps or falls, and for those that need a mover. The route's prediction asks
+/// this of each run it comes to on the way.
+pub fn run_on_the_run(
+    ctx: &FollowCtx,
+    mesh: &NavMesh,
+    reach: &crate::aas::Reach,
+    from: Vec3,
+    heading: Vec2,
+) -> Option<(f32, Vec<Vec3>)> {
+    if !reach.kind.played() || !reach.needs.is_empty() || heading == Vec2::ZERO {
+        return None;
+    }
+    // Settled onto the floor from a little above (a point given on it may lie a hair
+    // inside), through the body of the player it is for (it may stand there now).
+    let mut s = PlayerState::at(from + Vec3::Z * 8.0, 0.0);
+    for _ in 0..10 {
+        s = pmove(
+            &s,
+            &UserCmd::default(),
+            ctx.map,
+            &ctx.physics,
+            ctx.dt,
+            ctx.me,
+        )
+        .0;
+    }
+    if s.on_ground.is_none() || s.water_level >= 2 {
+        return None;
+    }
+    s.velocity = (heading.normalize() * ctx.physics.max_speed).extend(0.0);
+    s.yaw = heading.y.atan2(heading.x).to_degrees();
+    let ((lead, yaw), turn, skip, ticks) = fit_on_the_run(ctx, mesh, &[], reach, &s)?;
+    // Played again as the bot plays it (run in, then the commands turned, the run-up's
+    // first ticks left out), for the way it goes.
+    let mut trail = Vec::with_capacity(ticks as usize);
+    for _ in 0..lead {
+        s = pmove(
+            &s,
+            &run_in(yaw, s.pitch),
+            ctx.map,
+            &ctx.physics,
+            ctx.dt,
+            ctx.me,
+        )
+        .0;
+        trail.push(s.origin);
+    }
+    fit_turned(ctx, mesh, reach, &s, &[turn], skip, Some(&mut trail))?;
+    debug_assert_eq!(trail.len(), ticks as usize);
+    Some((trail.len() as f32 * ctx.dt, trail))
+}
+
+/// [`run_on_the_run`] by reachability index: what a route's prediction asks
+/// ([`crate::aas::route::OnTheRun`]).
+pub fn on_the_run<'a>(
+    ctx: &'a FollowCtx,
+    mesh: &'a NavMesh,
+) -> impl Fn(u32, Vec3, Vec2) -> Option<(f32, Vec<Vec3>)> + 'a {
+    move |i, at, heading| run_on_the_run(ctx, mesh, &mesh.reaches()[i as usize], at, heading)
+}
+
+/// What a follower reads of the world's geometry as it is, with no mover state and nothing
+/// shootable (the fits of [`run_on_the_run`] for a route's prediction, and tests).
+pub fn geometry_ctx(
+    map: &CollisionMap,
+    physics: PhysicsParams,
+    dt: f32,
+    me: Option<EntId>,
+) -> FollowCtx<'_> {
+    fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
+        None
+    }
+    fn open(_: u32) -> bool {
+        true
+    }
+    FollowCtx {
+        map,
+        physics,
+        dt,
+        me,
+        mover: &no_mover,
+        door_open: &open,
+        doors: &[],
+        mover_ids: &[],
+    }
 }
 
 /// The route's reachability after `reach` where it is a fall off a ledge that needs no
@@ -1619,11 +1711,12 @@ fn run_up(reach: &crate::aas::Reach) -> u32 {
 /// area (standing, coming down onto it, or swimming there) and land there or in an area
 /// [`walks_to`] it, on its level; `None` when none does.
 fn fit(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> Option<f32> {
-    fit_turned(ctx, mesh, reach, s, &FIT_TURNS, 0).map(|(turn, _)| turn)
+    fit_turned(ctx, mesh, reach, s, &FIT_TURNS, 0, None).map(|(turn, _)| turn)
 }
 
 /// [`fit`] over the given turns only, the first `skip` ticks of the commands left out,
-/// with the ticks the first that fits takes to land.
+/// with the ticks the first that fits takes to land; `trail` (given one turn) gets the
+/// player's origin on each of them.
 fn fit_turned(
     ctx: &FollowCtx,
     mesh: &NavMesh,
@@ -1631,6 +1724,7 @@ fn fit_turned(
     s: &PlayerState,
     turns: &[f32],
     skip: u32,
+    mut trail: Option<&mut Vec<Vec3>>,
 ) -> Option<(f32, u32)> {
     let to = &mesh.areas()[reach.to as usize];
     let fall = reach.kind == ReachKind::WalkOffLedge && !to.is_swim();
@@ -1681,6 +1775,9 @@ fn fit_turned(
                 }
                 p = pmove(&p, &c, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
                 ticks += 1;
+                if let Some(t) = trail.as_deref_mut() {
+                    t.push(p.origin);
+                }
                 if fall && airborne && p.on_ground.is_some() && beside(&p, &c) {
                     return Some((turn, ticks));
                 }
@@ -1703,6 +1800,9 @@ fn fit_turned(
                         }
                         p = pmove(&p, &idle, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
                         ticks += 1;
+                        if let Some(t) = trail.as_deref_mut() {
+                            t.push(p.origin);
+                        }
                     }
                     // Landed on the end area's level: a neighbour a step below it is
                     // where a jump onto a narrow ledge falls back to (e1m1's ridge at
@@ -2527,7 +2627,7 @@ fn follow_route(
                 && reach.needs.is_empty()
                 && (reach.kind.played() || reach.kind == ReachKind::Teleport)
                 && speed > READY_SPEED
-                && let Some((lead, turn, skip)) =
+                && let Some((lead, turn, skip, ..)) =
                     fit_on_the_run(ctx, &mesh, &nav.teleporters, reach, s)
             {
                 st.turn = turn;
@@ -2920,22 +3020,7 @@ mod tests {
     /// What a follower reads of a world with no movers and nothing shootable (default
     /// physics, 20 Hz).
     fn still_world(cmap: &CollisionMap) -> FollowCtx<'_> {
-        fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
-            None
-        }
-        fn open(_: u32) -> bool {
-            true
-        }
-        FollowCtx {
-            map: cmap,
-            physics: PhysicsParams::default(),
-            dt: 0.05,
-            me: None,
-            mover: &no_mover,
-            door_open: &open,
-            doors: &[],
-            mover_ids: &[],
-        }
+        geometry_ctx(cmap, PhysicsParams::default(), 0.05, None)
     }
 
     /// A swimmer crosses between two swim areas side by side where it is along their

@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Outcome {
 
 /// `route --nav`: the quickest route between two points over compiled navigation.
 fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
-    use botarena::aas::route::{Travel, build_cache, route};
+    use botarena::aas::route::{Route, Travel, build_cache, route, run_path_timed};
     let travel = Travel::parse(&args.flags).map_err(|e| format!("--flags: {e}"))?;
     let (level, cmap) = load_level(args.map.as_deref().expect("clap requires the map"))?;
     let mesh = botarena::aas::file::load_for(nav, &level)?;
@@ -152,7 +152,32 @@ fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
     let (from, from_area) = point("--from", &args.from)?;
     let (to, to_area) = point("--to", &args.to)?;
     let cache = build_cache(&mesh, to_area, travel);
-    let r = route(&mesh, &cache, from, to);
+    // The runner's time with the jumps and falls it takes on the run as a compiled bot
+    // does, tried through the player physics (the tour's prediction does the same).
+    let ctx = botarena::bot::compiled::geometry_ctx(
+        &world.cmap,
+        botarena::physics::pmove::PhysicsParams::default(),
+        1.0 / mesh.params.tick_rate as f32,
+        None,
+    );
+    let on_the_run = botarena::bot::compiled::on_the_run(&ctx, &mesh);
+    let r = route(&mesh, &cache, from, to).map(|r| {
+        let (run_seconds, path, last_run) = run_path_timed(
+            &mesh,
+            from,
+            glam::Vec3::ZERO,
+            to,
+            &r.reaches,
+            |_, t| t,
+            Some(&on_the_run),
+        );
+        Route {
+            run_seconds,
+            path,
+            last_run,
+            ..r
+        }
+    });
     let steps: Vec<serde_json::Value> = r
         .iter()
         .flat_map(|r| &r.reaches)

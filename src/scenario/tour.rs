@@ -358,6 +358,15 @@ fn predict_as(
     }
     let met = std::cell::RefCell::new(Vec::<(u32, f32)>::new());
     let mesh = Arc::clone(&nav.mesh);
+    // A jump or fall come at running: taken on the way in where the movement stage would
+    // (tried through the physics on the geometry as it is now).
+    let ctx = crate::bot::compiled::geometry_ctx(
+        &m.sim.cmap,
+        m.sim.params,
+        m.sim.dt,
+        m.sim.players.first().map(|p| p.id),
+    );
+    let on_the_run = crate::bot::compiled::on_the_run(&ctx, &mesh);
     let g = mesh.area_at(item.stand)?;
     let (level, dt) = (&m.sim.level, m.sim.dt);
     // What the tourist's routes may use now (into slime only in the biosuit).
@@ -444,7 +453,8 @@ fn predict_as(
             }
             t - t0
         };
-        let (run, path, last_run) = run_path_timed(&mesh, at, vel, to, &r.reaches, ready);
+        let (run, path, last_run) =
+            run_path_timed(&mesh, at, vel, to, &r.reaches, ready, Some(&on_the_run));
         let route = Route {
             run_seconds: run,
             path,
