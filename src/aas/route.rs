@@ -764,15 +764,12 @@ pub fn run_path_timed(
             // way), going toward the start from there.
             // (Tried from 40 units too: the same on dm4 and dm6, e1m1 within 1 %.)
             let (back, back_len) = behind_on(&path[run_from..], ON_THE_RUN_BACK);
-            let fitted = on_the_run.and_then(|f| {
-                let d = (r.start - back).truncate();
-                f(i, back, if d.length() > 1.0 { d } else { h })
-            });
+            let d = (r.start - back).truncate();
+            let fitted = on_the_run.and_then(|f| f(i, back, if d.length() > 1.0 { d } else { h }));
             match fitted {
                 Some((t, way)) if !way.is_empty() => {
                     took = (t - back_len / speed).max(0.0);
                     // From where it passes the start (the run in to it is in the path).
-                    let d = (r.start - back).truncate();
                     let past = way
                         .iter()
                         .position(|p| (*p - r.start).truncate().dot(d) >= 0.0)

@@ -1539,18 +1539,8 @@ pub fn run_on_the_run(
     }
     // Settled onto the floor from a little above (a point given on it may lie a hair
     // inside), through the body of the player it is for (it may stand there now).
-    let mut s = PlayerState::at(from + Vec3::Z * 8.0, 0.0);
-    for _ in 0..10 {
-        s = pmove(
-            &s,
-            &UserCmd::default(),
-            ctx.map,
-            &ctx.physics,
-            ctx.dt,
-            ctx.me,
-        )
-        .0;
-    }
+    let mut s =
+        crate::nav::sample::stand_still_as(ctx.map, &ctx.physics, from + Vec3::Z * 8.0, ctx.me);
     if s.on_ground.is_none() || s.water_level >= 2 {
         return None;
     }

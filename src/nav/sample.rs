@@ -208,9 +208,20 @@ pub fn settle(cmap: &CollisionMap, p: Vec3) -> Vec3 {
 /// A player standing still at `stand`, settled onto the floor by ten idle steps of the
 /// physics (0.05 s each), its velocity then cleared.
 pub fn stand_still(cmap: &CollisionMap, physics: &PhysicsParams, stand: Vec3) -> PlayerState {
+    stand_still_as(cmap, physics, stand, None)
+}
+
+/// [`stand_still`] for the player whose body is `me` in the collision map (traces go
+/// through it: it may stand there now).
+pub fn stand_still_as(
+    cmap: &CollisionMap,
+    physics: &PhysicsParams,
+    stand: Vec3,
+    me: Option<crate::map::EntId>,
+) -> PlayerState {
     let mut s = PlayerState::at(stand, 0.0);
     for _ in 0..10 {
-        s = pmove(&s, &UserCmd::default(), cmap, physics, 0.05, None).0;
+        s = pmove(&s, &UserCmd::default(), cmap, physics, 0.05, me).0;
     }
     s.velocity = Vec3::ZERO;
     s
