@@ -548,6 +548,16 @@ fn a_runner_takes_the_shortest_line_round_a_corner() {
         .abs()
             < 1e-3
     );
+    // Going the other way faster than full speed (off a landing), the reversal costs in
+    // proportion to the speed, as the physics takes it: 400 u/s, a quarter more.
+    let faster = route_moving(&mesh, &cache, from, -first * 400.0, to).unwrap();
+    let reversal = turn_seconds(-first.truncate(), first.truncate());
+    assert!(
+        (faster.run_seconds - back.run_seconds - 0.25 * reversal).abs() < 1e-3,
+        "{} vs {}",
+        faster.run_seconds,
+        back.run_seconds
+    );
 }
 
 /// A swim across a pool cut into several swim areas (walls across it with gaps) is timed

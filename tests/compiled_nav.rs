@@ -951,6 +951,9 @@ fn a_compiled_bot_goes_round_slime_where_there_is_floor_round_it() {
         .expect("tour match")
         .remove(0);
         let (predicted, took) = (stop.predicted.expect("a way"), stop.reached_after);
+        // Counted to the end of the tick the touch falls in, as the bot's time is.
+        let ticks = predicted / 0.05;
+        assert!((ticks - ticks.round()).abs() < 1e-3, "{predicted} s");
         let ratio = stop.ratio().expect("reached");
         println!(
             "bridge {bridge}: predicted {predicted:.2} s, took {took:?}, lowest health {lowest}"
@@ -964,4 +967,70 @@ fn a_compiled_bot_goes_round_slime_where_there_is_floor_round_it() {
             assert!(predicted < 3.0, "straight across: {predicted} s");
         }
     }
+}
+
+/// The way through slime is taken from dry ground only by a bot that lives through it: the
+/// wade across the trench costs a few points on the graph's times; a bot with fewer keeps
+/// to the dry travel (and has no route: it stands, as it would before a way it cannot
+/// take), one already in the slime takes the way out whatever it has. Before, a bot set
+/// off on any way through slime where no dry one led: on e1m1 tours they swam 8 s of slime
+/// to the invulnerability with less than full health and died there, again and again.
+#[test]
+fn a_compiled_bot_sets_off_through_slime_only_where_it_lives_through_it() {
+    use botarena::aas::route::Travel;
+    use botarena::bot::compiled::{CompiledNav, LIQUID_HURT_MARGIN};
+    use glam::Vec3;
+    let (level, cmap) = common::slime_trench(false);
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
+    let dry = Travel::ALL.dry();
+    let (from, to) = (Vec3::new(128., 128., 40.), Vec3::new(896., 128., 40.));
+    let hurt = nav
+        .liquid_hurt(from, to, Travel::ALL)
+        .expect("a way across");
+    println!("the wade costs {hurt:.1} health on the graph's times");
+    // 128 units of slime at running speed, at 12 a second.
+    assert!((2.0..12.0).contains(&hurt), "hurt {hurt}");
+    assert_eq!(
+        nav.liquid_hurt(from, from + Vec3::X * 64.0, Travel::ALL),
+        Some(0.0)
+    );
+    let wet = nav.or_through_liquids(from, to, dry, 100.0);
+    assert_ne!(wet, dry, "full health wades");
+    assert!(wet.0 & Travel::SLIME.0 != 0);
+    let low = hurt * LIQUID_HURT_MARGIN * 0.9;
+    assert_eq!(
+        nav.or_through_liquids(from, to, dry, low),
+        dry,
+        "{low} health stays"
+    );
+    let in_slime = Vec3::new(512., 128., 24.);
+    let out = nav.or_through_liquids(in_slime, to, dry, 1.0);
+    assert!(nav.seconds(in_slime, to, out).is_some(), "gets out");
+    // e1m1's slime channel: from in it no dry way leads anywhere, and the swim out costs
+    // more than a wounded bot has; it swims out all the same. From the nailgun's room the
+    // invulnerability is a swim through the channel that costs more than a full health.
+    let Some((level, cmap, mesh)) = e1m1_compiled() else {
+        println!("skipped e1m1's slime: no quake-maps");
+        return;
+    };
+    let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
+    let (channel, rl) = (Vec3::new(1252., 1469., -488.), Vec3::new(144., 2352., 41.));
+    let hurt = nav
+        .liquid_hurt(channel, rl, Travel::ALL)
+        .expect("a way out");
+    println!("out of e1m1's channel to the rocket launcher costs {hurt:.1}");
+    assert!(hurt * LIQUID_HURT_MARGIN > 20.0, "{hurt}");
+    let out = nav.or_through_liquids(channel, rl, dry, 20.0);
+    assert_ne!(out, dry, "swims out");
+    let (nailgun, invulnerability) = (Vec3::new(452., 575., 24.), Vec3::new(256., 1808., -39.));
+    let hurt = nav
+        .liquid_hurt(nailgun, invulnerability, Travel::ALL)
+        .expect("a way");
+    println!("to e1m1's invulnerability costs {hurt:.1}");
+    assert!(hurt > 100.0, "{hurt}");
+    assert_eq!(
+        nav.or_through_liquids(nailgun, invulnerability, dry, 100.0),
+        dry
+    );
 }

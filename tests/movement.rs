@@ -35,6 +35,7 @@ fn run_at(p: Vec3, known: bool, wade: bool) -> MoveRequest {
         speed: 320.0,
         known,
         wade,
+        to_target: false,
     }
 }
 

@@ -98,6 +98,7 @@ fn steer_run(
         speed: 320.0,
         known: false,
         wade: false,
+        to_target: false,
     };
     // Settled on the floor first, as a bot that has been standing there.
     let mut s = botarena::nav::sample::stand_still(cmap, &physics, start);
@@ -240,6 +241,62 @@ fn a_bot_walks_over_a_grate_above_lava() {
     );
     assert!(run.iter().all(|(s, _)| !in_hazard(s)), "never in lava");
     assert_eq!(end.1, MoveStatus::Arrived, "arrived: {}", end.0.origin);
+}
+
+#[test]
+fn a_bot_walks_to_a_point_short_of_a_wall_it_cannot_get_over() {
+    // e1m1's bridge button: the bot sent to the button's front (29 units off, the button's
+    // face 37 beyond the box) felt the button a full stride (a tick's run plus 24) ahead,
+    // found it neither jumpable nor to be walked round, and stood blocked until killed as
+    // stuck. A request that feels no farther than its target (a compiled bot's) walks
+    // there; one that feels a full stride (an explorer's) is blocked, as before.
+    let mut b = floored_room();
+    b.solid(
+        Vec3::new(-512., 53., 0.),
+        Vec3::new(512., 69., 256.),
+        "WALL",
+    );
+    let (_, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let ctx = SteerCtx {
+        map: &cmap,
+        physics,
+        params: MoveParams::default(),
+        dt: 0.05,
+        me: None,
+    };
+    for to_target in [true, false] {
+        let req = MoveRequest {
+            target: MoveTarget::Point(Vec3::new(0., 29., 24.03125)),
+            speed: 320.0,
+            known: false,
+            wade: false,
+            to_target,
+        };
+        let mut s =
+            botarena::nav::sample::stand_still(&cmap, &physics, Vec3::new(0., 0., 24.03125));
+        let mut mem = MoveMemory::default();
+        let mut statuses = Vec::new();
+        for _ in 0..20 {
+            let (cmd, status) = steer(&ctx, &s, &req, &mut mem);
+            s = pmove(&s, &cmd, &cmap, &physics, 0.05, None).0;
+            statuses.push(status);
+        }
+        let blocked = statuses
+            .iter()
+            .any(|st| matches!(st, MoveStatus::Blocked(_)));
+        if to_target {
+            assert!(!blocked, "never blocked: {statuses:?}");
+            assert_eq!(
+                statuses.last(),
+                Some(&MoveStatus::Arrived),
+                "at {}",
+                s.origin
+            );
+        } else {
+            assert!(blocked, "a full stride feels the wall: {statuses:?}");
+        }
+    }
 }
 
 #[test]
@@ -627,11 +684,14 @@ fn a_link_bots_cannot_follow_is_routed_around_and_blocked_after_failing_twice() 
 }
 
 #[test]
-fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
+fn a_player_pushed_into_a_steep_slope_in_the_air_slides_down_it() {
     // dm6's rail (found at (1110, -1241, 274)): a jump ends against a slope of 80 degrees
-    // (normal z 0.17) with no speed left. Wishing on into the slope, Quake's slide move
-    // clips the motion to a sliver along the slope that its stop epsilon zeroes: the player
-    // hangs in the air for ever. The movement stage lets go, as a player would.
+    // (normal z 0.17) with no speed left. Wishing on into the slope, the slide move once
+    // met the slope again at once (the brush trace stops DIST_EPSILON short of a plane,
+    // and a slide along it rounds a hair into it), took it for a second plane, found no
+    // way along both and stopped the player dead: it hung in the air for ever. The same
+    // plane met again now nudges the motion out of it (Quake III's remedy) and the player
+    // slides down, wishing into the slope or steered by the movement stage.
     let text = floored_room().to_map_text("slope");
     let slope = "{\n\"classname\" \"func_wall\"\n{\n\
         ( 64 0 0 ) ( 0 0 0 ) ( 0 45 256 ) S 0 0 0 1 1\n\
@@ -650,18 +710,18 @@ fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
         yaw: 90.0,
         ..Default::default()
     };
-    // The trap itself: forward into the slope, the player never comes down.
     let mut s = start;
-    for _ in 0..144 {
+    let mut down = None;
+    for t in 0..144 {
         s = pmove(&s, &into, &cmap, &physics, dt, None).0;
+        if s.on_ground.is_some() {
+            down = Some(t);
+            break;
+        }
     }
-    assert!(
-        s.on_ground.is_none() && s.origin.z > 150.0,
-        "{:?}",
-        s.origin
-    );
-    assert_eq!(s.velocity, Vec3::ZERO);
-    // Steered toward a point up beyond the slope, the bot lets go and lands on the floor.
+    assert!(down.is_some(), "hanging at {:?}", s.origin);
+    assert!(s.origin.z < 30.0, "came down at {:?}", s.origin);
+    // Steered toward a point up beyond the slope, the bot comes down to the floor too.
     let ctx = SteerCtx {
         map: &cmap,
         physics,
@@ -674,7 +734,9 @@ fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
         speed: 320.0,
         known: false,
         wade: false,
+        to_target: false,
     };
+    let mut s = start;
     let mut mem = MoveMemory::default();
     let mut landed = None;
     for t in 0..144 {
@@ -687,4 +749,62 @@ fn a_bot_pushed_into_a_steep_slope_in_the_air_lets_go_and_slides_off() {
     }
     assert!(landed.is_some(), "still at {:?}", s.origin);
     assert!(s.origin.z < 30.0, "landed at {:?}", s.origin);
+}
+
+#[test]
+fn a_runner_down_a_ramp_keeps_its_speed_each_time_it_lands() {
+    // e1m1's sloped hall (13 degrees, at (829, 2291)): running down it a player leaves the
+    // ramp and comes down on it every few ticks. Landing, the slide along the ramp met the
+    // ramp again at once and the player stopped dead (see the steep slope above), losing
+    // half a second a landing. Lanes at several offsets and headings, as rounding decides.
+    let text = floored_room().to_map_text("ramp");
+    // Rising 59 units over 256 toward +y, a floor at its top out to y 400.
+    let ramp = "{\n\"classname\" \"func_wall\"\n{\n\
+        ( 64 0 0 ) ( 0 0 0 ) ( 0 256 59 ) S 0 0 0 1 1\n\
+        ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) S 0 0 0 1 1\n\
+        ( -256 0 0 ) ( -256 1 0 ) ( -256 0 1 ) S 0 0 0 1 1\n\
+        ( 256 0 0 ) ( 256 0 1 ) ( 256 1 0 ) S 0 0 0 1 1\n\
+        ( 0 256 0 ) ( 1 256 0 ) ( 0 256 1 ) S 0 0 0 1 1\n}\n\
+        {\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) S 0 0 0 1 1\n\
+        ( 0 0 59 ) ( 0 1 59 ) ( 1 0 59 ) S 0 0 0 1 1\n\
+        ( -256 0 0 ) ( -256 1 0 ) ( -256 0 1 ) S 0 0 0 1 1\n\
+        ( 256 0 0 ) ( 256 0 1 ) ( 256 1 0 ) S 0 0 0 1 1\n\
+        ( 0 256 0 ) ( 0 256 1 ) ( 1 256 0 ) S 0 0 0 1 1\n\
+        ( 0 400 0 ) ( 1 400 0 ) ( 0 400 1 ) S 0 0 0 1 1\n}\n}\n";
+    let (_, cmap) = common::from_text(&(text + ramp));
+    let physics = PhysicsParams::default();
+    let dt = 0.05;
+    let mut landings = 0;
+    for lane in 0..24 {
+        let x = -180.0 + 15.3 * lane as f32;
+        let yaw = -90.0 + (lane % 5) as f32 * 1.7 - 3.4;
+        let mut s = PlayerState::at(Vec3::new(x, 390.0, 59.0 + 24.0 + 1.0), yaw);
+        s.velocity = Vec3::new(0.0, -320.0, 0.0);
+        let cmd = botarena::physics::pmove::UserCmd {
+            forward_move: 320.0,
+            yaw,
+            ..Default::default()
+        };
+        let mut was_on_ground = false;
+        for t in 0..40 {
+            s = pmove(&s, &cmd, &cmap, &physics, dt, None).0;
+            let on = s.on_ground.is_some();
+            if on && !was_on_ground && s.origin.y > 20.0 && s.origin.y < 240.0 {
+                landings += 1;
+            }
+            was_on_ground = on;
+            if s.origin.y < 20.0 {
+                break;
+            }
+            assert!(
+                s.velocity.truncate().length() > 280.0,
+                "lane {lane} tick {t}: at {:?} speed {:?}",
+                s.origin,
+                s.velocity
+            );
+        }
+        assert!(s.origin.y < 20.0, "lane {lane} stopped at {:?}", s.origin);
+    }
+    // It does leave the ramp and land on it: the case is exercised.
+    assert!(landings >= 24, "{landings} landings");
 }

@@ -563,7 +563,10 @@ pub fn corridor(mesh: &NavMesh, start: Vec3, walks: &[u32], end: Vec3) -> Vec<Ve
 /// `to` (directions): measured with the player physics on a flat floor, running at 320
 /// u/s toward a point far off in the new direction (the time to get 640 units along it,
 /// against 2 s), which `0.117 ((1 − cos θ) / 2)²` follows within 5 ms: nothing to speak of
-/// up to 60°, 29 ms at 90°, 117 ms at 180°.
+/// up to 60°, 29 ms at 90°, 117 ms at 180°. Faster than full speed (a player come off a
+/// landing or a corner at speed) a turn costs in proportion to the speed, as measured the
+/// same way: at 180° 130 ms from 360 u/s, 147 from 400, 161 from 450 (the route's runner
+/// scales it so, [`run_path_timed`]).
 pub fn turn_seconds(from: glam::Vec2, to: glam::Vec2) -> f32 {
     REVERSAL_SECONDS * turn_share(from, to)
 }
@@ -680,8 +683,11 @@ pub fn run_path_timed(
     on_the_run: Option<OnTheRun>,
 ) -> (f32, Vec<Vec3>, usize) {
     let speed = PhysicsParams::default().max_speed;
-    // The way the runner is going where the path goes on (`None`: standing).
-    let mut heading = (velocity.truncate().length() > 0.25 * speed).then(|| velocity.truncate());
+    // The way the runner is going where the path goes on (`None`: standing), its length the
+    // runner's speed as a share of full speed (1 but at the start, where a player may be
+    // going faster: a turn from there costs the more, see [`turn_seconds`]).
+    let mut heading =
+        (velocity.truncate().length() > 0.25 * speed).then(|| velocity.truncate() / speed);
     let mut seconds = 0.0;
     // The run from `at` (in `area`) through the borders of `walks` to `q`.
     let run_to = |q: Vec3,
@@ -713,10 +719,10 @@ pub fn run_path_timed(
             let leg = (c - last).truncate();
             if leg.length() > 1.0 {
                 t += match *heading {
-                    Some(h) => turn_seconds(h, leg),
+                    Some(h) => turn_seconds(h, leg) * h.length().max(1.0),
                     None => START_SECONDS,
                 };
-                *heading = Some(leg);
+                *heading = Some(leg.normalize());
             }
             t += match (walks.is_empty(), area) {
                 (true, Some(a)) => cross(mesh, a, last, c),
@@ -803,9 +809,12 @@ pub fn run_path_timed(
         run_from = path.len() - 1;
         // Where a run or a ride comes down the runner is going its way; a teleporter sends
         // it the destination's way, which the reachability does not record.
-        heading = (r.kind != ReachKind::Teleport).then(|| match path.len() - flight_from {
-            n if n >= 2 => (path[path.len() - 1] - path[path.len() - 2]).truncate(),
-            _ => (r.end - r.start).truncate(),
+        heading = (r.kind != ReachKind::Teleport).then(|| {
+            match path.len() - flight_from {
+                n if n >= 2 => (path[path.len() - 1] - path[path.len() - 2]).truncate(),
+                _ => (r.end - r.start).truncate(),
+            }
+            .normalize_or_zero()
         });
     }
     let last_run = flight_from;

@@ -419,6 +419,7 @@ pub fn brain_system(
                 speed: 320.0,
                 known: false,
                 wade: false,
+                to_target: false,
             });
             route.goal = None;
             if still.seconds > STUCK_KILL {

@@ -30,7 +30,7 @@ use glam::{Vec2, Vec3};
 use crate::aas::route::{
     AreaCache, Blocked, HierCache, HierRouter, Travel, build_cache_blocked, cross, repair,
 };
-use crate::aas::{MoverNeed, NavMesh, ReachKind};
+use crate::aas::{AreaFlags, MoverNeed, NavMesh, ReachKind};
 use crate::map::{CollisionMap, EntId};
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoints::Travel as WpTravel;
@@ -90,6 +90,10 @@ pub const AVOID_SECONDS: f32 = 5.0;
 /// Distance from a reachability's start at which a bot stops steering round obstacles and
 /// slows to a stand on the start.
 const APPROACH: f32 = 80.0;
+/// A swim through slime or lava is set off on from dry ground only where this many times
+/// the health it costs on the area graph's times ([`CompiledNav::liquid_hurt`]) is less
+/// than the bot has: a bot swims slower than the graph's runner and not along its line.
+pub const LIQUID_HURT_MARGIN: f32 = 1.5;
 /// How near the start (units across) and how slow (u/s) a bot must be to play the commands.
 const READY_DISTANCE: f32 = 6.0;
 const READY_SPEED: f32 = 40.0;
@@ -644,18 +648,71 @@ impl CompiledNav {
 
     /// `travel`, or, where it finds no way at all from `from` to `to` (doors taken as open)
     /// and one that may go through slime and lava does, that one: a bot left where only a
-    /// swim through slime leads on takes it rather than stand there.
-    pub fn or_through_liquids(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Travel {
+    /// swim through slime leads on takes it rather than stand there. From dry ground only
+    /// where the bot (`health` points) would live through it ([`LIQUID_HURT_MARGIN`]): the
+    /// way to e1m1's invulnerability swims 8 s through slime, and bots that set off with
+    /// less than full health died in it, again and again.
+    pub fn or_through_liquids(
+        &mut self,
+        from: Vec3,
+        to: Vec3,
+        travel: Travel,
+        health: f32,
+    ) -> Travel {
         let wet = travel.with(Travel::SLIME).with(Travel::LAVA);
+        let Some(a) = self.mesh.area_at(from) else {
+            return travel;
+        };
         if wet == travel
-            || self.mesh.area_at(from).is_none()
             || self.seconds_on(from, to, travel, true).is_some()
             || self.seconds_on(from, to, wet, true).is_none()
         {
-            travel
-        } else {
-            wet
+            return travel;
         }
+        let here = self.mesh.areas()[a as usize].flags;
+        let in_it = here.has(AreaFlags::SLIME) || here.has(AreaFlags::LAVA);
+        if in_it
+            || self
+                .liquid_hurt(from, to, wet)
+                .is_some_and(|hurt| hurt * LIQUID_HURT_MARGIN < health)
+        {
+            wet
+        } else {
+            travel
+        }
+    }
+
+    /// Health a player without the biosuit loses on the way from `from` to `to` under
+    /// `travel` (doors taken as open): the seconds spent in slime and lava areas at what
+    /// they hurt a player under (12 and 150 a second, [`crate::physics::damage`]); `None`
+    /// where there is no way.
+    pub fn liquid_hurt(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
+        let mut area = self.mesh.area_at(from)?;
+        let goal = self.mesh.area_at(to)?;
+        let ans = self.goal_through_doors(goal, travel);
+        let mesh = Arc::clone(&self.mesh);
+        let rate = |a: u32| {
+            let f = mesh.areas()[a as usize].flags;
+            if f.has(AreaFlags::LAVA) {
+                150.0
+            } else if f.has(AreaFlags::SLIME) {
+                12.0
+            } else {
+                0.0
+            }
+        };
+        let (mut at, mut hurt) = (from, 0.0);
+        // Each step comes nearer the goal; the bound only guards a broken cache.
+        for _ in 0..mesh.areas().len() {
+            if area == goal {
+                return Some(hurt + rate(area) * cross(&mesh, area, at, to));
+            }
+            let (_, i) = self.first_step(&ans, area, at, |_| false)?;
+            let r = &mesh.reaches()[i as usize];
+            hurt += rate(area) * (cross(&mesh, area, at, r.start) + r.seconds);
+            (area, at) = (r.to, r.end);
+        }
+        None
     }
 
     /// [`CompiledNav::seconds`] as if every door stood open (`through`), or around those
@@ -727,6 +784,32 @@ impl CompiledNav {
             }
         }
         best.map(|(_, k, there)| (door, k, there))
+    }
+
+    /// Where no opener of the door reachability `r` needs can be got to from `from`, the
+    /// first door `shut` (mover index) on the way to one of them, with its opener (door's
+    /// mover index, opener index, seconds to it, the reachability through it): e1m1's
+    /// second super shotgun is behind a door opened by shooting a trigger seen only from a
+    /// bridge a button slides out; with the bridge in, the bot presses the button first
+    /// (before, it stood at the door until it was killed as stuck). One step of such a
+    /// chain at a time: once the bridge is out, the trigger's own opener follows.
+    pub fn chained_opener(
+        &mut self,
+        from: Vec3,
+        r: u32,
+        travel: Travel,
+        shut: impl Fn(usize) -> bool,
+    ) -> Option<(usize, usize, f32, u32)> {
+        let places: Vec<Vec3> = self.openers_for(r)?.1.iter().map(|o| o.place()).collect();
+        places.into_iter().find_map(|p| {
+            let area = self.mesh.area_at(p)?;
+            let b = self.first_blocked(from, area, travel, |x| x == r)?;
+            if !shut(self.openers_for(b)?.0) {
+                return None;
+            }
+            let (door, k, t) = self.choose_opener(b, from, p, travel)?;
+            Some((door, k, t, b))
+        })
     }
 
     /// Whether any door that blocked reachabilities need is moving now.
@@ -1218,6 +1301,7 @@ fn head_to(
         speed: 320.0,
         known: true,
         wade: false,
+        to_target: true,
     })
 }
 
@@ -2062,6 +2146,7 @@ pub fn follow(
     goal: Vec3,
     travel: Travel,
 ) -> Step {
+    let mut detoured = None;
     if let Some(d) = st.detour {
         if d.left == 0 {
             // Given up: the way through that door is left out for a while.
@@ -2072,13 +2157,20 @@ pub fn follow(
                 left: d.left - 1,
                 ..d
             });
-            if let Some(step) = detour(ctx, nav, st, s, d, travel) {
-                return step;
+            detoured = detour(ctx, nav, st, s, d, travel);
+            if detoured.is_none() {
+                st.detour = None;
             }
-            st.detour = None;
         }
     }
-    let step = follow_route(ctx, nav, st, s, goal, travel);
+    // A detour's runs land like the route's: the same settling after them (steering on in
+    // the air toward the opener, a bot that jumped onto e1m1's ledge at (13, 2909) on
+    // the way to shoot the trigger that opens the door at (-312, 2912) came down beside
+    // it, into the water below).
+    let step = match detoured {
+        Some(step) => step,
+        None => follow_route(ctx, nav, st, s, goal, travel),
+    };
     if !st.settle {
         return step;
     }
@@ -2212,6 +2304,7 @@ fn swim_to(s: &PlayerState, p: Vec3) -> Step {
         speed: 320.0,
         known: false,
         wade: false,
+        to_target: true,
     })
 }
 
@@ -2235,6 +2328,7 @@ fn follow_route(
             speed: 320.0,
             known: false,
             wade: false,
+            to_target: true,
         })
     };
     for a in st.avoid.iter_mut() {
@@ -2866,7 +2960,10 @@ fn start_detour(
     if !door_shut(ctx, nav.openers_for(r)?.0) {
         return None;
     }
-    let (door, k, t) = nav.choose_opener(r, s.origin, goal, travel)?;
+    let (door, k, t, r) = match nav.choose_opener(r, s.origin, goal, travel) {
+        Some((door, k, t)) => (door, k, t, r),
+        None => nav.chained_opener(s.origin, r, travel, |d| door_shut(ctx, d))?,
+    };
     let d = Detour {
         door: door as u32,
         opener: k as u32,
@@ -2961,6 +3058,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
             motion.0.origin,
             goal.point,
             travel_for(goal.flags, &motion.0, sim.tick < inv.suit_until),
+            vitals.health,
         );
         match follow(&ctx, nav, st, &motion.0, goal.point, travel) {
             Step::Go(req) => {

@@ -524,6 +524,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                     speed: 320.0,
                     known: false,
                     wade: false,
+                    to_target: false,
                 });
                 UserCmd {
                     yaw: s.yaw,

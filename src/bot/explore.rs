@@ -808,6 +808,7 @@ impl ButtonGo {
             speed: 320.0,
             known: false,
             wade: false,
+            to_target: false,
         })
     }
 }
@@ -2793,6 +2794,7 @@ impl Explorer {
                     speed: 320.0,
                     known: false,
                     wade: false,
+                    to_target: false,
                 };
                 return (Some(Some(req)), None);
             }
@@ -2993,6 +2995,7 @@ impl Explorer {
                         speed: 0.0,
                         known: false,
                         wade: false,
+                        to_target: false,
                     },
                     false,
                 );
@@ -3038,6 +3041,7 @@ impl Explorer {
                         speed: 0.0,
                         known: false,
                         wade: false,
+                        to_target: false,
                     },
                     stuck,
                 );
@@ -3061,6 +3065,7 @@ impl Explorer {
                 speed: 320.0,
                 known: false,
                 wade: false,
+                to_target: false,
             },
             stuck,
         )

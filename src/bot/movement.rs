@@ -60,6 +60,16 @@ pub struct MoveRequest {
     /// Slime is no hazard (an explorer in the biosuit): walked and dropped into like water.
     #[serde(skip)]
     pub wade: bool,
+    /// Walls are felt no farther than the target: a wall beyond where the bot is going is
+    /// no reason to stop short of it or step round (a compiled bot's requests: its route
+    /// knows the way; e1m1's bridge button, whose front is 29 units off with the button 8
+    /// beyond a full stride's feel, held a bot blocked there until it was killed as stuck).
+    /// Explorers and waypoint bots feel a full stride: their targets lie against the walls
+    /// and ledges they learn by running at them (with the limit, four explorers for 600 s
+    /// marked e1m1's invulnerability in 12 of 16 runs instead of 16, and covered e1m3's
+    /// floor 78 % instead of 90 % in the worst run).
+    #[serde(skip)]
+    pub to_target: bool,
 }
 
 /// The request component: `None` leaves the command to the controller.
@@ -361,16 +371,20 @@ pub fn steer(
         pitch: s.pitch,
         ..Default::default()
     };
-    let (to3, want) = match req.target {
+    let (to3, want, short) = match req.target {
         MoveTarget::Point(p) => {
             let d = p - s.origin;
             let flat = Vec3::new(d.x, d.y, 0.0);
             if flat.length() <= params.arrive_radius && d.z.abs() <= 48.0 {
                 return (stand, MoveStatus::Arrived);
             }
-            (d, flat.normalize_or_zero())
+            (d, flat.normalize_or_zero(), flat.length())
         }
-        MoveTarget::Direction(d) => (d, Vec3::new(d.x, d.y, 0.0).normalize_or_zero()),
+        MoveTarget::Direction(d) => (
+            d,
+            Vec3::new(d.x, d.y, 0.0).normalize_or_zero(),
+            f32::INFINITY,
+        ),
     };
     let speed = req.speed.clamp(0.0, physics.max_speed);
     if want == Vec3::ZERO && s.water_level < 2 {
@@ -397,7 +411,14 @@ pub fn steer(
         back.forward_move = -speed;
         return (back, MoveStatus::Moving);
     }
-    let feel = 24.0 + speed * dt;
+    // Feeling no farther than the target where asked (`to_target`): a target on a ledge
+    // lies beyond the ledge's face by a box's half width, so the face is still felt.
+    let stride = 24.0 + speed * dt;
+    let feel = if req.to_target {
+        stride.min(short)
+    } else {
+        stride
+    };
     let up = |h: f32| s.origin + Vec3::new(0.0, 0.0, h);
     let free = |dir: Vec3| {
         box_clear(map, s.origin, s.origin + dir * feel, me)

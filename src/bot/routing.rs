@@ -650,6 +650,7 @@ impl RoutingStage {
                         speed: 320.0,
                         known: false,
                         wade: false,
+                        to_target: false,
                     });
                 }
             }
@@ -752,6 +753,7 @@ fn decide(map: &CollisionMap, g: &WaypointGraph, caches: &RouteCaches, dt: f32, 
             speed: 320.0,
             known: false,
             wade: false,
+            to_target: false,
         });
         state.no_route = false;
         b.open = false;

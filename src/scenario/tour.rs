@@ -22,6 +22,7 @@ use crate::map::{CollisionMap, Level};
 use crate::nav::routing::{RouteCaches, RouteParams, TravelFlags, build_cache};
 use crate::nav::waypoints::{WaypointGraph, WaypointKind};
 use crate::physics::movers::{MoverState, Phase};
+use crate::physics::pmove::{PlayerState, UserCmd, pmove};
 use crate::planner::times::ItemRef;
 use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
 
@@ -217,7 +218,8 @@ pub struct CompiledStop {
     pub from: Vec3,
     /// Seconds the area graph predicted from there until the bot touches the item (the
     /// runner's time along the route to the standing point, less the stretch after its
-    /// box first touches the pickup box; `None`: no route).
+    /// box first touches the pickup box), up to the end of the tick it falls in, where the
+    /// simulation sees a touch; `None`: no route.
     pub predicted: Option<f32>,
     /// Seconds the bot took to touch the item; `None`: not in the time given.
     pub reached_after: Option<f32>,
@@ -336,6 +338,33 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
     Some(predict_as(m, from, velocity, item, &later).map_or(seconds, |p| p.0))
 }
 
+/// Where a tourist in the air at `at` comes down (on a floor or in water), moving how, and
+/// the seconds it takes, as the player physics brings it down with no input (what a bot
+/// steers in the air is a little); where it is on the ground, swimming or over an area
+/// already, `at` itself. A leg can start in mid-jump (a bot with no route jumps about until
+/// its time runs out), where no area holds the bot and the graph has no route.
+fn come_down(m: &Match, at: &PlayerState) -> (Vec3, Vec3, f32) {
+    let nav = m.nav.as_ref().expect("a compiled match");
+    if at.on_ground.is_some() || at.water_level >= 2 || nav.mesh.area_at(at.origin).is_some() {
+        return (at.origin, at.velocity, 0.0);
+    }
+    let me = m.sim.players.first().map(|p| p.id);
+    let idle = UserCmd {
+        yaw: at.yaw,
+        pitch: at.pitch,
+        ..Default::default()
+    };
+    let mut s = *at;
+    // Two seconds of falling: 1600 units, deeper than any drop a route takes.
+    for k in 1..=(2.0 / m.sim.dt) as u32 {
+        s = pmove(&s, &idle, &m.sim.cmap, &m.sim.params, m.sim.dt, me).0;
+        if s.on_ground.is_some() || s.water_level >= 2 {
+            return (s.origin, s.velocity, k as f32 * m.sim.dt);
+        }
+    }
+    (at.origin, at.velocity, 0.0)
+}
+
 /// [`predict`] with the movers of `later` (mover index, state) as given instead of as they
 /// stand: the time, and each reachability through a door the way meets with the seconds
 /// from `from` when it gets there.
@@ -377,7 +406,8 @@ fn predict_as(
             .player_component::<crate::game::Inventory>(0)
             .is_some_and(|inv| m.sim.tick < inv.suit_until);
         let t = crate::bot::compiled::travel_for(crate::nav::routing::TravelFlags::ALL, &s, suit);
-        nav.or_through_liquids(s.origin, item.stand, t)
+        let health = m.sim.player_vitals(0).map_or(100.0, |v| v.health);
+        nav.or_through_liquids(s.origin, item.stand, t, health)
     };
     let through = build_cache_blocked(&mesh, g, travel, None);
     // Doors fired on the way: (mover index, seconds from `from` when it gets where the way
@@ -485,7 +515,16 @@ fn predict_as(
         }
         // Off to the opener first, round what is shut (the doors fired before it open);
         // then on through the door from there.
-        let (door, k, _) = nav.choose_opener(first, at, item.stand, travel)?;
+        // (Where no opener can be got to, the door shut on the way to one first: a
+        // bridge slid out to shoot a trigger from.)
+        let (door, k, first) = match nav.choose_opener(first, at, item.stand, travel) {
+            Some((door, k, _)) => (door, k, first),
+            None => {
+                let shut = |d: usize| state(d).is_none_or(|s| s.phase == Phase::AtA);
+                let (door, k, _, b) = nav.chained_opener(at, first, travel, shut)?;
+                (door, k, b)
+            }
+        };
         let opener = nav.door_openers(door)?[k];
         let place = opener.place();
         let to_it = build_cache_blocked(&mesh, mesh.area_at(place)?, travel, Some(&nav.blocked));
@@ -584,11 +623,16 @@ pub fn tour_compiled(
     for k in 0..n {
         let item = &items[(k + seed as usize) % n];
         let at = m.sim.player_state(0).expect("the tourist exists");
-        let (from, velocity) = (at.origin, at.velocity);
+        let from = at.origin;
         // On the bots' graph, around what is blocked now (doors that do not open by
         // approach, while closed); through them where they cut the item off (the bot fires
         // them, shoots them or waits for them).
-        let predicted = predict(&m, from, velocity, item);
+        // Counted in whole ticks, as the bot's time is: a touch is seen at the end of the
+        // tick it happens in (half a tick on average, a tenth of a short leg's time).
+        let dt = m.sim.dt;
+        let (down, moving, falling) = come_down(&m, &at);
+        let predicted =
+            predict(&m, down, moving, item).map(|p| ((p + falling) / dt - 1e-3).ceil() * dt);
         m.sim
             .world
             .insert_one(e, Controller::Route { goal: item.stand })
