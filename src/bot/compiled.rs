@@ -23,6 +23,7 @@
 //! Entry points: [`Navigation`], [`CompiledNav`], [`AreaNav`], [`route_system`].
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
@@ -687,10 +688,9 @@ impl CompiledNav {
     /// they hurt a player under (12 and 150 a second, [`crate::physics::damage`]); `None`
     /// where there is no way.
     pub fn liquid_hurt(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
-        let mut area = self.mesh.area_at(from)?;
         let goal = self.mesh.area_at(to)?;
         let ans = self.goal_through_doors(goal, travel);
-        let mesh = Arc::clone(&self.mesh);
+        let mesh = &*self.mesh;
         let rate = |a: u32| {
             let f = mesh.areas()[a as usize].flags;
             if f.has(AreaFlags::LAVA) {
@@ -701,18 +701,20 @@ impl CompiledNav {
                 0.0
             }
         };
-        let (mut at, mut hurt) = (from, 0.0);
-        // Each step comes nearer the goal; the bound only guards a broken cache.
-        for _ in 0..mesh.areas().len() {
-            if area == goal {
-                return Some(hurt + rate(area) * cross(&mesh, area, at, to));
-            }
-            let (_, i) = self.first_step(&ans, area, at, |_| false)?;
-            let r = &mesh.reaches()[i as usize];
-            hurt += rate(area) * (cross(&mesh, area, at, r.start) + r.seconds);
-            (area, at) = (r.to, r.end);
-        }
-        None
+        let mut hurt = 0.0;
+        self.walk_answer(
+            &ans,
+            from,
+            |_| false,
+            |area, at, step| match step {
+                Some(i) => {
+                    let r = &mesh.reaches()[i as usize];
+                    hurt += rate(area) * (cross(mesh, area, at, r.start) + r.seconds);
+                    ControlFlow::Continue(())
+                }
+                None => ControlFlow::Break(Some(hurt + rate(area) * cross(mesh, area, at, to))),
+            },
+        )
     }
 
     /// [`CompiledNav::seconds`] as if every door stood open (`through`), or around those
@@ -742,14 +744,36 @@ impl CompiledNav {
         skip: impl Fn(u32) -> bool,
     ) -> Option<u32> {
         let ans = self.goal_through_doors(goal, travel);
+        self.walk_answer(&ans, from, skip, |_, _, r| match r {
+            Some(r) if self.is_blocked(r) => ControlFlow::Break(Some(r)),
+            Some(_) => ControlFlow::Continue(()),
+            None => ControlFlow::Break(None),
+        })
+    }
+
+    /// Follows `ans` from `from` step by step, leaving out what `skip` names: `each(area,
+    /// at, step)` for every area the way passes, `step` the reachability it leaves by
+    /// (`None` in the goal area), until `each` breaks with its answer; `None` where the way
+    /// ends first.
+    fn walk_answer<T>(
+        &self,
+        ans: &Answer,
+        from: Vec3,
+        skip: impl Fn(u32) -> bool,
+        mut each: impl FnMut(u32, Vec3, Option<u32>) -> ControlFlow<Option<T>>,
+    ) -> Option<T> {
         let (mut area, mut at) = (self.mesh.area_at(from)?, from);
+        // Each step comes nearer the goal; the bound only guards a broken cache.
         for _ in 0..self.mesh.areas().len() {
-            if area == goal {
-                return None;
+            if area == ans.goal() {
+                return match each(area, at, None) {
+                    ControlFlow::Break(t) => t,
+                    ControlFlow::Continue(()) => None,
+                };
             }
-            let (_, r) = self.first_step(&ans, area, at, &skip)?;
-            if self.is_blocked(r) {
-                return Some(r);
+            let (_, r) = self.first_step(ans, area, at, &skip)?;
+            if let ControlFlow::Break(t) = each(area, at, Some(r)) {
+                return t;
             }
             let reach = &self.mesh.reaches()[r as usize];
             (area, at) = (reach.to, reach.end);

@@ -381,6 +381,8 @@ fn predict_as(
         Some(l) => Some(l.1),
         None => m.sim.mover_state(i),
     };
+    // A door (mover index) shut as it will stand.
+    let shut = |i: usize| state(i).is_none_or(|s| s.phase == Phase::AtA);
     let mut nav = m.nav.clone().expect("a compiled match");
     if !later.is_empty() {
         nav.update(state);
@@ -509,8 +511,7 @@ fn predict_as(
         let r = route_moving(&mesh, &through, at, vel, item.stand)?;
         let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
         let (door, openers) = nav.openers_for(first)?;
-        let shut = state(door).is_none_or(|s| s.phase == Phase::AtA);
-        if !shut || openers.is_empty() {
+        if !shut(door) || openers.is_empty() {
             break;
         }
         // Off to the opener first, round what is shut (the doors fired before it open);
@@ -520,7 +521,6 @@ fn predict_as(
         let (door, k, first) = match nav.choose_opener(first, at, item.stand, travel) {
             Some((door, k, _)) => (door, k, first),
             None => {
-                let shut = |d: usize| state(d).is_none_or(|s| s.phase == Phase::AtA);
                 let (door, k, _, b) = nav.chained_opener(at, first, travel, shut)?;
                 (door, k, b)
             }
