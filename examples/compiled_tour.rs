@@ -9,6 +9,7 @@
 //! - `ATTR=1`: per leg, where the time went (walking, in the air, playing a run, slowing
 //!   onto a run's start, settling after one, nothing followed) beside the prediction's
 //!   walking and playing parts;
+//! - `MOVERS=7,15`: with `DBG`, those movers' (by index) phase and offset on each line;
 //! - `LEG=LABEL`: for that item's leg, the predicted runner's path and, tick by tick, the
 //!   bot's position, speed, the distance walked and how far along the path it is.
 use std::collections::BTreeMap;
@@ -256,8 +257,19 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
             botarena::bot::movement::MoveTarget::Direction(d) => format!("along {d:.2}"),
         })
         .unwrap_or_default();
+    // `MOVERS=7,8`: those movers' phase and offset too.
+    let movers: String = std::env::var("MOVERS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|k| k.parse::<usize>().ok())
+        .filter_map(|k| {
+            m.sim
+                .mover_state(k)
+                .map(|x| format!(" m{k} {:?} {:.0}", x.phase, x.offset))
+        })
+        .collect();
     format!(
-        "{cmd} {intent} t{} hp {:.0} at {:.3} v {:.0} ground {:?} held {:.2} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{}",
+        "{cmd} {intent} t{} hp {:.0} at {:.3} v {:.0} ground {:?} held {:.2} area {:?} reach {:?} played {:?} avoid {:?} detour {:?}{movers}{}",
         m.sim.tick,
         m.sim
             .player_component::<botarena::sim::components::Vitals>(0)

@@ -572,21 +572,27 @@ pub fn turn_seconds(from: glam::Vec2, to: glam::Vec2) -> f32 {
 }
 
 /// `((1 − cos θ) / 2)²` for the angle θ between `from` and `to` (0 where either is zero):
-/// the share of a reversal's cost a turn by θ costs.
+/// the share of a reversal's cost a running turn by θ costs.
 fn turn_share(from: glam::Vec2, to: glam::Vec2) -> f32 {
+    let half = half_turn(from, to);
+    half * half
+}
+
+/// `(1 − cos θ) / 2` for the angle θ between `from` and `to` (0 where either is zero): 0
+/// going on straight, ½ at right angles, 1 turning back.
+fn half_turn(from: glam::Vec2, to: glam::Vec2) -> f32 {
     let (a, b) = (from.normalize_or_zero(), to.normalize_or_zero());
     if a == glam::Vec2::ZERO || b == glam::Vec2::ZERO {
         return 0.0;
     }
-    let half = (1.0 - a.dot(b).clamp(-1.0, 1.0)) * 0.5;
-    half * half
+    (1.0 - a.dot(b).clamp(-1.0, 1.0)) * 0.5
 }
 
 /// Seconds a reversal at full speed costs (see [`turn_seconds`]).
 const REVERSAL_SECONDS: f32 = 0.117;
 
 /// Seconds a runner loses coming at a jump or fall (its commands recorded from a stand,
-/// their way) going the opposite way, as a share of it by [`turn_share`] for other angles:
+/// their way) going the opposite way, as a share of it by [`half_turn`] for other angles:
 /// it cannot take the run on its way in, so it slows to a stand on the start before it
 /// (with a running turn only, a bot's U-turn onto dm4's jump south at (196, -12), come at
 /// running west from the super nailgun, took 1.2 times the prediction on 36 of 40 tours).
@@ -595,6 +601,11 @@ const REVERSAL_SECONDS: f32 = 0.117;
 /// 477/394/280, 0.6 loses dm4's (435); 0.45 then held on seeds 41-160. Only for runs an
 /// [`OnTheRun`] does not take on the way in, where one is given (with the tour's: 0.3 s
 /// gives dm4 509, dm6 395 (its nailgun), e1m1 274; 0.45 507/431/276; 0.6 438/431/280).
+/// The share is the half turn, not a running turn's square of it: a stand costs the
+/// braking whichever way the run goes from it, and a bot come at e1m1's barrier jump at
+/// (1148, 2420) at right angles took about 0.5 s braking onto its start, where the square
+/// gave 0.11 (tours seeds 1-40 dm4/dm6/e1m1 507/434/299 -> 507/435/301, 41-80
+/// 511/435/287 -> 511/436/293; 0.35 s the same, 0.55 loses dm4's, 468).
 const RUN_REVERSAL_SECONDS: f32 = 0.45;
 
 /// Seconds a runner starting from a stand loses to getting up to speed (measured as
@@ -786,7 +797,7 @@ pub fn run_path_timed(
                     // Come at a run recorded from a stand across its way: a stand on its
                     // start.
                     let way = glam::Vec2::from_angle(c.cmd.yaw.to_radians());
-                    leg += RUN_REVERSAL_SECONDS * turn_share(h, way);
+                    leg += RUN_REVERSAL_SECONDS * half_turn(h, way);
                 }
             }
         }

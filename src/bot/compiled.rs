@@ -1164,6 +1164,55 @@ fn lookahead(
 /// running).
 const TURN: f32 = 24.0;
 
+/// Whether a bot in state `s`, just at the end of `reach`'s commands, is still climbing
+/// out of the water onto the floor the reachability ends on: swimming at its end (within
+/// [`CLIMB_OUT`] across, a step up or down). Whether it got there is judged once it stands
+/// or swims away: judged while it is still in the water there, a swim out onto e1m1's ledges
+/// under the bridge (at (155, 2916)) was given up on as it was about to step out, then the
+/// other ways up, and the bot went to and fro between two slime areas until it died.
+fn climbing_out(mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> bool {
+    s.on_ground.is_none()
+        && s.water_level >= 2
+        && !mesh.areas()[reach.to as usize].is_swim()
+        && (s.origin - reach.end).truncate().length() <= CLIMB_OUT
+        && (s.origin.z - reach.end.z).abs() <= STEP
+}
+
+/// How near its end (units across) a swimmer climbing out of the water is still on its way.
+const CLIMB_OUT: f32 = 24.0;
+
+/// Whether reachability `r`, blocked by a mover that stands on its start, is to be chosen
+/// again by a bot in `area`, not its own: near the start, it would be kept and waited at
+/// until the mover goes. e1m1's secret door at (1112, 1024), shot open from the walk
+/// beside it, moves out over the start of the walk the bot was on its way to; pushed into
+/// the area beside, the bot stood at that start until the door shut again (10 s) where the
+/// way on from where it stood was open: e1m1's tours seeds 1-40 went from 301 of 356 legs
+/// within 10 % to 317, 41-80 293 -> 307. Kept from its own area and where the start is
+/// clear (dm6's plat: a bot beside the fall into its shaft waits there, as it must, while
+/// the plat is up; choosing again there walked it onto the plat, where it was crushed).
+fn taken_from_outside(ctx: &FollowCtx, nav: &CompiledNav, r: u32, area: u32) -> bool {
+    let reach = &nav.mesh.reaches()[r as usize];
+    reach.from != area && nav.is_blocked(r) && start_taken(ctx, &nav.mesh, reach)
+}
+
+/// Whether a mover `reach` needs in another place stands where a player would stand on its
+/// start (a secret door moved out over it).
+fn start_taken(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::Reach) -> bool {
+    use crate::aas::MoverNeed;
+    reach.needs.iter().any(|n| {
+        let id = match *n {
+            MoverNeed::Open(m) | MoverNeed::Key(m) | MoverNeed::Down(m) | MoverNeed::Fired(m) => m,
+            MoverNeed::Moved(p) => match mesh.positions.get(p as usize) {
+                Some(p) => p.mover,
+                None => return false,
+            },
+            _ => return false,
+        };
+        ctx.map
+            .box_in_mover(EntId(id), reach.start, PLAYER_MINS, PLAYER_MAXS)
+    })
+}
+
 /// Whether a bot at `origin` in `area` goes on following reachability `r`: not given up
 /// on, and the bot still in its area or near its start (momentum carries a bot through
 /// areas a few cells wide: choosing again in each would go round in circles). Near is on
@@ -2448,6 +2497,7 @@ fn follow_route(
     // A run that did not land where it should is not tried again for a while.
     if let Some(r) = st.landing
         && (s.on_ground.is_some() || swimming)
+        && !climbing_out(&mesh, &mesh.reaches()[r as usize], s)
     {
         st.landing = None;
         let to = mesh.reaches()[r as usize].to;
@@ -2512,7 +2562,11 @@ fn follow_route(
     }
     // Keep the reachability being followed (see [`kept`]); otherwise the quickest way on
     // from here.
-    let keep = st.reach.filter(|&r| kept(&mesh, st, r, area, s.origin));
+    // A reachability whose start a mover stands on (see [`start_taken`]) is kept only from
+    // its own area.
+    let keep = st
+        .reach
+        .filter(|&r| kept(&mesh, st, r, area, s.origin) && !taken_from_outside(ctx, nav, r, area));
     let r = match keep {
         Some(r) => r,
         None => {
@@ -2605,6 +2659,7 @@ fn follow_route(
                 }) = &ahead
                     && straight_over(&mesh, areas, s.origin, *point)
                     && kept(&mesh, st, *next, area, s.origin)
+                    && !taken_from_outside(ctx, nav, *next, area)
                 {
                     st.reach = Some(*next);
                     st.held = 0.0;
@@ -3317,6 +3372,74 @@ mod tests {
         let mut far = fall.clone();
         far.end = fall.end + Vec3::new(0.0, 2.0 * LANDED_NEAR, 0.0);
         assert!(fit(&ctx, &mesh, &far, &s).is_none());
+    }
+
+    /// e1m1's secret door at (1112, 1024) (mover id 16): the walk north of it, along its
+    /// west face, needs it shut; open (moved out 16 units west, then 64 north) it stands on
+    /// the walk's start, which a bot pushed off into the area beside then chooses again
+    /// rather than waits at; shut, the start is clear.
+    #[test]
+    fn a_secret_door_moved_out_over_a_walks_start_takes_it() {
+        let Some((mut cmap, mesh)) = e1m1() else {
+            return;
+        };
+        let door = EntId(16);
+        let walk = mesh
+            .reaches()
+            .iter()
+            .filter(|r| {
+                r.needs
+                    .iter()
+                    .any(|n| matches!(n, crate::aas::MoverNeed::Moved(p) if mesh.positions[*p as usize].mover == door.0))
+            })
+            .min_by(|a, b| {
+                let d = |r: &crate::aas::Reach| (r.start - Vec3::new(1084.0, 1060.0, -248.0)).length();
+                d(a).total_cmp(&d(b))
+            })
+            .expect("a walk that needs the secret door shut");
+        assert!(
+            (walk.start - Vec3::new(1084.0, 1060.0, -248.0)).length() < 32.0,
+            "{walk:?}"
+        );
+        assert!(!start_taken(&still_world(&cmap), &mesh, walk));
+        cmap.set_mover_offset(door, Vec3::new(-16.0, 64.0, 0.0));
+        assert!(start_taken(&still_world(&cmap), &mesh, walk));
+        cmap.set_mover_offset(door, Vec3::new(-16.0, 0.0, 0.0));
+        assert!(start_taken(&still_world(&cmap), &mesh, walk));
+    }
+
+    /// A swim out of e1m1's slime under the bridge onto the ledge at (155, 2916): a bot
+    /// at the end of its commands still in the water at the ledge is on its way out (not
+    /// judged yet); standing, or swimming away from the end, it is judged.
+    #[test]
+    fn a_swimmer_at_the_end_of_a_swim_out_is_still_climbing_out() {
+        let Some((_, mesh)) = e1m1() else {
+            return;
+        };
+        let out = mesh
+            .reaches()
+            .iter()
+            .filter(|r| {
+                mesh.areas()[r.from as usize].is_swim() && !mesh.areas()[r.to as usize].is_swim()
+            })
+            .min_by(|a, b| {
+                let d = |r: &crate::aas::Reach| (r.end - Vec3::new(155.0, 2916.0, -136.0)).length();
+                d(a).total_cmp(&d(b))
+            })
+            .expect("a swim out of the slime");
+        assert!((out.end - Vec3::new(155.0, 2916.0, -136.0)).length() < 48.0);
+        let mut s = PlayerState::at(out.end + Vec3::new(5.0, -1.0, 0.7), 0.0);
+        s.water_level = 2;
+        assert!(climbing_out(&mesh, out, &s));
+        // Swum off, away from the end: judged.
+        let mut away = s;
+        away.origin = out.end + Vec3::new(CLIMB_OUT + 8.0, 0.0, 0.0);
+        assert!(!climbing_out(&mesh, out, &away));
+        // Standing: judged.
+        let mut stood = s;
+        stood.water_level = 1;
+        stood.on_ground = Some(crate::map::EntId::WORLD);
+        assert!(!climbing_out(&mesh, out, &stood));
     }
 
     /// A bot running down e1m1's sloped hall for the barrier jump up to the ridge at
