@@ -420,8 +420,12 @@ fn an_explorer_steps_into_a_teleporter_beside_another_from_the_side_it_is_touche
     );
     assert!(north.leads_where_known(&known));
     let mut visits = VisitMap::default();
+    let walked_off = |v: &VisitMap| botarena::bot::explore::teleporter_boxes(&m.sim.level, v);
+    assert_eq!(walked_off(&visits), vec![]);
     visits.visit(back.dest);
     assert!(back.leads_where_known(&visits));
+    // Walks chosen keep off the one that leads where the team has stood, not the other.
+    assert_eq!(walked_off(&visits), vec![(back.mins, back.maxs)]);
     let dt = 0.05;
     // West of the pair: the one that leads somewhere new is not walked at.
     let here = PlayerState::at(wside, 0.0);

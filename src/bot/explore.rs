@@ -388,6 +388,7 @@ pub fn choose_target(
     let pull = visits
         .nearest_unvisited_but(level, map, s.origin, left_out)
         .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));
+    let gates = teleporter_boxes(level, visits);
     for k in 0..8 {
         let a = (start + 45.0 * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
@@ -396,7 +397,7 @@ pub fn choose_target(
         let (full, edge) = walk_run_to_edge(map, from, dir, FEEL, max_drop, hazards);
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
         for (travel, end) in std::iter::once(full).chain(edge.filter(|_| edge_stops)) {
-            if travel < 48.0 {
+            if travel < 48.0 || nears_teleporter(&gates, from, end) {
                 continue;
             }
             // Far, to places few have been and with few waypoints.
@@ -420,6 +421,70 @@ pub fn choose_target(
         s.origin + Vec3::new(a.cos(), a.sin(), 0.0) * 128.0
     });
     (target, None)
+}
+
+/// How near a walk chosen by [`choose_target`] comes to a teleporter's volume at most
+/// (its player box, across the floor), unless it starts nearer: a walk brushing past one
+/// is taken by it (a player turning away from a wall still drifts on toward it).
+pub const TELEPORTER_BERTH: f32 = 16.0;
+
+/// The volumes of the level's teleporters that lead where the team has stood (at the
+/// destination or where an arrival comes down, [`stood_where_it_leads`]).
+pub fn teleporter_boxes(level: &Level, visits: &VisitMap) -> Vec<(Vec3, Vec3)> {
+    use crate::map::level::TriggerKind;
+    level
+        .triggers
+        .iter()
+        .filter(|t| match t.kind {
+            TriggerKind::Teleport { dest: Some(d) } => {
+                let d = &level.teleport_dests[d];
+                stood_where_it_leads(visits, d.origin, d.yaw)
+            }
+            _ => false,
+        })
+        .map(|t| (t.mins, t.maxs))
+        .collect()
+}
+
+/// Whether the team has stood where a teleporter to `dest`, facing `yaw` (degrees), sends
+/// a player: at the destination, or where an arrival comes down. A teleporter sends
+/// players on at 300 units/s the way the destination faces, and visits count only
+/// standing: e1m5's teleporter back from the quad's arch sets players down 90 units on
+/// ([`ARRIVAL_RUN`]), in the next cell, and nobody stood in its destination's own, so every
+/// explorer took it twice for somewhere new.
+pub fn stood_where_it_leads(visits: &VisitMap, dest: Vec3, yaw: f32) -> bool {
+    let (sin, cos) = yaw.to_radians().sin_cos();
+    let on = dest + Vec3::new(cos, sin, 0.0) * ARRIVAL_RUN;
+    visits.visits(dest) > 0 || visits.visits(on) > 0
+}
+
+/// Whether a player walking straight from `from` to `to` comes nearer a teleporter of
+/// `boxes` than [`TELEPORTER_BERTH`] (or than it starts, where it starts nearer): walks
+/// are felt for where they lead, and one that leads where the team has been sends a
+/// player back there (e1m5's teleporter back from the quad's corridor stands beside the
+/// arrival, and explorers that walked along its face were sent back before seeing the
+/// corridor; nobody went again, the arrival being known). Teleporters to places nobody has
+/// stood at are left out ([`teleporter_boxes`]): brushing one is a way somewhere new
+/// (e4m3's hall of teleporters: kept off them all, explorers marked every item on 4 runs
+/// of 16 instead of 8).
+pub fn nears_teleporter(boxes: &[(Vec3, Vec3)], from: Vec3, to: Vec3) -> bool {
+    // The gap across the floor between the player's box at `p` and the volume (at
+    // heights where they overlap, a step's play either way for stairs walked).
+    let gap = |p: Vec3, (lo, hi): (Vec3, Vec3)| -> Option<f32> {
+        let (bl, bh) = (p + PLAYER_MINS, p + PLAYER_MAXS);
+        if bl.z >= hi.z + STEP_SIZE || bh.z <= lo.z - STEP_SIZE {
+            return None;
+        }
+        let dx = (lo.x - bh.x).max(bl.x - hi.x).max(0.0);
+        let dy = (lo.y - bh.y).max(bl.y - hi.y).max(0.0);
+        Some(dx.hypot(dy))
+    };
+    let steps = ((to - from).length() / 8.0).ceil().max(1.0) as usize;
+    boxes.iter().any(|&b| {
+        let near = gap(from, b).map_or(TELEPORTER_BERTH, |g| g.min(TELEPORTER_BERTH));
+        (1..=steps)
+            .any(|k| gap(from.lerp(to, k as f32 / steps as f32), b).is_some_and(|g| g < near))
+    })
 }
 
 /// The exploring behaviour's state: a target to walk to, the item it is for, and what
@@ -1284,15 +1349,9 @@ pub struct TeleporterView {
 }
 
 impl TeleporterView {
-    /// Whether the team has been where it sends a player: at its destination, or where
-    /// an arrival comes down (a teleporter sends players on at 300 units/s the way the
-    /// destination faces, and visits count only standing: e1m5's teleporter back from the
-    /// quad's arch sets players down 90 units on, in the next cell, and nobody stood in its
-    /// destination's own, so every explorer took it twice for somewhere new).
+    /// Whether the team has been where it sends a player ([`stood_where_it_leads`]).
     pub fn leads_where_known(&self, visits: &VisitMap) -> bool {
-        let (sin, cos) = self.yaw.to_radians().sin_cos();
-        let on = self.dest + Vec3::new(cos, sin, 0.0) * ARRIVAL_RUN;
-        visits.visits(self.dest) > 0 || visits.visits(on) > 0
+        stood_where_it_leads(visits, self.dest, self.yaw)
     }
 
     /// The point an explorer at `from` walks to, to step in (at its own height): the
@@ -2702,7 +2761,19 @@ impl Explorer {
     ) -> bool {
         let seed = rng.next_u64();
         let floor = visits.floor(level, map);
-        self.run = PlannedRun::plan(map, floor, s, me, goal, seed, dt, physics);
+        // A goal that names no teleporters has the level's working ones in its plan (but
+        // the one that is the goal): a run planned as if they were not there went through
+        // them and was sent elsewhere (e1m5's frontier runs east onto the sill of the
+        // quad's teleporter pair were taken by its western trigger, back to the start).
+        let mut goal = goal.clone();
+        if goal.teleporters.is_empty() {
+            let region = (goal.region.mins, goal.region.maxs);
+            goal.teleporters = crate::planner::teleporters(level)
+                .into_iter()
+                .filter(|t| (t.mins, t.maxs) != region)
+                .collect();
+        }
+        self.run = PlannedRun::plan(map, floor, s, me, &goal, seed, dt, physics);
         if self.run.is_some() {
             self.let_go();
         }
@@ -3074,6 +3145,96 @@ impl Explorer {
 
 #[cfg(test)]
 mod tests {
+    /// A walk keeps [`super::TELEPORTER_BERTH`] off a teleporter's volume, or the gap it
+    /// starts at where that is less; a floor over the volume is no nearer.
+    #[test]
+    fn walks_keep_off_teleporters() {
+        use super::{TELEPORTER_BERTH, nears_teleporter};
+        use glam::Vec3;
+        let v = Vec3::new;
+        // A thin trigger 48 wide across x, 8 deep, on the floor (feet at z 0, origin 24).
+        let gate = [(v(-24., 100., 0.), v(24., 108., 72.))];
+        let z = 24.0;
+        // Straight at it, and past its end within the berth: near.
+        assert!(nears_teleporter(&gate, v(0., 0., z), v(0., 90., z)));
+        assert!(nears_teleporter(&gate, v(-100., 70., z), v(100., 70., z)));
+        // A walk ending beside it (12 units off its face) is near; one along it farther
+        // off, or away from it, is not.
+        assert!(nears_teleporter(&gate, v(0., 0., z), v(-30., 72., z)));
+        let off = 100.0 - 16.0 - TELEPORTER_BERTH - 1.0;
+        assert!(!nears_teleporter(&gate, v(-100., off, z), v(100., off, z)));
+        assert!(!nears_teleporter(&gate, v(0., 60., z), v(0., -200., z)));
+        // Started 4 units off its face: along it is no nearer, a slant toward it is.
+        assert!(!nears_teleporter(&gate, v(0., 80., z), v(100., 80., z)));
+        assert!(nears_teleporter(&gate, v(0., 80., z), v(100., 84., z)));
+        // Over it, on a floor 100 units up.
+        assert!(!nears_teleporter(&gate, v(0., 0., 124.), v(0., 200., 124.)));
+    }
+
+    /// A run to somewhere past a teleporter with no teleporters of its own in its goal is
+    /// planned with the level's: it goes round the teleporter, not through it (a strip of
+    /// two triggers across the south half of a room, the run from east of it to west).
+    #[test]
+    fn a_run_goes_round_a_teleporter_it_is_not_for() {
+        use super::{Explorer, RunGoal, VisitMap};
+        use crate::map::builder::MapBuilder;
+        use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams};
+        use glam::Vec3;
+        let v = Vec3::new;
+        let mut b = MapBuilder::sealed_room(v(0., -256., 0.), v(800., 256., 256.));
+        for (x, target) in [(416., "a"), (432., "b")] {
+            b.brush_entity(
+                &[("classname", "trigger_teleport"), ("target", target)],
+                &[(v(x, -256., 0.), v(x + 4., -64., 72.), "trigger")],
+            );
+        }
+        b.point(
+            "info_teleport_destination",
+            v(100., 200., 0.),
+            &[("targetname", "a"), ("angle", "0")],
+        )
+        .point(
+            "info_teleport_destination",
+            v(700., 200., 0.),
+            &[("targetname", "b"), ("angle", "180")],
+        )
+        .point("info_player_deathmatch", v(600., -208., 24.), &[]);
+        let (level, map) = b.build();
+        let triggers: Vec<(Vec3, Vec3)> = level.triggers.iter().map(|t| (t.mins, t.maxs)).collect();
+        assert_eq!(triggers.len(), 2);
+        let physics = PhysicsParams::default();
+        let here = crate::nav::sample::stand_still(&map, &physics, v(600., -208., 25.));
+        let goal = RunGoal::touch(crate::planner::Goal {
+            mins: v(184., -224., 0.),
+            maxs: v(216., -192., 56.),
+        });
+        let visits = VisitMap::default();
+        for seed in 0..3 {
+            let mut ex = Explorer::new(here.origin);
+            let mut rng = crate::sim::rng::SimRng::new(seed, 0);
+            let world = (&map, &level, &visits);
+            let me = (crate::map::EntId(1), &physics);
+            assert!(
+                ex.run_to(world, &here, me, &goal, &mut rng, 0.05),
+                "seed {seed}"
+            );
+            let run = ex.run.as_ref().expect("a run");
+            let touches = |p: Vec3| {
+                let (lo, hi) = (p + PLAYER_MINS, p + PLAYER_MAXS);
+                triggers
+                    .iter()
+                    .any(|(a, b)| lo.cmple(*b).all() && hi.cmpge(*a).all())
+            };
+            let through = run.path.iter().find(|p| touches(**p));
+            assert_eq!(
+                through, None,
+                "seed {seed}: the run goes through a teleporter"
+            );
+            let end = *run.path.last().unwrap();
+            assert!(end.x < 300.0, "seed {seed}: ends at {end}");
+        }
+    }
+
     #[test]
     fn an_explorer_only_where_the_team_has_long_been_is_bored_once_a_while() {
         use super::{BORED_SECONDS, Explorer, FRESH_VISITS, VisitMap};
