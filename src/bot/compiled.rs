@@ -3326,6 +3326,20 @@ mod tests {
         quake_map("e1m1")
     }
 
+    /// The reachability of `mesh` that `wanted` takes whose point `at` is nearest `p`.
+    fn nearest_reach(
+        mesh: &NavMesh,
+        wanted: impl Fn(&crate::aas::Reach) -> bool,
+        at: impl Fn(&crate::aas::Reach) -> Vec3,
+        p: Vec3,
+    ) -> Option<&crate::aas::Reach> {
+        let d = |r: &crate::aas::Reach| (at(r) - p).length();
+        mesh.reaches()
+            .iter()
+            .filter(|r| wanted(r))
+            .min_by(|a, b| d(a).total_cmp(&d(b)))
+    }
+
     /// An id map of ../shared/quake-maps (or `BOTARENA_QUAKE_MAPS`) and its compiled
     /// graph; `None` (printed) where the folder is absent.
     fn quake_map(name: &str) -> Option<(crate::map::CollisionMap, NavMesh)> {
@@ -3384,19 +3398,18 @@ mod tests {
             return;
         };
         let door = EntId(16);
-        let walk = mesh
-            .reaches()
-            .iter()
-            .filter(|r| {
-                r.needs
-                    .iter()
-                    .any(|n| matches!(n, crate::aas::MoverNeed::Moved(p) if mesh.positions[*p as usize].mover == door.0))
+        let needs_door = |r: &crate::aas::Reach| {
+            r.needs.iter().any(|n| {
+                matches!(n, crate::aas::MoverNeed::Moved(p) if mesh.positions[*p as usize].mover == door.0)
             })
-            .min_by(|a, b| {
-                let d = |r: &crate::aas::Reach| (r.start - Vec3::new(1084.0, 1060.0, -248.0)).length();
-                d(a).total_cmp(&d(b))
-            })
-            .expect("a walk that needs the secret door shut");
+        };
+        let walk = nearest_reach(
+            &mesh,
+            needs_door,
+            |r| r.start,
+            Vec3::new(1084.0, 1060.0, -248.0),
+        )
+        .expect("a walk that needs the secret door shut");
         assert!(
             (walk.start - Vec3::new(1084.0, 1060.0, -248.0)).length() < 32.0,
             "{walk:?}"
@@ -3416,16 +3429,10 @@ mod tests {
         let Some((_, mesh)) = e1m1() else {
             return;
         };
-        let out = mesh
-            .reaches()
-            .iter()
-            .filter(|r| {
-                mesh.areas()[r.from as usize].is_swim() && !mesh.areas()[r.to as usize].is_swim()
-            })
-            .min_by(|a, b| {
-                let d = |r: &crate::aas::Reach| (r.end - Vec3::new(155.0, 2916.0, -136.0)).length();
-                d(a).total_cmp(&d(b))
-            })
+        let swim_out = |r: &crate::aas::Reach| {
+            mesh.areas()[r.from as usize].is_swim() && !mesh.areas()[r.to as usize].is_swim()
+        };
+        let out = nearest_reach(&mesh, swim_out, |r| r.end, Vec3::new(155.0, 2916.0, -136.0))
             .expect("a swim out of the slime");
         assert!((out.end - Vec3::new(155.0, 2916.0, -136.0)).length() < 48.0);
         let mut s = PlayerState::at(out.end + Vec3::new(5.0, -1.0, 0.7), 0.0);
