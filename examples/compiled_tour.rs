@@ -62,6 +62,11 @@ fn main() {
             }
         }
         if debug {
+            for e in &m.sim.events {
+                if let botarena::sim::SimEvent::Death { cause, killer, .. } = e {
+                    eprintln!("DEATH t{} cause {cause} killer {killer:?}", m.sim.tick);
+                }
+            }
             let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
             let key = (
                 nav.area,
@@ -94,6 +99,9 @@ fn main() {
                 .unwrap_or("-".into()),
             r.map(|r| format!("{r:.2}")).unwrap_or("-".into()),
         );
+        if s.deaths > 0 {
+            println!("  (died {} times; timed from the last respawn)", s.deaths);
+        }
     }
     println!("reached {ok}/{}, within 10 %: {within}", stops.len());
 }

@@ -871,6 +871,159 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     assert!(ticks <= 40, "{ticks} ticks");
 }
 
+/// A tour leg on which the bot dies is timed from where it respawns, against the
+/// prediction from there (a bot that sets off with a few points of health in slime dies
+/// on its way; the route it follows after is a new one). On e1m1's tours of seeds 1-2 the
+/// bot dies on legs to items the graph has no way to (it wanders, and slime kills it):
+/// those legs set off from a spawn point.
+#[test]
+fn a_leg_the_bot_dies_on_is_timed_from_its_respawn() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    let Some((level, _, _)) = e1m1_compiled() else {
+        return;
+    };
+    let died: Vec<&CompiledStop> = tours
+        .iter()
+        .flat_map(|t| t.1.iter())
+        .filter(|s| s.deaths > 0)
+        .collect();
+    assert!(!died.is_empty(), "no bot died on a leg");
+    for s in died {
+        assert!(
+            level
+                .spawns
+                .iter()
+                .any(|p| (p.origin.truncate() - s.from.truncate()).length() < 1.0),
+            "{}: set off from {} after {} death(s), not a spawn point",
+            s.item.label,
+            s.from,
+            s.deaths
+        );
+    }
+}
+
+/// A compiled match's graph sees its doors as they stand before the first tick: e1m1's
+/// lift door at (0, 576) (fired by its buttons, it sinks) is walked onto at rest, and
+/// from the spawn at (480, 48) a route to the super nailgun goes by it. Before, every door
+/// was taken as shut until the first tick's update, and a tour's first prediction from
+/// that spawn found no way (5 of 40 first legs untimed).
+#[test]
+fn a_compiled_match_sees_its_doors_before_the_first_tick() {
+    use botarena::bot::compiled::travel_of;
+    use botarena::bot::control::ControllerConfig;
+    use botarena::nav::routing::TravelFlags;
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let Some((level, cmap, mesh)) = e1m1_compiled() else {
+        return;
+    };
+    let mut cfg = MatchConfig::new(
+        1,
+        vec![PlayerConfig {
+            name: "idle".into(),
+            controller: ControllerConfig::Idle,
+            spawn: Some(1),
+            start: None,
+            senses: Default::default(),
+            navigation: Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::new(mesh));
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    let mut updated = m.nav.clone().unwrap();
+    updated.update(|i| m.sim.mover_state(i));
+    let nav = m.nav.as_mut().unwrap();
+    let differ = (nav.blocked.blocked.iter())
+        .zip(&updated.blocked.blocked)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differ, 0,
+        "reachabilities blocked otherwise than the doors stand"
+    );
+    let from = m.sim.player_state(0).unwrap().origin;
+    assert!(
+        (from.truncate() - glam::Vec2::new(480.0, 48.0)).length() < 1.0,
+        "{from}"
+    );
+    // The lift door (mover 2) takes the way down when fired: a button on it, at its top,
+    // is got to by walking onto it as it rests.
+    let travel = travel_of(TravelFlags::ALL);
+    let places: Vec<Vec3> = nav
+        .door_openers(2)
+        .expect("the lift door blocks ways")
+        .iter()
+        .map(|o| o.place())
+        .collect();
+    let times: Vec<Option<f32>> = places
+        .iter()
+        .map(|&p| nav.seconds(from, p, travel))
+        .collect();
+    assert!(times.iter().any(|t| t.is_some()), "{places:?}: {times:?}");
+}
+
+/// e1m1's secret door at (1112, 1024) stands across the way east; a compiled bot running
+/// at it from the south-west shoots it open from the walk's start before it, braking onto
+/// that start, and keeps out of the corner north of it that the door swings into. Before,
+/// it coasted on (here to y 1045); on seed 4's tour, coming in faster, it slid into the
+/// door's first move, was pushed into that corner, where the way on needs the door shut,
+/// waited there until the door had closed (10 s), shot it again, and was given up as stuck
+/// (a super nailgun leg 2.5 times its prediction). Now it is through within 4 s (the door's
+/// opening takes about 2.6 s), alive.
+#[test]
+fn a_bot_running_at_a_secret_door_brakes_to_shoot_it_open() {
+    use botarena::bot::control::{Controller, ControllerConfig};
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let Some((level, cmap, mesh)) = e1m1_compiled() else {
+        return;
+    };
+    let mesh = Arc::new(mesh);
+    let (start, goal) = (
+        Vec3::new(1000.0, 980.0, -247.97),
+        Vec3::new(1250.0, 1066.0, -255.97),
+    );
+    let mut cfg = MatchConfig::new(
+        1,
+        vec![PlayerConfig {
+            name: "runner".into(),
+            controller: ControllerConfig::Idle,
+            spawn: None,
+            start: Some((start, 0.0)),
+            senses: Default::default(),
+            navigation: Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::clone(&mesh));
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    let e = m.sim.players[0].entity;
+    m.sim
+        .world
+        .insert_one(e, Controller::Route { goal })
+        .unwrap();
+    let mut furthest_north: f32 = f32::MIN;
+    let ticks = (0..400).find(|_| {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        assert!(
+            m.sim.player_vitals(0).unwrap().alive,
+            "died at tick {}",
+            m.sim.tick
+        );
+        if s.origin.x < 1100.0 {
+            furthest_north = furthest_north.max(s.origin.y);
+        }
+        (s.origin - goal).truncate().length() < 32.0
+    });
+    let ticks = ticks.expect("past the door within 20 s");
+    println!("past the door after {ticks} ticks; furthest north before it {furthest_north:.0}");
+    assert!(ticks <= 80, "{ticks} ticks");
+    // Kept out of the corner the door swings into (its open place, y 1056..1120).
+    assert!(furthest_north < 1056.0 - 16.0, "{furthest_north}");
+}
+
 /// A room (floor z 0) with a balcony (top z 192) along its east side, reached only by a plat
 /// beside it and then through a door across the balcony's edge (opening upward for 3.7 s),
 /// which a trigger low in the west half of the plat's shaft fires (as e1m1's secret door at

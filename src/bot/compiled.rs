@@ -984,8 +984,10 @@ pub enum Step {
     Go(MoveRequest),
     /// This exact command (a reachability's recorded run, or slowing onto its start).
     Cmd(UserCmd),
-    /// Stand and shoot along this view (yaw, pitch): a secret door on the way.
-    Shoot((f32, f32)),
+    /// Shoot along this view (yaw, pitch) — a secret door on the way, a button or trigger
+    /// with health — moving as the command asks meanwhile (standing, or braking onto the
+    /// start of the way through the door; the aim stage keeps the motion under the view).
+    Shoot((f32, f32), UserCmd),
     /// No route from where it is.
     NoRoute,
 }
@@ -2625,16 +2627,24 @@ fn follow_route(
             return step;
         }
         // Through a closed door: to its start, then open it (shoot a secret door in
-        // sight) or wait for it.
-        if flat > 24.0 {
+        // sight) or wait for it. Braked onto the start from where running on would carry
+        // the bot past it: coasting from full speed slides about 50 units, into the way a
+        // secret door swings open (e1m1's at (1112, 1024) pushed a bot into the corner
+        // behind it, where the way on needed the door shut again: 10 s of waiting).
+        if flat > 24.0 && !(flat <= APPROACH && overshoots(ctx, s, reach.start)) {
             st.held += dt;
             return go(reach.start);
         }
         st.held += dt * 0.25;
+        let wait = if reach.kind == ReachKind::Elevator {
+            onto_start(s, reach)
+        } else {
+            slowing(ctx, &mesh, s, reach.start)
+        };
         let (_, view) = super::routing::secret_door_on_the_way(ctx.map, ctx.doors, s, reach.end);
         return match view {
-            Some(v) => Step::Shoot(v),
-            None => Step::Cmd(onto_start(s, reach)),
+            Some(v) => Step::Shoot(v, wait),
+            None => Step::Cmd(wait),
         };
     }
     match reach.kind {
@@ -3016,7 +3026,7 @@ fn detour(
                 let to = centre - gun;
                 let yaw = to.y.atan2(to.x).to_degrees();
                 let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
-                return Some(Step::Shoot((yaw, pitch)));
+                return Some(Step::Shoot((yaw, pitch), stand(s)));
             }
             routed(follow_route(ctx, nav, st, s, place, travel))
         }
@@ -3149,14 +3159,10 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                 intent.0 = None;
                 cmd.0 = c;
             }
-            Step::Shoot(view) => {
+            Step::Shoot(view, c) => {
                 route.no_route = false;
                 intent.0 = None;
-                cmd.0 = UserCmd {
-                    yaw: motion.0.yaw,
-                    pitch: motion.0.pitch,
-                    ..Default::default()
-                };
+                cmd.0 = c;
                 aim.shoot_along(Some(view));
                 aim.weapon = Some(inv.opening_weapon(motion.0.water_level > 1));
             }

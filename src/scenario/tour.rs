@@ -223,6 +223,10 @@ pub struct CompiledStop {
     pub predicted: Option<f32>,
     /// Seconds the bot took to touch the item; `None`: not in the time given.
     pub reached_after: Option<f32>,
+    /// Times the bot died on the leg (slime it stood in when the leg began, a route given
+    /// up on as stuck): where it did, `from`, `predicted` and `reached_after` are from its
+    /// last respawn, the route it then followed.
+    pub deaths: u32,
 }
 
 impl CompiledStop {
@@ -620,34 +624,58 @@ pub fn tour_compiled(
     let ticks = (seconds / m.sim.dt).round() as usize;
     let n = items.len();
     let mut stops = Vec::new();
-    for k in 0..n {
-        let item = &items[(k + seed as usize) % n];
+    // Where the tourist sets off from and the time predicted from there.
+    let leg_start = |m: &Match, item: &ItemRef| {
         let at = m.sim.player_state(0).expect("the tourist exists");
-        let from = at.origin;
         // On the bots' graph, around what is blocked now (doors that do not open by
         // approach, while closed); through them where they cut the item off (the bot fires
         // them, shoots them or waits for them).
         // Counted in whole ticks, as the bot's time is: a touch is seen at the end of the
         // tick it happens in (half a tick on average, a tenth of a short leg's time).
         let dt = m.sim.dt;
-        let (down, moving, falling) = come_down(&m, &at);
+        let (down, moving, falling) = come_down(m, &at);
         let predicted =
-            predict(&m, down, moving, item).map(|p| ((p + falling) / dt - 1e-3).ceil() * dt);
+            predict(m, down, moving, item).map(|p| ((p + falling) / dt - 1e-3).ceil() * dt);
+        (at.origin, predicted)
+    };
+    let alive = |m: &Match| m.sim.player_vitals(0).is_none_or(|v| v.alive);
+    for k in 0..n {
+        let item = &items[(k + seed as usize) % n];
+        let (mut from, mut predicted) = leg_start(&m, item);
         m.sim
             .world
             .insert_one(e, Controller::Route { goal: item.stand })
             .expect("the tourist exists");
-        let got = (0..ticks).find(|_| {
+        // A bot that dies on the way (it may set off with a few points of health in slime)
+        // follows a new route from where it respawns: that one is timed.
+        let mut living = alive(&m);
+        let mut deaths = 0;
+        let mut timed_from = 0;
+        let got = (0..ticks).find(|&t| {
             m.step();
             each(&m, None);
+            match (living, alive(&m)) {
+                (true, false) => {
+                    deaths += 1;
+                    living = false;
+                }
+                (false, true) => {
+                    living = true;
+                    (from, predicted) = leg_start(&m, item);
+                    timed_from = t + 1;
+                    return false;
+                }
+                _ => {}
+            }
             let s = m.sim.player_state(0).expect("the tourist exists");
-            item.goal.reached(&s)
+            living && item.goal.reached(&s)
         });
         let stop = CompiledStop {
             item: item.clone(),
             from,
             predicted,
-            reached_after: got.map(|t| (t + 1) as f32 * m.sim.dt),
+            reached_after: got.map(|t| (t + 1 - timed_from) as f32 * m.sim.dt),
+            deaths,
         };
         each(&m, Some(&stop));
         stops.push(stop);
