@@ -123,7 +123,7 @@ impl Match {
             p.navigation == Navigation::Compiled
                 || p.senses.hearing_model == crate::bot::hearing::HearingModel::Path
         });
-        let nav = match (&cfg.nav, needs) {
+        let mut nav = match (&cfg.nav, needs) {
             (Some(mesh), _) => {
                 if mesh.params.tick_rate != cfg.tick_rate {
                     return Err(MatchError::NavTickRate {
@@ -143,7 +143,6 @@ impl Match {
         // The doors as they stand at the start: a route asked for before the first tick
         // (a tour's first prediction) sees the ways they leave open, not every door shut
         // (e1m1's lift door at (0, 576) stands where its riders walk on).
-        let mut nav = nav;
         if let Some(nav) = nav.as_mut() {
             nav.update(|i| sim.mover_state(i));
         }
