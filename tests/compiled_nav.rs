@@ -1010,6 +1010,154 @@ fn a_bot_running_at_a_secret_door_brakes_to_shoot_it_open() {
     assert!(furthest_north < 1056.0 - 16.0, "{furthest_north}");
 }
 
+/// e1m1's second super shotgun from beside the bridge's button (the bridge in): the bot
+/// presses the button and, while the bridge slides out, goes straight for the place on it
+/// that sees the trigger opening the secret door. Before, while the bridge moved, the
+/// route on (through doors as if open) headed west toward the secret door until the bridge
+/// was out (seed 10's tour: trigger shot 36 ticks after the press; here 86 before, 25 now).
+#[test]
+fn a_bot_sliding_the_bridge_out_goes_straight_for_the_trigger() {
+    let Some(run) = bridge_run(glam::Vec3::new(-20.0, 2800.0, -55.97), false) else {
+        return;
+    };
+    let pressed = run.pressed.expect("the bridge's button pressed");
+    let fired = run.fired.expect("the secret door fired within 20 s");
+    // From the button (x -48) east along the bridge's foot: not west toward the door.
+    assert!(run.westmost > -60.0, "x {} after the press", run.westmost);
+    assert!(
+        fired - pressed <= 30,
+        "{} ticks from the press to the shot",
+        fired - pressed
+    );
+}
+
+/// With e1m1's bridge out, a bot standing 9 units off the place on it from which the
+/// trigger opening the secret door is shot (within the movement stage's arrival radius of
+/// it) but not seeing the trigger from there walks onto the place, sees the trigger and
+/// hits it with its first shot. Before, it took itself for there and stood unseeing until
+/// the detour was given up (no shot in 20 s).
+#[test]
+fn a_bot_beside_the_place_to_shoot_from_walks_onto_it() {
+    let Some(run) = bridge_run(glam::Vec3::new(145.0, 2895.0, -55.97), true) else {
+        return;
+    };
+    let fired = run.fired.expect("the secret door fired within 20 s");
+    assert!(fired <= 20, "fired at tick {fired}");
+    assert_eq!(run.shots, 1, "the trigger hit with the first shot");
+}
+
+/// A match on e1m1 with one compiled bot at `start` (facing east) routed to `goal`;
+/// `None` where e1m1 is absent.
+fn e1m1_routed(start: glam::Vec3, goal: glam::Vec3) -> Option<botarena::tick::Match> {
+    use botarena::bot::control::Controller;
+    let (level, cmap, mesh) = e1m1_compiled()?;
+    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+    let e = m.sim.players[0].entity;
+    m.sim
+        .world
+        .insert_one(e, Controller::Route { goal })
+        .unwrap();
+    Some(m)
+}
+
+/// A bot in the slime under e1m1's bridge swims out onto the ledge at (140, 2900), north,
+/// at the first go. The swim out was measured from lower in the slime; come at higher, its
+/// commands end short of the ledge, still in the slime: the bot keeps on at it a few
+/// ticks. Before, it turned back for the swim's start and tried again (here 6 units back
+/// and out after 11 ticks, now 8; seed 20's tour: twice, 0.8 s lost, in slime).
+#[test]
+fn a_swim_out_of_the_slime_that_ends_short_keeps_on_at_it() {
+    let v = glam::Vec3::new;
+    let Some(mut m) = e1m1_routed(v(160.0, 2840.0, -140.0), v(116.0, 2930.0, -120.0)) else {
+        return;
+    };
+    let mut furthest: f32 = f32::MIN;
+    let mut fell_back: f32 = 0.0;
+    let out = (0..200).find(|_| {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        if s.origin.z < -138.0 {
+            furthest = furthest.max(s.origin.y);
+            fell_back = fell_back.max(furthest - s.origin.y);
+        }
+        s.on_ground.is_some() && s.origin.y > 2900.0
+    });
+    println!("out after {out:?} ticks; swam back {fell_back:.0} units");
+    let ticks = out.expect("out of the slime within 10 s");
+    assert!(
+        fell_back < 3.0,
+        "swam back {fell_back} units toward the start"
+    );
+    assert!(ticks <= 9, "{ticks} ticks");
+}
+
+/// What [`bridge_run`] saw: the tick the bridge's button was pressed, the tick the secret
+/// door was fired, the westmost x after the press, shots fired till the door was.
+struct BridgeRun {
+    pressed: Option<u64>,
+    fired: Option<u64>,
+    westmost: f32,
+    shots: u32,
+}
+
+/// One compiled bot on e1m1 from `start` (facing east) routed to the second super shotgun
+/// behind the secret door (mover 23) a trigger shot from the bridge (mover 7) opens, the
+/// bridge slid out first and the bot started once it is where `bridge_out`, for up to 20 s
+/// or until the door is fired.
+fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
+    use botarena::bot::control::Controller;
+    use botarena::physics::movers::Phase;
+    let (level, cmap, mesh) = e1m1_compiled()?;
+    let (bridge, door) = (7, 23);
+    assert_eq!(level.movers[door].targetname.as_deref(), Some("t18"));
+    assert_eq!(level.movers[bridge].targetname.as_deref(), Some("t2"));
+    let goal = glam::Vec3::new(-360.0, 2912.0, -55.97);
+    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+    let phase = |m: &botarena::tick::Match, i: usize| m.sim.mover_state(i).map(|s| s.phase);
+    if bridge_out {
+        botarena::game::movers::fire_targets(&mut m.sim, "t2");
+        while phase(&m, bridge) != Some(Phase::AtB) {
+            m.step();
+        }
+    }
+    let e = m.sim.players[0].entity;
+    m.sim
+        .world
+        .insert_one(e, Controller::Route { goal })
+        .unwrap();
+    // Where it starts once the bridge is out (sliding out, it pushes a bot on its edge).
+    if let Ok(mut mo) = m.sim.world.get::<&mut botarena::sim::components::Motion>(e) {
+        mo.0.origin = start;
+        mo.0.velocity = glam::Vec3::ZERO;
+    }
+    let mut run = BridgeRun {
+        pressed: None,
+        fired: None,
+        westmost: f32::MAX,
+        shots: 0,
+    };
+    for _ in 0..400 {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        if run.pressed.is_none() && phase(&m, bridge) != Some(Phase::AtA) {
+            run.pressed = Some(m.sim.tick);
+        }
+        if run.pressed.is_some() {
+            run.westmost = run.westmost.min(s.origin.x);
+        }
+        if phase(&m, door) != Some(Phase::AtA) {
+            run.fired = Some(m.sim.tick);
+            break;
+        }
+    }
+    run.shots = m.sim.player_stats(0).map_or(0, |s| s.shots);
+    println!(
+        "pressed at {:?}, the door fired at {:?}, {} shots, westmost after the press x {:.0}",
+        run.pressed, run.fired, run.shots, run.westmost
+    );
+    Some(run)
+}
+
 /// A room (floor z 0) with a balcony (top z 192) along its east side, reached only by a plat
 /// beside it and then through a door across the balcony's edge (opening upward for 3.7 s),
 /// which a trigger low in the west half of the plat's shaft fires (as e1m1's secret door at

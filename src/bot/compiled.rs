@@ -838,12 +838,50 @@ impl CompiledNav {
 
     /// Whether any door that blocked reachabilities need is moving now.
     fn doors_moving(&self, ctx: &FollowCtx) -> bool {
-        self.doors.iter().any(|d| {
-            ctx.mover_ids
-                .get(d.mover)
-                .and_then(|&id| (ctx.mover)(id))
-                .is_some_and(|m| !matches!(m.phase, Phase::AtA | Phase::AtB | Phase::Fixed))
-        })
+        self.doors.iter().any(|d| door_moving(ctx, d.mover))
+    }
+
+    /// Whether every door that blocked reachabilities need and that moves now is on its way
+    /// from where it rested to where it is fired to (a door opening, a bridge sliding out).
+    fn doors_coming(&self, ctx: &FollowCtx) -> bool {
+        self.doors
+            .iter()
+            .all(|d| !door_moving(ctx, d.mover) || door_coming(ctx, d.mover))
+    }
+
+    /// Of the openers of the shut door blocked reachability `r` needs, the quickest to get
+    /// to from `from` whose way there is cut off only by a door on its way into place now
+    /// (`coming`, a mover index: e1m1's bridge slid out by a button, from which a trigger
+    /// is shot): (door's mover index, opener index, seconds to it with every door taken as
+    /// open). `None` where no opener's way waits on such a door.
+    fn opener_past_coming(
+        &mut self,
+        from: Vec3,
+        r: u32,
+        travel: Travel,
+        coming: impl Fn(usize) -> bool,
+    ) -> Option<(usize, usize, f32)> {
+        let (door, openers) = self.openers_for(r)?;
+        let places: Vec<Vec3> = openers.iter().map(|o| o.place()).collect();
+        let mut best: Option<(usize, usize, f32)> = None;
+        for (k, p) in places.into_iter().enumerate() {
+            let Some(area) = self.mesh.area_at(p) else {
+                continue;
+            };
+            let Some(b) = self.first_blocked(from, area, travel, |x| x == r) else {
+                continue;
+            };
+            if !self.openers_for(b).is_some_and(|(d, _)| coming(d)) {
+                continue;
+            }
+            let Some(t) = self.seconds_on(from, p, travel, true) else {
+                continue;
+            };
+            if best.is_none_or(|b| t < b.2) {
+                best = Some((door, k, t));
+            }
+        }
+        best
     }
 
     /// Frees every reachability through door `mover` (a mover index), as if it stood open
@@ -1955,12 +1993,15 @@ fn fit_turned(
                     }
                     // Landed on the end area's level: a neighbour a step below it is
                     // where a jump onto a narrow ledge falls back to (e1m1's ridge at
-                    // (756, 2108) walks down into the hall it is jumped from).
+                    // (756, 2108) walks down into the hall it is jumped from). Never back
+                    // in the area it is jumped from: e1m1's sloped hall rises to within a
+                    // step of the rail at (746, 2244) 120 units north of the jump onto
+                    // it, where a bot come in running north flew on and came down.
                     let landed = (p.on_ground.is_some() || p.water_level >= 2)
                         && p.origin.z >= to.mins.z - STEP
                         && mesh
                             .area_at(p.origin)
-                            .is_some_and(|a| walks_to(mesh, reach.to, a));
+                            .is_some_and(|a| a != reach.from && walks_to(mesh, reach.to, a));
                     return landed.then_some((turn, ticks));
                 }
             }
@@ -2485,6 +2526,19 @@ fn follow_route(
             }
             left -= run.ticks;
         }
+        if !there
+            && reach.kind == ReachKind::Swim
+            && s.on_ground.is_none()
+            && left < SWIM_OUT_EXTRA
+            && let Some(last) = reach.commands.last()
+        {
+            // A swim out of the water still in it when its commands end (come at from
+            // other than where it was measured, higher or lower in the water) keeps on at
+            // it a little: e1m1's out of the slime under the bridge at (140, 2876) ended 5
+            // units short of its end, and the bot swam back to its start to try again.
+            st.played = Some(k + 1);
+            return Step::Cmd(turned(last.cmd, st.turn));
+        }
         st.reach = None;
         st.played = None;
         st.lead = None;
@@ -2594,16 +2648,25 @@ fn follow_route(
             st.reach = Some(r);
             st.held = 0.0;
             st.approach = 0.0;
-            if st.through_doors && st.detour.is_none() && !nav.doors_moving(ctx) {
+            let moving = nav.doors_moving(ctx);
+            if st.through_doors && st.detour.is_none() && (!moving || nav.doors_coming(ctx)) {
                 // Cut off by a shut door that something fires: off to fire it from here,
-                // not from in front of it (unless a door is on its way open or shut now:
-                // the way may be about to change).
+                // not from in front of it. While a door is on its way open or shut the way
+                // may be about to change: then only to an opener whose way waits on a door
+                // coming into place (the bridge a bot has just slid out: the way through
+                // doors as if open heads off elsewhere meanwhile, e1m1's toward the door
+                // the trigger shot from the bridge opens, ~0.5 s each way).
                 let avoid = st.avoid;
                 let skip = |x: u32| avoid.iter().any(|a| a.is_some_and(|a| a.0 == x));
-                if let Some(b) = nav.first_blocked(s.origin, goal_area, travel, skip)
-                    && let Some(step) = start_detour(ctx, nav, st, s, b, goal, travel)
-                {
-                    return step;
+                if let Some(b) = nav.first_blocked(s.origin, goal_area, travel, skip) {
+                    let step = if moving {
+                        detour_past_coming(ctx, nav, st, s, b, travel)
+                    } else {
+                        start_detour(ctx, nav, st, s, b, goal, travel)
+                    };
+                    if let Some(step) = step {
+                        return step;
+                    }
                 }
             }
             r
@@ -2969,9 +3032,39 @@ fn door_shut(ctx: &FollowCtx, index: usize) -> bool {
     (ctx.mover)(*id).is_none_or(|m| m.phase == Phase::AtA)
 }
 
+/// Whether door `index` (a mover index) is moving (not resting at either end).
+fn door_moving(ctx: &FollowCtx, index: usize) -> bool {
+    ctx.mover_ids
+        .get(index)
+        .and_then(|&id| (ctx.mover)(id))
+        .is_some_and(|m| !matches!(m.phase, Phase::AtA | Phase::AtB | Phase::Fixed))
+}
+
+/// Whether door `index` (a mover index) is on its way from where it rested to where it is
+/// fired to.
+fn door_coming(ctx: &FollowCtx, index: usize) -> bool {
+    ctx.mover_ids
+        .get(index)
+        .and_then(|&id| (ctx.mover)(id))
+        .is_some_and(|m| m.phase == Phase::ToB)
+}
+
 /// Seconds beyond twice the route time to an opener after which going to fire a door
 /// with it is given up.
 const DETOUR_SLACK: f32 = 5.0;
+
+/// Distance (units across) from the place a trigger is shot from within which a bot that
+/// does not see the trigger walks onto the place itself (the movement stage's arrival
+/// radius, 16, and a little).
+const ONTO_PLACE: f32 = 20.0;
+
+/// Speed (units/s) a bot walks onto the place a trigger is shot from: about 5 units a tick,
+/// so that it stops near where it first sees the trigger.
+const ONTO_PLACE_SPEED: f32 = 100.0;
+
+/// Ticks a swim out of the water keeps on at its last command when its commands end with
+/// the bot still in the water.
+const SWIM_OUT_EXTRA: u32 = 6;
 
 /// Distance (units across) from a button's front within which a bot runs at its face.
 const PRESS_RANGE: f32 = 20.0;
@@ -3014,7 +3107,13 @@ fn detour(
             centre,
             place,
         } => {
-            let gun = s.origin + Vec3::Z * (SHOT_HEIGHT + PLAYER_MINS.z);
+            // The shot leaves after this tick's move, from where standing brings the bot
+            // (a bot come onto e1m1's bridge at (152, 2888) at a run slid 10 units on
+            // before it fired, and the trigger it aimed at from the ledge's edge was
+            // behind the ledge: a miss, and half a second to the next shot).
+            let stand_cmd = stand(s);
+            let next = pmove(s, &stand_cmd, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
+            let gun = next.origin + Vec3::Z * (SHOT_HEIGHT + PLAYER_MINS.z);
             let id = ctx.mover_ids.get(index).map(|&i| EntId(i));
             if id.is_some()
                 && ctx
@@ -3026,7 +3125,23 @@ fn detour(
                 let to = centre - gun;
                 let yaw = to.y.atan2(to.x).to_degrees();
                 let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
-                return Some(Step::Shoot((yaw, pitch), stand(s)));
+                return Some(Step::Shoot((yaw, pitch), stand_cmd));
+            }
+            // Near the place but not seeing the trigger from here: onto the place itself
+            // at a walk (the movement stage takes a point within its arrival radius as
+            // reached; a bot 7 units off the place on e1m1's bridge stood there unseeing
+            // until the detour was given up).
+            let off = (place - s.origin).truncate();
+            if off.length() <= ONTO_PLACE && (place.z - s.origin.z).abs() <= NEAR_LEVEL {
+                if off.length() < 1.0 {
+                    return Some(Step::Cmd(stand_cmd));
+                }
+                return Some(Step::Cmd(UserCmd {
+                    yaw: yaw_to(s.origin, place),
+                    pitch: s.pitch,
+                    forward_move: ONTO_PLACE_SPEED,
+                    ..Default::default()
+                }));
             }
             routed(follow_route(ctx, nav, st, s, place, travel))
         }
@@ -3053,6 +3168,37 @@ fn start_detour(
         Some((door, k, t)) => (door, k, t, r),
         None => nav.chained_opener(s.origin, r, travel, |d| door_shut(ctx, d))?,
     };
+    begin_detour(ctx, nav, st, s, (door, k, t, r), travel)
+}
+
+/// Off to fire the shut door blocked reachability `r` needs with an opener whose way
+/// waits on a door coming into place now ([`CompiledNav::opener_past_coming`]): the first
+/// tick of the detour, or `None`.
+fn detour_past_coming(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    r: u32,
+    travel: Travel,
+) -> Option<Step> {
+    if !door_shut(ctx, nav.openers_for(r)?.0) {
+        return None;
+    }
+    let (door, k, t) = nav.opener_past_coming(s.origin, r, travel, |d| door_coming(ctx, d))?;
+    begin_detour(ctx, nav, st, s, (door, k, t, r), travel)
+}
+
+/// The first tick of a detour to door `door`'s opener `k` (`t` seconds away) for
+/// reachability `r`, or `None` (the opener cannot be got to).
+fn begin_detour(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    (door, k, t, r): (usize, usize, f32, u32),
+    travel: Travel,
+) -> Option<Step> {
     let d = Detour {
         door: door as u32,
         opener: k as u32,
@@ -3349,6 +3495,11 @@ mod tests {
     /// An id map of ../shared/quake-maps (or `BOTARENA_QUAKE_MAPS`) and its compiled
     /// graph; `None` (printed) where the folder is absent.
     fn quake_map(name: &str) -> Option<(crate::map::CollisionMap, NavMesh)> {
+        quake_level(name).map(|(_, cmap, mesh)| (cmap, mesh))
+    }
+
+    /// [`quake_map`] with its level.
+    fn quake_level(name: &str) -> Option<(crate::map::Level, crate::map::CollisionMap, NavMesh)> {
         let dir = std::env::var_os("BOTARENA_QUAKE_MAPS")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(|| {
@@ -3361,7 +3512,146 @@ mod tests {
         }
         let (level, cmap) = crate::map::load_level(&path).expect("the map loads");
         let mesh = compiled(&level, &cmap);
-        Some((cmap, mesh))
+        Some((level, cmap, mesh))
+    }
+
+    /// e1m1's barrier jump west onto the rail at (746, 2244) from the sloped hall, come at
+    /// running north (seed 20's tour: the bot slid past its start coming down the hall and
+    /// turned back): whatever way on the run the fit finds, played from there it lands off
+    /// the hall it is jumped from. Before, a jump that flew on north up the hall, where
+    /// the hall rises to within a step of the rail, and came down in it 120 units on was
+    /// taken for one that landed (the hall walks onto the rail).
+    #[test]
+    fn a_jump_fitted_on_the_run_does_not_land_back_where_it_is_jumped_from() {
+        let Some((level, cmap, mesh)) = quake_level("e1m1") else {
+            return;
+        };
+        let ctx = still_world(&cmap);
+        let reach = nearest_reach(
+            &mesh,
+            |r| r.kind == ReachKind::BarrierJump,
+            |r| r.start,
+            Vec3::new(788.0, 2244.0, -117.0),
+        )
+        .expect("the jump onto the rail");
+        assert!((reach.start - Vec3::new(788.0, 2244.0, -117.0)).length() < 8.0);
+        let s = PlayerState::at(Vec3::new(789.18, 2233.4, -119.64), 97.0);
+        let mut s = pmove(&s, &stand(&s), &cmap, &ctx.physics, ctx.dt, None).0;
+        assert!(s.on_ground.is_some(), "on the hall's floor at {}", s.origin);
+        s.velocity = Vec3::new(-30.4, 198.7, 0.0);
+        let tps = crate::aas::teleporters(&level);
+        // No fit on the run (the bot then slows onto the start and jumps from a stand) is
+        // as good; one found must land off the hall.
+        let Some(((lead, yaw), turn, skip, _)) = fit_on_the_run(&ctx, &mesh, &tps, reach, &s)
+        else {
+            println!("no fit on the run");
+            return;
+        };
+        let step = |p: &PlayerState, c: &UserCmd| pmove(p, c, &cmap, &ctx.physics, ctx.dt, None).0;
+        let mut p = s;
+        for _ in 0..lead {
+            p = step(&p, &run_in(yaw, s.pitch));
+        }
+        let mut left_out = skip;
+        for run in &reach.commands {
+            for _ in 0..run.ticks {
+                if left_out > 0 {
+                    left_out -= 1;
+                    continue;
+                }
+                p = step(&p, &turned(run.cmd, turn));
+            }
+        }
+        for _ in 0..40 {
+            if p.on_ground.is_some() {
+                break;
+            }
+            p = step(&p, &stand(&p));
+        }
+        let landed = mesh.area_at(p.origin);
+        println!(
+            "lead {lead}, turned {turn}: came down at {} in {landed:?}",
+            p.origin
+        );
+        assert!(
+            p.on_ground.is_some() && landed != Some(reach.from),
+            "lead {lead} at yaw {yaw}, turned {turn}: came down at {} in {landed:?}",
+            p.origin
+        );
+    }
+
+    /// A bot that comes to the place on e1m1's bridge (slid out) from which the trigger
+    /// opening the secret door at (-312, 2912) is shot, running east past it (as on seed
+    /// 10's tour, at (165, 2889) at 261 u/s), aims from where this tick's move takes it:
+    /// the shot, leaving from there along the view it asks for, meets the trigger. Before,
+    /// it aimed from where it stood, and the shot, from 10 units on, met the ledge's edge.
+    #[test]
+    fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
+        use crate::physics::movers::MoverState;
+        let Some((level, mut cmap, mesh)) = quake_level("e1m1") else {
+            return;
+        };
+        let (bridge, door) = (7, 23);
+        let mut states: Vec<MoverState> = (level.movers.iter())
+            .map(|d| MoverState::spawn(d, &level.path_corners))
+            .collect();
+        let def = &level.movers[bridge];
+        states[bridge].use_mover(def);
+        while states[bridge].phase != Phase::AtB {
+            states[bridge] = states[bridge].step(def, &level.path_corners, 0.05).0;
+        }
+        cmap.set_mover_offset(def.id, states[bridge].offset);
+        let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
+        nav.update(|i| states.get(i).copied());
+        let ids: Vec<u32> = level.movers.iter().map(|m| m.id.0).collect();
+        let by_id = |id: u32| ids.iter().position(|&i| i == id).map(|i| states[i]);
+        let mut ctx = still_world(&cmap);
+        ctx.mover = &by_id;
+        ctx.mover_ids = &ids;
+        let k = (nav
+            .door_openers(door)
+            .expect("the secret door blocks ways")
+            .iter())
+        .position(|o| matches!(o, Opener::Shot { .. }))
+        .expect("shot open from somewhere");
+        let Opener::Shot { index, .. } = nav.door_openers(door).unwrap()[k] else {
+            unreachable!()
+        };
+        let r = nav.doors.iter().find(|d| d.mover == door).unwrap().reaches[0];
+        let d = Detour {
+            door: door as u32,
+            opener: k as u32,
+            reach: r,
+            left: 100,
+        };
+        let mut st = AreaNav::new(Navigation::Compiled);
+        st.detour = Some(d);
+        // Set down on the ledge (a tick standing finds the ground), then running.
+        let s = PlayerState::at(Vec3::new(165.34, 2889.49, -55.97), -18.0);
+        let mut s = pmove(&s, &stand(&s), &cmap, &ctx.physics, ctx.dt, None).0;
+        assert!(s.on_ground.is_some(), "on the ledge at {}", s.origin);
+        s.velocity = Vec3::new(248.0, -81.0, 0.0);
+        let travel = travel_of(TravelFlags::ALL);
+        let Some(Step::Shoot((yaw, pitch), c)) = detour(&ctx, &mut nav, &mut st, &s, d, travel)
+        else {
+            panic!("shoots from there");
+        };
+        let c = UserCmd { yaw, pitch, ..c };
+        let next = pmove(&s, &c, &cmap, &ctx.physics, ctx.dt, None).0;
+        let (forward, _) = crate::physics::pmove::angle_vectors(yaw, pitch);
+        let src = next.origin + Vec3::Z * 16.0;
+        let t = cmap.trace_ray(
+            src,
+            src + forward * 2048.0,
+            crate::map::Contents::MASK_SHOT,
+            None,
+        );
+        assert_eq!(
+            t.ent,
+            Some(EntId(ids[index])),
+            "from {src} the shot meets {:?}",
+            t.ent
+        );
     }
 
     /// dm6's walk off the lip at (700, -1044, 81) east, to the floor 120 units below: a bot
