@@ -742,6 +742,63 @@ fn e1m1s_quad_leg_from_the_raised_lift_arrives_on_time() {
     leg_within(tours, "item_artifact_super_damage");
 }
 
+/// A plat nothing targets rests at its bottom and rises once a player touches its trigger
+/// (plats.qc's `plat_center_touch`): on dm4, dm6 and e1m1 every ride up from such a plat
+/// at rest starts where the rider's box touches that trigger. Before, a ride's start was
+/// the middle of where the plat and the area at the top overlap: on e1m1's plat at (-544,
+/// 2656) one started on its east edge, off the trigger, and a bot stood there 1.4 s until
+/// the ride was given up (seed 29's first leg: 7.0 s for 5.0 predicted).
+#[test]
+fn a_ride_up_from_a_plat_at_rest_starts_in_its_trigger() {
+    use botarena::aas::ReachKind;
+    use botarena::map::level::{MoverKind, TriggerKind};
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    for name in ["dm4", "dm6", "e1m1"] {
+        let (level, cmap) =
+            build_level(MapData::load(&dir.join(format!("{name}.map"))).expect("id map loads"));
+        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+        let mut rides = 0;
+        for r in mesh
+            .reaches()
+            .iter()
+            .filter(|r| r.kind == ReachKind::Elevator)
+        {
+            let from = &mesh.areas()[r.from as usize];
+            let Some(k) = level.movers.iter().position(|m| {
+                Some(m.id.0) == from.mover
+                    && matches!(m.kind, MoverKind::Plat { .. })
+                    && m.targetname.is_none()
+            }) else {
+                continue;
+            };
+            if from.moved.is_some() {
+                continue;
+            }
+            let Some(t) = level
+                .triggers
+                .iter()
+                .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover } if mover == k))
+            else {
+                continue;
+            };
+            rides += 1;
+            let half = 16.0;
+            let touches = r.start.x + half > t.mins.x
+                && r.start.x - half < t.maxs.x
+                && r.start.y + half > t.mins.y
+                && r.start.y - half < t.maxs.y;
+            assert!(
+                touches,
+                "{name}: a ride up from {} off the trigger {}..{} of the plat at rest",
+                r.start, t.mins, t.maxs
+            );
+        }
+        println!("{name}: {rides} rides up from plats at rest");
+    }
+}
+
 /// No reachability but the ride itself comes down onto a plat nothing targets from well
 /// above it through its trigger (e1m1's lift at (752..832, 480..544), low at z -320).
 #[test]

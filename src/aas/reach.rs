@@ -254,6 +254,37 @@ fn off_plat_trigger(
         .min_by(|a, b| (*a - xy).length().total_cmp(&(*b - xy).length()))
 }
 
+/// Where on a plat (mover index `mover`) at rest a ride up from over `lo..hi` starts: `xy`
+/// where a player's box there touches the plat's trigger, else the point of `lo..hi`
+/// nearest `xy` whose origin is in the trigger; `None` where no such point is (or `xy`
+/// where the plat has no trigger).
+fn on_plat_trigger(
+    level: &crate::map::Level,
+    mover: usize,
+    (lo, hi): (Vec2, Vec2),
+    xy: Vec2,
+) -> Option<Vec2> {
+    use crate::map::level::TriggerKind;
+    let Some(t) = level
+        .triggers
+        .iter()
+        .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover: m } if m == mover))
+    else {
+        return Some(xy);
+    };
+    let (tlo, thi) = (t.mins.truncate(), t.maxs.truncate());
+    // Touching: the boxes overlap by more than a unit.
+    let reach = Vec2::splat(PLAYER_MAXS.x - 1.0);
+    if xy.cmpgt(tlo - reach).all() && xy.cmplt(thi + reach).all() {
+        return Some(xy);
+    }
+    let (a, b) = (tlo.max(lo), thi.min(hi));
+    if a.cmpgt(b).any() {
+        return None;
+    }
+    Some(xy.clamp(a, b))
+}
+
 /// The four origins (x, y) straight out from `p` across x and across y where a player's box
 /// is just clear of the box `mins..maxs` (a unit beyond touching it).
 pub fn clear_of_box(mins: Vec2, maxs: Vec2, p: Vec2) -> [Vec2; 4] {
@@ -803,6 +834,15 @@ impl Ctx<'_> {
                     // (plats.qc's `plat_center_touch`), so the ride starts off it, on the
                     // plat's edge, waiting for it to go down.
                     xy = off_plat_trigger(self.world.level, mover, (lo, hi), xy)?;
+                } else if fa.moved.is_none()
+                    && matches!(def.kind, MoverKind::Plat { .. })
+                    && def.targetname.is_none()
+                {
+                    // Up from a plat at rest: it rises only once a player touches its
+                    // trigger, so the ride starts in it (e1m1's at (-544, 2656): a ride
+                    // started on its east edge, 8 units off the plat, stood there until
+                    // given up).
+                    xy = on_plat_trigger(self.world.level, mover, (lo, hi), xy)?;
                 }
                 (st, xy, (b - a).length())
             }
