@@ -899,7 +899,6 @@ fn a_drop_past_a_door_top_needs_no_door_but_the_way_through_does() {
 /// which lands soonest, clears the top and comes down beyond it, at the same tick).
 #[test]
 fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
-    use botarena::bot::control::Controller;
     use glam::Vec3;
     let Some((level, cmap, mesh)) = e1m1_compiled() else {
         return;
@@ -915,11 +914,7 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     );
     assert_ne!(low, high);
     let mut m = one_compiled_bot(level, cmap, Arc::clone(&mesh), None, Some((start, 0.0)));
-    let e = m.sim.players[0].entity;
-    m.sim
-        .world
-        .insert_one(e, Controller::Route { goal: top })
-        .unwrap();
+    route_to(&mut m, top);
     let mut jumps = 0;
     let mut airborne = false;
     let ticks = (0..200).find(|_| {
@@ -1030,7 +1025,6 @@ fn a_compiled_match_sees_its_doors_before_the_first_tick() {
 /// opening takes about 2.6 s), alive.
 #[test]
 fn a_bot_running_at_a_secret_door_brakes_to_shoot_it_open() {
-    use botarena::bot::control::Controller;
     use glam::Vec3;
     let Some((level, cmap, mesh)) = e1m1_compiled() else {
         return;
@@ -1041,11 +1035,7 @@ fn a_bot_running_at_a_secret_door_brakes_to_shoot_it_open() {
         Vec3::new(1250.0, 1066.0, -255.97),
     );
     let mut m = one_compiled_bot(level, cmap, Arc::clone(&mesh), None, Some((start, 0.0)));
-    let e = m.sim.players[0].entity;
-    m.sim
-        .world
-        .insert_one(e, Controller::Route { goal })
-        .unwrap();
+    route_to(&mut m, goal);
     let mut furthest_north: f32 = f32::MIN;
     let ticks = (0..400).find(|_| {
         m.step();
@@ -1103,17 +1093,21 @@ fn a_bot_beside_the_place_to_shoot_from_walks_onto_it() {
     assert_eq!(run.shots, 1, "the trigger hit with the first shot");
 }
 
-/// A match on e1m1 with one compiled bot at `start` (facing east) routed to `goal`;
-/// `None` where e1m1 is absent.
-fn e1m1_routed(start: glam::Vec3, goal: glam::Vec3) -> Option<botarena::tick::Match> {
-    use botarena::bot::control::Controller;
-    let (level, cmap, mesh) = e1m1_compiled()?;
-    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+/// Gives the match's one bot a route controller to `goal`.
+fn route_to(m: &mut botarena::tick::Match, goal: glam::Vec3) {
     let e = m.sim.players[0].entity;
     m.sim
         .world
-        .insert_one(e, Controller::Route { goal })
+        .insert_one(e, botarena::bot::control::Controller::Route { goal })
         .unwrap();
+}
+
+/// A match on e1m1 with one compiled bot at `start` (facing east) routed to `goal`;
+/// `None` where e1m1 is absent.
+fn e1m1_routed(start: glam::Vec3, goal: glam::Vec3) -> Option<botarena::tick::Match> {
+    let (level, cmap, mesh) = e1m1_compiled()?;
+    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+    route_to(&mut m, goal);
     Some(m)
 }
 
@@ -1162,7 +1156,6 @@ struct BridgeRun {
 /// bridge slid out first and the bot started once it is where `bridge_out`, for up to 20 s
 /// or until the door is fired.
 fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
-    use botarena::bot::control::Controller;
     use botarena::physics::movers::Phase;
     let (level, cmap, mesh) = e1m1_compiled()?;
     let (bridge, door) = (7, 23);
@@ -1177,13 +1170,13 @@ fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
             m.step();
         }
     }
-    let e = m.sim.players[0].entity;
-    m.sim
-        .world
-        .insert_one(e, Controller::Route { goal })
-        .unwrap();
+    route_to(&mut m, goal);
     // Where it starts once the bridge is out (sliding out, it pushes a bot on its edge).
-    if let Ok(mut mo) = m.sim.world.get::<&mut botarena::sim::components::Motion>(e) {
+    if let Ok(mut mo) = m
+        .sim
+        .world
+        .get::<&mut botarena::sim::components::Motion>(m.sim.players[0].entity)
+    {
         mo.0.origin = start;
         mo.0.velocity = glam::Vec3::ZERO;
     }

@@ -240,18 +240,22 @@ fn off_plat_trigger(
     (lo, hi): (Vec2, Vec2),
     xy: Vec2,
 ) -> Option<Vec2> {
-    use crate::map::level::TriggerKind;
-    let Some(t) = level
-        .triggers
-        .iter()
-        .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover: m } if m == mover))
-    else {
+    let Some(t) = plat_trigger(level, mover) else {
         return Some(xy);
     };
     clear_of_box(t.mins.truncate(), t.maxs.truncate(), xy)
         .into_iter()
         .filter(|p| p.cmpge(lo).all() && p.cmple(hi).all())
         .min_by(|a, b| (*a - xy).length().total_cmp(&(*b - xy).length()))
+}
+
+/// The trigger that raises plat `mover` (a mover index), where it has one.
+fn plat_trigger(level: &crate::map::Level, mover: usize) -> Option<&crate::map::level::TriggerDef> {
+    use crate::map::level::TriggerKind;
+    level
+        .triggers
+        .iter()
+        .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover: m } if m == mover))
 }
 
 /// Where on a plat (mover index `mover`) at rest a ride up from over `lo..hi` starts: `xy`
@@ -264,12 +268,7 @@ fn on_plat_trigger(
     (lo, hi): (Vec2, Vec2),
     xy: Vec2,
 ) -> Option<Vec2> {
-    use crate::map::level::TriggerKind;
-    let Some(t) = level
-        .triggers
-        .iter()
-        .find(|t| matches!(t.kind, TriggerKind::PlatRaise { mover: m } if m == mover))
-    else {
+    let Some(t) = plat_trigger(level, mover) else {
         return Some(xy);
     };
     let (tlo, thi) = (t.mins.truncate(), t.maxs.truncate());
