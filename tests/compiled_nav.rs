@@ -1157,29 +1157,11 @@ struct BridgeRun {
 /// or until the door is fired.
 fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
     use botarena::physics::movers::Phase;
-    let (level, cmap, mesh) = e1m1_compiled()?;
     let (bridge, door) = (7, 23);
-    assert_eq!(level.movers[door].targetname.as_deref(), Some("t18"));
-    assert_eq!(level.movers[bridge].targetname.as_deref(), Some("t2"));
     let goal = glam::Vec3::new(-360.0, 2912.0, -55.97);
-    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+    let mut m = on_e1m1s_bridge(start, glam::Vec3::ZERO, goal, bridge_out)?;
+    assert_eq!(m.sim.level.movers[door].targetname.as_deref(), Some("t18"));
     let phase = |m: &botarena::tick::Match, i: usize| m.sim.mover_state(i).map(|s| s.phase);
-    if bridge_out {
-        botarena::game::movers::fire_targets(&mut m.sim, "t2");
-        while phase(&m, bridge) != Some(Phase::AtB) {
-            m.step();
-        }
-    }
-    route_to(&mut m, goal);
-    // Where it starts once the bridge is out (sliding out, it pushes a bot on its edge).
-    if let Ok(mut mo) = m
-        .sim
-        .world
-        .get::<&mut botarena::sim::components::Motion>(m.sim.players[0].entity)
-    {
-        mo.0.origin = start;
-        mo.0.velocity = glam::Vec3::ZERO;
-    }
     let mut run = BridgeRun {
         pressed: None,
         fired: None,
@@ -1206,6 +1188,94 @@ fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
         run.pressed, run.fired, run.shots, run.westmost
     );
     Some(run)
+}
+
+/// A match on e1m1 with one compiled bot routed to `goal`, put at `start` moving at
+/// `velocity` once e1m1's bridge (mover 7) has slid out over the slime `if bridge_out`
+/// (sliding out, it pushes a bot on its edge); `None` where e1m1 is absent.
+fn on_e1m1s_bridge(
+    start: glam::Vec3,
+    velocity: glam::Vec3,
+    goal: glam::Vec3,
+    bridge_out: bool,
+) -> Option<botarena::tick::Match> {
+    use botarena::physics::movers::Phase;
+    let (level, cmap, mesh) = e1m1_compiled()?;
+    let bridge = 7;
+    assert_eq!(level.movers[bridge].targetname.as_deref(), Some("t2"));
+    let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), None, Some((start, 0.0)));
+    if bridge_out {
+        botarena::game::movers::fire_targets(&mut m.sim, "t2");
+        while m.sim.mover_state(bridge).map(|s| s.phase) != Some(Phase::AtB) {
+            m.step();
+        }
+    }
+    route_to(&mut m, goal);
+    if let Ok(mut mo) = m
+        .sim
+        .world
+        .get::<&mut botarena::sim::components::Motion>(m.sim.players[0].entity)
+    {
+        mo.0.origin = start;
+        mo.0.velocity = velocity;
+    }
+    Some(m)
+}
+
+/// A bot running east along e1m1's bridge, slid out, routed to the super nailgun over the
+/// strip along the hall's south wall, comes within 4 units of the strip a little east of
+/// where the border onto it from the bridge's west part ends, and runs on east round that
+/// corner. Before, it headed back for the corner, read the run as going off the strip's
+/// far edge into the slime, braked, and so to and fro (1.4 s in seed 16's tour; here
+/// still there after 2 s).
+#[test]
+fn a_bot_just_past_a_corner_of_its_way_runs_on_round_it() {
+    let v = glam::Vec3::new;
+    let Some(mut m) = on_e1m1s_bridge(
+        v(84.1, 2878.4, -55.97),
+        v(322.0, -40.0, 0.0),
+        v(832.0, 2448.0, -343.0),
+        true,
+    ) else {
+        return;
+    };
+    let on = (0..40).find(|_| {
+        m.step();
+        m.sim.player_state(0).unwrap().origin.x > 300.0
+    });
+    println!("past x 300 after {on:?} ticks");
+    let ticks = on.expect("past x 300 within 2 s");
+    // 200 units at running speed: 13 ticks.
+    assert!(ticks <= 16, "{ticks} ticks to x 300");
+}
+
+/// A bot running north-east onto the 16-unit landing at (704, 2200) in e1m1's pit, water
+/// north of it, routed up the 16-unit ramp north to the super nailgun: the step up east
+/// onto the ramp is 18 units high only at its south end, and the line's corner onto the
+/// ramp and the point round it both lie north-east, where the riser is higher. It takes
+/// the step head on, as measured, and runs up the ramp. Before, it bounced off the riser
+/// and stood before it for good (seed 21's tour, 6.5 s until the leg gave up).
+#[test]
+fn a_bot_before_a_step_it_can_take_only_head_on_takes_it() {
+    let v = glam::Vec3::new;
+    let Some(mut m) = on_e1m1s_bridge(
+        v(698.4, 2193.2, -375.97),
+        v(340.0, 168.0, 0.0),
+        v(832.0, 2448.0, -343.0),
+        false,
+    ) else {
+        return;
+    };
+    let mut lowest = f32::MAX;
+    let up = (0..40).find(|_| {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        lowest = lowest.min(s.origin.z);
+        s.origin.y > 2300.0 && s.on_ground.is_some()
+    });
+    println!("up the ramp after {up:?} ticks; lowest z {lowest:.0}");
+    up.expect("up the ramp within 2 s");
+    assert!(lowest > -380.0, "down to z {lowest}");
 }
 
 /// A room (floor z 0) with a balcony (top z 192) along its east side, reached only by a plat

@@ -1127,6 +1127,33 @@ fn straight_over(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> bool {
     })
 }
 
+/// Whether a player could go straight from `a` to `b` over floor: every 8 units along the
+/// way is over one of `areas` (as [`straight_over`]) or over a grounded area beside them
+/// within a step of its floor, not a teleporter's nor one on or made by a mover that none
+/// of `areas` is on or made by (a mover's floor is there only as the route found it).
+fn straight_over_floor(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> bool {
+    let all = mesh.areas();
+    let shared = |ar: &crate::aas::Area| {
+        (ar.mover.is_none() || areas.iter().any(|&r| all[r as usize].mover == ar.mover))
+            && (ar.moved.is_none() || areas.iter().any(|&r| all[r as usize].moved == ar.moved))
+    };
+    let n = ((b - a).truncate().length() / 8.0).ceil().max(1.0) as u32;
+    (1..=n).all(|i| {
+        let p = a.lerp(b, i as f32 / n as f32);
+        let Some((ix, iy)) = mesh.frame.cell_of(p.truncate()) else {
+            return false;
+        };
+        straight_over(mesh, areas, p, p)
+            || mesh.areas_in_cell(ix, iy).iter().any(|&id| {
+                let ar = &all[id as usize];
+                ar.flags.has(crate::aas::AreaFlags::GROUNDED)
+                    && !ar.flags.has(crate::aas::AreaFlags::TELEPORTER)
+                    && shared(ar)
+                    && (p.z - ar.floor_z(p.truncate())).abs() <= 20.0
+            })
+    })
+}
+
 /// The walks ahead of a walking bot: how far along the route it looks before choosing
 /// where to head ([`head_for`]).
 struct Ahead {
@@ -1309,6 +1336,10 @@ enum Aim {
     /// A corner to round: at full speed however near (within the arrival radius the
     /// movement stage would stand the bot on it).
     Pass,
+    /// A point round a corner the bot is already past: run straight at, at full speed,
+    /// where the look ahead for drops allows (the movement stage would steer round what
+    /// it reads as a wall across the way, off a narrow floor).
+    Round,
 }
 
 /// Where a walking bot at `origin` heads along the walks ahead `a`: the first corner of
@@ -1367,6 +1398,21 @@ fn head_for(mesh: &NavMesh, origin: Vec3, a: &Ahead, goal: (Vec3, u32)) -> (Vec3
             if straight_over(mesh, areas, origin, round) {
                 return (round, Aim::Pass);
             }
+            // Past the corner along the way on, within the arrival radius, heading for
+            // the corner turns the bot back (e1m1's bridge: a bot 4 units past the end of
+            // the border from its south half onto the strip along the hall aimed back at
+            // it, read the run as going off the strip's far edge, braked, and so to and
+            // fro for 1.4 s): round it where the line there is over floor, the route's or
+            // beside it (the look ahead for drops still guards the way). Short of the
+            // corner, or where the line crosses a drop, cutting inside it may lead off
+            // the floor (e1m1's step up onto the ramp at (736, 2204): over the water).
+            let on = (corners[1] - corners[0]).truncate().normalize_or_zero();
+            if (corners[0] - origin).truncate().length() <= ARRIVE
+                && (origin - corners[0]).truncate().dot(on) >= 0.0
+                && straight_over_floor(mesh, areas, origin, round)
+            {
+                return (round, Aim::Round);
+            }
         }
     }
     if i + 1 < n {
@@ -1395,7 +1441,7 @@ fn head_to(
 ) -> Step {
     let flat = (p - s.origin).truncate().length();
     let air = s.on_ground.is_none() && s.water_level < 2;
-    if (aim != Aim::Go || air) && flat <= ARRIVE {
+    if (aim != Aim::Go || air) && flat <= ARRIVE || aim == Aim::Round {
         // In the air, wishing toward the point is what brakes the motion away from it.
         let c = UserCmd {
             forward_move: if aim == Aim::Stop && !air {
@@ -1543,11 +1589,16 @@ fn guard(
         // Where even standing reads as off every floor (an origin against a wall, past
         // its area's cells, a step's edge), a bot that has nearly stopped has nothing
         // to slide off: it steers on as it would.
-        .or((s.velocity.truncate().length() >= GUARD_SLOW).then_some(brake))
+        .or(moving(s).then_some(brake))
 }
 
 /// Speed (u/s) under which [`guard`] does not brake a bot it finds off every floor.
 const GUARD_SLOW: f32 = 40.0;
+
+/// Whether a bot moves at [`GUARD_SLOW`] or more across.
+fn moving(s: &PlayerState) -> bool {
+    s.velocity.truncate().length() >= GUARD_SLOW
+}
 
 /// `c`, or braking (else standing) where holding `c` for [`GUARD_TICKS`] would carry a
 /// bot on the ground off every floor: slowing onto a run's start on a ledge, a bot that
@@ -2771,6 +2822,25 @@ fn follow_route(
                     None => &[area, reach.to][..],
                 };
                 return match guard(ctx, &mesh, s, |o| aim(o).0, areas) {
+                    Some(c) if c.forward_move == 0.0 && !moving(s) => {
+                        // Standing is all the line allows, and it is not moving: along the
+                        // walk as it was measured, where that keeps to the floor. e1m1's
+                        // step up at (736, 2204) onto a 16-unit ramp north is 18 units high
+                        // only at its south end: the line's corner and the point round it
+                        // both lay north-east, where the riser is higher, and a bot stood
+                        // before it for good.
+                        let yaw = yaw_to(s.origin, past(reach.end, reach.start));
+                        let along = [320.0, 160.0, 80.0, 40.0]
+                            .into_iter()
+                            .map(|v| UserCmd {
+                                forward_move: v,
+                                yaw,
+                                pitch: s.pitch,
+                                ..Default::default()
+                            })
+                            .find(|&w| kept_on(ctx, &mesh, s, w, areas) == w);
+                        Step::Cmd(along.unwrap_or(c))
+                    }
                     Some(c) => Step::Cmd(c),
                     None => {
                         let (p, stop) = aim(s.origin);
