@@ -1159,7 +1159,7 @@ fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
     use botarena::physics::movers::Phase;
     let (bridge, door) = (7, 23);
     let goal = glam::Vec3::new(-360.0, 2912.0, -55.97);
-    let mut m = on_e1m1s_bridge(start, glam::Vec3::ZERO, goal, bridge_out)?;
+    let mut m = e1m1_placed(start, glam::Vec3::ZERO, goal, bridge_out)?;
     assert_eq!(m.sim.level.movers[door].targetname.as_deref(), Some("t18"));
     let phase = |m: &botarena::tick::Match, i: usize| m.sim.mover_state(i).map(|s| s.phase);
     let mut run = BridgeRun {
@@ -1193,7 +1193,7 @@ fn bridge_run(start: glam::Vec3, bridge_out: bool) -> Option<BridgeRun> {
 /// A match on e1m1 with one compiled bot routed to `goal`, put at `start` moving at
 /// `velocity` once e1m1's bridge (mover 7) has slid out over the slime `if bridge_out`
 /// (sliding out, it pushes a bot on its edge); `None` where e1m1 is absent.
-fn on_e1m1s_bridge(
+fn e1m1_placed(
     start: glam::Vec3,
     velocity: glam::Vec3,
     goal: glam::Vec3,
@@ -1231,7 +1231,7 @@ fn on_e1m1s_bridge(
 #[test]
 fn a_bot_just_past_a_corner_of_its_way_runs_on_round_it() {
     let v = glam::Vec3::new;
-    let Some(mut m) = on_e1m1s_bridge(
+    let Some(mut m) = e1m1_placed(
         v(84.1, 2878.4, -55.97),
         v(322.0, -40.0, 0.0),
         v(832.0, 2448.0, -343.0),
@@ -1251,14 +1251,14 @@ fn a_bot_just_past_a_corner_of_its_way_runs_on_round_it() {
 
 /// A bot running north-east onto the 16-unit landing at (704, 2200) in e1m1's pit, water
 /// north of it, routed up the 16-unit ramp north to the super nailgun: the step up east
-/// onto the ramp is 18 units high only at its south end, and the line's corner onto the
+/// onto the ramp is a step high only at its south end, and the line's corner onto the
 /// ramp and the point round it both lie north-east, where the riser is higher. It takes
 /// the step head on, as measured, and runs up the ramp. Before, it bounced off the riser
-/// and stood before it for good (seed 21's tour, 6.5 s until the leg gave up).
+/// and stood before it for good (every speed toward the line's point went off the floor).
 #[test]
 fn a_bot_before_a_step_it_can_take_only_head_on_takes_it() {
     let v = glam::Vec3::new;
-    let Some(mut m) = on_e1m1s_bridge(
+    let Some(mut m) = e1m1_placed(
         v(698.4, 2193.2, -375.97),
         v(340.0, 168.0, 0.0),
         v(832.0, 2448.0, -343.0),

@@ -2825,7 +2825,7 @@ fn follow_route(
                     Some(c) if c.forward_move == 0.0 && !moving(s) => {
                         // Standing is all the line allows, and it is not moving: along the
                         // walk as it was measured, where that keeps to the floor. e1m1's
-                        // step up at (736, 2204) onto a 16-unit ramp north is 18 units high
+                        // step up at (736, 2204) onto a 16-unit ramp north is a step high
                         // only at its south end: the line's corner and the point round it
                         // both lay north-east, where the riser is higher, and a bot stood
                         // before it for good.
