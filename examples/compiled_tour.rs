@@ -99,7 +99,12 @@ fn main() {
                 .unwrap_or("-".into()),
             r.map(|r| format!("{r:.2}")).unwrap_or("-".into()),
         );
-        if s.deaths > 0 {
+        if s.down {
+            println!(
+                "  (died {} times; still down when the time ran out)",
+                s.deaths
+            );
+        } else if s.deaths > 0 {
             println!("  (died {} times; timed from the last respawn)", s.deaths);
         }
     }

@@ -940,7 +940,8 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
 /// prediction from there (a bot that sets off with a few points of health in slime dies
 /// on its way; the route it follows after is a new one). On e1m1's tours of seeds 1-2 the
 /// bot dies on legs to items the graph has no way to (it wanders, and slime kills it):
-/// those legs set off from a spawn point.
+/// those it respawned on set off from a spawn point (one it died on in its last seconds,
+/// still down when its time ran out, keeps where it set off).
 #[test]
 fn a_leg_the_bot_dies_on_is_timed_from_its_respawn() {
     let Some(tours) = e1m1_tours() else {
@@ -952,9 +953,9 @@ fn a_leg_the_bot_dies_on_is_timed_from_its_respawn() {
     let died: Vec<&CompiledStop> = tours
         .iter()
         .flat_map(|t| t.1.iter())
-        .filter(|s| s.deaths > 0)
+        .filter(|s| s.deaths > 0 && !s.down)
         .collect();
-    assert!(!died.is_empty(), "no bot died on a leg");
+    assert!(!died.is_empty(), "no bot died on a leg and respawned");
     for s in died {
         assert!(
             level
@@ -1247,6 +1248,40 @@ fn a_bot_just_past_a_corner_of_its_way_runs_on_round_it() {
     let ticks = on.expect("past x 300 within 2 s");
     // 200 units at running speed: 13 ticks.
     assert!(ticks <= 16, "{ticks} ticks to x 300");
+}
+
+/// A bot come up e1m1's steps out of the slime at a run, at their top (6, 2937) on the
+/// 16-unit strip where its way turns south (onto the bridge, slid out, to the super
+/// nailgun), goes on a few units west over the strip's long border onto the strip beside
+/// it, whose one walk back lies 113 units south. It comes back over the border beside it
+/// and runs on over the bridge. Before, it took that strip's way round by the north and
+/// went to and fro between the two (1.3 s in seed 65's tour).
+#[test]
+fn a_bot_strayed_over_a_long_border_comes_back_over_it() {
+    let v = glam::Vec3::new;
+    let Some(mut m) = e1m1_placed(
+        v(6.6, 2937.2, -55.97),
+        v(-300.0, -160.0, 0.0),
+        v(832.0, 2448.0, -343.0),
+        true,
+    ) else {
+        return;
+    };
+    let mut north = f32::MIN;
+    let on = (0..40).find(|_| {
+        m.step();
+        let s = m.sim.player_state(0).unwrap();
+        north = north.max(s.origin.y);
+        s.origin.x > 150.0
+    });
+    println!("past x 150 after {on:?} ticks; furthest north y {north:.0}");
+    let ticks = on.expect("over the bridge past x 150 within 2 s");
+    assert!(
+        north < 2945.0,
+        "went north to y {north:.0}, round by the north"
+    );
+    // About 170 units of turn and run: 13 ticks or so.
+    assert!(ticks <= 18, "{ticks} ticks to x 150");
 }
 
 /// A bot running north-east onto the 16-unit landing at (704, 2200) in e1m1's pit, water

@@ -427,6 +427,16 @@ pub struct Route {
     pub last_run: usize,
 }
 
+/// The point of segment `p`–`q` nearest `x`.
+pub fn nearest_on(p: glam::Vec2, q: glam::Vec2, x: glam::Vec2) -> glam::Vec2 {
+    let d = q - p;
+    let len2 = d.length_squared();
+    if len2 < 1e-6 {
+        return p;
+    }
+    p + d * ((x - p).dot(d) / len2).clamp(0.0, 1.0)
+}
+
 /// Whether reachability `r` is a walk between floors, which a runner takes in its stride
 /// (the movement stage steers it; its measured time is from a standing start).
 pub fn floor_walk(mesh: &NavMesh, r: &Reach) -> bool {

@@ -29,7 +29,8 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use crate::aas::route::{
-    AreaCache, Blocked, HierCache, HierRouter, Travel, build_cache_blocked, cross, repair,
+    AreaCache, Blocked, HierCache, HierRouter, Travel, border, build_cache_blocked, cross,
+    floor_walk, nearest_on, repair,
 };
 use crate::aas::{AreaFlags, MoverNeed, NavMesh, ReachKind};
 use crate::map::{CollisionMap, EntId};
@@ -639,6 +640,49 @@ impl CompiledNav {
                 t.is_finite().then_some((t, i))
             })
             .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+    }
+
+    /// For a bot at `from` in `area` that has strayed there off floor walk `was` (from a
+    /// grounded area beside `area`, not into it): the walk from `area` back into `was`'s
+    /// area, where running to the nearest point of the border between the two and on to
+    /// `was` takes less than `seconds` (what the quickest way on from `area` takes); `None`
+    /// otherwise. A walk's start is one point of what may be a long border: a bot come up
+    /// e1m1's steps out of the slime at a run went on 10 units west over a 272-unit border
+    /// onto the strip beside the one it turns south on, whose one walk back lies 113 units
+    /// south, took the way round by the north, and went to and fro between the two for a
+    /// second and more.
+    pub fn back_over_border(
+        &self,
+        a: &Answer,
+        area: u32,
+        from: Vec3,
+        was: u32,
+        seconds: f32,
+        skip: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let mesh = &*self.mesh;
+        let travel = a.travel();
+        let through = matches!(a, Answer::Hier(_));
+        let usable = |i: u32| {
+            (through || !self.blocked.blocked[i as usize])
+                && !skip(i)
+                && travel.permits(mesh, &mesh.reaches()[i as usize])
+        };
+        let w = &mesh.reaches()[was as usize];
+        if w.from == area || w.to == area || !floor_walk(mesh, w) || !usable(was) {
+            return None;
+        }
+        let back = mesh.reach_ids_from(area).iter().copied().find(|&i| {
+            let r = &mesh.reaches()[i as usize];
+            r.to == w.from && r.needs.is_empty() && floor_walk(mesh, r) && usable(i)
+        })?;
+        let (p, q) = border(mesh, &mesh.reaches()[back as usize]);
+        let b = nearest_on(p, q, from.truncate()).extend(w.start.z);
+        let t = cross(mesh, area, from, b)
+            + cross(mesh, w.from, b, w.start)
+            + w.seconds
+            + self.time_after(a, was);
+        (t < seconds).then_some(back)
     }
 
     /// Seconds from `from` to `to` over the area graph (to the goal area's centre when the
@@ -2432,16 +2476,15 @@ fn swim_crossing(mesh: &NavMesh, reach: &crate::aas::Reach, origin: Vec3) -> (Ve
     if reach.kind != ReachKind::Swim || !a.is_swim() || !b.is_swim() {
         return (reach.start, reach.end);
     }
-    let (l, r) = crate::aas::route::border(mesh, reach);
+    let (l, r) = border(mesh, reach);
     let lr = r - l;
-    let t = ((origin.truncate() - l).dot(lr) / lr.length_squared().max(1e-6)).clamp(0.0, 1.0);
     let (lo, hi) = (a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z));
     let z = if lo <= hi {
         origin.z.clamp(lo, hi)
     } else {
         reach.start.z
     };
-    let on = (l + lr * t).extend(z);
+    let on = nearest_on(l, r, origin.truncate()).extend(z);
     // The recorded start's offset across the border (which side it lies on) is kept.
     let across = reach.start.truncate() - (l + lr * 0.5);
     let along = lr.normalize_or_zero();
@@ -2678,11 +2721,16 @@ fn follow_route(
         Some(r) => r,
         None => {
             let avoid = st.avoid;
+            let was = st.reach.filter(|&r| !st.avoided(r));
             let first = |nav: &CompiledNav, a: &Answer| {
-                nav.first_step(a, area, s.origin, |r| {
-                    avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
-                })
-                .map(|x| x.1)
+                let skip = |r: u32| avoid.iter().any(|x| x.is_some_and(|x| x.0 == r));
+                let (t, r) = nav.first_step(a, area, s.origin, skip)?;
+                // Strayed over a border beside the floor walk it followed: back over
+                // that border where that is quicker than this area's own way.
+                Some(
+                    was.and_then(|w| nav.back_over_border(a, area, s.origin, w, t, skip))
+                        .unwrap_or(r),
+                )
             };
             let open_way = nav.goal(goal_area, travel);
             let mut found = first(nav, &open_way);

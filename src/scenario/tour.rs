@@ -225,8 +225,11 @@ pub struct CompiledStop {
     pub reached_after: Option<f32>,
     /// Times the bot died on the leg (slime it stood in when the leg began, a route given
     /// up on as stuck): where it did, `from`, `predicted` and `reached_after` are from its
-    /// last respawn, the route it then followed.
+    /// last respawn, the route it then followed (but see `down`).
     pub deaths: u32,
+    /// Whether the bot was dead when the leg's time ran out (died in its last seconds, not
+    /// yet respawned): then `from` and `predicted` are from where it last set off.
+    pub down: bool,
 }
 
 impl CompiledStop {
@@ -676,6 +679,7 @@ pub fn tour_compiled(
             predicted,
             reached_after: got.map(|t| (t + 1 - timed_from) as f32 * m.sim.dt),
             deaths,
+            down: !alive(&m),
         };
         each(&m, Some(&stop));
         stops.push(stop);
