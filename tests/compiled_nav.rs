@@ -101,14 +101,21 @@ fn e1m1_tours() -> Option<&'static [(u64, Vec<CompiledStop>)]> {
 
 /// Asserts the leg to `label` was reached within 10 % of its predicted time on every tour.
 fn leg_within(tours: &[(u64, Vec<CompiledStop>)], label: &str) {
+    leg_within_share(tours, label, 0.1);
+}
+
+/// Asserts the leg to `label` was reached within `share` of its predicted time on every
+/// tour.
+fn leg_within_share(tours: &[(u64, Vec<CompiledStop>)], label: &str, share: f32) {
     for (seed, stops) in tours {
         let stop = stops
             .iter()
             .find(|s| s.item.label == label)
             .unwrap_or_else(|| panic!("{label} is toured"));
         let ratio = stop.ratio().expect("reached, with a prediction");
+        println!("seed {seed}, {label}: ratio {ratio:.2}");
         assert!(
-            (0.9..=1.1).contains(&ratio),
+            (1.0 - share..=1.0 + share).contains(&ratio),
             "seed {seed}, {label}: took {:?} s, predicted {:?} s",
             stop.reached_after,
             stop.predicted
@@ -934,6 +941,20 @@ fn a_jump_that_does_not_fit_from_its_start_is_taken_with_a_run_in() {
     println!("over the step after {ticks} ticks, {jumps} jump(s)");
     assert_eq!(jumps, 1, "one jump");
     assert!(ticks <= 40, "{ticks} ticks");
+}
+
+/// e1m1's lift at (0, 576) sinks when stepped onto (a door its trigger on top fires): the
+/// legs from the start room down it to the envirosuit and the green armour are predicted
+/// riding it down, as the bot does, within 5 % on the tours of seeds 1-2. Before, the
+/// prediction stood on it to fire it, waited for it to be down and walked off the ledge
+/// into the shaft after it (1.5 s later than the bot): 0.93-0.95 and 0.90.
+#[test]
+fn legs_down_e1m1s_sinking_lift_are_predicted_riding_it() {
+    let Some(tours) = e1m1_tours() else {
+        return;
+    };
+    leg_within_share(tours, "item_artifact_envirosuit", 0.05);
+    leg_within_share(tours, "item_armor1", 0.05);
 }
 
 /// A tour leg on which the bot dies is timed from where it respawns, against the

@@ -538,6 +538,12 @@ impl CompiledNav {
         Some((open.unwrap_or(t), None))
     }
 
+    /// The offset from its rest of door `door` (a mover index) open, for a door some
+    /// reachability needs open; `None` for any other mover.
+    pub fn door_open_offset(&self, door: usize) -> Option<Vec3> {
+        self.doors.iter().find(|d| d.mover == door).map(|d| d.open)
+    }
+
     /// Frees the reachabilities through each needed door that stands open now and blocks
     /// those through one that does not (`mover(index)`: a mover's state this tick).
     pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {

@@ -540,8 +540,26 @@ fn predict_as(
         t0 += there + opener.fire_seconds(level, dt);
         let (open, leaves) = nav.door_times(level, first, dt)?;
         fired.push((door, t0 + open, leaves.map(|l| t0 + l)));
+        // Fired by standing on it (e1m1's lift at (0, 576) sinks when stepped onto): the
+        // runner rides it to where it opens and goes on from there, as the bot does, not
+        // from the top (a walk off the ledge into the shaft, once it is down, came 1.5 s
+        // after the bot).
+        let on_it = mesh
+            .area_at(place)
+            .and_then(|a| mesh.areas()[a as usize].mover)
+            == Some(level.movers[door].id.0);
+        let ridden = nav
+            .door_open_offset(door)
+            .map(|off| place + off)
+            .filter(|p| on_it && mesh.area_at(*p).is_some());
         nav.assume_open(door);
-        (at, vel) = (place, Vec3::ZERO);
+        match ridden {
+            Some(p) => {
+                t0 += open;
+                (at, vel) = (p, Vec3::ZERO);
+            }
+            None => (at, vel) = (place, Vec3::ZERO),
+        }
     }
     // Shut doors shot open on the way (or opening already): with the time each takes.
     let r = route_moving(&mesh, &through, at, vel, item.stand)?;
