@@ -634,18 +634,24 @@ impl CompiledNav {
         skip: impl Fn(u32) -> bool,
     ) -> Option<(f32, u32)> {
         let mesh = &*self.mesh;
-        let travel = a.travel();
-        let through = matches!(a, Answer::Hier(_));
         mesh.reach_ids_from(area)
             .iter()
-            .filter(|&&i| through || !self.blocked.blocked[i as usize])
-            .filter(|&&i| !skip(i) && travel.permits(mesh, &mesh.reaches()[i as usize]))
+            .filter(|&&i| self.usable(a, i) && !skip(i))
             .filter_map(|&i| {
                 let r = &mesh.reaches()[i as usize];
                 let t = cross(mesh, area, from, r.start) + r.seconds + self.time_after(a, i);
                 t.is_finite().then_some((t, i))
             })
             .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+    }
+
+    /// Whether a route by answer `a` may take reachability `i`: its travel permits it, and
+    /// it is not blocked now unless the answer is a hierarchy's (made as if every door
+    /// stood open).
+    fn usable(&self, a: &Answer, i: u32) -> bool {
+        (matches!(a, Answer::Hier(_)) || !self.blocked.blocked[i as usize])
+            && a.travel()
+                .permits(&self.mesh, &self.mesh.reaches()[i as usize])
     }
 
     /// For a bot at `from` in `area` that has strayed there off floor walk `was` (from a
@@ -667,13 +673,7 @@ impl CompiledNav {
         skip: impl Fn(u32) -> bool,
     ) -> Option<u32> {
         let mesh = &*self.mesh;
-        let travel = a.travel();
-        let through = matches!(a, Answer::Hier(_));
-        let usable = |i: u32| {
-            (through || !self.blocked.blocked[i as usize])
-                && !skip(i)
-                && travel.permits(mesh, &mesh.reaches()[i as usize])
-        };
+        let usable = |i: u32| self.usable(a, i) && !skip(i);
         let w = &mesh.reaches()[was as usize];
         if w.from == area || w.to == area || !floor_walk(mesh, w) || !usable(was) {
             return None;
