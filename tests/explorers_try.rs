@@ -299,11 +299,20 @@ fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
 /// Two closed rooms side by side; a teleporter in a corner of the first sends players to
 /// the second, where a rocket launcher lies.
 fn sealed_rooms() -> (Level, CollisionMap) {
+    sealed_rooms_with((v(-160., -256., 0.), v(-96., -192., 64.)), |_| {})
+}
+
+/// [`sealed_rooms`] with the teleporter's volume `trigger` and what `more` adds.
+fn sealed_rooms_with(
+    trigger: (Vec3, Vec3),
+    more: impl FnOnce(&mut MapBuilder),
+) -> (Level, CollisionMap) {
     let mut b = shell(256.);
     b.solid(v(0., -256., 0.), v(16., 256., 256.), "wall");
+    more(&mut b);
     b.brush_entity(
         &[("classname", "trigger_teleport"), ("target", "there")],
-        &[(v(-160., -256., 0.), v(-96., -192., 64.), "trigger")],
+        &[(trigger.0, trigger.1, "trigger")],
     );
     b.point(
         "info_teleport_destination",
@@ -315,15 +324,22 @@ fn sealed_rooms() -> (Level, CollisionMap) {
     b.build()
 }
 
-#[test]
-fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
-    let (level, cmap) = sealed_rooms();
+/// An explorer standing in the first of [`sealed_rooms_with`]'s rooms, stepped 20 s: the
+/// match and the first tick it was in the second room.
+fn into_the_second_room(level: Level, cmap: CollisionMap) -> (botarena::Match, Option<u32>) {
     let mut m = explorer_in(level, cmap, v(-400., 160., 25.));
-    // Ten seconds: it goes there on sight (a second or two), not by chance.
     let beyond = first_tick(&mut m, 20, |m| {
         m.sim.player_state(0).unwrap().origin.x > 16.0
     });
     println!("in the second room at tick {beyond:?}");
+    (m, beyond)
+}
+
+#[test]
+fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
+    let (level, cmap) = sealed_rooms();
+    // Twenty seconds: it goes there on sight (a second or two), not by chance.
+    let (m, beyond) = into_the_second_room(level, cmap);
     assert!(
         beyond.is_some(),
         "the explorer never went through the teleporter"
@@ -333,6 +349,34 @@ fn an_explorer_steps_into_the_teleporter_it_sees_and_finds_the_weapon_beyond() {
         has_waypoint(&m, |k| matches!(k, WaypointKind::Teleporter { .. })),
         "the teleporter is in the graph"
     );
+}
+
+/// [`sealed_rooms`] with the teleporter in the middle of the first room under a plat: a
+/// slab (z 16..40 down, 104 higher up) resting on four posts 16 high, too low a gap for a
+/// player to get under; it rises when stood on.
+fn teleporter_under_plat() -> (Level, CollisionMap) {
+    sealed_rooms_with((v(-112., -16., 0.), v(-80., 16., 16.)), |b| {
+        for (x, y) in [(-176., -80.), (-32., -80.), (-176., 64.), (-32., 64.)] {
+            b.solid(v(x, y, 0.), v(x + 16., y + 16., 16.), "post");
+        }
+        b.brush_entity(
+            &[("classname", "func_plat"), ("height", "104")],
+            &[(v(-176., -80., 120.), v(-16., 80., 144.), "plat")],
+        );
+    })
+}
+
+#[test]
+fn an_explorer_uncovers_a_teleporter_under_a_plat_by_riding_it_and_stepping_back_off() {
+    let (level, cmap) = teleporter_under_plat();
+    // Twenty seconds: it goes there on sight (a few seconds), not by chance. Riding the
+    // plat up alone leaves the teleporter under it.
+    let (m, beyond) = into_the_second_room(level, cmap);
+    assert!(
+        beyond.is_some(),
+        "the explorer never got into the teleporter under the plat"
+    );
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 
 /// The point an explorer's try walks to, if it walks to one.

@@ -375,7 +375,8 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         rng: &mut rng.0,
                     };
                     let go = ex
-                        .lift(&sim.cmap, visits, &lifts, s, dt)
+                        .under_lift(&sim.cmap, visits, (&lifts, &teleporters), s, dt)
+                        .or_else(|| ex.lift(&sim.cmap, visits, &lifts, s, dt))
                         .or_else(|| {
                             ex.teleporter(&sim.cmap, visits, &teleporters, s, Some(planner), dt)
                         })

@@ -16,7 +16,8 @@
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
 //! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
 //! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]),
-//! a closed door that opens as one comes near, or one standing open, likewise it walks
+//! and one under a plat waiting down it uncovers by riding the plat and stepping back
+//! off ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one standing open, likewise it walks
 //! through ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a
 //! wall); where walking straight to a button or door is blocked, or the button is pressed
 //! from a floor on another level, it is routed round over the team's graph; a swimmer
@@ -29,9 +30,9 @@
 //! spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
-//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::doorway`],
-//! [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`], [`PlannedRun`],
-//! [`choose_target`].
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::under_lift`],
+//! [`Explorer::doorway`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
+//! [`PlannedRun`], [`choose_target`].
 
 use std::collections::BTreeMap;
 
@@ -535,6 +536,9 @@ pub struct Explorer {
     pub teleporter: Option<(usize, f32)>,
     /// Teleporters it went to, with the number of tries.
     pub teleporter_tries: Vec<(usize, u32)>,
+    /// A teleporter under a plat waiting down, being uncovered by riding the plat and
+    /// stepping back off it ([`Explorer::under_lift`]).
+    pub under_lift: Option<UnderLift>,
     /// The door (mover index) the bot is walking through, the point beyond it, and the
     /// seconds left ([`Explorer::doorway`]).
     pub doorway: Option<(usize, Vec3, f32)>,
@@ -1278,6 +1282,28 @@ pub fn buttons(sim: &crate::sim::Sim) -> Vec<ButtonView> {
 pub const LIFT_RANGE: f32 = 768.0;
 /// Seconds an explorer tries to get onto a plat and ride it up before giving up on it.
 pub const LIFT_SECONDS: f32 = 12.0;
+/// How far out from a plat's side an explorer uncovering a teleporter under it steps back
+/// off ([`Explorer::under_lift`]).
+pub const UNDER_LIFT_OFF: f32 = 40.0;
+/// How far above a teleporter's top the feet of an explorer walking in under a plat may
+/// be (standing on a rim round it) before it counts as off on another level.
+pub const UNDER_LIFT_RIM: f32 = 64.0;
+
+/// A teleporter under a plat waiting down that an explorer uncovers ([`Explorer::under_lift`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UnderLift {
+    /// The teleporter (trigger index).
+    pub teleporter: usize,
+    /// The plat (mover index).
+    pub lift: usize,
+    /// Where the bot steps back off the plat once it rises: [`UNDER_LIFT_OFF`] out from
+    /// the middle of the plat's side nearest where the bot saw it from, at that height.
+    pub back: Vec3,
+    /// The plat has left its bottom with the bot on it.
+    pub raised: bool,
+    /// Seconds left.
+    pub left: f32,
+}
 
 /// A plat as explorers see it this tick.
 #[derive(Clone, Copy, Debug)]
@@ -1294,6 +1320,19 @@ pub struct LiftView {
     pub waiting: bool,
     /// Up.
     pub up: bool,
+    /// Half its size across (x, y; z 0).
+    pub half: Vec3,
+}
+
+impl LiftView {
+    /// Whether a player at `origin` over the plat touches its field, with 2 units to
+    /// spare: the plat's top inset by 25 units from its sides, or its middle line where it
+    /// is 50 or less across (plats.qc), met by the player's box (16 each way).
+    pub fn in_field(&self, origin: Vec3) -> bool {
+        let off = (origin - self.top).abs();
+        let reach = |half: f32| (half - 25.0 + 16.0 - 2.0).max(14.0);
+        off.x < reach(self.half.x) && off.y < reach(self.half.y)
+    }
 }
 
 /// The plats that wait down for riders (for explorers, who ride what they see).
@@ -1320,6 +1359,7 @@ pub fn lifts(sim: &crate::sim::Sim) -> Vec<LiftView> {
                 high_top,
                 waiting: st.phase == Phase::AtA,
                 up: st.phase == Phase::AtB,
+                half: ((m.maxs - m.mins) * 0.5).with_z(0.0),
             })
         })
         .collect()
@@ -1791,6 +1831,7 @@ impl Explorer {
             lift_tries: Vec::new(),
             teleporter: None,
             teleporter_tries: Vec::new(),
+            under_lift: None,
             doorway: None,
             doorway_tries: Vec::new(),
             dive: None,
@@ -2053,6 +2094,7 @@ impl Explorer {
     fn let_go(&mut self) {
         self.lift = None;
         self.teleporter = None;
+        self.under_lift = None;
         self.button = None;
         self.doorway = None;
         self.dive = None;
@@ -2075,6 +2117,7 @@ impl Explorer {
     fn trying(&self) -> bool {
         self.lift.is_some()
             || self.teleporter.is_some()
+            || self.under_lift.is_some()
             || self.button.is_some()
             || self.doorway.is_some()
             || self.dive.is_some()
@@ -2495,6 +2538,120 @@ impl Explorer {
         let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / 160.0;
         self.doorway = Some((d.index, far, time));
         Some(ButtonGo::walk_to(far))
+    }
+
+    /// Teleporters under plats, as a player new to a map finds them: a working teleporter
+    /// that sends a player where nobody has been, within [`LIFT_RANGE`], hidden from the bot
+    /// by a plat waiting down over it (the trace to its middle ends on the plat) while the
+    /// bot is at the teleporter's height, is uncovered: the bot walks onto the plat's middle
+    /// (jumping on where it stops against the plat's edge) until it starts up, steps back
+    /// off over the middle of the side it came from, and walks in under the rising plat
+    /// (jumping on where it stops: a rim round the teleporter) until it is sent on. e4m3's
+    /// balcony with a lightning gun is reached only by the teleporter in the pit under the
+    /// north-west room's sinking floor, in a well under the plat that leaves the pit:
+    /// explorers that came down into the pit rode the plat up and out. At most
+    /// [`BUTTON_TRIES`] times per teleporter (counted with [`Explorer::teleporter`]'s), for
+    /// at most [`LIFT_SECONDS`] each, and over when the plat is down again before the bot
+    /// got in. One trace per teleporter in range when not at one.
+    pub fn under_lift(
+        &mut self,
+        map: &CollisionMap,
+        visits: &VisitMap,
+        (lifts, teleporters): (&[LiftView], &[TeleporterView]),
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        if let Some(mut u) = self.under_lift.take() {
+            u.left -= dt;
+            let l = lifts.iter().find(|l| l.index == u.lift)?;
+            let t = teleporters.iter().find(|t| t.index == u.teleporter)?;
+            let on = s.on_ground == Some(l.id);
+            // Out of time, teleported, or back down before the bot got in: covered again.
+            if u.left <= 0.0 || s.origin.distance(t.dest) < 64.0 || (u.raised && l.waiting) {
+                return None;
+            }
+            u.raised |= on && !l.waiting;
+            self.under_lift = Some(u);
+            // Stopped on the ground short of where it goes: against an edge higher than the
+            // movement stage jumps (e4m3's plat stands 40 over the pit's floor, and a 32-unit
+            // rim closes the teleporter's well under it), so jump on toward it.
+            let jump_on = |to: Vec3| {
+                let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
+                ButtonGo::Press(crate::physics::predict::run_toward(
+                    dir,
+                    320.0,
+                    !s.jump_held,
+                ))
+            };
+            let stopped = s.on_ground.is_some() && s.velocity.truncate().length() < 30.0;
+            if !u.raised {
+                let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
+                if on && l.in_field(s.origin) {
+                    return Some(ButtonGo::Press(crate::physics::UserCmd {
+                        yaw: s.yaw,
+                        ..Default::default()
+                    }));
+                }
+                if !on && stopped {
+                    return Some(jump_on(middle));
+                }
+                return Some(ButtonGo::walk_to(middle));
+            }
+            if on || s.on_ground.is_none() {
+                return Some(ButtonGo::walk_to(u.back));
+            }
+            // Off the plat: in under it from the teleporter's height (or a rim round it);
+            // stepped off onto another level (the plat already up there), it is over.
+            let feet = s.origin.z + PLAYER_MINS.z;
+            if feet > t.maxs.z + UNDER_LIFT_RIM || s.origin.z + PLAYER_MAXS.z <= t.mins.z {
+                self.under_lift = None;
+                return None;
+            }
+            let to = Vec3::new(t.centre.x, t.centre.y, s.origin.z);
+            if stopped {
+                return Some(jump_on(to));
+            }
+            return Some(ButtonGo::walk_to(to));
+        }
+        if self.busy() {
+            return None;
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        let level = |t: &TeleporterView| {
+            s.origin.z + PLAYER_MINS.z < t.maxs.z && s.origin.z + PLAYER_MAXS.z > t.mins.z
+        };
+        let tries = &self.teleporter_tries;
+        let (t, l) = teleporters
+            .iter()
+            .filter(|t| !tried_out(tries, t.index) && level(t))
+            .filter(|t| t.centre.distance(eye) <= LIFT_RANGE && !t.leads_where_known(visits))
+            .filter_map(|t| {
+                let hit = map.trace_ray(eye, t.centre, Contents::SOLID, None).ent?;
+                let l = lifts.iter().find(|l| l.id == hit && l.waiting)?;
+                (s.on_ground != Some(l.id) && t.maxs.z <= l.top.z).then_some((t, l))
+            })
+            .min_by(|a, b| {
+                a.0.centre
+                    .distance(eye)
+                    .total_cmp(&b.0.centre.distance(eye))
+            })?;
+        plan_try(&mut self.teleporter_tries, t.index);
+        // Stepped back off over the middle of the plat's side nearest the bot, clear of
+        // its edge: a corner of e4m3's has a post the way in from there.
+        let off = s.origin - l.top;
+        let back = if off.x.abs() * l.half.y >= off.y.abs() * l.half.x {
+            Vec3::X * off.x.signum() * (l.half.x + UNDER_LIFT_OFF)
+        } else {
+            Vec3::Y * off.y.signum() * (l.half.y + UNDER_LIFT_OFF)
+        };
+        self.under_lift = Some(UnderLift {
+            teleporter: t.index,
+            lift: l.index,
+            back: (l.top + back).with_z(s.origin.z),
+            raised: false,
+            left: LIFT_SECONDS,
+        });
+        Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
     }
 
     /// Plats, as a player new to a map tries them: a plat waiting down in sight within
