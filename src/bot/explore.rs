@@ -1,32 +1,30 @@
 //! Exploration: what a bot with no goal does so that bots spread out and cover the map. It
-//! heads for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise
-//! it feels along eight directions (starting at a seeded random angle; each walk also
-//! counts stopped short of its first drop off a ledge) and picks the one that goes far on
-//! safe floor and ends where there are few waypoints. An item it goes for comes before
-//! anything new to try, and is walked at on the bot's own level. An item it could not reach
-//! is left alone for a while (until the bot is teleported somewhere new, where it chooses
-//! afresh); a bot that stays put too long gives up where it is, as a Quake
-//! player stuck somewhere does with the `kill` command, and respawns. Where the movement
-//! stage cannot get to a seen item (a running jump over lava that its jump prediction does
-//! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays
-//! its commands, from the tick it plans it, while it stays on the planned path (letting go
-//! of what it was trying);
-//! where walking about leads only where the
-//! team has been, it plans such a run toward the nearest place nobody has visited
+//! heads for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise it
+//! feels along eight directions (starting at a seeded random angle; each walk also counts
+//! stopped short of its first drop off a ledge) and picks the one that goes far on safe floor
+//! and ends where there are few waypoints. An item it goes for comes before anything new to
+//! try, and is walked at on the bot's own level. An item it could not reach is left alone for a
+//! while (until the bot is teleported somewhere new, where it chooses afresh); a bot that stays
+//! put too long gives up where it is, as a Quake player stuck somewhere does with the `kill`
+//! command, and respawns. Where the movement stage cannot get to a seen item (a running jump
+//! over lava that its jump prediction does not find), the bot plans a run with the travel-time
+//! planner ([`PlannedRun`]) and plays its commands, from the tick it plans it, while it stays
+//! on the planned path (letting go of what it was trying); where walking about leads only where
+//! the team has been, it plans such a run toward the nearest place nobody has visited
 //! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
 //! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
-//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]),
-//! and one under a plat waiting down it uncovers by riding the plat and stepping back
-//! off ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one standing open, likewise it walks
-//! through ([`Explorer::doorway`]: its feel for the way on stops at a closed door as at a
-//! wall); where walking straight to a button or door is blocked, or the button is pressed
-//! from a floor on another level, it is routed round over the team's graph; a swimmer
-//! dives out of the bottom of a floating pool or into a flooded passage whose mouth lies
-//! under the surface ([`Explorer::dive`]), and under water feels its way on from the
-//! surface; water it sees that nobody has swum in it jumps into ([`Explorer::pool`]); in
-//! the biosuit it goes into slime and searches it for what lies under a roof and for
-//! openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute
-//! only where the team has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
+//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]), and
+//! one under a plat waiting down it uncovers by riding the plat and stepping back off
+//! ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one standing
+//! open, likewise it walks through ([`Explorer::doorway`]: its feel for the way on stops at a
+//! closed door as at a wall); where walking straight to a button or door is blocked, or the
+//! button is pressed from a floor on another level, it is routed round over the team's graph; a
+//! swimmer dives out of the bottom of a floating pool or into a flooded passage whose mouth
+//! lies under the surface ([`Explorer::dive`]), and under water feels its way on from the
+//! surface; water it sees that nobody has swum in it jumps into ([`Explorer::pool`]); in the
+//! biosuit it goes into slime and searches it for what lies under a roof and for openings out
+//! of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute only where the
+//! team has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
 //! spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
