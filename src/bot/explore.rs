@@ -868,6 +868,14 @@ pub enum ButtonGo {
 }
 
 impl ButtonGo {
+    /// Stand still facing `yaw` (riding a plat).
+    fn stand(yaw: f32) -> ButtonGo {
+        ButtonGo::Press(crate::physics::UserCmd {
+            yaw,
+            ..Default::default()
+        })
+    }
+
     /// Walk to `p` at running speed.
     fn walk_to(p: Vec3) -> ButtonGo {
         ButtonGo::Walk(MoveRequest {
@@ -2585,10 +2593,7 @@ impl Explorer {
             if !u.raised {
                 let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
                 if on && l.in_field(s.origin) {
-                    return Some(ButtonGo::Press(crate::physics::UserCmd {
-                        yaw: s.yaw,
-                        ..Default::default()
-                    }));
+                    return Some(ButtonGo::stand(s.yaw));
                 }
                 if !on && stopped {
                     return Some(jump_on(middle));
@@ -2692,10 +2697,7 @@ impl Explorer {
             self.lift = Some((index, left));
             if on {
                 // Riding: stand still in the middle.
-                return Some(ButtonGo::Press(crate::physics::UserCmd {
-                    yaw: s.yaw,
-                    ..Default::default()
-                }));
+                return Some(ButtonGo::stand(s.yaw));
             }
             return Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)));
         }
