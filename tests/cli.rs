@@ -150,6 +150,22 @@ fn explore_grid_info_merge_and_render() {
         v["against_nav"]["floor"].as_f64().unwrap(),
     );
     assert!(covered > 0.0 && covered <= floor, "{covered} of {floor}");
+    // The largest places left uncovered of the reachable floor, largest first, within
+    // what is left.
+    let c = &v["against_nav"];
+    let missed: Vec<f64> = c["missed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["floor"].as_f64().unwrap())
+        .collect();
+    let left = c["reachable_floor"].as_f64().unwrap() - c["reachable_covered"].as_f64().unwrap();
+    assert!(
+        missed.len() <= 5 && missed.windows(2).all(|w| w[0] >= w[1]),
+        "{missed:?}"
+    );
+    assert!(missed.iter().all(|f| *f > 0.0) && missed.iter().sum::<f64>() <= left + 1e-6);
+    assert_eq!(missed.is_empty(), left <= 0.0, "{missed:?}, {left} left");
     let grid = dir.join("grid.json");
     let out = bin()
         .args([
@@ -761,6 +777,14 @@ fn explore_runs_several_seeds_and_sums_them_up() {
         "{mean} {shares:?}"
     );
     assert!((summary["min_reachable"].as_f64().unwrap() - shares[0].min(shares[1])).abs() < 1e-9);
+    // A run whose largest place left is 1 % of the reachable floor or more names it.
+    let big = runs.iter().any(|r| {
+        let c = &r["against_nav"];
+        c["missed"][0]["floor"]
+            .as_f64()
+            .is_some_and(|f| f >= 0.01 * c["reachable_floor"].as_f64().unwrap())
+    });
+    assert_eq!(text.contains("largest left: "), big, "{text}");
     // Bad input is refused before anything runs.
     for bad in [&["--runs", "0"][..], &["--threads", "0"][..]] {
         let mut c = bin();

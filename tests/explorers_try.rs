@@ -1638,18 +1638,62 @@ fn an_explorer_starts_a_planned_run_on_the_tick_it_plans_it() {
 /// An explorer about to walk off its level plans a run to the nearest place nobody has been
 /// on that level first, and goes up the passage before it drops (seeds 1–6 from the
 /// corridor's east end; all six dropped into the pit before).
+///
+/// The same explorer come to the passage's mouth at a run (280 u/s east, 6 units from the
+/// pit's edge, its walk over, the mouth's cells known), as walks arrive: a run planned at
+/// that speed there falls whatever it does, so it brakes first and plans standing. Of
+/// seeds 1–16 it went up the passage first on 15 (on the other its three plans failed
+/// standing too, and it walked off east); without the braking on 11.
 #[test]
 fn an_explorer_about_to_drop_off_its_level_runs_to_where_nobody_has_been_on_it_first() {
     let Some(dir) = common::quake_maps() else {
         return;
     };
-    for seed in 1..=6 {
-        let mut m = common::explorer_on(&dir, "start", seed, v(1400., 1905., -167.), 90.);
+    let mut passages_running = 0;
+    for (seed, running) in (1..=6)
+        .map(|s| (s, false))
+        .chain((1..=16).map(|s| (s, true)))
+    {
+        let at = if running {
+            v(1546., 1935., -167.)
+        } else {
+            v(1400., 1905., -167.)
+        };
+        let mut m = common::explorer_on(&dir, "start", seed, at, 90.);
         // The corridor is known; the passage north (y 1936..2096) and the pit are not.
         for x in [1216., 1344., 1472.] {
             for y in [1600., 1728., 1856.] {
                 m.learned.visits.visit(v(x, y, -168.));
             }
+        }
+        if running {
+            // It has been at the passage's mouth too: what is left on its level lies up
+            // the passage and along the way at its top, 500 units west.
+            for (x, y) in [(1504., 1984.), (1600., 1856.), (1600., 1984.)] {
+                m.learned.visits.visit(v(x, y, -168.));
+            }
+        }
+        if running {
+            // On the floor first (a placed player is not yet), then coming along it at
+            // a run with its walk over.
+            m.step();
+            let e = m.sim.players[0].entity;
+            m.sim
+                .world
+                .get::<&mut botarena::sim::components::Motion>(e)
+                .expect("a body")
+                .0
+                .velocity = v(280., -20., 0.);
+            let mut c = m
+                .sim
+                .world
+                .get::<&mut botarena::bot::control::Controller>(e)
+                .expect("a controller");
+            let botarena::bot::control::Controller::Explore(ex) = &mut *c else {
+                panic!("an explorer");
+            };
+            ex.target = None;
+            ex.run = None;
         }
         let mut outcome = None;
         for tick in 0..30 * 20 {
@@ -1664,13 +1708,21 @@ fn an_explorer_about_to_drop_off_its_level_runs_to_where_nobody_has_been_on_it_f
                 break;
             }
         }
-        println!("seed {seed}: {outcome:?}");
-        assert_eq!(
-            outcome.map(|o| o.0),
-            Some("passage"),
-            "seed {seed}: up the passage before the pit"
-        );
+        println!("seed {seed}, running {running}: {outcome:?}");
+        if running {
+            passages_running += usize::from(outcome.is_some_and(|o| o.0 == "passage"));
+        } else {
+            assert_eq!(
+                outcome.map(|o| o.0),
+                Some("passage"),
+                "seed {seed}: up the passage before the pit"
+            );
+        }
     }
+    assert!(
+        passages_running >= 15,
+        "at a run, up the passage first on {passages_running} of 16 seeds"
+    );
 }
 
 /// [`liquid_tunnel`] of slime, a tunnel 96 high (the wall comes down to z −64). A biosuit

@@ -512,6 +512,8 @@ pub struct Explorer {
     /// Frontier points a run was planned toward ([`Explorer::frontier_run`]), with the
     /// number of tries.
     pub frontier_tries: Vec<((i32, i32, i32), u32)>,
+    /// Braking before a run is planned along the bot's own level ([`SETTLE_SPEED`]).
+    pub settling: bool,
     /// Seconds before the next frontier run may be planned.
     pub frontier_wait: f32,
     /// Seconds since the bot was last in a barely known cell ([`BORED_SECONDS`]).
@@ -676,6 +678,34 @@ impl PlannedRun {
             next: 0,
         })
     }
+}
+
+/// Standing at `p` (an explorer about to play a planned run, from the next tick).
+fn stand_at(p: Vec3) -> MoveRequest {
+    MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: 0.0,
+        known: false,
+        wade: false,
+        to_target: false,
+    }
+}
+
+/// Running against `across`, the motion over the floor (not zero): the quickest stop.
+fn brake(across: glam::Vec2) -> MoveRequest {
+    MoveRequest {
+        target: MoveTarget::Direction(-across.normalize().extend(0.0)),
+        speed: 320.0,
+        known: false,
+        wade: false,
+        to_target: false,
+    }
+}
+
+/// Whether frontier point `q` lies off the level of a bot at `o`: more than [`DROP_BELOW`]
+/// under it or [`LEVEL_UP`] over it, or farther than [`LEVEL_RANGE`] across.
+fn off_level(o: Vec3, q: Vec3) -> bool {
+    q.z < o.z - DROP_BELOW || q.z > o.z + LEVEL_UP || (q - o).truncate().length() > LEVEL_RANGE
 }
 
 /// Where a run is planned to ([`PlannedRun::plan`]).
@@ -1616,6 +1646,13 @@ pub const LEVEL_RANGE: f32 = 768.0;
 pub const LEVEL_TRIES: usize = 3;
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
+/// Faster than this across the floor, an explorer whose chosen walk drops off its level to
+/// where the team has not been brakes (on the ground, one or two ticks against its motion)
+/// before it plans a run to the places left on that level ([`Explorer::frontier_run`]): a
+/// walk arrives at full speed, and a run planned from a bot at 300 u/s a few units from the
+/// edge falls in whatever it does (start.map's explorers at the mouth of the narrow way to
+/// its quad, on the edge of the pit, dropped in with three runs along that way failed).
+pub const SETTLE_SPEED: f32 = 60.0;
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
 pub const PLAN_EXPANSIONS: usize = 10_000;
 /// Free space sampled by a planned run: floor points within this distance of the straight
@@ -1828,6 +1865,7 @@ impl Explorer {
             run: None,
             planned: Vec::new(),
             frontier_tries: Vec::new(),
+            settling: false,
             frontier_wait: 0.0,
             bored: 0.0,
             button: None,
@@ -2849,7 +2887,8 @@ impl Explorer {
     /// nearest such points on its level instead ([`DROP_BELOW`] under it to [`LEVEL_UP`]
     /// over it, within [`LEVEL_RANGE`] across), up to [`LEVEL_TRIES`] of them this tick
     /// and with no wait: start's corridor under its pool leads on to the Nightmare hall by
-    /// a passage off its end, and explorers there dropped into the pit below it instead.
+    /// a passage off its end, and explorers there dropped into the pit below it instead
+    /// (one that comes at a run brakes first: [`SETTLE_SPEED`]).
     /// The run ends standing in the goal, not falling past it. True when one was found.
     #[allow(
         clippy::too_many_arguments,
@@ -2873,12 +2912,7 @@ impl Explorer {
             self.frontier_wait = FRONTIER_SECONDS;
         }
         let o = s.origin;
-        let off_level = |q: Vec3| {
-            on_level
-                && (q.z < o.z - DROP_BELOW
-                    || q.z > o.z + LEVEL_UP
-                    || (q - o).truncate().length() > LEVEL_RANGE)
-        };
+        let off_level = |q: Vec3| on_level && off_level(o, q);
         let mut now: Vec<(i32, i32, i32)> = Vec::new();
         for _ in 0..if on_level { LEVEL_TRIES } else { 1 } {
             let tries = &self.frontier_tries;
@@ -2902,6 +2936,19 @@ impl Explorer {
             }
         }
         false
+    }
+
+    /// The nearest frontier point nobody has visited on the bot's level that a run may
+    /// still be planned to (what [`Explorer::frontier_run`] with `on_level` tries first).
+    fn level_frontier(
+        &self,
+        map: &CollisionMap,
+        level: &Level,
+        visits: &VisitMap,
+        s: &PlayerState,
+    ) -> Option<Vec3> {
+        let spent = |q: Vec3| planned_out(&self.frontier_tries, q) || off_level(s.origin, q);
+        visits.nearest_unvisited_but(level, map, s.origin, spent)
     }
 
     /// Plans a run from `s` into `goal` ([`PlannedRun::plan`]) over the level's floor
@@ -3217,20 +3264,25 @@ impl Explorer {
                 && self.plan_run(map, level, visits, s, pl, i, rng, dt)
             {
                 self.item = Some(i);
-                return (
-                    MoveRequest {
-                        target: MoveTarget::Point(s.origin),
-                        speed: 0.0,
-                        known: false,
-                        wade: false,
-                        to_target: false,
-                    },
-                    false,
-                );
+                return (stand_at(s.origin), false);
             }
             self.skip.push((i, SKIP_SECONDS));
         }
         self.frontier_wait -= dt;
+        let across = s.velocity.truncate();
+        if self.settling {
+            if across.length() > SETTLE_SPEED && s.on_ground.is_some() && s.water_level < 2 {
+                return (brake(across), stuck);
+            }
+            // Slow enough: the run along its level it braked for, else a fresh choice.
+            self.settling = false;
+            self.target = None;
+            if let Some(pl) = planner
+                && self.frontier_run(map, level, visits, s, pl, rng, dt, true)
+            {
+                return (stand_at(s.origin), stuck);
+            }
+        }
         if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
             let tries = &self.frontier_tries;
             let spent = |q: Vec3| planned_out(tries, q);
@@ -3259,20 +3311,23 @@ impl Explorer {
                         || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)))
                     || (leaving && ex.frontier_run(map, level, visits, s, pl, rng, dt, true))
             };
+            if planner.is_some()
+                && leaving
+                && !known
+                && across.length() > SETTLE_SPEED
+                && s.on_ground.is_some()
+                && s.water_level < 2
+                && self.level_frontier(map, level, visits, s).is_some()
+            {
+                self.settling = true;
+                self.target = None;
+                return (brake(across), stuck);
+            }
             if let Some(pl) = planner
                 && nearby(self, pl, rng)
             {
                 self.target = None;
-                return (
-                    MoveRequest {
-                        target: MoveTarget::Point(s.origin),
-                        speed: 0.0,
-                        known: false,
-                        wade: false,
-                        to_target: false,
-                    },
-                    stuck,
-                );
+                return (stand_at(s.origin), stuck);
             }
             self.target = Some(t);
             self.item = it;

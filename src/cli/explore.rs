@@ -10,6 +10,10 @@ use botarena::scenario::explore::{ExploreConfig, ExploreReport, coverage, explor
 
 use super::Outcome;
 
+/// The share of the reachable floor a run's largest uncovered place has at least to be
+/// named under the run's line (smaller ones are corners and ledges).
+const MISSED_SHOWN: f64 = 0.01;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The .map file.
@@ -258,6 +262,14 @@ pub fn run(args: Args) -> Outcome {
                 r.graph.waypoints,
                 out_for(r.seed).display()
             );
+            // The largest place left, where it is a part worth a look (a run under the
+            // goal is mostly one or two rooms never entered).
+            if let Some(c) = &r.against_nav
+                && let Some(m) = c.missed.first()
+                && m.floor >= MISSED_SHOWN * c.reachable_floor
+            {
+                println!("           largest left: {}", c.describe(m));
+            }
         }
         print!("{}", summary.to_text());
     }

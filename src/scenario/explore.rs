@@ -78,6 +78,101 @@ pub struct NavCoverage {
     pub reachable_covered: f64,
     /// Of that, the part with a learned waypoint near ([`NavCoverage::near`]).
     pub reachable_near: f64,
+    /// The largest places of the reachable floor left uncovered ([`missed_places`]),
+    /// largest first: where learning fell short, for a person to look at.
+    pub missed: Vec<MissedPlace>,
+}
+
+/// A connected part of the reachable floor no learned waypoint reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MissedPlace {
+    /// Its floor, square units.
+    pub floor: f64,
+    /// Its cell nearest the middle of its cells (a standing origin).
+    pub at: Vec3,
+    /// Corner of the box round its cells' standing origins.
+    pub mins: Vec3,
+    /// Other corner.
+    pub maxs: Vec3,
+}
+
+/// How many of the largest [`MissedPlace`]s a coverage keeps.
+pub const MISSED_PLACES: usize = 5;
+
+/// How far apart in height two neighbouring cells of a missed place stand at most (a stair
+/// step and a half; a ledge over a floor is another place).
+const MISSED_STEP: f32 = 28.0;
+
+/// The `keep` largest connected parts of the reachable, uncovered cells (`cell` units
+/// square), largest first (ties by position): cells next to each other across the grid,
+/// sides or corners, at most [`MISSED_STEP`] apart in height, are one place.
+pub fn missed_places(cells: &[CellCoverage], cell: f32, keep: usize) -> Vec<MissedPlace> {
+    let left: Vec<Vec3> = cells
+        .iter()
+        .filter(|c| c.reachable && !c.covered)
+        .map(|c| c.at)
+        .collect();
+    let key = |p: Vec3| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64);
+    let mut by_column: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
+    for (i, p) in left.iter().enumerate() {
+        by_column.entry(key(*p)).or_default().push(i);
+    }
+    // Union-find over the cells.
+    let mut parent: Vec<usize> = (0..left.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for (i, p) in left.iter().enumerate() {
+        let (cx, cy) = key(*p);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for &j in by_column.get(&(cx + dx, cy + dy)).into_iter().flatten() {
+                    if j < i && (left[j].z - p.z).abs() <= MISSED_STEP {
+                        let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<Vec3>> = BTreeMap::new();
+    for (i, p) in left.iter().enumerate() {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(*p);
+    }
+    let mut out: Vec<MissedPlace> = groups
+        .into_values()
+        .map(|g| {
+            let mid = g.iter().copied().sum::<Vec3>() / g.len() as f32;
+            let at = g
+                .iter()
+                .copied()
+                .min_by(|a, b| a.distance_squared(mid).total_cmp(&b.distance_squared(mid)))
+                .unwrap_or(mid);
+            let (mins, maxs) = g
+                .iter()
+                .fold((g[0], g[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            MissedPlace {
+                floor: g.len() as f64 * (cell * cell) as f64,
+                at,
+                mins,
+                maxs,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.floor
+            .total_cmp(&a.floor)
+            .then(a.at.x.total_cmp(&b.at.x))
+            .then(a.at.y.total_cmp(&b.at.y))
+            .then(a.at.z.total_cmp(&b.at.z))
+    });
+    out.truncate(keep);
+    out
 }
 
 impl NavCoverage {
@@ -88,6 +183,19 @@ impl NavCoverage {
         } else {
             0.0
         }
+    }
+
+    /// A missed place in words: its share of the reachable floor, where it is and its
+    /// extent.
+    pub fn describe(&self, m: &MissedPlace) -> String {
+        let v = |p: Vec3| format!("({:.0}, {:.0}, {:.0})", p.x, p.y, p.z);
+        format!(
+            "{:.1} % of the reachable floor uncovered round {}, from {} to {}",
+            100.0 * m.floor / self.reachable_floor.max(1.0),
+            v(m.at),
+            v(m.mins),
+            v(m.maxs)
+        )
     }
 
     /// Covered share of the floor reachable from the spawn points, 0..1.
@@ -133,7 +241,8 @@ pub fn nav_coverage(
     // Cells come area by area.
     let mut last_area = None;
     let mut touched = false;
-    for c in nav_coverage_cells(mesh, level, cmap, graph, spawns) {
+    let cells = nav_coverage_cells(mesh, level, cmap, graph, spawns);
+    for c in &cells {
         if last_area != Some(c.area) {
             last_area = Some(c.area);
             out.areas += 1;
@@ -152,6 +261,7 @@ pub fn nav_coverage(
             out.reachable_covered += cell_area * c.covered as u8 as f64;
         }
     }
+    out.missed = missed_places(&cells, mesh.frame.cell, MISSED_PLACES);
     out
 }
 
@@ -616,6 +726,9 @@ impl ExploreReport {
                 100.0 * c.near / c.floor.max(1.0),
                 100.0 * c.reachable_near_share(),
             );
+            for m in &c.missed {
+                let _ = writeln!(s, "left        {}", c.describe(m));
+            }
         }
         s
     }
@@ -668,5 +781,46 @@ mod tests {
         assert_eq!(unmarked, [("rl".to_string(), 1), ("ssg".to_string(), 1)]);
         let none = summarize(&[]);
         assert_eq!((none.runs, none.min_reachable), (0, 0.0));
+    }
+
+    #[test]
+    fn missed_places_join_neighbouring_uncovered_cells_on_one_floor() {
+        let cell = |x: f32, y: f32, z: f32, reachable: bool, covered: bool| CellCoverage {
+            area: 0,
+            at: Vec3::new(x, y, z),
+            reachable,
+            covered,
+            near: covered,
+        };
+        let mut cells = Vec::new();
+        // A room of 3 x 2 cells nobody reached, one covered cell in it.
+        for x in 0..3 {
+            for y in 0..2 {
+                cells.push(cell(
+                    4.0 + 8.0 * x as f32,
+                    4.0 + 8.0 * y as f32,
+                    24.0,
+                    true,
+                    x == 2 && y == 1,
+                ));
+            }
+        }
+        // A stair step up from its corner (joins), a ledge 64 over it (apart), a cell
+        // touching only at a corner (joins), a far cell (apart), and an unreachable cell.
+        cells.push(cell(28.0, 4.0, 40.0, true, false));
+        cells.push(cell(12.0, 12.0, 88.0, true, false));
+        cells.push(cell(-4.0, -4.0, 24.0, true, false));
+        cells.push(cell(200.0, 200.0, 24.0, true, false));
+        cells.push(cell(204.0, 200.0, 24.0, false, false));
+        let m = missed_places(&cells, 8.0, 5);
+        let floors: Vec<f64> = m.iter().map(|p| p.floor).collect();
+        assert_eq!(floors, [7.0 * 64.0, 64.0, 64.0]);
+        assert_eq!(m[0].mins, Vec3::new(-4.0, -4.0, 24.0));
+        assert_eq!(m[0].maxs, Vec3::new(28.0, 12.0, 40.0));
+        // Ties in size go by position: the ledge (x 12) before the far cell (x 200).
+        assert_eq!(m[1].at, Vec3::new(12.0, 12.0, 88.0));
+        assert_eq!(m[2].at, Vec3::new(200.0, 200.0, 24.0));
+        assert_eq!(missed_places(&cells, 8.0, 1).len(), 1);
+        assert!(missed_places(&[], 8.0, 5).is_empty());
     }
 }
