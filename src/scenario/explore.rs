@@ -2,7 +2,8 @@
 //! simulated time, dropping waypoints; the report gives coverage — waypoints by kind, links,
 //! connected components, important items with a waypoint, waypoints found inside solid
 //! (which should be none), and the share of the compiled navigation's floor the waypoints
-//! cover ([`nav_coverage`]).
+//! cover ([`nav_coverage`]), with the largest places they leave uncovered
+//! ([`missed_places`]).
 //!
 //! Entry points: [`explore`], [`ExploreReport`].
 
