@@ -680,6 +680,17 @@ impl PlannedRun {
     }
 }
 
+/// Running to `p`, as an explorer goes wherever it goes.
+fn run_to_point(p: Vec3) -> MoveRequest {
+    MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: 320.0,
+        known: false,
+        wade: false,
+        to_target: false,
+    }
+}
+
 /// Standing at `p` (an explorer about to play a planned run, from the next tick).
 fn stand_at(p: Vec3) -> MoveRequest {
     MoveRequest {
@@ -700,6 +711,12 @@ fn brake(across: glam::Vec2) -> MoveRequest {
         wade: false,
         to_target: false,
     }
+}
+
+/// Whether a bot runs over the floor faster than [`SETTLE_SPEED`] (on the ground, not
+/// swimming): one that brakes before it plans.
+fn coming_at_a_run(s: &PlayerState) -> bool {
+    s.velocity.truncate().length() > SETTLE_SPEED && s.on_ground.is_some() && s.water_level < 2
 }
 
 /// Whether frontier point `q` lies off the level of a bot at `o`: more than [`DROP_BELOW`]
@@ -908,13 +925,7 @@ impl ButtonGo {
 
     /// Walk to `p` at running speed.
     fn walk_to(p: Vec3) -> ButtonGo {
-        ButtonGo::Walk(MoveRequest {
-            target: MoveTarget::Point(p),
-            speed: 320.0,
-            known: false,
-            wade: false,
-            to_target: false,
-        })
+        ButtonGo::Walk(run_to_point(p))
     }
 }
 
@@ -3063,15 +3074,7 @@ impl Explorer {
                     // the door stays put), so stand aside until it is out of the way.
                     return (Some(None), None);
                 }
-                let p = below(d);
-                let req = MoveRequest {
-                    target: MoveTarget::Point(p),
-                    speed: 320.0,
-                    known: false,
-                    wade: false,
-                    to_target: false,
-                };
-                return (Some(Some(req)), None);
+                return (Some(Some(run_to_point(below(d)))), None);
             }
         }
         // The gun is 16 units above the origin (Quake's `self.origin + '0 0 16'`).
@@ -3271,7 +3274,7 @@ impl Explorer {
         self.frontier_wait -= dt;
         let across = s.velocity.truncate();
         if self.settling {
-            if across.length() > SETTLE_SPEED && s.on_ground.is_some() && s.water_level < 2 {
+            if coming_at_a_run(s) {
                 return (brake(across), stuck);
             }
             // Slow enough: the run along its level it braked for, else a fresh choice.
@@ -3314,9 +3317,7 @@ impl Explorer {
             if planner.is_some()
                 && leaving
                 && !known
-                && across.length() > SETTLE_SPEED
-                && s.on_ground.is_some()
-                && s.water_level < 2
+                && coming_at_a_run(s)
                 && self.level_frontier(map, level, visits, s).is_some()
             {
                 self.settling = true;
@@ -3342,16 +3343,7 @@ impl Explorer {
         {
             self.target = Some(Vec3::new(v.pos.x, v.pos.y, s.origin.z));
         }
-        (
-            MoveRequest {
-                target: MoveTarget::Point(self.target.unwrap_or(s.origin)),
-                speed: 320.0,
-                known: false,
-                wade: false,
-                to_target: false,
-            },
-            stuck,
-        )
+        (run_to_point(self.target.unwrap_or(s.origin)), stuck)
     }
 }
 
