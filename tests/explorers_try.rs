@@ -3,7 +3,7 @@
 //! that opens as a player comes near, and an explorer walks through it; a door that opens
 //! when shot, or a button pressed only by a shot, and an explorer shoots it and goes
 //! through; a balcony that only a plat reaches, and an explorer rides the plat up and
-//! marks the weapon there;
+//! marks the weapon there, and so where the plat waits up until a button fires it;
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there; a
@@ -289,6 +289,68 @@ fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
     });
     println!("on the balcony at tick {up:?}");
     assert!(up.is_some(), "the explorer never got onto the balcony");
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+    assert!(
+        has_waypoint(&m, |k| matches!(k, WaypointKind::ElevatorTop { .. })),
+        "the ride is in the graph"
+    );
+}
+
+/// [`balcony`] with its plat named (`lift`): it waits up, flush with the balcony, until
+/// something fires it (plats.qc), here a button on the room's west wall (chest high,
+/// facing east). Once fired it comes down and works as any plat (e1m5's, up to the room
+/// at z 344, is fired by a button in another room).
+fn balcony_fired_plat() -> (Level, CollisionMap) {
+    let mut b = shell(384.);
+    b.solid(v(192., -256., 0.), v(528., 256., 192.), "balcony");
+    b.brush_entity(
+        &[("classname", "func_plat"), ("targetname", "lift")],
+        &[(v(64., -64., 0.), v(192., 64., 192.), "plat")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_button"),
+            ("angle", "180"),
+            ("wait", "-1"),
+            ("target", "lift"),
+        ],
+        &[(v(-512., -24., 32.), v(-504., 24., 64.), "button")],
+    );
+    b.point("weapon_rocketlauncher", v(400., 0., 192.), &[]);
+    b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_fires_a_plat_waiting_up_with_its_button_and_rides_it() {
+    let (level, cmap) = balcony_fired_plat();
+    let plat = level
+        .movers
+        .iter()
+        .position(|m| m.classname == "func_plat")
+        .expect("the plat");
+    let mut m = explorer_in(level, cmap, v(-300., 0., 25.));
+    assert_eq!(
+        m.sim.mover_state(plat).unwrap().phase,
+        Phase::AtB,
+        "a named plat waits up until fired"
+    );
+    let mut fired = None;
+    // Fifteen seconds, as for the plat waiting down: it rides the plat once it is down
+    // (a few seconds); one that does not try it gets up by chance much later (28 s).
+    let up = first_tick(&mut m, 15, |m| {
+        if fired.is_none() && m.sim.mover_state(plat).unwrap().phase != Phase::AtB {
+            fired = Some(m.sim.tick);
+        }
+        let s = m.sim.player_state(0).unwrap();
+        s.origin.z > 200.0 && s.origin.x > 200.0
+    });
+    println!("plat fired at tick {fired:?}, on the balcony at tick {up:?}");
+    assert!(
+        fired.is_some(),
+        "the explorer never pressed the plat's button"
+    );
+    assert!(up.is_some(), "the explorer never rode the fired plat up");
     assert!(item_marked(&m), "the rocket launcher has no item waypoint");
     assert!(
         has_waypoint(&m, |k| matches!(k, WaypointKind::ElevatorTop { .. })),

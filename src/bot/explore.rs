@@ -1382,7 +1382,9 @@ impl LiftView {
     }
 }
 
-/// The plats that wait down for riders (for explorers, who ride what they see).
+/// The plats that wait down for riders (for explorers, who ride what they see). A named
+/// plat waits up until something fires it and then works as any other (plats.qc), so it is
+/// one of them once down: e1m5's, up to the room at z 344, is fired by a button elsewhere.
 pub fn lifts(sim: &crate::sim::Sim) -> Vec<LiftView> {
     use crate::map::level::MoverKind;
     use crate::physics::movers::Phase;
@@ -1391,7 +1393,7 @@ pub fn lifts(sim: &crate::sim::Sim) -> Vec<LiftView> {
         .movers
         .iter()
         .enumerate()
-        .filter(|(_, m)| matches!(m.kind, MoverKind::Plat { .. }) && m.targetname.is_none())
+        .filter(|(_, m)| matches!(m.kind, MoverKind::Plat { .. }))
         .filter_map(|(index, m)| {
             let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
             let high_top = Vec3::new(
