@@ -358,6 +358,53 @@ fn an_explorer_fires_a_plat_waiting_up_with_its_button_and_rides_it() {
     );
 }
 
+/// A mesa (x −512..0, top z 576) over a hall (x 0..528, floor z 0) where a rocket
+/// launcher lies: nothing leads down but the fall off its edge, 576 units (e1m5's pit
+/// under the room a fired plat rises to, down to a secret door; Quake's fall costs at most
+/// 5 health from any height).
+fn mesa() -> (Level, CollisionMap) {
+    let mut b = shell(768.);
+    b.solid(v(-512., -256., 0.), v(0., 256., 576.), "mesa");
+    b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
+    b.point("info_player_deathmatch", v(-300., 0., 600.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_drops_off_a_mesa_as_deep_as_the_compiled_graph_falls() {
+    use botarena::bot::control::Controller;
+    let (level, cmap) = mesa();
+    let mut m = explorer_in(level, cmap, v(-300., 0., 601.));
+    // Walked off, as the compiled graph falls: not only down a run planned over the
+    // physics to the unvisited floor below, as once the mesa's top is known (12 s) where
+    // its walks stopped at drops deeper than 400 units.
+    let mut planned = false;
+    let down = first_tick(&mut m, 60, |m| {
+        let low = m.sim.player_state(0).unwrap().origin.z < 100.0;
+        let c = m
+            .sim
+            .world
+            .get::<&Controller>(m.sim.players[0].entity)
+            .unwrap();
+        if let Controller::Explore(e) = &*c
+            && !low
+        {
+            planned |= e.run.is_some();
+        }
+        low
+    });
+    println!("in the hall at tick {down:?}, down a planned run: {planned}");
+    assert!(down.is_some(), "the explorer never dropped off the mesa");
+    assert!(!planned, "the explorer got down only by a planned run");
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+    let vitals: botarena::sim::components::Vitals = m.sim.player_component(0).unwrap();
+    assert!(
+        vitals.health >= 95.0,
+        "the fall cost {}",
+        100.0 - vitals.health
+    );
+}
+
 /// Two closed rooms side by side; a teleporter in a corner of the first sends players to
 /// the second, where a rocket launcher lies.
 fn sealed_rooms() -> (Level, CollisionMap) {

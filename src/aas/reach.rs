@@ -33,8 +33,8 @@ use super::world::{NavWorld, par_map};
 
 /// The highest a barrier jump or running jump lands above its start (a jump peaks 45.6 up).
 const MAX_JUMP_UP: f32 = 44.0;
-/// The longest drop tried.
-const MAX_FALL: f32 = 1024.0;
+/// The longest drop tried (explorers walk off the same: `bot::explore::MAX_DROP`).
+pub const MAX_FALL: f32 = 1024.0;
 /// How far above the highest swimming origin a floor may be for a water jump to be tried:
 /// the jump's lift (`pmove`'s water jump) carries the box about 60 units up from the surface.
 const MAX_WATER_JUMP_UP: f32 = 96.0;

@@ -184,11 +184,12 @@ pub const DROP_PENALTY: f32 = 300.0;
 
 /// Deepest drop an explorer walks off (its movement stage's `max_drop`; a match bot's is
 /// 200): a player new to a map drops into the hall below a balcony, and Quake's fall costs
-/// at most 5 health (a landing faster than 650 u/s, from 264 units up). The compiled graph
-/// counts such falls (up to 1024), so the floor they lead to is in the floor explorers are
-/// measured against: e1m3's invisibility (a 289-unit drop), start.map's super nailgun (393
-/// out of the bottom of a pool).
-pub const MAX_DROP: f32 = 400.0;
+/// at most 5 health from any height (a landing faster than 650 u/s, from 264 units up). The
+/// compiled graph's falls ([`crate::aas::reach::MAX_FALL`]), so the floor they lead to, in
+/// the floor explorers are measured against, is within a walk: e1m3's invisibility (a
+/// 289-unit drop), start.map's super nailgun (393 out of the bottom of a pool), e1m5's pit
+/// under the room its fired plat rises to (576; at 400 its walks stopped at the edge).
+pub const MAX_DROP: f32 = crate::aas::reach::MAX_FALL;
 
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
