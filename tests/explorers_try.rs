@@ -3,7 +3,8 @@
 //! that opens as a player comes near, and an explorer walks through it; a door that opens
 //! when shot, or a button pressed only by a shot, and an explorer shoots it and goes
 //! through; a balcony that only a plat reaches, and an explorer rides the plat up and
-//! marks the weapon there, and so where the plat waits up until a button fires it;
+//! marks the weapon there, and so where the plat waits up until a button fires it; a
+//! mesa over a hall, walked off (a 576-unit fall);
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there; a
@@ -267,15 +268,17 @@ fn an_explorer_shoots_a_button_with_health_that_opens_the_way_to_a_weapon() {
 /// reaches: a column 192 high that waits down with its top at z 8 and rises when stood on.
 /// A rocket launcher lies on the balcony.
 fn balcony() -> (Level, CollisionMap) {
+    balcony_with(&[("classname", "func_plat")]).build()
+}
+
+/// [`balcony`]'s room, balcony, weapon and spawn point, its plat with `plat_keys`.
+fn balcony_with(plat_keys: &[(&str, &str)]) -> MapBuilder {
     let mut b = shell(384.);
     b.solid(v(192., -256., 0.), v(528., 256., 192.), "balcony");
-    b.brush_entity(
-        &[("classname", "func_plat")],
-        &[(v(64., -64., 0.), v(192., 64., 192.), "plat")],
-    );
+    b.brush_entity(plat_keys, &[(v(64., -64., 0.), v(192., 64., 192.), "plat")]);
     b.point("weapon_rocketlauncher", v(400., 0., 192.), &[]);
     b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
-    b.build()
+    b
 }
 
 #[test]
@@ -301,12 +304,7 @@ fn an_explorer_rides_the_plat_it_sees_up_to_a_weapon() {
 /// facing east). Once fired it comes down and works as any plat (e1m5's, up to the room
 /// at z 344, is fired by a button in another room).
 fn balcony_fired_plat() -> (Level, CollisionMap) {
-    let mut b = shell(384.);
-    b.solid(v(192., -256., 0.), v(528., 256., 192.), "balcony");
-    b.brush_entity(
-        &[("classname", "func_plat"), ("targetname", "lift")],
-        &[(v(64., -64., 0.), v(192., 64., 192.), "plat")],
-    );
+    let mut b = balcony_with(&[("classname", "func_plat"), ("targetname", "lift")]);
     b.brush_entity(
         &[
             ("classname", "func_button"),
@@ -316,8 +314,6 @@ fn balcony_fired_plat() -> (Level, CollisionMap) {
         ],
         &[(v(-512., -24., 32.), v(-504., 24., 64.), "button")],
     );
-    b.point("weapon_rocketlauncher", v(400., 0., 192.), &[]);
-    b.point("info_player_deathmatch", v(-300., 0., 24.), &[]);
     b.build()
 }
 
