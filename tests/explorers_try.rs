@@ -359,11 +359,17 @@ fn an_explorer_fires_a_plat_waiting_up_with_its_button_and_rides_it() {
 /// under the room a fired plat rises to, down to a secret door; Quake's fall costs at most
 /// 5 health from any height).
 fn mesa() -> (Level, CollisionMap) {
-    let mut b = shell(768.);
-    b.solid(v(-512., -256., 0.), v(0., 256., 576.), "mesa");
+    ledge_over_hall(576., 768.).build()
+}
+
+/// A hall `height` high (floor z 0) with a ledge in its west part (x −512..0, top z
+/// `top`) where a spawn point stands, and a rocket launcher on the hall's floor at x 300.
+fn ledge_over_hall(top: f32, height: f32) -> MapBuilder {
+    let mut b = shell(height);
+    b.solid(v(-512., -256., 0.), v(0., 256., top), "ledge");
     b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
-    b.point("info_player_deathmatch", v(-300., 0., 600.), &[]);
-    b.build()
+    b.point("info_player_deathmatch", v(-300., 0., top + 24.), &[]);
+    b
 }
 
 #[test]
@@ -937,15 +943,12 @@ fn an_explorer_jumps_into_a_pool_behind_a_rim_and_swims_its_tunnel_to_the_room_b
 
 /// A hall (floor z 0, ceiling z 640) under a pool that floats in its east part (x 0..512,
 /// z 352..480, nothing under it but air), beside a ledge in its west part (x −512..0, top
-/// z 512) where the explorer starts: walked off, the ledge drops into the pool; the hall's
-/// floor is 512 below the ledge (deeper than an explorer walks off) and is reached only out
-/// of the pool's bottom, as start.map's Nightmare hall is. A rocket launcher lies on it.
+/// z 512) where the explorer starts: walked off, the ledge drops into the pool, which spans
+/// the hall's width, so the hall's floor (512 below the ledge) is reached only out of the
+/// pool's bottom, as start.map's Nightmare hall is. A rocket launcher lies on it.
 fn floating_pool() -> (Level, CollisionMap) {
-    let mut b = shell(640.);
-    b.solid(v(-512., -256., 0.), v(0., 256., 512.), "ledge");
+    let mut b = ledge_over_hall(512., 640.);
     b.solid(v(0., -256., 352.), v(528., 256., 480.), "*water0");
-    b.point("weapon_rocketlauncher", v(300., 0., 0.), &[]);
-    b.point("info_player_deathmatch", v(-300., 0., 536.), &[]);
     b.build()
 }
 
