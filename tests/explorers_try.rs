@@ -4,7 +4,8 @@
 //! when shot, or a button pressed only by a shot, and an explorer shoots it and goes
 //! through; a balcony that only a plat reaches, and an explorer rides the plat up and
 //! marks the weapon there, and so where the plat waits up until a button fires it; a
-//! mesa over a hall, walked off (a 576-unit fall);
+//! mesa over a hall, walked off (a 576-unit fall); a floor over a lava pit that a pressure
+//! plate slides away, waited for and crossed;
 //! a button beside an alcove, pressed from in front of its face by an explorer that starts
 //! in the alcove; a room only an underwater tunnel leads to, and an explorer swims through; a
 //! place the team's graph leads to the long way round, and an explorer routes there; a
@@ -405,6 +406,96 @@ fn an_explorer_drops_off_a_mesa_as_deep_as_the_compiled_graph_falls() {
         "the fall cost {}",
         100.0 - vitals.health
     );
+}
+
+/// Two ledges (x −512..−256 and 256..528, top z 128) across a lava pit, bridged by a floor
+/// (a `func_door`, x −256..256, y −128..128, z 112..128, between walls) that slides 264
+/// units south at 75 u/s when fired: by a pressure plate (a `func_button` sinking 8 units,
+/// `wait` 2) on the west ledge's edge, south of the middle, and by a trigger over the
+/// floor (`wait` 10); a rocket launcher lies on the east ledge. e4m3's floor to its quad
+/// room: the plate slides it away before a player is on it; one already on it is carried
+/// against the wall, which stops it, and crosses.
+fn sliding_floor() -> (Level, CollisionMap) {
+    let mut b = shell(256.);
+    b.solid(v(-512., -256., 0.), v(-256., 256., 128.), "ledge");
+    b.solid(v(256., -256., 0.), v(528., 256., 128.), "ledge");
+    b.solid(v(-256., -256., 0.), v(256., 256., 32.), "*lava1");
+    b.solid(v(-256., -256., 32.), v(256., -128., 256.), "wall");
+    b.solid(v(-256., 128., 32.), v(256., 256., 256.), "wall");
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("targetname", "floor"),
+            ("angle", "270"),
+            ("speed", "75"),
+            ("lip", "-8"),
+        ],
+        &[(v(-256., -128., 112.), v(256., 128., 128.), "floor")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "trigger_multiple"),
+            ("target", "floor"),
+            ("wait", "10"),
+        ],
+        &[(v(-192., -128., 136.), v(192., 128., 168.), "trigger")],
+    );
+    b.brush_entity(
+        &[
+            ("classname", "func_button"),
+            ("angle", "-2"),
+            ("wait", "2"),
+            ("target", "floor"),
+        ],
+        &[(v(-320., -128., 128.), v(-256., 0., 136.), "plate")],
+    );
+    b.point("weapon_rocketlauncher", v(400., 0., 128.), &[]);
+    b.point("info_player_deathmatch", v(-400., 0., 152.), &[]);
+    b.build()
+}
+
+#[test]
+fn an_explorer_waits_for_a_floor_that_slid_away_and_crosses_it() {
+    use botarena::bot::control::Controller;
+    let (level, cmap) = sliding_floor();
+    let floor = door_of(&level);
+    let mut m = explorer_in(level, cmap, v(-400., 0., 153.));
+    let (mut slid, mut waited) = (None, None);
+    // Twenty seconds: it waits for the floor once it has seen it slide away and goes for
+    // it as it comes back (13 s); one that turned away from the pit got over by chance at
+    // 31 s.
+    let over = first_tick(&mut m, 20, |m| {
+        if slid.is_none() && m.sim.mover_state(floor).unwrap().phase != Phase::AtA {
+            slid = Some(m.sim.tick);
+        }
+        let c = m
+            .sim
+            .world
+            .get::<&Controller>(m.sim.players[0].entity)
+            .unwrap();
+        if let Controller::Explore(e) = &*c
+            && e.floor.is_some()
+            && waited.is_none()
+        {
+            waited = Some(m.sim.tick);
+        }
+        let s = m.sim.player_state(0).unwrap();
+        s.origin.x > 280.0 && s.origin.z > 128.0
+    });
+    println!("floor slid at tick {slid:?}, waited from tick {waited:?}, over at tick {over:?}");
+    assert!(slid.is_some(), "nothing fired the floor");
+    assert!(waited.is_some(), "the explorer never waited for the floor");
+    assert!(
+        over.is_some(),
+        "the explorer never crossed to the east ledge"
+    );
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+    // Stood on, the floor's cells are known (a mover's top drew explorers back for good).
+    let known = [-64., 64.]
+        .iter()
+        .flat_map(|&x| [-64., 64.].map(|y| v(x, y, 153.)))
+        .any(|p| m.learned.visits.visits(p) > 0);
+    assert!(known, "no cell of the floor counts as visited");
 }
 
 /// Two closed rooms side by side; a teleporter in a corner of the first sends players to

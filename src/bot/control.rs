@@ -214,12 +214,13 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
         .query::<&Controller>()
         .iter()
         .any(|c| matches!(c, Controller::Explore(_)));
-    let (buttons, lifts, teleporters, doorways) = if explorers {
+    let (buttons, lifts, teleporters, doorways, floors) = if explorers {
         (
             super::explore::buttons(sim),
             super::explore::lifts(sim),
             super::explore::teleporters(sim),
             super::explore::doorways(sim),
+            super::explore::moving_floors(sim),
         )
     } else {
         Default::default()
@@ -386,6 +387,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                         .or_else(|| {
                             ex.doorway(&sim.cmap, visits, &doorways, s, (mstatus, routed), dt)
                         })
+                        .or_else(|| ex.moved_floor(&sim.cmap, (&sim.level, visits), &floors, s, dt))
                         .or_else(|| ex.suit_swim(&sim.cmap, visits, s, dt))
                         // Into a pool first: on the tick it is in, the dive feels for
                         // the way on under the surface.

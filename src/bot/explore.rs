@@ -17,7 +17,8 @@
 //! one under a plat waiting down it uncovers by riding the plat and stepping back off
 //! ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one standing
 //! open, likewise it walks through ([`Explorer::doorway`]: its feel for the way on stops at a
-//! closed door as at a wall); where walking straight to a button or door is blocked, or the
+//! closed door as at a wall); a floor (a door) that slid away from where nobody has been it
+//! waits by and crosses once it is back ([`Explorer::moved_floor`]); where walking straight to a button or door is blocked, or the
 //! button is pressed from a floor on another level, it is routed round over the team's graph; a
 //! swimmer dives out of the bottom of a floating pool or into a flooded passage whose mouth
 //! lies under the surface ([`Explorer::dive`]), and under water feels its way on from the
@@ -29,7 +30,7 @@
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
 //! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::under_lift`],
-//! [`Explorer::doorway`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
+//! [`Explorer::doorway`], [`Explorer::moved_floor`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
 //! [`PlannedRun`], [`choose_target`].
 
 use std::collections::BTreeMap;
@@ -587,6 +588,12 @@ pub struct Explorer {
     /// Doors a run to their front was planned for, per visit cell planned from, with the
     /// number of tries.
     pub door_front_tries: Vec<(DoorFrom, u32)>,
+    /// A floor that slides away ([`FloorView`]) being waited for and crossed: its mover
+    /// index, the place on it nobody has been that the bot walks to once it is back, the
+    /// seconds left, and whether it has been back since ([`Explorer::moved_floor`]).
+    pub floor: Option<(usize, Vec3, f32, bool)>,
+    /// Floors it waited for, with the number of tries.
+    pub floor_tries: Vec<(usize, u32)>,
     /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
     /// a bot that explores between fights, [`MAX_DROP`] for an exploring bot).
     pub max_drop: f32,
@@ -1644,6 +1651,82 @@ pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
         .collect()
 }
 
+/// A door that is a floor (a slab lower than a player, wide enough to stand on: it slides
+/// or sinks away from under whoever is on it) as explorers see it this tick.
+#[derive(Clone, Copy, Debug)]
+pub struct FloorView {
+    /// Index in the level's movers.
+    pub index: usize,
+    /// Its id (what a player standing on it has for ground).
+    pub id: EntId,
+    /// Its box where the map has it (closed: the floor is there).
+    pub home: (Vec3, Vec3),
+    /// Closed now (at rest where the map has it).
+    pub home_now: bool,
+}
+
+impl FloorView {
+    /// Whether a player standing at `p` (an origin) stands on its top where the map has it.
+    pub fn under(&self, p: Vec3) -> bool {
+        let (lo, hi) = self.home;
+        p.x >= lo.x
+            && p.x <= hi.x
+            && p.y >= lo.y
+            && p.y <= hi.y
+            && (p.z + PLAYER_MINS.z - hi.z).abs() <= STEP_SIZE
+    }
+}
+
+/// Whether a mover is a door whose closed box is a floor a player stands on ([`FloorView`]):
+/// lower than a player and at least a player's width both ways, fired by something (one
+/// that opens as a player comes near stays open while one waits by it) and coming back
+/// (`wait` not -1: a trap floor that stays open for good is not waited for). e4m3's floor
+/// over a pit to its quad room slides away when a pressure plate before it or a trigger
+/// over it fires it; a player already on it is carried against the wall, which stops it,
+/// and crosses.
+pub fn floor_door(m: &crate::map::level::MoverDef) -> bool {
+    use crate::map::level::MoverKind;
+    let size = m.maxs - m.mins;
+    let wide = PLAYER_MAXS.x - PLAYER_MINS.x;
+    matches!(
+        m.kind,
+        MoverKind::Door {
+            start_open: false,
+            touch_opens: false,
+            ..
+        }
+    ) && m.wait >= 0.0
+        && size.z < PLAYER_MAXS.z - PLAYER_MINS.z
+        && size.x >= wide
+        && size.y >= wide
+}
+
+/// The level's [`floor_door`]s as explorers see them this tick.
+pub fn moving_floors(sim: &crate::sim::Sim) -> Vec<FloorView> {
+    use crate::physics::movers::Phase;
+    use crate::sim::components::MoverSlot;
+    sim.level
+        .movers
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| floor_door(m))
+        .filter_map(|(index, m)| {
+            let st = sim.world.get::<&MoverSlot>(sim.movers[index]).ok()?.state;
+            Some(FloorView {
+                index,
+                id: m.id,
+                home: (m.mins, m.maxs),
+                home_now: st.phase == Phase::AtA && st.offset == Vec3::ZERO,
+            })
+        })
+        .collect()
+}
+
+/// Seconds an explorer waits for a floor that slid away to come back and walks to the
+/// place on it it waited for ([`Explorer::moved_floor`]): e4m3's takes 8.3 s from
+/// starting away to back (200 units each way at 75 u/s and 3 s open).
+pub const FLOOR_SECONDS: f32 = 15.0;
+
 /// Seconds between an explorer's runs planned toward the frontier.
 pub const FRONTIER_SECONDS: f32 = 4.0;
 
@@ -1908,6 +1991,8 @@ impl Explorer {
             shot: Vec::new(),
             door_front: None,
             door_front_tries: Vec::new(),
+            floor: None,
+            floor_tries: Vec::new(),
             max_drop: super::movement::MoveParams::default().max_drop,
             edge_stops: false,
             exploring: false,
@@ -2160,6 +2245,7 @@ impl Explorer {
         self.swim = None;
         self.detour = None;
         self.door = None;
+        self.floor = None;
     }
 
     /// Whether the bot is at one of the things it tries, or going for an item it has not
@@ -2181,6 +2267,7 @@ impl Explorer {
             || self.dive.is_some()
             || self.pool.is_some()
             || self.swim.is_some()
+            || self.floor.is_some()
     }
 
     /// Whether nobody has been at a place and this bot has not dived to its cell
@@ -2707,6 +2794,68 @@ impl Explorer {
             left: LIFT_SECONDS,
         });
         Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
+    }
+
+    /// Floors that slid away, as a player new to a map waits for them: where the nearest
+    /// place nobody has been (a frontier point within [`LIFT_RANGE`], seen, on the bot's
+    /// level) is on the top of a [`FloorView`] that is not closed now, the bot stands where
+    /// it is until the floor is back and then walks to that place, until someone has been
+    /// there or [`FLOOR_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per floor.
+    /// e4m3's explorers pressed the plate before the floor to its quad room, saw the floor
+    /// slide away, turned to the nearest place they could get to and never came back (seeds
+    /// 2, 5, 6, 8 of 0-15 of `explore --runs 16`). One trace per frontier point on a floor
+    /// away in range when not waiting.
+    pub fn moved_floor(
+        &mut self,
+        map: &CollisionMap,
+        (level, visits): (&Level, &VisitMap),
+        floors: &[FloorView],
+        s: &PlayerState,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        if let Some((index, q, left, crossing)) = self.floor.take() {
+            let left = left - dt;
+            let f = floors.iter().find(|f| f.index == index)?;
+            // On it: it is crossed as any floor (walking onto e4m3's fires it, and the
+            // wall it carries the bot to stops it).
+            let d = q - s.origin;
+            let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+            if left <= 0.0 || there || s.on_ground == Some(f.id) || visits.visits(q) > 0 {
+                return None;
+            }
+            // Once the floor is back the bot goes for it, whatever fires it on the way (a
+            // plate before it slides it away as the bot comes on, which carries the bot).
+            let crossing = crossing || f.home_now;
+            self.floor = Some((index, q, left, crossing));
+            if crossing {
+                return Some(ButtonGo::walk_to(q));
+            }
+            // Waiting: standing on a pressure plate that fires the floor (a button pressed
+            // by touch) holds it away, so not on a mover but a step back from the floor.
+            if s.on_ground.is_some_and(|g| g != EntId::WORLD) {
+                let back = (s.origin - q).truncate().normalize_or_zero().extend(0.0);
+                return Some(ButtonGo::walk_to(s.origin + back * 64.0));
+            }
+            return Some(ButtonGo::Walk(stand_at(s.origin)));
+        }
+        if self.busy() || floors.iter().all(|f| f.home_now) {
+            return None;
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        let tries = &self.floor_tries;
+        let q = visits.nearest_unvisited(level, map, s.origin)?;
+        if q.distance(eye) > LIFT_RANGE || (q.z - s.origin.z).abs() > STEP_SIZE {
+            return None;
+        }
+        let f = floors
+            .iter()
+            .find(|f| !f.home_now && f.under(q) && !tried_out(tries, f.index))?;
+        if map.trace_ray(eye, q, Contents::SOLID, None).fraction < 1.0 {
+            return None;
+        }
+        plan_try(&mut self.floor_tries, f.index);
+        self.floor = Some((f.index, q, FLOOR_SECONDS, false));
+        Some(ButtonGo::Walk(stand_at(s.origin)))
     }
 
     /// Plats, as a player new to a map tries them: a plat waiting down in sight within
@@ -3252,6 +3401,12 @@ impl Explorer {
         if self.still > STUCK_SECONDS {
             self.still = 0.0;
             stuck = true;
+        }
+        // Waiting for a floor to come back ([`Explorer::moved_floor`] says what to do):
+        // nothing else is chosen meanwhile, and standing there is not being stuck.
+        if self.floor.is_some() {
+            self.still = 0.0;
+            return (stand_at(s.origin), false);
         }
         let blocked = matches!(status, MoveStatus::Blocked(_));
         // Where an item seen on a ledge above is walked at, the walk ends under it: arrived,

@@ -382,21 +382,36 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
                 dr.prev = None;
             }
             let on_mover = s.on_ground.is_some_and(|g| g != EntId::WORLD);
-            if on_mover || !(sim.tick + id.0 as u64).is_multiple_of(interval) {
+            let sample = (sim.tick + id.0 as u64).is_multiple_of(interval);
+            // Visits count where the team stood or swam (at 10 Hz), on a floor that is a
+            // door ([`crate::bot::explore::floor_door`]) too: a cell only fallen or jumped
+            // through is not known (a walkway above a pit stays new after bots have dropped
+            // past it), and one whose floor is such a door (e4m3's sliding floor, crossed
+            // as it slides) is known once stood on, or it drew explorers back for good.
+            // Plats and trains carry their riders through cells they have not walked;
+            // counted on any door at rest, e1m3's explorers missed its super shotgun on 5
+            // of 16 runs instead of 3.
+            let on_floor_door = || {
+                level
+                    .movers
+                    .iter()
+                    .any(|m| s.on_ground == Some(m.id) && crate::bot::explore::floor_door(m))
+            };
+            if sample && (!on_mover || on_floor_door()) {
+                if s.on_ground.is_some() || s.water_level >= 1 {
+                    visits.visit(s.origin);
+                }
+                if s.water_level >= 1 {
+                    visits.visit_wet(s.origin);
+                }
+            }
+            if on_mover || !sample {
                 if let Ok(mut d) = sim.world.get::<&mut Dropper>(e) {
                     *d = dr;
                 }
                 break 'one;
             }
-            // The 10 Hz search for the closest waypoint that reaches the bot. Visits count
-            // where the team stood or swam: a cell only fallen or jumped through is not known
-            // (a walkway above a pit stays new after bots have dropped past it).
-            if s.on_ground.is_some() || s.water_level >= 1 {
-                visits.visit(s.origin);
-            }
-            if s.water_level >= 1 {
-                visits.visit_wet(s.origin);
-            }
+            // The 10 Hz search for the closest waypoint that reaches the bot.
             let g = &mut *graph;
             let here = droppable(&s);
             let added_near = g.waypoints()[searched_len..]
