@@ -1124,6 +1124,61 @@ fn a_door_linked_to_a_named_door_opens_only_when_the_name_is_fired() {
     );
 }
 
+/// doors.qc `DOOR_TOGGLE` (spawnflag 32): a toggle door, once fired open, stays open past
+/// its `wait` (door_hit_top sends it nowhere) until fired again, which closes it; and it
+/// stays closed (e4m3's north-west floor, which sinks when a button fires it).
+#[test]
+fn a_toggle_door_stays_open_until_fired_again_and_then_closes() {
+    use botarena::physics::movers::Phase;
+    let mut b = closed_box(-512.0, 512.0, -256.0, 256.0);
+    // A door against the north wall, named t9, wait 1, rising 104 units.
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("angle", "-1"),
+            ("wait", "1"),
+            ("spawnflags", "32"),
+            ("targetname", "t9"),
+        ],
+        &[(v(-64.0, 192.0, 0.0), v(64.0, 256.0, 112.0), "door")],
+    );
+    // Two triggers firing t9 across the runner's way east, at x 0 and x 300.
+    for x in [0.0, 300.0] {
+        b.brush_entity(
+            &[("classname", "trigger_once"), ("target", "t9")],
+            &[(v(x, -256.0, 0.0), v(x + 16.0, 128.0, 128.0), "trigger")],
+        );
+    }
+    // Through the first trigger, 10 s standing, then through the second.
+    let runner = scripted(
+        "runner",
+        v(-200.0, 0.0, 25.0),
+        0.0,
+        ControllerConfig::Script(vec![
+            run_at(20, 0.0),
+            step(200, 0.0, 0.0),
+            run_at(20, 0.0),
+            step(1000, 0.0, 0.0),
+        ]),
+    );
+    let mut m = match_in(&b, vec![runner], MatchRules::default());
+    let mut phases = Vec::new();
+    for tick in 0..600 {
+        m.step();
+        if tick % 20 == 19 {
+            phases.push(m.sim.mover_state(0).unwrap().phase);
+        }
+    }
+    println!("door each second: {phases:?}");
+    // Fired at about 0.6 s, open by 2 s (104 units at 100 u/s), still open at 10 s (a
+    // door that is no toggle closes 1 s after it is open); fired again at about 11.6 s,
+    // closed by 14 s and still closed at 30 s.
+    assert_eq!(phases[1], Phase::AtB, "open 2 s in");
+    assert_eq!(phases[9], Phase::AtB, "still open 10 s in");
+    assert_eq!(phases[14], Phase::AtA, "closed 15 s in, once fired again");
+    assert_eq!(phases[29], Phase::AtA, "still closed 30 s in");
+}
+
 /// triggers.qc and subs.qc: a `trigger_counter` (count 2) fires its targets the second
 /// time it is fired and never again; a `trigger_relay` passes firing on after its `delay`
 /// and removes what its `killtarget` names; a named `trigger_once` still goes off when

@@ -1,36 +1,35 @@
-//! Exploration: what a bot with no goal does so that bots spread out and cover the map. It
-//! heads for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise it
-//! feels along eight directions (starting at a seeded random angle; each walk also counts
-//! stopped short of its first drop off a ledge) and picks the one that goes far on safe floor
-//! and ends where there are few waypoints. An item it goes for comes before anything new to
-//! try, and is walked at on the bot's own level. An item it could not reach is left alone for a
-//! while (until the bot is teleported somewhere new, where it chooses afresh); a bot that stays
-//! put too long gives up where it is, as a Quake player stuck somewhere does with the `kill`
-//! command, and respawns. Where the movement stage cannot get to a seen item (a running jump
-//! over lava that its jump prediction does not find), the bot plans a run with the travel-time
-//! planner ([`PlannedRun`]) and plays its commands, from the tick it plans it, while it stays
-//! on the planned path (letting go of what it was trying); where walking about leads only where
-//! the team has been, it plans such a run toward the nearest place nobody has visited
-//! ([`Explorer::frontier_run`]). A button it sees that fires something it goes and presses
-//! ([`Explorer::button`]), a plat it sees that leads where nobody has been it rides
-//! ([`Explorer::lift`]), a teleporter likewise it steps into ([`Explorer::teleporter`]), and
-//! one under a plat waiting down it uncovers by riding the plat and stepping back off
-//! ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one standing
-//! open, likewise it walks through ([`Explorer::doorway`]: its feel for the way on stops at a
-//! closed door as at a wall); a floor (a door) that slid away from where nobody has been it
-//! waits by and crosses once it is back ([`Explorer::moved_floor`]); where walking straight to a button or door is blocked, or the
-//! button is pressed from a floor on another level, it is routed round over the team's graph; a
-//! swimmer dives out of the bottom of a floating pool or into a flooded passage whose mouth
-//! lies under the surface ([`Explorer::dive`]), and under water feels its way on from the
-//! surface; water it sees that nobody has swum in it jumps into ([`Explorer::pool`]); in the
-//! biosuit it goes into slime and searches it for what lies under a roof and for openings out
-//! of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a minute only where the
-//! team has long been starts again ([`Explorer::take_bored`]), and a dead one comes back at the
-//! spawn point its team knows least ([`least_known_spawn`]).
+//! Exploration: what a bot with no goal does so that bots spread out and cover the map. It heads
+//! for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise it feels
+//! along eight directions (starting at a seeded random angle; each walk also counts stopped short
+//! of its first drop off a ledge) and picks the one that goes far on safe floor and ends where
+//! there are few waypoints. An item it goes for comes before anything new to try, and is walked at
+//! on the bot's own level. An item it could not reach is left alone for a while (until the bot is
+//! teleported somewhere new, where it chooses afresh); a bot that stays put too long gives up where
+//! it is, as a Quake player stuck somewhere does with the `kill` command, and respawns. Where the
+//! movement stage cannot get to a seen item (a running jump over lava that its jump prediction does
+//! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays its
+//! commands, from the tick it plans it, while it stays on the planned path (letting go of what it
+//! was trying); where walking about leads only where the team has been, it plans such a run toward
+//! the nearest place nobody has visited ([`Explorer::frontier_run`]). A button it sees that fires
+//! something it goes and presses ([`Explorer::button`]), a plat it sees that leads where nobody has
+//! been it rides ([`Explorer::lift`]), a teleporter likewise it steps into
+//! ([`Explorer::teleporter`]), and one under a plat waiting down it uncovers by riding the plat and
+//! stepping back off ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one
+//! standing open, likewise it walks through ([`Explorer::doorway`]: its feel for the way on stops
+//! at a closed door as at a wall); a floor (a door) that slid away from where nobody has been it
+//! waits by and crosses once it is back ([`Explorer::moved_floor`]); where walking straight to a
+//! button or door is blocked, or the button is pressed from a floor on another level, it is routed
+//! round over the team's graph; a swimmer dives out of the bottom of a floating pool or into a
+//! flooded passage whose mouth lies under the surface ([`Explorer::dive`]), and under water feels
+//! its way on from the surface; water it sees that nobody has swum in it jumps into
+//! ([`Explorer::pool`]); in the biosuit it goes into slime and searches it for what lies under a
+//! roof and for openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a
+//! minute only where the team has long been starts again ([`Explorer::take_bored`]), and a dead one
+//! comes back at the spawn point its team knows least ([`least_known_spawn`]).
 //!
 //! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
-//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::under_lift`],
-//! [`Explorer::doorway`], [`Explorer::moved_floor`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::under_lift`], [`Explorer::doorway`],
+//! [`Explorer::moved_floor`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
 //! [`PlannedRun`], [`choose_target`].
 
 use std::collections::BTreeMap;
@@ -1680,7 +1679,8 @@ impl FloorView {
 /// Whether a mover is a door whose closed box is a floor a player stands on ([`FloorView`]):
 /// lower than a player and at least a player's width both ways, fired by something (one
 /// that opens as a player comes near stays open while one waits by it) and coming back
-/// (`wait` not -1: a trap floor that stays open for good is not waited for). e4m3's floor
+/// on its own (`wait` not -1, not a toggle door: a trap floor that stays open until fired
+/// again is not waited for). e4m3's floor
 /// over a pit to its quad room slides away when a pressure plate before it or a trigger
 /// over it fires it; a player already on it is carried against the wall, which stops it,
 /// and crosses.
@@ -1693,6 +1693,7 @@ pub fn floor_door(m: &crate::map::level::MoverDef) -> bool {
         MoverKind::Door {
             start_open: false,
             touch_opens: false,
+            toggle: false,
             ..
         }
     ) && m.wait >= 0.0

@@ -150,6 +150,9 @@ pub enum MoverKind {
         /// Has health (doors.qc: damage opens it, and all the doors linked with it): it,
         /// or a door linked with it.
         shootable: bool,
+        /// Spawnflag 32 (doors.qc's DOOR_TOGGLE): once open it stays open until fired
+        /// again, which closes it.
+        toggle: bool,
     },
     /// `func_button`: pressed by touch, fires its targets, returns after `wait`.
     Button {
@@ -586,6 +589,7 @@ impl Level {
                                     locked,
                                     no_link: spawnflags & 4 != 0,
                                     shootable: health > 0.0,
+                                    toggle: spawnflags & 32 != 0,
                                 },
                                 k.f32_or("speed", 100.0),
                                 k.f32_or("wait", 3.0),

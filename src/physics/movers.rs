@@ -225,6 +225,11 @@ impl MoverState {
                 self.timer = self.timer.max(1.0);
                 None
             }
+            // A toggle door open or opening closes when fired (doors.qc's door_fire).
+            (MoverKind::Door { toggle: true, .. }, Phase::AtB | Phase::ToB) => {
+                self.phase = Phase::ToA;
+                Some(MoverEvent::Started)
+            }
             (MoverKind::Door { .. }, Phase::AtA | Phase::ToA) => {
                 self.phase = Phase::ToB;
                 Some(MoverEvent::Started)
@@ -289,6 +294,8 @@ impl MoverState {
                     s.phase = Phase::AtB;
                     s.timer = match def.kind {
                         MoverKind::Plat { .. } => 3.0,
+                        // Open for good until fired again (door_hit_top does not send it back).
+                        MoverKind::Door { toggle: true, .. } => -1.0,
                         _ => def.wait,
                     };
                     event = Some(MoverEvent::ReachedB);
