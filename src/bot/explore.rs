@@ -1678,12 +1678,11 @@ impl FloorView {
 
 /// Whether a mover is a door whose closed box is a floor a player stands on ([`FloorView`]):
 /// lower than a player and at least a player's width both ways, fired by something (one
-/// that opens as a player comes near stays open while one waits by it) and coming back
-/// on its own (`wait` not -1, not a toggle door: a trap floor that stays open until fired
-/// again is not waited for). e4m3's floor
-/// over a pit to its quad room slides away when a pressure plate before it or a trigger
-/// over it fires it; a player already on it is carried against the wall, which stops it,
-/// and crosses.
+/// that opens as a player comes near stays open while one waits by it) and coming back on
+/// its own (`wait` not -1, not a toggle door: a trap floor that stays open until fired again
+/// is not waited for). e4m3's floor over a pit to its quad room slides away when a pressure
+/// plate before it or a trigger over it fires it; a player already on it is carried against
+/// the wall, which stops it, and crosses.
 pub fn floor_door(m: &crate::map::level::MoverDef) -> bool {
     use crate::map::level::MoverKind;
     let size = m.maxs - m.mins;
@@ -2804,8 +2803,9 @@ impl Explorer {
     /// there or [`FLOOR_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per floor.
     /// e4m3's explorers pressed the plate before the floor to its quad room, saw the floor
     /// slide away, turned to the nearest place they could get to and never came back (seeds
-    /// 2, 5, 6, 8 of 0-15 of `explore --runs 16`). One trace per frontier point on a floor
-    /// away in range when not waiting.
+    /// 2, 5, 6, 8 of 0-15 of `explore --runs 16`). Costs nothing while every floor is
+    /// closed; while one is away, a search of the frontier points and at most one trace per
+    /// tick when not waiting.
     pub fn moved_floor(
         &mut self,
         map: &CollisionMap,
