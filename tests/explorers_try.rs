@@ -71,6 +71,23 @@ fn first_tick(
     first
 }
 
+/// What `look` reads of the match's first player's explorer state (it is an explorer).
+fn with_explorer<R>(
+    m: &botarena::Match,
+    look: impl FnOnce(&botarena::bot::explore::Explorer) -> R,
+) -> R {
+    use botarena::bot::control::Controller;
+    let c = m
+        .sim
+        .world
+        .get::<&Controller>(m.sim.players[0].entity)
+        .expect("a controller");
+    let Controller::Explore(e) = &*c else {
+        panic!("an explorer");
+    };
+    look(e)
+}
+
 /// Whether the learned graph has a waypoint of the kind `kind` picks out.
 fn has_waypoint(m: &botarena::Match, kind: impl Fn(&WaypointKind) -> bool) -> bool {
     m.learned.waypoints.find_kind(kind).is_some()
@@ -375,7 +392,6 @@ fn ledge_over_hall(top: f32, height: f32) -> MapBuilder {
 
 #[test]
 fn an_explorer_drops_off_a_mesa_as_deep_as_the_compiled_graph_falls() {
-    use botarena::bot::control::Controller;
     let (level, cmap) = mesa();
     let mut m = explorer_in(level, cmap, v(-300., 0., 601.));
     // Walked off, as the compiled graph falls: not only down a run planned over the
@@ -384,15 +400,8 @@ fn an_explorer_drops_off_a_mesa_as_deep_as_the_compiled_graph_falls() {
     let mut planned = false;
     let down = first_tick(&mut m, 60, |m| {
         let low = m.sim.player_state(0).unwrap().origin.z < 100.0;
-        let c = m
-            .sim
-            .world
-            .get::<&Controller>(m.sim.players[0].entity)
-            .unwrap();
-        if let Controller::Explore(e) = &*c
-            && !low
-        {
-            planned |= e.run.is_some();
+        if !low {
+            planned |= with_explorer(m, |e| e.run.is_some());
         }
         low
     });
@@ -456,7 +465,6 @@ fn sliding_floor() -> (Level, CollisionMap) {
 
 #[test]
 fn an_explorer_waits_for_a_floor_that_slid_away_and_crosses_it() {
-    use botarena::bot::control::Controller;
     let (level, cmap) = sliding_floor();
     let floor = door_of(&level);
     let mut m = explorer_in(level, cmap, v(-400., 0., 153.));
@@ -468,15 +476,7 @@ fn an_explorer_waits_for_a_floor_that_slid_away_and_crosses_it() {
         if slid.is_none() && m.sim.mover_state(floor).unwrap().phase != Phase::AtA {
             slid = Some(m.sim.tick);
         }
-        let c = m
-            .sim
-            .world
-            .get::<&Controller>(m.sim.players[0].entity)
-            .unwrap();
-        if let Controller::Explore(e) = &*c
-            && e.floor.is_some()
-            && waited.is_none()
-        {
+        if waited.is_none() && with_explorer(m, |e| e.floor.is_some()) {
             waited = Some(m.sim.tick);
         }
         let s = m.sim.player_state(0).unwrap();
@@ -1145,7 +1145,6 @@ fn the_long_way_round() -> (Level, CollisionMap) {
 
 #[test]
 fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
-    use botarena::bot::control::Controller;
     use botarena::nav::waypoints::Travel;
     let (level, cmap) = the_long_way_round();
     let mut m = explorer_in(level, cmap, v(-256., 0., 25.));
@@ -1186,12 +1185,7 @@ fn an_explorer_routes_over_the_teams_graph_to_where_nobody_has_been() {
     }
     let mut gated = false;
     let in_c = first_tick(&mut m, 30, |m| {
-        let e = m.sim.players[0].entity;
-        if let Ok(c) = m.sim.world.get::<&Controller>(e)
-            && let Controller::Explore(ex) = &*c
-        {
-            gated |= ex.gate.is_some();
-        }
+        gated |= with_explorer(m, |ex| ex.gate.is_some());
         let s = m.sim.player_state(0).unwrap();
         s.origin.y > 512.0 && s.origin.x < 0.0
     });
