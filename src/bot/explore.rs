@@ -375,8 +375,12 @@ pub fn choose_target(
     let mut best: Option<(f32, Vec3)> = None;
     // Under water, the way on is felt from the surface above: along the bottom every walk
     // stays down there (a pool's own bottom is explored by swimming over it), and a
-    // swimmer that keeps choosing places down there runs out of air.
-    let from = if s.water_level >= 3 {
+    // swimmer that keeps choosing places down there runs out of air. So too for a swimmer
+    // with its head out: felt from where it swims, a walk toward an edge higher than a
+    // step above its feet ends there (e4m3's east part lies past a pool's edge 7 units
+    // over the surface; a swimmer that came up by it turned back along the bottom).
+    let swimming = s.water_level >= 3 || (s.water_level == 2 && s.on_ground.is_none());
+    let from = if swimming {
         // Slime too in the biosuit.
         let liquid = Contents(Contents::LIQUID.0 & !hazards.0);
         surface_above(map, s.origin, liquid).unwrap_or(s.origin)
