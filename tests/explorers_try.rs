@@ -1033,53 +1033,36 @@ fn an_explorer_jumps_into_a_pool_behind_a_rim_and_swims_its_tunnel_to_the_room_b
 }
 
 /// A swimmer with its head out at the surface of [`flooded_tunnel`]'s east pool (the room
-/// beyond lies at the water's level, past the pool's edge) feels its way on over the
-/// surface as well as along the bottom: some of its choices are in the east room, whatever
-/// part of the pool it swims in. Felt only from where it swims, every walk east met the
-/// room's floor edge (above the swimmer's step) and its choices all lay on the pool's
-/// bottom: e4m3's east part lies past such an edge 7 units over its pool's surface, and a
-/// swimmer that came up there turned back along the bottom.
+/// beyond lies at the water's level, past the pool's edge) feels its way on from the
+/// surface, as one with its head under does: its choices are in the east room. Felt from
+/// where it swims, every walk east met the room's floor edge (above the swimmer's step) and
+/// its choices all lay on the pool's bottom: e4m3's east part lies past such an edge 7
+/// units over its pool's surface, and a swimmer that came up there turned back along the
+/// bottom.
 #[test]
 fn a_swimmer_at_the_surface_feels_its_way_on_out_of_the_water() {
-    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     use botarena::physics::pmove::PlayerState;
     let (level, cmap) = flooded_tunnel_with(false);
-    let (graph, visits) = (Default::default(), VisitMap::default());
-    let choices = |s: &PlayerState| {
-        (0..40)
-            .map(|seed| {
-                let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
-                let (t, item) = choose_target(
-                    &cmap,
-                    &graph,
-                    &visits,
-                    &level,
-                    s,
-                    &Default::default(),
-                    &[],
-                    (MAX_DROP, true, hazards(0.0), |_| false),
-                    &mut rng,
-                );
-                assert_eq!(item, None);
-                t
-            })
-            .collect::<Vec<_>>()
+    let in_room = |s: &PlayerState| {
+        choices(&level, &cmap, s)
+            .iter()
+            .filter(|t| t.x > 384.0 && t.z > 0.0)
+            .count()
     };
-    let in_room = |t: &Vec3| t.x > 384.0 && t.z > 0.0;
     // Head out: eyes (22 over the origin) above the surface at z 0, waist under it.
     let mut s = PlayerState::at(v(320., -100., -10.), 0.0);
     s.water_level = 2;
     s.on_ground = None;
-    let out = choices(&s).iter().filter(|t| in_room(t)).count();
+    let out = in_room(&s);
     println!("{out} of 40 choices in the east room");
     assert!(out >= 10, "{out} of 40 choices in the east room");
-    // The same place with the head under: felt from the surface above as before.
+    // The same place with the head under: as before.
     let under = PlayerState {
         water_level: 3,
         origin: v(320., -100., -40.),
         ..s
     };
-    assert!(choices(&under).iter().filter(|t| in_room(t)).count() >= 10);
+    assert!(in_room(&under) >= 10);
 }
 
 /// A hall (floor z 0, ceiling z 640) under a pool that floats in its east part (x 0..512,
@@ -1281,11 +1264,24 @@ fn pit_choices(
     cmap: &CollisionMap,
     s: &botarena::physics::pmove::PlayerState,
 ) -> usize {
+    choices(level, cmap, s)
+        .iter()
+        .filter(|t| t.z < -100.0)
+        .count()
+}
+
+/// Where an exploring bot at `s` with nothing seen and no graph chooses to go, for each of
+/// 40 seeds.
+fn choices(
+    level: &Level,
+    cmap: &CollisionMap,
+    s: &botarena::physics::pmove::PlayerState,
+) -> Vec<Vec3> {
     use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     let (graph, visits) = (Default::default(), VisitMap::default());
     (0..40)
-        .filter(|seed| {
-            let mut rng = botarena::sim::rng::SimRng::new(*seed, 7);
+        .map(|seed| {
+            let mut rng = botarena::sim::rng::SimRng::new(seed, 7);
             let (t, item) = choose_target(
                 cmap,
                 &graph,
@@ -1298,9 +1294,9 @@ fn pit_choices(
                 &mut rng,
             );
             assert_eq!(item, None);
-            t.z < -100.0
+            t
         })
-        .count()
+        .collect()
 }
 
 #[test]
