@@ -713,11 +713,16 @@ fn stand_at(p: Vec3) -> MoveRequest {
     }
 }
 
-/// Running against `across`, the motion over the floor (not zero): the quickest stop.
+/// Running against `across`, the motion over the floor (not zero), no faster than the bot
+/// moves: the quickest stop. A wish at full speed against a slower motion overshot it (pmove's
+/// acceleration adds up to half the wished speed a tick at 20 Hz, friction takes 20 u/s): a
+/// bot settling at under about 160 u/s was sent back the other way every tick and rocked at
+/// 80-100 u/s, never under [`SETTLE_SPEED`], until given up as stuck 12 s later (e2m2 seed
+/// 10 on the ledge over its flooded hall, seed 40 by the spawn point at (1268, 119, 80)).
 fn brake(across: glam::Vec2) -> MoveRequest {
     MoveRequest {
         target: MoveTarget::Direction(-across.normalize().extend(0.0)),
-        speed: 320.0,
+        speed: across.length().min(320.0),
         known: false,
         wade: false,
         to_target: false,
@@ -3512,6 +3517,54 @@ impl Explorer {
 
 #[cfg(test)]
 mod tests {
+    /// Braking ([`super::brake`], as an explorer settling before it plans a run does) stops a
+    /// bot on flat floor from any speed over [`super::SETTLE_SPEED`] in a few ticks, and
+    /// never sends it back the other way faster than that: wishing full speed against a
+    /// motion slower than about 160 u/s overshot it every tick, and the bot rocked at
+    /// 80-100 u/s until given up as stuck.
+    #[test]
+    fn braking_stops_a_bot_from_any_speed_without_rocking() {
+        use super::{SETTLE_SPEED, brake, coming_at_a_run};
+        use crate::bot::movement::{MoveMemory, MoveParams, SteerCtx, steer};
+        use crate::map::builder::MapBuilder;
+        use crate::physics::pmove::{PhysicsParams, pmove};
+        use glam::Vec3;
+        let v = Vec3::new;
+        let (_, map) =
+            MapBuilder::sealed_room(v(-1024., -1024., 0.), v(1024., 1024., 256.)).build();
+        let ctx = SteerCtx {
+            map: &map,
+            physics: PhysicsParams::default(),
+            params: MoveParams::default(),
+            dt: 0.05,
+            me: None,
+        };
+        let still = crate::nav::sample::stand_still(&map, &ctx.physics, v(0., 0., 25.));
+        for speed in (65..=320).step_by(5) {
+            for dir in [v(1., 0., 0.), v(0.6, -0.8, 0.)] {
+                let mut s = still;
+                s.velocity = dir * speed as f32;
+                let mut mem = MoveMemory::default();
+                let mut ticks = 0;
+                while coming_at_a_run(&s) {
+                    assert!(
+                        ticks < 6,
+                        "{speed} u/s: still at {} after {ticks} ticks",
+                        s.velocity
+                    );
+                    let (cmd, _) = steer(&ctx, &s, &brake(s.velocity.truncate()), &mut mem);
+                    s = pmove(&s, &cmd, &map, &ctx.physics, ctx.dt, None).0;
+                    assert!(
+                        s.velocity.dot(dir) > -SETTLE_SPEED,
+                        "{speed} u/s: sent back at {}",
+                        s.velocity
+                    );
+                    ticks += 1;
+                }
+            }
+        }
+    }
+
     /// A walk keeps [`super::TELEPORTER_BERTH`] off a teleporter's volume, or the gap it
     /// starts at where that is less; a floor over the volume is no nearer.
     #[test]

@@ -1,0 +1,140 @@
+//! Diagnostics for an exploration: every N ticks each explorer's position, speed, what it is
+//! doing (the explorer's busy part and target) and the movement stage's status, with
+//! teleports and deaths as they happen.
+//! `cargo run --release --example explore_probe -- MAP SEED [EVERY] [SECONDS] [NEAR]`
+//! (`NEAR` = `x,y,r`: print only players within `r` units across of (x, y), and every tick).
+use std::sync::Arc;
+
+use botarena::bot::control::Controller;
+use botarena::bot::explore::Explorer;
+use botarena::scenario::explore::{ExploreConfig, explore};
+
+/// What the explorer is busy with, in a few words.
+fn busy(e: &Explorer) -> String {
+    let mut w = Vec::new();
+    let v = |p: glam::Vec3| format!("({:.0} {:.0} {:.0})", p.x, p.y, p.z);
+    if let Some((b, t)) = e.button {
+        w.push(format!("button {b} {t:.1}"));
+    }
+    if let Some((l, t)) = e.lift {
+        w.push(format!("lift {l} {t:.1}"));
+    }
+    if let Some((l, t)) = e.teleporter {
+        w.push(format!("teleporter {l} {t:.1}"));
+    }
+    if e.under_lift.is_some() {
+        w.push("under_lift".into());
+    }
+    if let Some((d, p, t)) = e.doorway {
+        w.push(format!("doorway {d} {} {t:.1}", v(p)));
+    }
+    if let Some((p, t)) = e.dive {
+        w.push(format!("dive {} {t:.1}", v(p)));
+    }
+    if let Some((p, t)) = e.pool {
+        w.push(format!("pool {} {t:.1}", v(p)));
+    }
+    if let Some((p, t)) = e.swim {
+        w.push(format!("swim {} {t:.1}", v(p)));
+    }
+    if let Some((p, t)) = e.gate {
+        w.push(format!("gate {} {t:.1}", v(p)));
+    }
+    if let Some((f, p, t, back)) = e.floor {
+        w.push(format!("floor {f} {} {t:.1} {back}", v(p)));
+    }
+    if e.run.is_some() {
+        w.push("run".into());
+    }
+    if e.settling {
+        w.push("settling".into());
+    }
+    if let Some(t) = e.target {
+        w.push(format!("target {}", v(t)));
+    }
+    if let Some(i) = e.item {
+        w.push(format!("item {i}"));
+    }
+    w.join(" ")
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let map = std::path::Path::new(&a[1]);
+    let seed: u64 = a[2].parse().expect("seed");
+    let every: u64 = a.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let seconds: f64 = a.get(4).and_then(|s| s.parse().ok()).unwrap_or(600.0);
+    let near: Option<Vec<f32>> = a
+        .get(5)
+        .map(|s| s.split(',').map(|x| x.parse().expect("x,y,r")).collect());
+    let (level, cmap) = botarena::map::load_level(map).expect("map");
+    let cfg = ExploreConfig {
+        bots: 4,
+        seconds,
+        seed,
+        tick_rate: 20,
+        every: 0.05,
+        connect: false,
+    };
+    explore(Arc::new(level), cmap, &cfg, |m| {
+        let tick = m.sim.tick;
+        for e in &m.sim.events {
+            match e {
+                botarena::sim::SimEvent::Teleport { .. }
+                | botarena::sim::SimEvent::Death { .. }
+                | botarena::sim::SimEvent::Pickup { .. } => println!("t{tick} {e:?}"),
+                _ => {}
+            }
+        }
+        for i in 0..m.sim.players.len() {
+            let s = m.sim.player_state(i).expect("player");
+            if let Some(n) = &near {
+                if (s.origin.truncate() - glam::Vec2::new(n[0], n[1])).length() > n[2] {
+                    continue;
+                }
+            } else if !tick.is_multiple_of(every) {
+                continue;
+            }
+            let c = m
+                .sim
+                .world
+                .get::<&Controller>(m.sim.players[i].entity)
+                .expect("controller");
+            let what = match &*c {
+                Controller::Explore(e) => busy(e),
+                _ => String::new(),
+            };
+            let route = m
+                .sim
+                .world
+                .get::<&botarena::bot::routing::RouteState>(m.sim.players[i].entity)
+                .ok()
+                .and_then(|r| r.next.zip(Some((r.previous, r.direct))))
+                .map(|(n, (prev, direct))| {
+                    let p = m
+                        .learned
+                        .waypoints
+                        .get(n)
+                        .map(|w| w.origin)
+                        .unwrap_or_default();
+                    format!(
+                        " next {n} ({:.0} {:.0} {:.0}) prev {prev:?} direct {direct}",
+                        p.x, p.y, p.z
+                    )
+                })
+                .unwrap_or_default();
+            println!(
+                "t{tick} {:.2}s p{i} ({:.0} {:.0} {:.0}) v{:.0} g{} w{} {what}{route} {:?}",
+                tick as f64 / 20.0,
+                s.origin.x,
+                s.origin.y,
+                s.origin.z,
+                s.velocity.truncate().length(),
+                u8::from(s.on_ground.is_some()),
+                s.water_level,
+                m.player_move_status(i)
+            );
+        }
+    })
+    .expect("explore");
+}
