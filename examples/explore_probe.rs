@@ -104,23 +104,19 @@ fn main() {
                 Controller::Explore(e) => busy(e),
                 _ => String::new(),
             };
+            // The routing stage's pick, where it has one (a gate, a detour).
             let route = m
                 .sim
                 .world
                 .get::<&botarena::bot::routing::RouteState>(m.sim.players[i].entity)
                 .ok()
-                .and_then(|r| r.next.zip(Some((r.previous, r.direct))))
-                .map(|(n, (prev, direct))| {
-                    let p = m
-                        .learned
-                        .waypoints
-                        .get(n)
-                        .map(|w| w.origin)
-                        .unwrap_or_default();
-                    format!(
-                        " next {n} ({:.0} {:.0} {:.0}) prev {prev:?} direct {direct}",
-                        p.x, p.y, p.z
-                    )
+                .and_then(|r| {
+                    let n = r.next?;
+                    let p = m.learned.waypoints.get(n)?.origin;
+                    Some(format!(
+                        " next {n} ({:.0} {:.0} {:.0}) prev {:?} direct {}",
+                        p.x, p.y, p.z, r.previous, r.direct
+                    ))
                 })
                 .unwrap_or_default();
             println!(

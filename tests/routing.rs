@@ -401,9 +401,8 @@ fn a_bot_tours_every_item_waypoint_of_explored_dm6_graphs() {
     // of 8 (checked for six or more). Over seeds 1-24: 176 of 192 since explorers brake no
     // faster than they move (2026-12-01, session 68: a re-deal; 176 the build before too,
     // all eight on 13 seeds either way; seed 2, the test's before, 7). 183 of 192 since
-    // explorers keep off
-    // teleporters they do not mean to take (2026-11-28, session 56: a re-deal; all eight on
-    // 18 seeds, 16 five, seed 1, the test's before, 7). 181 of 192 since a slide along a
+    // explorers keep off teleporters they do not mean to take (2026-11-28, session 56: a
+    // re-deal; all eight on 18 seeds, 16 five, seed 1, the test's before, 7). 181 of 192 since a slide along a
     // sloped plane no longer stops a player dead (2026-11-28, session 53: a re-deal; all
     // eight on 18 seeds, seed 5, one of the checked before, 4). 171 of 192 since explorers
     // plan a run to the nearest place nobody has been on their level before they drop off it

@@ -560,7 +560,14 @@ fn exploration_covers_dm4_and_dm6() {
             connect: true,
         };
         let m = explore(Arc::clone(&level), cmap, &cfg, |_| {}).unwrap();
-        let mut r = coverage(&level, &m.sim.cmap, &m.learned.waypoints, 4, m.time(), 3);
+        let mut r = coverage(
+            &level,
+            &m.sim.cmap,
+            &m.learned.waypoints,
+            cfg.bots,
+            m.time(),
+            cfg.seed,
+        );
         // Learning measured against the map (issue 21): the share of the compiled areas'
         // floor reachable from the spawn points that is within reach of a waypoint (the drop
         // stage's own test), the issue's 90 %. Seed 3: dm4 99.3 %, dm6 98.9 % (with a
