@@ -2,7 +2,8 @@
 //! doing (the explorer's busy part and target) and the movement stage's status, with
 //! teleports and deaths as they happen.
 //! `cargo run --release --example explore_probe -- MAP SEED [EVERY] [SECONDS] [NEAR]`
-//! (`NEAR` = `x,y,r`: print only players within `r` units across of (x, y), and every tick).
+//! (`NEAR` = `x,y,r`: print only players within `r` units across of (x, y), and every tick;
+//! and every `EVERY` ticks the movers whose middle lies there: index, offset, phase).
 use std::sync::Arc;
 
 use botarena::bot::control::Controller;
@@ -84,6 +85,32 @@ fn main() {
                 | botarena::sim::SimEvent::Death { .. }
                 | botarena::sim::SimEvent::Pickup { .. } => println!("t{tick} {e:?}"),
                 _ => {}
+            }
+        }
+        // Near a place: the movers there (offset and phase) whenever one moves or a
+        // player is near, so a probe shows a plat or floor door with the bots on it.
+        if let Some(n) = &near {
+            let mut line = String::new();
+            for (index, def) in m.sim.level.movers.iter().enumerate() {
+                let c = (def.mins + def.maxs) * 0.5;
+                if (c.truncate() - glam::Vec2::new(n[0], n[1])).length() > n[2] {
+                    continue;
+                }
+                if let Ok(slot) = m
+                    .sim
+                    .world
+                    .get::<&botarena::sim::components::MoverSlot>(m.sim.movers[index])
+                {
+                    let st = slot.state;
+                    let o = st.offset;
+                    line.push_str(&format!(
+                        " m{index} ({:.0} {:.0} {:.0}) {:?}",
+                        o.x, o.y, o.z, st.phase
+                    ));
+                }
+            }
+            if !line.is_empty() && tick.is_multiple_of(every) {
+                println!("t{tick} movers{line}");
             }
         }
         for i in 0..m.sim.players.len() {

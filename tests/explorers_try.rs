@@ -581,6 +581,40 @@ fn an_explorer_uncovers_a_teleporter_under_a_plat_by_riding_it_and_stepping_back
     assert!(item_marked(&m), "the rocket launcher has no item waypoint");
 }
 
+/// [`teleporter_under_plat`] as e4m3's: the teleporter in a well under the plat, closed by
+/// a rim 24 units high and 32 wide that the plat rests on (z 24..32 down), which the
+/// movement stage does not step up and only a jump gets over.
+fn teleporter_in_a_well_under_plat() -> (Level, CollisionMap) {
+    sealed_rooms_with((v(-112., -16., 0.), v(-80., 16., 16.)), |b| {
+        b.solid(v(-176., -80., 0.), v(-144., 80., 24.), "rim");
+        b.solid(v(-48., -80., 0.), v(-16., 80., 24.), "rim");
+        b.solid(v(-144., -80., 0.), v(-48., -48., 24.), "rim");
+        b.solid(v(-144., 48., 0.), v(-48., 80., 24.), "rim");
+        b.brush_entity(
+            &[("classname", "func_plat"), ("height", "96")],
+            &[(v(-176., -80., 120.), v(-16., 80., 128.), "plat")],
+        );
+    })
+}
+
+#[test]
+fn an_explorer_jumps_the_rim_of_a_teleporters_well_under_a_plat() {
+    let (level, cmap) = teleporter_in_a_well_under_plat();
+    // Where it sees the plat over the well (farther off, the rim hides it). Off the rising
+    // plat, in under it over the rim with a standing jump, steered over the rim in the
+    // air (steered back toward the plat's side, it came down where it left, for good).
+    let mut m = explorer_in(level, cmap, v(-280., 0., 25.));
+    let beyond = first_tick(&mut m, 20, |m| {
+        m.sim.player_state(0).unwrap().origin.x > 16.0
+    });
+    println!("in the second room at tick {beyond:?}");
+    assert!(
+        beyond.is_some(),
+        "the explorer never got into the teleporter in the well"
+    );
+    assert!(item_marked(&m), "the rocket launcher has no item waypoint");
+}
+
 /// The point an explorer's try walks to, if it walks to one.
 fn target(go: Option<botarena::bot::explore::ButtonGo>) -> Option<Vec3> {
     use botarena::bot::explore::ButtonGo;

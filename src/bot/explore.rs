@@ -1364,8 +1364,54 @@ pub struct UnderLift {
     pub back: Vec3,
     /// The plat has left its bottom with the bot on it.
     pub raised: bool,
+    /// Where the bot walks on the plat first, round a post between it and the middle.
+    pub via: Option<Vec3>,
+    /// The bot has stepped back off the rising plat onto the ground: from then on a jump
+    /// is toward the teleporter, not back to [`UnderLift::back`].
+    pub off: bool,
     /// Seconds left.
     pub left: f32,
+}
+
+/// How far up from its bottom a plat carries a rider before the rider is off its side,
+/// at most: e4m3's carries one into the beams round its shaft's mouth 48 units up (and
+/// then turns back down, blocked).
+pub const STEP_OFF_RISE: f32 = 32.0;
+
+/// Where an explorer uncovering a teleporter under plat `l` steps back off it
+/// ([`UnderLift::back`]): [`UNDER_LIFT_OFF`] out from the middle of the side nearest
+/// `from` — the side `from` lies off, or with `inside` (the bot on the plat, which has
+/// started up) the side whose edge is nearest of those a player leaving the plat
+/// [`STEP_OFF_RISE`] up has headroom past (the nearest where none has).
+pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3, inside: bool) -> Vec3 {
+    let off = from - l.top;
+    let reach = |d: Vec3| d.x.abs() * l.half.x + d.y.abs() * l.half.y;
+    let out = |d: Vec3| d * (reach(d) + UNDER_LIFT_OFF);
+    if !inside {
+        let side = if off.x.abs() * l.half.y >= off.y.abs() * l.half.x {
+            Vec3::X * off.x.signum()
+        } else {
+            Vec3::Y * off.y.signum()
+        };
+        return l.top + out(side);
+    }
+    let up = l.top.with_z(l.top.z + STEP_OFF_RISE - PLAYER_MINS.z + 1.0);
+    let headroom = |d: Vec3| {
+        let tr = map.trace(
+            up,
+            up + out(d),
+            PLAYER_MINS,
+            PLAYER_MAXS,
+            Contents::MASK_PLAYER_NO_BODIES,
+            Some(l.id),
+        );
+        !tr.start_solid && tr.fraction >= 1.0
+    };
+    let mut sides = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y];
+    // Nearest edge first (the bot's distance to it).
+    sides.sort_by(|&a, &b| (reach(a) - off.dot(a)).total_cmp(&(reach(b) - off.dot(b))));
+    let side = sides.into_iter().find(|&d| headroom(d)).unwrap_or(sides[0]);
+    l.top + out(side)
 }
 
 /// A plat as explorers see it this tick.
@@ -2703,7 +2749,10 @@ impl Explorer {
     /// (jumping on where it stops: a rim round the teleporter) until it is sent on. e4m3's
     /// balcony with a lightning gun is reached only by the teleporter in the pit under the
     /// north-west room's sinking floor, in a well under the plat that leaves the pit:
-    /// explorers that came down into the pit rode the plat up and out. At most
+    /// explorers that came down into the pit rode the plat up and out. A post in the way on
+    /// the plat is walked round ([`UnderLift::via`]); the side stepped back off is chosen
+    /// again once the plat starts up ([`step_off`]); a jump at the rim of the well is
+    /// steered over it in the air. At most
     /// [`BUTTON_TRIES`] times per teleporter (counted with [`Explorer::teleporter`]'s), for
     /// at most [`LIFT_SECONDS`] each, and over when the plat is down again before the bot
     /// got in. One trace per teleporter in range when not at one.
@@ -2724,7 +2773,10 @@ impl Explorer {
             if u.left <= 0.0 || s.origin.distance(t.dest) < 64.0 || (u.raised && l.waiting) {
                 return None;
             }
-            u.raised |= on && !l.waiting;
+            if on && !l.waiting && !u.raised {
+                u.raised = true;
+                u.back = step_off(map, l, s.origin, true).with_z(u.back.z);
+            }
             self.under_lift = Some(u);
             // Stopped on the ground short of where it goes: against an edge higher than the
             // movement stage jumps (e4m3's plat stands 40 over the pit's floor, and a 32-unit
@@ -2746,9 +2798,32 @@ impl Explorer {
                 if !on && stopped {
                     return Some(jump_on(middle));
                 }
+                // Stopped on the plat short of its field: a post at a corner is in the way
+                // (e4m3's plat slides down round four), so in along the other axis first,
+                // to the middle's line, and from there to the middle.
+                if on && stopped && u.via.is_none() {
+                    let off = (s.origin - l.top).abs();
+                    let out_y = off.y * l.half.x > off.x * l.half.y;
+                    u.via = Some(if out_y {
+                        Vec3::new(middle.x, s.origin.y, middle.z)
+                    } else {
+                        Vec3::new(s.origin.x, middle.y, middle.z)
+                    });
+                }
+                if let Some(p) = u.via {
+                    if (p - s.origin).truncate().length() < 8.0 {
+                        u.via = None;
+                    } else {
+                        self.under_lift = Some(u);
+                        return Some(ButtonGo::walk_to(p));
+                    }
+                }
+                self.under_lift = Some(u);
                 return Some(ButtonGo::walk_to(middle));
             }
-            if on || s.on_ground.is_none() {
+            u.off |= !on && s.on_ground.is_some();
+            self.under_lift = Some(u);
+            if !u.off {
                 return Some(ButtonGo::walk_to(u.back));
             }
             // Off the plat: in under it from the teleporter's height (or a rim round it);
@@ -2761,6 +2836,15 @@ impl Explorer {
             let to = Vec3::new(t.centre.x, t.centre.y, s.origin.z);
             if stopped {
                 return Some(jump_on(to));
+            }
+            // In the air off a jump at the rim, steered on over it: walked back toward the
+            // plat's side, a standing jump (30 u/s in the air at most) came down where it
+            // left (e4m3 seed 9: the rim's top reached four times, never crossed).
+            if s.on_ground.is_none() {
+                let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
+                return Some(ButtonGo::Press(crate::physics::predict::run_toward(
+                    dir, 320.0, false,
+                )));
             }
             return Some(ButtonGo::walk_to(to));
         }
@@ -2789,17 +2873,14 @@ impl Explorer {
         plan_try(&mut self.teleporter_tries, t.index);
         // Stepped back off over the middle of the plat's side nearest the bot, clear of
         // its edge: a corner of e4m3's has a post the way in from there.
-        let off = s.origin - l.top;
-        let back = if off.x.abs() * l.half.y >= off.y.abs() * l.half.x {
-            Vec3::X * off.x.signum() * (l.half.x + UNDER_LIFT_OFF)
-        } else {
-            Vec3::Y * off.y.signum() * (l.half.y + UNDER_LIFT_OFF)
-        };
+        let back = step_off(map, l, s.origin, false);
         self.under_lift = Some(UnderLift {
             teleporter: t.index,
             lift: l.index,
-            back: (l.top + back).with_z(s.origin.z),
+            back: back.with_z(s.origin.z),
             raised: false,
+            via: None,
+            off: false,
             left: LIFT_SECONDS,
         });
         Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
@@ -3425,7 +3506,14 @@ impl Explorer {
         // every explorer that came through them, which stood below it until given up).
         let short = *status == MoveStatus::Arrived
             && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
+        // While it uncovers a teleporter under a plat the movement stage's status is that
+        // of that walk, not of a walk to the item: e4m3 seed 9's explorer, stopped by the
+        // rim of the teleporter's well under the plat, planned a run for the quad it had
+        // been going for and gave the teleporter up. (The same for every try, seeds 0-47:
+        // e4m3 every item 35 of 48, but e1m3 42 / 37 -> 37 / 35 at 90 % / every item,
+        // e1m5 43 / 46 -> 42 / 45: left to this one.)
         if (blocked || short)
+            && self.under_lift.is_none()
             && let Some(i) = self.item.take()
         {
             // The movement stage cannot get there (lava, a gap it sees no jump over, a ledge
