@@ -87,8 +87,8 @@ fn main() {
                 _ => {}
             }
         }
-        // Near a place: the movers there (offset and phase) whenever one moves or a
-        // player is near, so a probe shows a plat or floor door with the bots on it.
+        // Near a place: the movers there (offset and phase) every `every` ticks, so a
+        // probe shows a plat or floor door with the bots on it.
         if let Some(n) = &near {
             let mut line = String::new();
             for (index, def) in m.sim.level.movers.iter().enumerate() {

@@ -1378,28 +1378,35 @@ pub struct UnderLift {
 /// then turns back down, blocked).
 pub const STEP_OFF_RISE: f32 = 32.0;
 
-/// Where an explorer uncovering a teleporter under plat `l` steps back off it
-/// ([`UnderLift::back`]): [`UNDER_LIFT_OFF`] out from the middle of the side nearest
-/// `from` — the side `from` lies off, or with `inside` (the bot on the plat, which has
-/// started up) the side whose edge is nearest of those a player leaving the plat
-/// [`STEP_OFF_RISE`] up has headroom past (the nearest where none has).
-pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3, inside: bool) -> Vec3 {
+/// How far out from the middle of plat `l`'s side `d` (a unit axis) an explorer
+/// uncovering a teleporter under it steps back off: [`UNDER_LIFT_OFF`] past the edge.
+fn step_off_point(l: &LiftView, d: Vec3) -> Vec3 {
+    l.top + d * (d.x.abs() * l.half.x + d.y.abs() * l.half.y + UNDER_LIFT_OFF)
+}
+
+/// Where an explorer that saw a teleporter under plat `l` from `from` steps back off it
+/// ([`UnderLift::back`]): out from the middle of the side `from` lies off.
+pub fn step_back(l: &LiftView, from: Vec3) -> Vec3 {
     let off = from - l.top;
-    let reach = |d: Vec3| d.x.abs() * l.half.x + d.y.abs() * l.half.y;
-    let out = |d: Vec3| d * (reach(d) + UNDER_LIFT_OFF);
-    if !inside {
-        let side = if off.x.abs() * l.half.y >= off.y.abs() * l.half.x {
-            Vec3::X * off.x.signum()
-        } else {
-            Vec3::Y * off.y.signum()
-        };
-        return l.top + out(side);
-    }
+    let side = if off.x.abs() * l.half.y >= off.y.abs() * l.half.x {
+        Vec3::X * off.x.signum()
+    } else {
+        Vec3::Y * off.y.signum()
+    };
+    step_off_point(l, side)
+}
+
+/// Where an explorer standing at `from` on plat `l`, which has started up, steps off it
+/// instead ([`UnderLift::back`]): out from the middle of the side whose edge is nearest of
+/// those a player leaving the plat [`STEP_OFF_RISE`] up has headroom past (the nearest
+/// where none has).
+pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3) -> Vec3 {
+    let off = from - l.top;
     let up = l.top.with_z(l.top.z + STEP_OFF_RISE - PLAYER_MINS.z + 1.0);
     let headroom = |d: Vec3| {
         let tr = map.trace(
             up,
-            up + out(d),
+            up + (step_off_point(l, d) - l.top),
             PLAYER_MINS,
             PLAYER_MAXS,
             Contents::MASK_PLAYER_NO_BODIES,
@@ -1407,11 +1414,12 @@ pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3, inside: bool) -> V
         );
         !tr.start_solid && tr.fraction >= 1.0
     };
-    let mut sides = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y];
     // Nearest edge first (the bot's distance to it).
-    sides.sort_by(|&a, &b| (reach(a) - off.dot(a)).total_cmp(&(reach(b) - off.dot(b))));
+    let gap = |d: Vec3| d.x.abs() * l.half.x + d.y.abs() * l.half.y - off.dot(d);
+    let mut sides = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y];
+    sides.sort_by(|&a, &b| gap(a).total_cmp(&gap(b)));
     let side = sides.into_iter().find(|&d| headroom(d)).unwrap_or(sides[0]);
-    l.top + out(side)
+    step_off_point(l, side)
 }
 
 /// A plat as explorers see it this tick.
@@ -2775,20 +2783,17 @@ impl Explorer {
             }
             if on && !l.waiting && !u.raised {
                 u.raised = true;
-                u.back = step_off(map, l, s.origin, true).with_z(u.back.z);
+                u.back = step_off(map, l, s.origin).with_z(u.back.z);
             }
             self.under_lift = Some(u);
             // Stopped on the ground short of where it goes: against an edge higher than the
             // movement stage jumps (e4m3's plat stands 40 over the pit's floor, and a 32-unit
             // rim closes the teleporter's well under it), so jump on toward it.
-            let jump_on = |to: Vec3| {
+            let run_at = |to: Vec3, jump: bool| {
                 let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
-                ButtonGo::Press(crate::physics::predict::run_toward(
-                    dir,
-                    320.0,
-                    !s.jump_held,
-                ))
+                ButtonGo::Press(crate::physics::predict::run_toward(dir, 320.0, jump))
             };
+            let jump_on = |to: Vec3| run_at(to, !s.jump_held);
             let stopped = s.on_ground.is_some() && s.velocity.truncate().length() < 30.0;
             if !u.raised {
                 let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
@@ -2810,16 +2815,13 @@ impl Explorer {
                         Vec3::new(s.origin.x, middle.y, middle.z)
                     });
                 }
-                if let Some(p) = u.via {
-                    if (p - s.origin).truncate().length() < 8.0 {
-                        u.via = None;
-                    } else {
-                        self.under_lift = Some(u);
-                        return Some(ButtonGo::walk_to(p));
-                    }
+                if u.via
+                    .is_some_and(|p| (p - s.origin).truncate().length() < 8.0)
+                {
+                    u.via = None;
                 }
                 self.under_lift = Some(u);
-                return Some(ButtonGo::walk_to(middle));
+                return Some(ButtonGo::walk_to(u.via.unwrap_or(middle)));
             }
             u.off |= !on && s.on_ground.is_some();
             self.under_lift = Some(u);
@@ -2841,10 +2843,7 @@ impl Explorer {
             // plat's side, a standing jump (30 u/s in the air at most) came down where it
             // left (e4m3 seed 9: the rim's top reached four times, never crossed).
             if s.on_ground.is_none() {
-                let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
-                return Some(ButtonGo::Press(crate::physics::predict::run_toward(
-                    dir, 320.0, false,
-                )));
+                return Some(run_at(to, false));
             }
             return Some(ButtonGo::walk_to(to));
         }
@@ -2873,7 +2872,7 @@ impl Explorer {
         plan_try(&mut self.teleporter_tries, t.index);
         // Stepped back off over the middle of the plat's side nearest the bot, clear of
         // its edge: a corner of e4m3's has a post the way in from there.
-        let back = step_off(map, l, s.origin, false);
+        let back = step_back(l, s.origin);
         self.under_lift = Some(UnderLift {
             teleporter: t.index,
             lift: l.index,
