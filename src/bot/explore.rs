@@ -2986,11 +2986,20 @@ impl Explorer {
                 return None;
             }
             self.lift = Some((index, left));
+            let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
+            // Stopped on a plat still down outside its field (on its edge): the plat starts
+            // up only once a player touches the field, and one standing there waited the try
+            // out (e3m2's plat at (-384, -416), seed 1: 10 s at its north edge). Walked on
+            // into the middle.
+            let stopped = s.velocity.truncate().length() < 30.0;
+            if on && l.waiting && stopped && !l.in_field(s.origin) {
+                return Some(ButtonGo::walk_to(middle));
+            }
             if on {
                 // Riding: stand still in the middle.
                 return Some(ButtonGo::stand(s.yaw));
             }
-            return Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)));
+            return Some(ButtonGo::walk_to(middle));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
         if self.busy() {
@@ -3649,6 +3658,64 @@ mod tests {
                     ticks += 1;
                 }
             }
+        }
+    }
+
+    /// A plat try ([`super::Explorer::lift`]): a bot stopped on the plat's edge outside the
+    /// field that starts it walks on to the middle (standing there, it waited the try out
+    /// with the plat down: e3m2's plat by the lava shaft, seed 1), and one in the field or
+    /// still moving stands.
+    #[test]
+    fn a_bot_stopped_on_a_plats_edge_walks_into_its_field() {
+        use super::{ButtonGo, Explorer, LiftView, VisitMap};
+        use crate::bot::movement::MoveTarget;
+        use crate::map::EntId;
+        use crate::map::builder::MapBuilder;
+        use crate::physics::pmove::PhysicsParams;
+        use glam::Vec3;
+        let v = Vec3::new;
+        let (_, map) = MapBuilder::sealed_room(v(-512., -512., 0.), v(512., 512., 256.)).build();
+        let plat = EntId(7);
+        let lift = LiftView {
+            index: 3,
+            id: plat,
+            top: v(0., 0., 8.),
+            high_top: v(0., 0., 192.),
+            waiting: true,
+            up: false,
+            half: v(64., 64., 0.),
+        };
+        let visits = VisitMap::default();
+        let still =
+            crate::nav::sample::stand_still(&map, &PhysicsParams::default(), v(0., -300., 25.));
+        let ask = |at: Vec3, speed: f32| {
+            let mut s = still;
+            s.origin = at;
+            s.on_ground = Some(plat);
+            s.velocity = v(0., speed, 0.);
+            let mut e = Explorer::new(at);
+            e.lift = Some((lift.index, 10.0));
+            let go = e.lift(&map, &visits, &[lift], &s, 0.05);
+            (go, e.lift.is_some())
+        };
+        let walks_to_middle = |go: &Option<ButtonGo>| {
+            matches!(go, Some(ButtonGo::Walk(r))
+                if matches!(r.target, MoveTarget::Point(p) if p.truncate().length() < 1e-3))
+        };
+        // On the south edge, 4 units of the box over it: outside the field (inset 25).
+        let edge = v(0., -76., 32.);
+        let (go, trying) = ask(edge, 0.0);
+        assert!(
+            walks_to_middle(&go) && trying,
+            "stopped on the edge: {go:?}"
+        );
+        // Still moving in, or in the field: it stands and rides.
+        for (at, speed) in [(edge, 100.0), (v(0., -20., 32.), 0.0)] {
+            let (go, trying) = ask(at, speed);
+            assert!(
+                matches!(go, Some(ButtonGo::Press(_))) && trying,
+                "{at} at {speed}: {go:?}"
+            );
         }
     }
 
