@@ -2950,10 +2950,10 @@ impl Explorer {
 
     /// Plats, as a player new to a map tries them: a plat waiting down in sight within
     /// [`LIFT_RANGE`] whose top, when up, stands where nobody has been is walked onto and
-    /// ridden (standing still on it) until it is up, or [`LIFT_SECONDS`] have passed, at
-    /// most [`BUTTON_TRIES`] times per plat. The drop stage marks the ride (elevator
-    /// waypoints). Returns what to do while at it. One trace per plat in range when not
-    /// riding one.
+    /// ridden (standing still on it, walked on into its field where stopped outside it)
+    /// until it is up, or [`LIFT_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per
+    /// plat. The drop stage marks the ride (elevator waypoints). Returns what to do while
+    /// at it. One trace per plat in range when not riding one.
     pub fn lift(
         &mut self,
         map: &CollisionMap,
