@@ -1345,6 +1345,10 @@ pub fn buttons(sim: &crate::sim::Sim) -> Vec<ButtonView> {
 pub const LIFT_RANGE: f32 = 768.0;
 /// Seconds an explorer tries to get onto a plat and ride it up before giving up on it.
 pub const LIFT_SECONDS: f32 = 12.0;
+
+/// Slower than this across the floor, a bot at a plat counts as stopped (held by an edge, a
+/// post, or standing where it came to rest).
+pub const STOPPED_SPEED: f32 = 30.0;
 /// How far out from a plat's side an explorer uncovering a teleporter under it steps back
 /// off ([`Explorer::under_lift`]).
 pub const UNDER_LIFT_OFF: f32 = 40.0;
@@ -1442,6 +1446,11 @@ pub struct LiftView {
 }
 
 impl LiftView {
+    /// Where a player standing on the middle of its top now has its origin.
+    pub fn rider(&self) -> Vec3 {
+        self.top + Vec3::new(0.0, 0.0, -PLAYER_MINS.z)
+    }
+
     /// Whether a player at `origin` over the plat touches its field, with 2 units to
     /// spare: the plat's top inset by 25 units from its sides, or its middle line where it
     /// is 50 or less across (plats.qc), met by the player's box (16 each way).
@@ -2794,9 +2803,9 @@ impl Explorer {
                 ButtonGo::Press(crate::physics::predict::run_toward(dir, 320.0, jump))
             };
             let jump_on = |to: Vec3| run_at(to, !s.jump_held);
-            let stopped = s.on_ground.is_some() && s.velocity.truncate().length() < 30.0;
+            let stopped = s.on_ground.is_some() && s.velocity.truncate().length() < STOPPED_SPEED;
             if !u.raised {
-                let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
+                let middle = l.rider();
                 if on && l.in_field(s.origin) {
                     return Some(ButtonGo::stand(s.yaw));
                 }
@@ -2882,7 +2891,7 @@ impl Explorer {
             off: false,
             left: LIFT_SECONDS,
         });
-        Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
+        Some(ButtonGo::walk_to(l.rider()))
     }
 
     /// Floors that slid away, as a player new to a map waits for them: where the nearest
@@ -2986,12 +2995,12 @@ impl Explorer {
                 return None;
             }
             self.lift = Some((index, left));
-            let middle = l.top + Vec3::new(0.0, 0.0, 24.0);
+            let middle = l.rider();
             // Stopped on a plat still down outside its field (on its edge): the plat starts
             // up only once a player touches the field, and one standing there waited the try
             // out (e3m2's plat at (-384, -416), seed 1: 10 s at its north edge). Walked on
             // into the middle.
-            let stopped = s.velocity.truncate().length() < 30.0;
+            let stopped = s.velocity.truncate().length() < STOPPED_SPEED;
             if on && l.waiting && stopped && !l.in_field(s.origin) {
                 return Some(ButtonGo::walk_to(middle));
             }
@@ -3021,7 +3030,7 @@ impl Explorer {
             .1;
         plan_try(&mut self.lift_tries, l.index);
         self.lift = Some((l.index, LIFT_SECONDS));
-        Some(ButtonGo::walk_to(l.top + Vec3::new(0.0, 0.0, 24.0)))
+        Some(ButtonGo::walk_to(l.rider()))
     }
 
     /// Buttons, as a player new to a map tries them: a ready button in sight within
