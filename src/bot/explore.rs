@@ -2343,12 +2343,12 @@ impl Explorer {
     }
 
     /// Just teleported (an exploring bot, on the tick it arrives): every try it was at is
-    /// over, as each was about a thing back where it came from. e1m1's invulnerability
-    /// stands on the ledge its teleporter sends players to: an explorer sent there in the
-    /// middle of a try at a door walked on toward that door, off the ledge (seed 4). The
-    /// tries' counts stand. A route over the team's graph to a frontier point
-    /// ([`Explorer::gate`]) goes on, routed afresh from where the bot now is: ended too, it
-    /// cost start.map's quad (runs with every weapon and powerup, seeds 0-47: 40 -> 30).
+    /// over, as each was about a thing back where it came from, and so is a route over the
+    /// team's graph (its next waypoint lies there). e1m1's invulnerability stands on the
+    /// ledge its teleporter sends players to: an explorer sent there in the middle of a try
+    /// at a door walked on toward that door, off the ledge, and one routed to a frontier
+    /// point walked along the ledge toward its route's next waypoint and back off it (seed
+    /// 4). The tries' counts stand.
     pub fn teleported(&mut self, s: &PlayerState, dt: f32) {
         if !self.exploring || s.teleport_time <= crate::physics::teleport::TELEPORT_LOCK - 1.5 * dt
         {
@@ -2365,6 +2365,7 @@ impl Explorer {
         self.pool = None;
         self.swim = None;
         self.swim_out = None;
+        self.gate = None;
         self.door_front = None;
         self.floor = None;
     }
@@ -3809,9 +3810,8 @@ mod tests {
         assert!(sought(&level, &graph, suit, 0.0));
     }
 
-    /// On the tick it arrives from a teleporter an exploring bot lets go of every try it
-    /// was at but its route to a frontier point; a tick later, or a bot that explores
-    /// between fights, keeps them.
+    /// On the tick it arrives from a teleporter an exploring bot lets go of every try and
+    /// route it was at; a tick later, or a bot that explores between fights, keeps them.
     #[test]
     fn a_teleported_explorer_lets_go_of_its_tries() {
         use super::Explorer;
@@ -3828,7 +3828,14 @@ mod tests {
             e.exploring = true;
             e
         };
-        let held = |e: &Explorer| [e.doorway.is_some(), e.lift.is_some(), e.swim.is_some()];
+        let held = |e: &Explorer| {
+            [
+                e.doorway.is_some(),
+                e.gate.is_some(),
+                e.lift.is_some(),
+                e.swim.is_some(),
+            ]
+        };
         let (_, map) = crate::map::builder::MapBuilder::sealed_room(
             Vec3::new(-512., -512., 0.),
             Vec3::new(512., 512., 256.),
@@ -3839,16 +3846,15 @@ mod tests {
         s.teleport_time = TELEPORT_LOCK;
         let mut e = trying();
         e.teleported(&s, dt);
-        assert_eq!(held(&e), [false; 3], "just arrived");
-        assert!(e.gate.is_some(), "the route goes on");
+        assert_eq!(held(&e), [false; 4], "just arrived");
         let mut fighter = trying();
         fighter.exploring = false;
         fighter.teleported(&s, dt);
-        assert_eq!(held(&fighter), [true; 3], "a bot between fights");
+        assert_eq!(held(&fighter), [true; 4], "a bot between fights");
         s.teleport_time = TELEPORT_LOCK - 2.0 * dt;
         let mut later = trying();
         later.teleported(&s, dt);
-        assert_eq!(held(&later), [true; 3], "a tick after arriving");
+        assert_eq!(held(&later), [true; 4], "a tick after arriving");
     }
 
     /// A walk keeps [`super::TELEPORTER_BERTH`] off a teleporter's volume, or the gap it
