@@ -84,6 +84,23 @@ fn main() {
                 botarena::sim::SimEvent::Teleport { .. }
                 | botarena::sim::SimEvent::Death { .. }
                 | botarena::sim::SimEvent::Pickup { .. } => println!("t{tick} {e:?}"),
+                // Waypoints dropped: those of a kind other than normal, and any near the place.
+                botarena::sim::SimEvent::WaypointDrop { player, waypoint } => {
+                    let close = |p: glam::Vec3| {
+                        near.as_ref().is_some_and(|n| {
+                            (p.truncate() - glam::Vec2::new(n[0], n[1])).length() <= n[2]
+                        })
+                    };
+                    if let Some(w) = m.learned.waypoints.get(*waypoint)
+                        && (!matches!(w.kind, botarena::nav::waypoints::WaypointKind::Normal)
+                            || close(w.origin))
+                    {
+                        println!(
+                            "t{tick} drop {waypoint} by {player} {:?} at {:?}",
+                            w.kind, w.origin
+                        );
+                    }
+                }
                 _ => {}
             }
         }
