@@ -378,20 +378,3 @@ fn a_march_that_goes_round_a_loop_gives_up_when_it_stands_where_it_stood() {
     assert_eq!(r, Reachability::Unreachable(Blocked::TooLong));
     assert!(n < 1500, "gave up at a repeat: {n} traces");
 }
-
-/// Where a flat floor meets a steep face at the side of the player's box, a trace down can
-/// name the face: dm6's seam at (286, -835, 136), where a bot stood on the ground (the
-/// physics said so) and the waypoint it dropped there was taken for no floor, so nothing was
-/// reachable from it and it stayed apart from the graph (seed 19).
-#[test]
-fn a_player_standing_where_a_floor_meets_a_steep_face_reaches_on() {
-    let Some(dir) = common::quake_maps() else {
-        return;
-    };
-    let (_, map) = common::quake_map(&dir, "dm6");
-    let seam = v(285.77963, -835.0745, 136.03125);
-    let params = PhysicsParams::default();
-    let s = botarena::nav::sample::stand_still(&map, &params, seam);
-    assert!(s.on_ground.is_some(), "the physics has it on the ground");
-    assert_eq!(r(&map, seam, v(301., -771., 136.03125)), Reachability::Walk);
-}

@@ -154,20 +154,7 @@ impl Probe<'_> {
     /// Standing origin below `p` within `depth`.
     fn floor(&mut self, p: Vec3, depth: f32) -> Floor {
         let t = self.trace(p, p - Vec3::new(0.0, 0.0, depth));
-        // Where a flat floor meets a steep face at the box's side, the hit can name the
-        // face: a box half a unit narrower, which misses that edge, says whether the box
-        // rests on the floor there too (dm6 seed 19: a bot stood at such a seam, where the
-        // physics had it on the ground, and the waypoint it dropped there reached nothing,
-        // twice over).
-        let steep = t.normal.z < 0.7 && !t.all_solid && t.fraction < 1.0 && {
-            let shrink = Vec3::new(0.5, 0.5, 0.0);
-            let b = p - Vec3::new(0.0, 0.0, depth);
-            let n = self
-                .map
-                .trace(p, b, PLAYER_MINS + shrink, PLAYER_MAXS - shrink, MASK, None);
-            n.fraction >= 1.0 || n.normal.z < 0.7 || (n.end_pos.z - t.end_pos.z).abs() > 1.0
-        };
-        if t.all_solid || t.fraction >= 1.0 || steep {
+        if t.all_solid || t.fraction >= 1.0 || t.normal.z < 0.7 {
             Floor::None
         } else {
             Floor::At(t.end_pos)
