@@ -77,6 +77,11 @@ fn main() {
         every: 0.05,
         connect: false,
     };
+    // Within the place given (across, height aside); false where none was given.
+    let close = |p: glam::Vec3| {
+        near.as_ref()
+            .is_some_and(|n| (p.truncate() - glam::Vec2::new(n[0], n[1])).length() <= n[2])
+    };
     explore(Arc::new(level), cmap, &cfg, |m| {
         let tick = m.sim.tick;
         for e in &m.sim.events {
@@ -86,11 +91,6 @@ fn main() {
                 | botarena::sim::SimEvent::Pickup { .. } => println!("t{tick} {e:?}"),
                 // Waypoints dropped: those of a kind other than normal, and any near the place.
                 botarena::sim::SimEvent::WaypointDrop { player, waypoint } => {
-                    let close = |p: glam::Vec3| {
-                        near.as_ref().is_some_and(|n| {
-                            (p.truncate() - glam::Vec2::new(n[0], n[1])).length() <= n[2]
-                        })
-                    };
                     if let Some(w) = m.learned.waypoints.get(*waypoint)
                         && (!matches!(w.kind, botarena::nav::waypoints::WaypointKind::Normal)
                             || close(w.origin))
@@ -106,11 +106,11 @@ fn main() {
         }
         // Near a place: the movers there (offset and phase) every `every` ticks, so a
         // probe shows a plat or floor door with the bots on it.
-        if let Some(n) = &near {
+        if near.is_some() {
             let mut line = String::new();
             for (index, def) in m.sim.level.movers.iter().enumerate() {
                 let c = (def.mins + def.maxs) * 0.5;
-                if (c.truncate() - glam::Vec2::new(n[0], n[1])).length() > n[2] {
+                if !close(c) {
                     continue;
                 }
                 if let Ok(slot) = m
@@ -132,8 +132,8 @@ fn main() {
         }
         for i in 0..m.sim.players.len() {
             let s = m.sim.player_state(i).expect("player");
-            if let Some(n) = &near {
-                if (s.origin.truncate() - glam::Vec2::new(n[0], n[1])).length() > n[2] {
+            if near.is_some() {
+                if !close(s.origin) {
                     continue;
                 }
             } else if !tick.is_multiple_of(every) {
