@@ -239,12 +239,17 @@ fn tick_line(m: &Match, nav: &AreaNav, s: Option<&CompiledStop>) -> String {
     let r = nav.reach.map(|r| {
         let r = &m.nav.as_ref().expect("compiled").mesh.reaches()[r as usize];
         format!(
-            "{}->{} {} start {:.0} end {:.0}",
+            "{}->{} {} start {:.0} end {:.0}{}",
             r.from,
             r.to,
             r.kind.name(),
             r.start,
-            r.end
+            r.end,
+            if r.needs.is_empty() {
+                String::new()
+            } else {
+                format!(" needs {:?}", r.needs)
+            }
         )
     });
     let cmd = m
