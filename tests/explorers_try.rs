@@ -1135,7 +1135,7 @@ fn an_explorer_in_a_floating_pool_dives_out_of_its_bottom_to_the_hall_below() {
 /// an exploring bot is tuned to walk that drop.
 #[test]
 fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() {
-    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     use botarena::bot::movement::MoveParams;
     use botarena::physics::pmove::PlayerState;
     let mut b = MapBuilder::new();
@@ -1162,7 +1162,7 @@ fn an_explorer_chooses_the_drop_into_a_hall_deeper_than_a_match_bot_walks_off() 
                     &s,
                     &Default::default(),
                     &[],
-                    (max_drop, max_drop == MAX_DROP, 0.0, |_| false),
+                    (max_drop, max_drop == MAX_DROP, hazards(0.0), |_| false),
                     &mut rng,
                 );
                 assert_eq!(item, None);
@@ -1311,7 +1311,7 @@ fn choices(
     cmap: &CollisionMap,
     s: &botarena::physics::pmove::PlayerState,
 ) -> Vec<Vec3> {
-    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target};
+    use botarena::bot::explore::{MAX_DROP, VisitMap, choose_target, hazards};
     let (graph, visits) = (Default::default(), VisitMap::default());
     (0..40)
         .map(|seed| {
@@ -1324,7 +1324,7 @@ fn choices(
                 s,
                 &Default::default(),
                 &[],
-                (MAX_DROP, true, 0.0, |_| false),
+                (MAX_DROP, true, hazards(0.0), |_| false),
                 &mut rng,
             );
             assert_eq!(item, None);
@@ -1523,7 +1523,12 @@ fn an_explorer_under_water_chooses_its_way_from_the_surface() {
             &s,
             &Default::default(),
             &[],
-            (botarena::bot::explore::MAX_DROP, true, 0.0, |_| false),
+            (
+                botarena::bot::explore::MAX_DROP,
+                true,
+                botarena::bot::explore::hazards(0.0),
+                |_| false,
+            ),
             &mut rng,
         );
         assert!(to.z > -8.0, "seed {seed}: chose {to} down in the pool");

@@ -1344,52 +1344,6 @@ fn kept(mesh: &NavMesh, st: &AreaNav, r: u32, area: u32, origin: Vec3) -> bool {
     !st.avoided(r) && (reach.from == area || (near && reach.to != area))
 }
 
-/// How many of the route's next swims [`swum_past`] looks along.
-const SWUM_PAST_STEPS: usize = 4;
-
-/// Whether a swimmer in `area` following swim `r` is already in an area the route swims
-/// through after `r`'s end: carried on through a sliver of an area (e1m1's channel at
-/// (528, 1196) has one 4 units across), it was kept on `r` by being near its start and
-/// turned back to it, 1.25 s on seed 2's tour to the green armour. The way on is chosen
-/// again from where it is.
-fn swum_past(
-    nav: &mut CompiledNav,
-    st: &AreaNav,
-    r: u32,
-    area: u32,
-    goal_area: u32,
-    travel: Travel,
-) -> bool {
-    let mesh = Arc::clone(&nav.mesh);
-    let reach = &mesh.reaches()[r as usize];
-    if reach.from == area || reach.to == area || !mesh.areas()[reach.to as usize].is_swim() {
-        return false;
-    }
-    let a = if st.through_doors {
-        nav.goal_through_doors(goal_area, travel)
-    } else {
-        nav.goal(goal_area, travel)
-    };
-    let mut at = (reach.to, reach.end);
-    for _ in 0..SWUM_PAST_STEPS {
-        if at.0 == goal_area {
-            return false;
-        }
-        let Some((_, next)) = nav.first_step(&a, at.0, at.1, |n| st.avoided(n)) else {
-            return false;
-        };
-        let n = &mesh.reaches()[next as usize];
-        if n.to == area {
-            return true;
-        }
-        if !mesh.areas()[n.to as usize].is_swim() {
-            return false;
-        }
-        at = (n.to, n.end);
-    }
-    false
-}
-
 /// Where along the route's `areas` a bot at `origin` is: the index of the area it stands
 /// in, or, in the air (running down stairs, over a drop), of the highest of them whose
 /// cells it is over and whose floor it is above (less a step); 0 when neither.
@@ -2766,11 +2720,9 @@ fn follow_route(
     // from here.
     // A reachability whose start a mover stands on (see [`start_taken`]) is kept only from
     // its own area.
-    let keep = st.reach.filter(|&r| {
-        kept(&mesh, st, r, area, s.origin)
-            && !taken_from_outside(ctx, nav, r, area)
-            && !(swimming && swum_past(nav, st, r, area, goal_area, travel))
-    });
+    let keep = st
+        .reach
+        .filter(|&r| kept(&mesh, st, r, area, s.origin) && !taken_from_outside(ctx, nav, r, area));
     let r = match keep {
         Some(r) => r,
         None => {

@@ -330,7 +330,6 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
             }
             Controller::Explore(ex) => {
                 ex.suit = inv.suit_until.saturating_sub(sim.tick) as f32 * dt;
-                ex.teleported(s, dt);
                 // A planned run toward an item plays its commands as they are.
                 if let Some(c) = ex.planned_cmd(s) {
                     cmd.0 = c;

@@ -1,10 +1,9 @@
 //! Exploration: what a bot with no goal does so that bots spread out and cover the map. It heads
-//! for a visible, reachable weapon or powerup that has no item waypoint yet (or the biosuit,
-//! its own spent: [`sought`]); otherwise it feels along eight directions (starting at a seeded
-//! random angle; each walk also counts stopped short of its first drop off a ledge) and picks
-//! the one that goes far on safe floor and ends where there are few waypoints. An item it goes
-//! for comes before anything new to try, and is walked at on the bot's own level. An item it
-//! could not reach is left alone for a while (until the bot is
+//! for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise it feels
+//! along eight directions (starting at a seeded random angle; each walk also counts stopped short
+//! of its first drop off a ledge) and picks the one that goes far on safe floor and ends where
+//! there are few waypoints. An item it goes for comes before anything new to try, and is walked at
+//! on the bot's own level. An item it could not reach is left alone for a while (until the bot is
 //! teleported somewhere new, where it chooses afresh); a bot that stays put too long gives up where
 //! it is, as a Quake player stuck somewhere does with the `kill` command, and respawns. Where the
 //! movement stage cannot get to a seen item (a running jump over lava that its jump prediction does
@@ -58,22 +57,6 @@ pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
     let it = &level.items[item];
     it.kind == ItemKind::Weapon
         || (it.kind == ItemKind::Powerup && it.classname != "item_artifact_envirosuit")
-}
-
-/// Whether an explorer goes for item `item` when it sees it: a weapon or powerup nobody has
-/// marked yet ([`wants_item_waypoint`]), or the biosuit while the bot has too little of one
-/// left to go into slime (`suit` seconds, [`SUIT_ENTER`] beyond [`SUIT_RESERVE`]). Nothing
-/// marks the biosuit, so it is wanted again each time it is back and the bot's suit is
-/// spent: e1m1's invulnerability lies behind a teleporter reached only through a tunnel of
-/// slime from under the biosuit's ledge, and on the runs where nobody happened to walk over
-/// the biosuit nobody went in (seeds 0-47: 5 runs without the invulnerability, 2 of them
-/// without a pickup of the biosuit).
-pub fn sought(level: &Level, graph: &WaypointGraph, item: usize, suit: f32) -> bool {
-    let it = &level.items[item];
-    if it.classname == "item_artifact_envirosuit" {
-        return suit < SUIT_RESERVE + SUIT_ENTER;
-    }
-    wants_item_waypoint(level, item) && graph.item_waypoint(item).is_none()
 }
 
 /// Seconds an item that could not be reached is left alone.
@@ -349,9 +332,8 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
         .collect()
 }
 
-/// The next point to explore toward, and the item it is for if any ([`sought`], with
-/// `suit` seconds of biosuit left). Items in `skip` are left alone; walks go off drops of
-/// at most `max_drop`, never into [`hazards`] of that suit, and, with
+/// The next point to explore toward, and the item it is for if any. Items in `skip` are
+/// left alone; walks go off drops of at most `max_drop`, never into `hazards`, and, with
 /// `edge_stops`, also count stopped short of their first drop off a ledge; the frontier
 /// points `left_out` names (those the bot's planned runs gave up on) do not pull.
 #[allow(
@@ -366,11 +348,14 @@ pub fn choose_target(
     s: &PlayerState,
     percepts: &Percepts,
     skip: &[(usize, f32)],
-    (max_drop, edge_stops, suit, left_out): (f32, bool, f32, impl Fn(Vec3) -> bool),
+    (max_drop, edge_stops, hazards, left_out): (f32, bool, Contents, impl Fn(Vec3) -> bool),
     rng: &mut SimRng,
 ) -> (Vec3, Option<usize>) {
-    let hazards = hazards(suit);
-    let unmarked = |i: usize| sought(level, graph, i, suit) && !skip.iter().any(|k| k.0 == i);
+    let unmarked = |i: usize| {
+        wants_item_waypoint(level, i)
+            && !skip.iter().any(|k| k.0 == i)
+            && graph.item_waypoint(i).is_none()
+    };
     // An unmarked important item in reach comes first, then one that is only seen (the
     // movement stage climbs and jumps what it can; an item it cannot get to is skipped).
     let reached = percepts.reachable.iter().find_map(|r| match r.thing {
@@ -2343,33 +2328,6 @@ impl Explorer {
         self.trying() || self.item.is_some()
     }
 
-    /// Just teleported (an exploring bot, on the tick it arrives): every try it was at is
-    /// over, as each was about a thing back where it came from. e1m1's invulnerability
-    /// stands on the ledge its teleporter sends players to: an explorer sent there in the
-    /// middle of a try at a door walked on toward that door, off the ledge (seed 4). The
-    /// tries' counts stand. A route over the team's graph to a frontier point
-    /// ([`Explorer::gate`]) goes on, routed afresh from where the bot now is: ended too, it
-    /// cost start.map's quad (runs with every weapon and powerup, seeds 0-47: 40 -> 30).
-    pub fn teleported(&mut self, s: &PlayerState, dt: f32) {
-        if !self.exploring || s.teleport_time <= crate::physics::teleport::TELEPORT_LOCK - 1.5 * dt
-        {
-            return;
-        }
-        self.button = None;
-        self.detour = None;
-        self.door = None;
-        self.lift = None;
-        self.teleporter = None;
-        self.under_lift = None;
-        self.doorway = None;
-        self.dive = None;
-        self.pool = None;
-        self.swim = None;
-        self.swim_out = None;
-        self.door_front = None;
-        self.floor = None;
-    }
-
     /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
     /// door).
     fn trying(&self) -> bool {
@@ -3564,9 +3522,7 @@ impl Explorer {
         // the bot there (e1m3's super shotgun, over the hall by its east doors, drew back
         // every explorer that came through them, which stood below it until given up).
         let short = *status == MoveStatus::Arrived
-            && self
-                .item
-                .is_some_and(|i| sought(level, graph, i, self.suit));
+            && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
         // While it uncovers a teleporter under a plat the movement stage's status is that
         // of that walk, not of a walk to the item: e4m3 seed 9's explorer, stopped by the
         // rim of the teleporter's well under the plat, planned a run for the quad it had
@@ -3614,7 +3570,7 @@ impl Explorer {
                 s,
                 percepts,
                 &self.skip,
-                (self.max_drop, self.edge_stops, self.suit, spent),
+                (self.max_drop, self.edge_stops, hazards(self.suit), spent),
                 rng,
             );
             // Only where the team has been: a route over the team's graph to a frontier
@@ -3770,86 +3726,6 @@ mod tests {
                 "{at} at {speed}: {go:?}"
             );
         }
-    }
-
-    /// The biosuit is gone for whenever the bot's own is too short to go into slime with;
-    /// a weapon only until it has an item waypoint.
-    #[test]
-    fn the_biosuit_is_sought_while_the_bots_own_is_spent() {
-        use super::{SUIT_ENTER, SUIT_RESERVE, sought};
-        use crate::map::builder::MapBuilder;
-        use crate::nav::waypoints::{WaypointGraph, WaypointKind};
-        use glam::Vec3;
-        let v = Vec3::new;
-        let mut b = MapBuilder::sealed_room(v(-512., -512., 0.), v(512., 512., 256.));
-        b.point("item_artifact_envirosuit", v(-300., 0., 24.), &[]);
-        b.point("weapon_nailgun", v(300., 0., 24.), &[]);
-        let (level, _) = b.build();
-        let item = |class: &str| {
-            level
-                .items
-                .iter()
-                .position(|i| i.classname == class)
-                .unwrap()
-        };
-        let (suit, gun) = (item("item_artifact_envirosuit"), item("weapon_nailgun"));
-        let mut graph = WaypointGraph::new();
-        let enough = SUIT_RESERVE + SUIT_ENTER;
-        assert!(sought(&level, &graph, suit, 0.0));
-        assert!(sought(&level, &graph, suit, enough - 0.5));
-        assert!(!sought(&level, &graph, suit, enough + 0.5));
-        assert!(sought(&level, &graph, gun, 0.0) && sought(&level, &graph, gun, 30.0));
-        let kind = |item: usize| WaypointKind::Item {
-            class: level.items[item].classname.clone(),
-            item,
-        };
-        graph.add(v(300., 0., 24.), kind(gun));
-        graph.add(v(-300., 0., 24.), kind(suit));
-        assert!(!sought(&level, &graph, gun, 0.0));
-        // Nothing marks the biosuit away: it is wanted again once the bot's is spent.
-        assert!(sought(&level, &graph, suit, 0.0));
-    }
-
-    /// On the tick it arrives from a teleporter an exploring bot lets go of every try it
-    /// was at but its route to a frontier point; a tick later, or a bot that explores
-    /// between fights, keeps them.
-    #[test]
-    fn a_teleported_explorer_lets_go_of_its_tries() {
-        use super::Explorer;
-        use crate::physics::teleport::TELEPORT_LOCK;
-        use glam::Vec3;
-        let dt = 0.05;
-        let at = Vec3::new(0., 0., 24.);
-        let trying = || {
-            let mut e = Explorer::new(at);
-            e.doorway = Some((2, Vec3::new(500., 0., 24.), 10.0));
-            e.gate = Some((Vec3::new(-500., 0., 24.), 20.0));
-            e.lift = Some((1, 8.0));
-            e.swim = Some((Vec3::new(0., 300., -40.), 3.0));
-            e.exploring = true;
-            e
-        };
-        let held = |e: &Explorer| [e.doorway.is_some(), e.lift.is_some(), e.swim.is_some()];
-        let (_, map) = crate::map::builder::MapBuilder::sealed_room(
-            Vec3::new(-512., -512., 0.),
-            Vec3::new(512., 512., 256.),
-        )
-        .build();
-        let params = crate::physics::pmove::PhysicsParams::default();
-        let mut s = crate::nav::sample::stand_still(&map, &params, at);
-        s.teleport_time = TELEPORT_LOCK;
-        let mut e = trying();
-        e.teleported(&s, dt);
-        assert_eq!(held(&e), [false; 3], "just arrived");
-        assert!(e.gate.is_some(), "the route goes on");
-        let mut fighter = trying();
-        fighter.exploring = false;
-        fighter.teleported(&s, dt);
-        assert_eq!(held(&fighter), [true; 3], "a bot between fights");
-        s.teleport_time = TELEPORT_LOCK - 2.0 * dt;
-        let mut later = trying();
-        later.teleported(&s, dt);
-        assert_eq!(held(&later), [true; 3], "a tick after arriving");
     }
 
     /// A walk keeps [`super::TELEPORTER_BERTH`] off a teleporter's volume, or the gap it

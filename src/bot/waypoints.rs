@@ -3,10 +3,8 @@
 //! none, it drops a waypoint where it was 0.1 s ago (when a waypoint still reached that
 //! place) and links it with the last remembered one after verifying reachability (and, beyond
 //! the reference, with the few nearest others, so that trails that start after a respawn or a
-//! teleport join the graph); a change of closest waypoint links the old and the new one (where
-//! no straight line joins them and the old one has no way in or out, through a waypoint
-//! dropped where the bot was 0.1 s before). Waypoints are dropped only on the ground (or
-//! swimming), never on a mover, never in lava or slime.
+//! teleport join the graph); a change of closest waypoint links the old and the new one. Waypoints are dropped only on the ground
+//! (or swimming), never on a mover, never in lava or slime.
 //!
 //! Special waypoints, checked every tick because touches are brief: an item waypoint at the
 //! bottom centre of a weapon or powerup (not health, not the biosuit) when a bot touches it,
@@ -101,17 +99,6 @@ fn droppable(s: &PlayerState) -> bool {
     let hazard = s.water_level >= 1 && s.water_type.intersects(Contents::LAVA | Contents::SLIME);
     let swimming = s.water_level >= 2 && s.water_type == Contents::WATER;
     !hazard && (s.on_ground == Some(EntId::WORLD) || swimming)
-}
-
-/// Whether waypoint `n` has no link in or none out: a trail's end that routing cannot get to
-/// or cannot leave.
-fn cut_off(g: &WaypointGraph, n: u32) -> bool {
-    let no_way_in = g.get(n).is_some_and(|w| w.links.is_empty());
-    no_way_in
-        || !g
-            .waypoints()
-            .iter()
-            .any(|w| w.links.iter().any(|l| l.from == n))
 }
 
 /// Links waypoint `n` with the few nearest others (besides `skip`) wherever reachability holds.
@@ -439,27 +426,8 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
                 Some(c) => {
                     if let Some(old) = dr.closest
                         && old != c
-                        && g.link_reachable(map, old, c, &params) == 0
-                        && !g.has_link(old, c)
-                        && !g.has_link(c, old)
-                        && cut_off(g, old)
-                        && let Some(p) = dr.prev
-                        && p.had_closest
-                        && p.droppable
                     {
-                        // The bot went from `old`'s reach into `c`'s, but no straight line
-                        // joins the two (round a corner), and `old` has no way in or none
-                        // out: where the bot was 0.1 s ago, still in `old`'s reach,
-                        // becomes the waypoint between them, or the trail hangs off the
-                        // graph (dm6 seed 3: a respawned bot's first drop, in a hall whose
-                        // only waypoint was round the corner, was left with no link at
-                        // all). Only then: dropped at every such change (dm6's graphs a
-                        // quarter larger), the extra waypoints at corners made explorers
-                        // take other ways, and start's quad was missed on 14 of 32 runs
-                        // instead of about 4.
-                        let n = g.add(p.pos, WaypointKind::Normal);
-                        g.link_reachable(map, old, n, &params);
-                        g.link_reachable(map, n, c, &params);
+                        g.link_reachable(map, old, c, &params);
                     }
                     dr.closest = Some(c);
                     dr.closest_tick = sim.tick;
