@@ -2470,7 +2470,7 @@ fn brake(s: &PlayerState) -> UserCmd {
 
 /// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
 /// swim areas side by side, at the point of their shared border nearest it, at its depth
-/// kept within both areas' spans, the run shifted there (the reachability was measured at
+/// kept within both areas' spans, the run shifted there and level (the reachability was measured at
 /// one place on the border; crossing anywhere along it is as good, and a swimmer that
 /// drifted into a narrow column beside the one it followed was sent back 100 units along
 /// it to that place, e1m1's channel at (920, 600)). Other reachabilities as recorded.
@@ -2496,7 +2496,12 @@ fn swim_crossing(mesh: &NavMesh, reach: &crate::aas::Reach, origin: Vec3) -> (Ve
     let along = lr.normalize_or_zero();
     let start = on + (across - along * across.dot(along)).extend(0.0);
     let shift = start - reach.start;
-    (start, reach.end + shift)
+    // Across at the swimmer's own depth: the recorded end's rise over its start, carried
+    // along a chain of crossings, lifted a swimmer above the areas' tops, where it was
+    // taken for being back in the area behind it (e1m1's channel at (548, 1195), turned
+    // back for a crossing it had made).
+    let end = (reach.end + shift).truncate().extend(z);
+    (start, end)
 }
 
 /// Whether `p` is within `r` of the segment from `a` to `b`.
@@ -3469,8 +3474,9 @@ mod tests {
     /// A swimmer crosses between two swim areas side by side where it is along their
     /// border, not at the one place the reachability was measured: the crossing is the
     /// border's point nearest the swimmer (within its margin), as far off the border as
-    /// the recorded start, with the run shifted by as much; other reachabilities are as
-    /// recorded (a pool split by a wall with a 256-unit gap).
+    /// the recorded start, with the run shifted by as much across and level at the
+    /// swimmer's depth; other reachabilities are as recorded (a pool split by a wall with
+    /// a 256-unit gap).
     #[test]
     fn a_swimmer_crosses_a_long_swim_border_where_it_is() {
         let v = Vec3::new;
@@ -3523,10 +3529,24 @@ mod tests {
             };
             assert!((off(start) - off(reach.start)).abs() < 0.01);
             assert!(
-                (end - start - (reach.end - reach.start)).length() < 0.01,
-                "the run is shifted, not changed"
+                ((end - start).truncate() - (reach.end - reach.start).truncate()).length() < 0.01,
+                "the run is shifted across, not changed"
+            );
+            // At the swimmer's own depth: no rise (or fall) carried on to the next.
+            assert_eq!(end.z, start.z, "{reach:?}: {start} -> {end}");
+            assert_eq!(
+                start.z,
+                origin
+                    .z
+                    .clamp(a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z))
             );
             assert_eq!(mesh.area_at(start), Some(reach.from), "{start}");
+            // One recorded rising 4 units over the border (as e1m1's channel's are, one
+            // after another, which lifted a swimmer above the areas' tops): crossed level.
+            let mut rising = reach.clone();
+            rising.end.z += 4.0;
+            let (s2, e2) = swim_crossing(&mesh, &rising, origin);
+            assert_eq!((s2, e2.z), (start, start.z), "{rising:?}");
             crossed += 1;
         }
         assert!(crossed > 0, "a long swim border in the pool");
