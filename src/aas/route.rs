@@ -618,6 +618,19 @@ const REVERSAL_SECONDS: f32 = 0.117;
 /// 511/435/287 -> 511/436/293; 0.35 s the same, 0.55 loses dm4's, 468).
 const RUN_REVERSAL_SECONDS: f32 = 0.45;
 
+/// How far back from a run's start the way a runner brakes onto it is taken
+/// ([`RUN_REVERSAL_SECONDS`]): the corridor often ends a few units short of the start with a
+/// corner the bot does not turn (dm4's jump east to the lightning gun at (180, -68): 6 units
+/// south-west after 108 south, which counted the stand as a 135° reversal where the bot
+/// brakes going south, 0.39 s for 0.27; its tour legs took 0.90 of the prediction on every
+/// seed). Tours seeds 1-20, legs within 10 %: dm4 233 -> 252 of 260 with 12-24 units (8: as
+/// before; 32: 238, the grenade launcher's leg). dm6's super shotgun leg then showed a bot
+/// losing a second that the old reversal's 0.38 s at (700, -1044) had covered: flying off
+/// the side-sloped ramp at (580, -1053) onto the floor south of it and jumping back up,
+/// which the movement stage's counter-steer on slopes ended. Both, seeds 1-40: dm4 468 ->
+/// 505 of 520, dm6 438 -> 438 of 440, e1m1 343 -> 346 of 360.
+const BRAKE_UNITS: f32 = 16.0;
+
 /// Seconds a runner starting from a stand loses to getting up to speed (measured as
 /// [`turn_seconds`] is).
 pub const START_SECONDS: f32 = 0.03;
@@ -805,9 +818,15 @@ pub fn run_path_timed(
                 }
                 _ => {
                     // Come at a run recorded from a stand across its way: a stand on its
-                    // start.
+                    // start, braked along the way the runner comes at it over the last
+                    // [`BRAKE_UNITS`] (not the last corner's: see there).
                     let way = glam::Vec2::from_angle(c.cmd.yaw.to_radians());
-                    leg += RUN_REVERSAL_SECONDS * half_turn(h, way);
+                    let (near, _) = behind_on(&path[run_from..], BRAKE_UNITS);
+                    let into = match (r.start - near).truncate() {
+                        n if n.length() > 1.0 => n,
+                        _ => h,
+                    };
+                    leg += RUN_REVERSAL_SECONDS * half_turn(into, way);
                 }
             }
         }
