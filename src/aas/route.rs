@@ -628,7 +628,7 @@ const RUN_REVERSAL_SECONDS: f32 = 0.45;
 /// losing a second that the old reversal's 0.38 s at (700, -1044) had covered: flying off
 /// the side-sloped ramp at (580, -1053) onto the floor south of it and jumping back up,
 /// which the movement stage's counter-steer on slopes ended. Both, seeds 1-40: dm4 468 ->
-/// 505 of 520, dm6 438 -> 438 of 440, e1m1 343 -> 346 of 360.
+/// 505 of 520, dm6 438 -> 438 of 440, e1m1 343 -> 343 of 360.
 const BRAKE_UNITS: f32 = 16.0;
 
 /// Seconds a runner starting from a stand loses to getting up to speed (measured as
