@@ -611,9 +611,9 @@ pub fn steer(
 const SLOPE_NORMAL_Z: f32 = 0.97;
 
 /// Whether the player stands on a floor steeper than [`SLOPE_NORMAL_Z`] that slopes across
-/// `heading` ([`SLOPE_ACROSS`]): dm6's ramp by
-/// the super shotgun at (580, -1053), whose side slope carried compiled bots off its
-/// 8-unit-wide lower end onto the floor south of it (a second back up, on every seed).
+/// `heading` ([`SLOPE_ACROSS`]): dm6's ramp by the super shotgun at (580, -1053), whose side
+/// slope carried compiled bots off its 8-unit-wide lower end onto the floor south of it (a
+/// second back up, on every seed).
 fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec3) -> bool {
     let t = map.trace(
         s.origin,
