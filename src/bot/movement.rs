@@ -624,8 +624,12 @@ fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec
         me,
     );
     // The downhill way's share across the heading (the sine of the angle between them).
-    let n = Vec3::new(t.normal.x, t.normal.y, 0.0).normalize_or_zero();
-    let across = (n.x * -heading.y + n.y * heading.x).abs();
+    let across = t
+        .normal
+        .truncate()
+        .normalize_or_zero()
+        .perp_dot(heading.truncate())
+        .abs();
     t.fraction < 1.0 && t.normal.z < SLOPE_NORMAL_Z && across >= SLOPE_ACROSS
 }
 
