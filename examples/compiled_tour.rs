@@ -11,7 +11,9 @@
 //!   walking and playing parts;
 //! - `MOVERS=7,15`: with `DBG`, those movers' (by index) phase and offset on each line;
 //! - `LEG=LABEL`: for that item's leg, the predicted runner's path and, tick by tick, the
-//!   bot's position, speed, the distance walked and how far along the path it is.
+//!   bot's position, speed, the distance walked and how far along the path it is;
+//! - `PROBE=x0,y0,z0,x1,y1,z1`: no tour; the areas along that line and the reachabilities
+//!   out of them.
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -38,6 +40,10 @@ fn main() {
     let every = std::env::var("DBG_ALL").is_ok();
     let attr = std::env::var("ATTR").is_ok();
     let leg = std::env::var("LEG").ok();
+    if let Ok(line) = std::env::var("PROBE") {
+        probe(&mesh, &line);
+        return;
+    }
     let mesh = Arc::new(mesh);
     let graph = Arc::clone(&mesh);
     let mut last = None;
@@ -111,6 +117,51 @@ fn main() {
     println!("reached {ok}/{}, within 10 %: {within}", stops.len());
 }
 
+/// `PROBE=x0,y0,z0,x1,y1,z1`: the areas under 41 points along the line (each once, in
+/// order), with their floor, flags and cells and the reachabilities out of them.
+fn probe(mesh: &NavMesh, line: &str) {
+    let v: Vec<f32> = line
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect();
+    let [x0, y0, z0, x1, y1, z1] = v[..] else {
+        eprintln!("PROBE wants six numbers, x0,y0,z0,x1,y1,z1: {line:?}");
+        std::process::exit(2);
+    };
+    let (a, b) = (Vec3::new(x0, y0, z0), Vec3::new(x1, y1, z1));
+    let mut last = None;
+    for k in 0..=40 {
+        let p = a.lerp(b, k as f32 / 40.0);
+        let under = mesh.area_under(p);
+        if under.map(|x| x.1) == last {
+            continue;
+        }
+        last = under.map(|x| x.1);
+        let Some((q, id)) = under else {
+            println!("{p:.0}: no area");
+            continue;
+        };
+        let area = &mesh.areas()[id as usize];
+        println!(
+            "{p:.0}: area {id} floor {:.0} flags {:?} cells {:?}-{:?}",
+            area.floor_z(q.truncate()),
+            area.flags,
+            area.cell_min,
+            area.cell_max
+        );
+        for r in mesh.reachabilities_from(id) {
+            println!(
+                "    -> {} {} {:.2}s {:.0} -> {:.0}",
+                r.to,
+                r.kind.name(),
+                r.seconds,
+                r.start,
+                r.end
+            );
+        }
+    }
+}
+
 /// What the tourist is doing this tick.
 fn activity(m: &Match) -> &'static str {
     let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
@@ -132,15 +183,13 @@ fn activity(m: &Match) -> &'static str {
     }
 }
 
-/// The route from the leg's start to its item, from a stand.
+/// The route from the leg's start to its item, from a stand: on dry land, or through slime
+/// and lava from a start in one (as the bot's routes go from in there).
 fn leg_route(mesh: &NavMesh, stop: &CompiledStop) -> Option<Route> {
     let g = mesh.area_at(stop.item.stand)?;
-    route(
-        mesh,
-        &build_cache(mesh, g, Travel::ALL.dry()),
-        stop.from,
-        stop.item.stand,
-    )
+    [Travel::ALL.dry(), Travel::ALL]
+        .into_iter()
+        .find_map(|t| route(mesh, &build_cache(mesh, g, t), stop.from, stop.item.stand))
 }
 
 /// One line per leg: the seconds spent per activity beside the prediction's parts.

@@ -496,6 +496,45 @@ fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
     assert!(jumps(false), "an unknown one jumps what it feels");
 }
 
+/// On a known way, a bot running fast across the way it wishes (turning a corner) does not
+/// jump what it feels there: the jump carries it on along its motion. e1m1's turn north into
+/// the sloped hall at (865, 2096), come at from the east at 320 u/s: the jump flew the bot
+/// west over the ledge into the pit 220 units below (10 s lost on a super shotgun leg). Run
+/// on, it stays on its floor; a request not known still jumps there.
+#[test]
+fn a_known_way_turning_at_a_run_slides_round_a_corner_it_would_jump() {
+    use botarena::bot::movement::steer;
+    use botarena::physics::pmove::pmove;
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (_level, cmap) = botarena::map::load_level(&dir.join("e1m1.map")).expect("e1m1 loads");
+    let physics = PhysicsParams::default();
+    let s = PlayerState::at(Vec3::new(880.743, 2095.903, -151.969), 170.0);
+    let mut s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
+    s.velocity = Vec3::new(-315.5, 57.0, 0.0);
+    assert!(s.on_ground.is_some(), "on the floor east of the hall");
+    let ctx = steer_ctx(&cmap, MoveParams::default());
+    let target = Vec3::new(870.0, 2120.0, -151.0);
+    let jumps = |known: bool| {
+        let req = run_at(target, known, false);
+        steer(&ctx, &s, &req, &mut Default::default()).0.jump
+    };
+    assert!(jumps(false), "an unknown way jumps what it feels");
+    assert!(!jumps(true), "a known way does not jump at a run across it");
+    let mut q = s;
+    let mut mem = Default::default();
+    for _ in 0..10 {
+        let (c, _) = steer(&ctx, &q, &run_at(target, true, false), &mut mem);
+        q = pmove(&q, &c, &cmap, &physics, 0.05, None).0;
+    }
+    assert!(
+        q.origin.z > -160.0 && q.origin.x > 780.0,
+        "still on the floor by the hall: {}",
+        q.origin
+    );
+}
+
 /// Walking at a point in a pool of slime (x 448..960, level with the floor, too wide to
 /// jump): a bot stops at its edge (a hazard), one that wades (an explorer in the biosuit)
 /// walks on into it.

@@ -443,7 +443,16 @@ pub fn steer(
             sides.iter().any(|&a| free(rotate_z(want, a)))
         };
         if jumpable && !side_first {
-            jump = !s.jump_held;
+            // On a known way, fast across the way wished (turning a corner at a run): a
+            // jump would carry the bot on along its motion, not up onto what is felt; the
+            // physics slides it along the wall instead. e1m1's corner at (865, 2096),
+            // turning north into the sloped hall from the east at 320 u/s: the jump threw
+            // the bot west over the ledge into the pit below (10 s lost).
+            let v = s.velocity.truncate();
+            let sliding = req.known
+                && v.length() > ACROSS_SPEED
+                && v.normalize().dot(want.truncate()) < ACROSS_COS;
+            jump = !sliding && !s.jump_held;
         } else {
             let sides: [f32; 4] = if mem.avoid_side >= 0 {
                 [-45.0, 45.0, -90.0, 90.0]
@@ -632,6 +641,12 @@ fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec
         .abs();
     t.fraction < 1.0 && t.normal.z < SLOPE_NORMAL_Z && across >= SLOPE_ACROSS
 }
+
+/// Speed (u/s) above which a bot on a known way moving across the way it wishes
+/// ([`ACROSS_COS`]) does not jump at what blocks it.
+const ACROSS_SPEED: f32 = 160.0;
+/// See [`ACROSS_SPEED`]: 45 degrees or more off the wished way.
+const ACROSS_COS: f32 = 0.7;
 
 /// How far across the heading a slope's downhill way must lie for [`steer`]'s counter-steer
 /// (the sine of the angle, 30°): a slope run up or down pushes along the way, not off it.
