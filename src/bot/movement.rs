@@ -5,7 +5,10 @@
 //!   when the way ahead is blocked, try up, down, left and right;
 //! - **on ground**, feel ahead at the feet: a barrier no higher than a step is walked over, one
 //!   up to jump height is jumped onto, anything higher is walked around (45° then 90° to
-//!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`;
+//!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`; on a
+//!   known way (a compiled route) a side step comes before the jump, and a bot running
+//!   across the way it wishes is not jumped there (the jump would carry it on along its
+//!   motion) but slid along by the physics;
 //! - **look ahead** along the heading for gaps, lava and slime (not slime for a request
 //!   that wades: an explorer in the biosuit); predict a running jump over
 //!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
