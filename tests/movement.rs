@@ -468,6 +468,42 @@ fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
     assert!(bot.origin.z < 100.0, "dropped to the floor: {}", bot.origin);
 }
 
+/// An id map's collision world, and a player settled onto its floor at `origin` facing
+/// `yaw`, then given `velocity` (asserted on the ground: `floor` names it).
+fn running_on(
+    map: &str,
+    origin: Vec3,
+    yaw: f32,
+    velocity: Vec3,
+    floor: &str,
+) -> Option<(botarena::map::CollisionMap, PlayerState)> {
+    use botarena::physics::pmove::pmove;
+    let dir = common::quake_maps()?;
+    let (_level, cmap) = botarena::map::load_level(&dir.join(map)).expect("the map loads");
+    let s = PlayerState::at(origin, yaw);
+    let mut s = pmove(
+        &s,
+        &UserCmd::default(),
+        &cmap,
+        &PhysicsParams::default(),
+        0.0,
+        None,
+    )
+    .0;
+    s.velocity = velocity;
+    assert!(s.on_ground.is_some(), "{floor}");
+    Some((cmap, s))
+}
+
+/// Whether the movement stage jumps this tick for a bot in state `s` running at `target`
+/// (on a known way or not).
+fn jumps_at(ctx: &SteerCtx, s: &PlayerState, target: Vec3, known: bool) -> bool {
+    let req = run_at(target, known, false);
+    botarena::bot::movement::steer(ctx, s, &req, &mut Default::default())
+        .0
+        .jump
+}
+
 /// On a compiled route's known line, a blocked feel at a corner is stepped round, not
 /// jumped: dm6's route from the big room east into the corridor a step up at (304, -1096)
 /// turns there beside a raised floor 19 units up; a bot running north along that floor's
@@ -476,24 +512,25 @@ fn an_explorer_jumps_a_gap_from_its_last_tick_on_the_ground() {
 /// request not known (a learned bot's) still jumps there.
 #[test]
 fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
-    use botarena::bot::movement::steer;
-    use botarena::physics::pmove::pmove;
-    let Some(dir) = common::quake_maps() else {
+    let Some((cmap, s)) = running_on(
+        "dm6.map",
+        Vec3::new(303.96875, -1112.5471, 112.03125),
+        90.0,
+        Vec3::new(0.0, 307.0, 0.0),
+        "on the big room's floor",
+    ) else {
         return;
     };
-    let (_level, cmap) = botarena::map::load_level(&dir.join("dm6.map")).expect("dm6 loads");
-    let physics = PhysicsParams::default();
-    let s = PlayerState::at(Vec3::new(303.96875, -1112.5471, 112.03125), 90.0);
-    let mut s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
-    s.velocity = Vec3::new(0.0, 307.0, 0.0);
-    assert!(s.on_ground.is_some(), "on the big room's floor");
     let ctx = steer_ctx(&cmap, MoveParams::default());
-    let jumps = |known: bool| {
-        let req = run_at(Vec3::new(304.0, -1096.0, 128.0), known, false);
-        steer(&ctx, &s, &req, &mut Default::default()).0.jump
-    };
-    assert!(!jumps(true), "a known way steps round the corner");
-    assert!(jumps(false), "an unknown one jumps what it feels");
+    let target = Vec3::new(304.0, -1096.0, 128.0);
+    assert!(
+        !jumps_at(&ctx, &s, target, true),
+        "a known way steps round the corner"
+    );
+    assert!(
+        jumps_at(&ctx, &s, target, false),
+        "an unknown one jumps what it feels"
+    );
 }
 
 /// On a known way, a bot running fast across the way it wishes (turning a corner) does not
@@ -505,23 +542,26 @@ fn a_known_way_rounds_a_corner_it_would_jump_unknown() {
 fn a_known_way_turning_at_a_run_slides_round_a_corner_it_would_jump() {
     use botarena::bot::movement::steer;
     use botarena::physics::pmove::pmove;
-    let Some(dir) = common::quake_maps() else {
+    let Some((cmap, s)) = running_on(
+        "e1m1.map",
+        Vec3::new(880.743, 2095.903, -151.969),
+        170.0,
+        Vec3::new(-315.5, 57.0, 0.0),
+        "on the floor east of the hall",
+    ) else {
         return;
     };
-    let (_level, cmap) = botarena::map::load_level(&dir.join("e1m1.map")).expect("e1m1 loads");
-    let physics = PhysicsParams::default();
-    let s = PlayerState::at(Vec3::new(880.743, 2095.903, -151.969), 170.0);
-    let mut s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
-    s.velocity = Vec3::new(-315.5, 57.0, 0.0);
-    assert!(s.on_ground.is_some(), "on the floor east of the hall");
     let ctx = steer_ctx(&cmap, MoveParams::default());
     let target = Vec3::new(870.0, 2120.0, -151.0);
-    let jumps = |known: bool| {
-        let req = run_at(target, known, false);
-        steer(&ctx, &s, &req, &mut Default::default()).0.jump
-    };
-    assert!(jumps(false), "an unknown way jumps what it feels");
-    assert!(!jumps(true), "a known way does not jump at a run across it");
+    assert!(
+        jumps_at(&ctx, &s, target, false),
+        "an unknown way jumps what it feels"
+    );
+    assert!(
+        !jumps_at(&ctx, &s, target, true),
+        "a known way does not jump at a run across it"
+    );
+    let physics = PhysicsParams::default();
     let mut q = s;
     let mut mem = Default::default();
     for _ in 0..10 {

@@ -614,6 +614,12 @@ pub fn steer(
     (cmd, MoveStatus::Moving)
 }
 
+/// Speed (u/s) above which a bot on a known way moving across the way it wishes
+/// ([`ACROSS_COS`]) does not jump at what blocks it.
+const ACROSS_SPEED: f32 = 160.0;
+/// See [`ACROSS_SPEED`]: 45 degrees or more off the wished way.
+const ACROSS_COS: f32 = 0.7;
+
 /// The steepest floor (its normal's z) counted flat by [`steer`]'s counter-steer, about
 /// 14°. Measured on the compiled bots' item tours, seeds 1-20 (legs within 10 % on dm4, dm6,
 /// e1m1): 0.97 gives 252/219/176, 0.93 252/219/173, 0.99 252/219/165. Against twice the
@@ -644,12 +650,6 @@ fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec
         .abs();
     t.fraction < 1.0 && t.normal.z < SLOPE_NORMAL_Z && across >= SLOPE_ACROSS
 }
-
-/// Speed (u/s) above which a bot on a known way moving across the way it wishes
-/// ([`ACROSS_COS`]) does not jump at what blocks it.
-const ACROSS_SPEED: f32 = 160.0;
-/// See [`ACROSS_SPEED`]: 45 degrees or more off the wished way.
-const ACROSS_COS: f32 = 0.7;
 
 /// How far across the heading a slope's downhill way must lie for [`steer`]'s counter-steer
 /// (the sine of the angle, 30°): a slope run up or down pushes along the way, not off it.
