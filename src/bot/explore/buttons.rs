@@ -1,0 +1,231 @@
+//! Buttons: going to press one that fires something ([`super::Explorer::button`]), routed
+//! round over the team's graph where walking straight there is blocked.
+
+use glam::Vec3;
+
+use crate::map::{CollisionMap, Contents, EntId};
+use crate::physics::pmove::{PLAYER_MAXS, PlayerState};
+
+use super::Explorer;
+use super::doors::DOOR_LEVEL;
+use super::planned::{plan_try, run_to_point};
+use super::slime::tried_out;
+use super::views::ButtonView;
+use crate::bot::movement::{MoveRequest, MoveStatus};
+
+/// How far off an explorer sees a button it goes to press.
+pub const BUTTON_RANGE: f32 = 768.0;
+
+/// Seconds an explorer tries to get to a button before giving up on it.
+pub const BUTTON_SECONDS: f32 = 6.0;
+
+/// Tries per button and explorer.
+pub const BUTTON_TRIES: u32 = 2;
+
+/// How far in front of a button's face (beyond a player's half width) an explorer stands
+/// before running into it: close enough that nothing comes between.
+pub const BUTTON_FRONT: f32 = 24.0;
+
+/// How far below a button's centre the floor in front of it is looked for.
+pub const BUTTON_FLOOR_BELOW: f32 = 128.0;
+
+/// Within this distance (flat and in height) of the point of a detour, a bot walks on
+/// straight again ([`Explorer::detour`]).
+pub const DETOUR_NEAR: f32 = 48.0;
+
+/// Units a second a detour is given (below running speed: the way round is longer than the
+/// straight line).
+pub const DETOUR_SPEED: f32 = 160.0;
+
+/// What a bot trying a button or doorway does about the way there ([`Explorer::detour`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Detour {
+    /// Walk straight on.
+    Walk,
+    /// Route to this point over the team's graph.
+    Route(Vec3),
+    /// The routing stage found no way there: the try ends.
+    GiveUp,
+}
+
+/// What an explorer going to a button does this tick ([`Explorer::button`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ButtonGo {
+    /// Walk there (the movement stage's way round obstacles).
+    Walk(MoveRequest),
+    /// Close by: run straight into it (the movement stage would step around it as an
+    /// obstacle, or stop short of a point inside a wall).
+    Press(crate::physics::UserCmd),
+    /// Walking there was blocked (a slime pool between, a wall with the way round out of
+    /// sight): route to this point over the team's graph (the routing stage moves the bot).
+    Route(Vec3),
+}
+
+impl ButtonGo {
+    /// Stand still facing `yaw` (riding a plat).
+    pub(super) fn stand(yaw: f32) -> ButtonGo {
+        ButtonGo::Press(crate::physics::UserCmd {
+            yaw,
+            ..Default::default()
+        })
+    }
+
+    /// Walk to `p` at running speed.
+    pub(super) fn walk_to(p: Vec3) -> ButtonGo {
+        ButtonGo::Walk(run_to_point(p))
+    }
+}
+
+/// Whether the cell `key` has been dived to [`BUTTON_TRIES`] times.
+pub(super) fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> bool {
+    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
+}
+
+/// Within this distance (flat, origin to the button's centre) an explorer runs straight
+/// into the button.
+pub const PRESS_RANGE: f32 = 96.0;
+
+impl Explorer {
+    /// A try's way there: walked straight until the movement stage is blocked (a slime
+    /// pool between, a wall with the way round out of sight), then routed over the team's
+    /// graph to `point()` (where the try walks on from) until the bot stands by it.
+    /// `routed`: the goal the routing stage last worked on, and whether it found no route.
+    /// A detour adds the time to go its way at [`DETOUR_SPEED`] to the try's `left`.
+    pub(super) fn detour_step(
+        &mut self,
+        point: impl FnOnce() -> Option<Vec3>,
+        s: &PlayerState,
+        (mstatus, routed): (&MoveStatus, (Option<Vec3>, bool)),
+        left: &mut f32,
+    ) -> Detour {
+        let near = |q: Vec3| {
+            let d = q - s.origin;
+            d.truncate().length() <= DETOUR_NEAR && d.z.abs() <= DETOUR_NEAR
+        };
+        if let Some(q) = self.detour.take() {
+            if routed.0 == Some(q) && routed.1 {
+                return Detour::GiveUp;
+            }
+            if near(q) {
+                return Detour::Walk;
+            }
+            self.detour = Some(q);
+            return Detour::Route(q);
+        }
+        if matches!(mstatus, MoveStatus::Blocked(_))
+            && let Some(q) = point()
+            && !near(q)
+        {
+            self.detour = Some(q);
+            *left = left.max(BUTTON_SECONDS) + (q - s.origin).length() / DETOUR_SPEED;
+            return Detour::Route(q);
+        }
+        Detour::Walk
+    }
+
+    /// Buttons, as a player new to a map tries them: a ready button in sight within
+    /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
+    /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button; where
+    /// walking straight there is blocked (e3m2's button across a slime pool), the bot is
+    /// routed round to the floor in front of it ([`Explorer::detour_step`]), and so it is
+    /// from the start where that floor is on another level than the bot's
+    /// ([`DOOR_LEVEL`]). Doors that only a button opens (directly or through the triggers
+    /// it fires) lead to much of the single-player maps. Returns the request to replace the explorer's own while going to
+    /// one. One trace per ready button in range when not going to one.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the choice needs"
+    )]
+    pub fn button(
+        &mut self,
+        map: &CollisionMap,
+        buttons: &[ButtonView],
+        s: &PlayerState,
+        (mstatus, routed): (&MoveStatus, (Option<Vec3>, bool)),
+        me: Option<EntId>,
+        dt: f32,
+    ) -> Option<ButtonGo> {
+        let toward = |b: &ButtonView| {
+            let flat = (b.centre - s.origin).truncate();
+            if b.shot {
+                return ButtonGo::walk_to(
+                    b.front(s.origin.z)
+                        .unwrap_or(Vec3::new(b.centre.x, b.centre.y, s.origin.z)),
+                );
+            }
+            // A button in a wall is pressed from in front of its face: from the side or
+            // from behind (a doorway beside it, the next room), running at its centre runs
+            // into the wall around it. In front is less than a half width plus
+            // BUTTON_FRONT out from the face's plane, and within the face's width.
+            if let Some(front) = b.front(s.origin.z) {
+                let along = (s.origin - b.centre).truncate().dot(b.push.truncate());
+                let off = (s.origin - front).truncate();
+                let ahead = along < -(b.depth + PLAYER_MAXS.x)
+                    && off.length() <= BUTTON_FRONT + PLAYER_MAXS.x;
+                if !ahead {
+                    return ButtonGo::walk_to(front);
+                }
+            }
+            if flat.length() <= PRESS_RANGE {
+                ButtonGo::Press(crate::physics::predict::run_toward(
+                    flat.extend(0.0),
+                    320.0,
+                    false,
+                ))
+            } else {
+                ButtonGo::walk_to(Vec3::new(b.centre.x, b.centre.y, s.origin.z))
+            }
+        };
+        if let Some((index, left)) = self.button.take() {
+            let mut left = left - dt;
+            let Some(b) = buttons.iter().find(|b| b.index == index && b.ready) else {
+                self.detour = None;
+                return None;
+            };
+            if left <= 0.0 {
+                self.detour = None;
+                return None;
+            }
+            let point = || b.stand_point(map, me);
+            let go = match self.detour_step(point, s, (mstatus, routed), &mut left) {
+                Detour::GiveUp => return None,
+                Detour::Route(q) => ButtonGo::Route(q),
+                Detour::Walk => toward(b),
+            };
+            self.button = Some((index, left));
+            return Some(go);
+        }
+        let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
+        if self.busy() {
+            return None;
+        }
+        let tries = &self.button_tries;
+        let spent = |b: &ButtonView| tried_out(tries, b.index);
+        let b = buttons
+            .iter()
+            .filter(|b| b.ready && !spent(b))
+            .map(|b| (b.centre.distance(eye), b))
+            .filter(|(d, _)| *d <= BUTTON_RANGE)
+            .filter(|(_, b)| map.trace_ray(eye, b.centre, Contents::SOLID, None).ent == Some(b.id))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?
+            .1;
+        plan_try(&mut self.button_tries, b.index);
+        // A button pressed from a floor on another level than the bot's (high on the wall
+        // over a hall, pressed from a ledge: e1m3's at (724, -360), 250 units up) is routed
+        // to over the team's graph from the start: walked at, the bot stood below it for
+        // the whole try, and went back to it from wherever it had got to.
+        if !b.shot
+            && let Some(q) = b.stand_point(map, me)
+            && (q.z - s.origin.z).abs() > DOOR_LEVEL
+        {
+            self.detour = Some(q);
+            self.button = Some((
+                b.index,
+                BUTTON_SECONDS + (q - s.origin).length() / DETOUR_SPEED,
+            ));
+            return Some(ButtonGo::Route(q));
+        }
+        self.button = Some((b.index, BUTTON_SECONDS));
+        Some(toward(b))
+    }
+}

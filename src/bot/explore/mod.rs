@@ -1,0 +1,527 @@
+//! Exploration: what a bot with no goal does so that bots spread out and cover the map. It heads
+//! for a visible, reachable weapon or powerup that has no item waypoint yet; otherwise it feels
+//! along eight directions (starting at a seeded random angle; each walk also counts stopped short
+//! of its first drop off a ledge) and picks the one that goes far on safe floor and ends where
+//! there are few waypoints. An item it goes for comes before anything new to try, and is walked at
+//! on the bot's own level. An item it could not reach is left alone for a while (until the bot is
+//! teleported somewhere new, where it chooses afresh); a bot that stays put too long gives up where
+//! it is, as a Quake player stuck somewhere does with the `kill` command, and respawns. Where the
+//! movement stage cannot get to a seen item (a running jump over lava that its jump prediction does
+//! not find), the bot plans a run with the travel-time planner ([`PlannedRun`]) and plays its
+//! commands, from the tick it plans it, while it stays on the planned path (letting go of what it
+//! was trying); where walking about leads only where the team has been, it plans such a run toward
+//! the nearest place nobody has visited ([`Explorer::frontier_run`]). A button it sees that fires
+//! something it goes and presses ([`Explorer::button`]), a plat it sees that leads where nobody has
+//! been it rides ([`Explorer::lift`]), a teleporter likewise it steps into
+//! ([`Explorer::teleporter`]), and one under a plat waiting down it uncovers by riding the plat and
+//! stepping back off ([`Explorer::under_lift`]), a closed door that opens as one comes near, or one
+//! standing open, likewise it walks through ([`Explorer::doorway`]: its feel for the way on stops
+//! at a closed door as at a wall); a floor (a door) that slid away from where nobody has been it
+//! waits by and crosses once it is back ([`Explorer::moved_floor`]); where walking straight to a
+//! button or door is blocked, or the button is pressed from a floor on another level, it is routed
+//! round over the team's graph; a swimmer dives out of the bottom of a floating pool or into a
+//! flooded passage whose mouth lies under the surface ([`Explorer::dive`]), and under water feels
+//! its way on from the surface; water it sees that nobody has swum in it jumps into
+//! ([`Explorer::pool`]); in the biosuit it goes into slime and searches it for what lies under a
+//! roof and for openings out of it ([`Explorer::suit_swim`]); an exploring bot that has gone on a
+//! minute only where the team has long been starts again ([`Explorer::take_bored`]), and a dead one
+//! comes back at the spawn point its team knows least ([`least_known_spawn`]).
+//!
+//! Entry points: [`Explorer::step`], [`Explorer::planned_cmd`], [`Explorer::button`],
+//! [`Explorer::lift`], [`Explorer::teleporter`], [`Explorer::under_lift`], [`Explorer::doorway`],
+//! [`Explorer::moved_floor`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
+//! [`PlannedRun`], [`choose_target`].
+//!
+//! Files, one job each: `visits` (where the team has been), `feel` (walks along a direction
+//! and the choice of target), `planned` (planner runs), `teleport`, `swim` (dives and pools),
+//! `slime` (the biosuit), `buttons`, `lifts` (plats and moving floors), `doors`, and `views`
+//! (what the stages read of buttons, plats, teleporters, doorways, floors and shootables).
+
+mod buttons;
+mod doors;
+mod feel;
+mod lifts;
+mod planned;
+mod slime;
+mod swim;
+mod teleport;
+mod views;
+mod visits;
+
+use glam::Vec3;
+
+use crate::map::level::{ItemKind, Level};
+use crate::map::{CollisionMap, EntId};
+use crate::nav::waypoints::WaypointGraph;
+use crate::physics::pmove::PlayerState;
+use crate::sim::rng::SimRng;
+
+use super::movement::{MoveRequest, MoveStatus};
+use super::{Percepts, Thing};
+pub use buttons::{
+    BUTTON_FLOOR_BELOW, BUTTON_FRONT, BUTTON_RANGE, BUTTON_SECONDS, BUTTON_TRIES, ButtonGo,
+    DETOUR_NEAR, DETOUR_SPEED, PRESS_RANGE,
+};
+pub use doors::{
+    DOOR_FRONT, DOOR_GAP, DOOR_LEVEL, DOOR_STOOD, DOORWAY_BEYOND, DOORWAY_THICK, SECRET_RANGE,
+    SECRET_SECONDS, SHOT_SECONDS,
+};
+pub use feel::{
+    DROP_BELOW, DROP_PENALTY, EDGE_BACK, FRONTIER_PULL, MAX_DROP, SUIT_RESERVE, choose_target,
+    hazards, walk_run, walk_run_to_edge,
+};
+pub use lifts::{
+    FLOOR_SECONDS, LIFT_RANGE, LIFT_SECONDS, STEP_OFF_RISE, STOPPED_SPEED, UNDER_LIFT_OFF,
+    UNDER_LIFT_RIM, UnderLift, step_back, step_off,
+};
+pub use planned::{
+    FRONTIER_SECONDS, LEVEL_RANGE, LEVEL_TRIES, LEVEL_UP, PLAN_EXPANSIONS, PLAN_TOLERANCE,
+    PLAN_TRIES, PLAN_TUBE, PlannedRun, RunGoal, RunPlanner, SETTLE_SPEED, plan_try, planned_out,
+};
+use planned::{brake, coming_at_a_run, run_to_point, stand_at};
+pub use slime::{SLIME_NODES, SLIME_STEP, SUIT_ENTER, SlimeWay, slime_entry, slime_way};
+pub use swim::{
+    DIVE_DEPTH, DIVE_RANGE, DIVE_REACH, DIVE_SECONDS, PASSAGE_DIRECTIONS, PASSAGE_GAIN,
+    PASSAGE_STEP, POOL_CANDIDATES, POOL_DEEP, POOL_RANGE, POOL_SECONDS, POOL_SPACING, POOL_UP,
+    SWIM_SECONDS, underwater_passage,
+};
+pub use teleport::{
+    ARRIVAL_RUN, ENTRY_OVERLAP, GATE_CANDIDATES, GATE_RADIUS, GATE_REACH_CANDIDATES,
+    GATE_REACH_RADIUS, GATE_SECONDS, GATE_TRIES, TELEPORTER_BERTH, nears_teleporter,
+    stood_where_it_leads, teleporter_boxes, touched_first,
+};
+pub use views::{
+    ButtonView, DoorwayView, FloorView, LiftView, ShootableView, TeleporterView, buttons, doorways,
+    floor_door, lifts, moving_floors, shootables, teleporters,
+};
+pub use visits::{VISIT_CELL, VisitCell, VisitMap, frontier_points, least_known_spawn};
+
+/// How far a direction is felt.
+pub const FEEL: f32 = 512.0;
+
+/// Waypoints within this distance of a direction's end count against it.
+pub const CROWD_RADIUS: f32 = 192.0;
+
+/// Seconds before a target is given up.
+pub const TARGET_SECONDS: f32 = 4.0;
+
+/// Whether an item is one that gets an item waypoint (weapons and powerups but the biosuit).
+pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
+    let it = &level.items[item];
+    it.kind == ItemKind::Weapon
+        || (it.kind == ItemKind::Powerup && it.classname != "item_artifact_envirosuit")
+}
+
+/// Seconds an item that could not be reached is left alone.
+pub const SKIP_SECONDS: f32 = 20.0;
+
+/// Seconds without getting 64 units away before a bot gives up where it is (Quake's `kill`).
+pub const STUCK_SECONDS: f32 = 12.0;
+
+/// Seconds an explorer goes on only through cells the team knows well before it starts
+/// again elsewhere (Quake's `kill`, then a spawn point chosen at random): a part of the map
+/// its walks and planned runs do not lead out of, when spawn points elsewhere start in
+/// parts it has not seen (e4m3's upper corridors are reached from its middle only by a
+/// barrier jump and a jump from a ledge; spawn points stand in them).
+pub const BORED_SECONDS: f32 = 60.0;
+
+/// Visits (10 Hz samples by any bot) up to which a cell counts as barely known, for
+/// [`BORED_SECONDS`]: a bot crossing a fresh cell at running speed samples it about four
+/// times.
+pub const FRESH_VISITS: u32 = 8;
+
+/// The exploring behaviour's state: a target to walk to, the item it is for, and what
+/// tells it that it is stuck.
+#[derive(Clone, Debug)]
+pub struct Explorer {
+    /// Current target.
+    pub target: Option<Vec3>,
+    /// The item the target is for, if any.
+    pub item: Option<usize>,
+    /// Seconds left before a new target is chosen anyway.
+    pub timer: f32,
+    /// Items given up on, with seconds left.
+    pub skip: Vec<(usize, f32)>,
+    /// Where the bot was when it last got 64 units away from there.
+    pub anchor: Vec3,
+    /// Seconds spent near the anchor.
+    pub still: f32,
+    /// A secret door this bot shot (mover index) and the seconds left to go through it.
+    pub door: Option<(usize, f32)>,
+    /// A run planned over the player physics toward an item the movement stage could not get
+    /// to (a running jump over lava), being played command by command.
+    pub run: Option<PlannedRun>,
+    /// Items a run was planned toward, with the number of tries.
+    pub planned: Vec<(usize, u32)>,
+    /// Frontier points a run was planned toward ([`Explorer::frontier_run`]), with the
+    /// number of tries.
+    pub frontier_tries: Vec<((i32, i32, i32), u32)>,
+    /// Braking before a run is planned along the bot's own level ([`SETTLE_SPEED`]).
+    pub settling: bool,
+    /// Seconds before the next frontier run may be planned.
+    pub frontier_wait: f32,
+    /// Seconds since the bot was last in a barely known cell ([`BORED_SECONDS`]).
+    pub bored: f32,
+    /// The button (mover index) the bot is going to press, and the seconds left to get
+    /// there ([`Explorer::button`]).
+    pub button: Option<(usize, f32)>,
+    /// Where walking straight to the button or doorway being tried was blocked: the point
+    /// on its way being routed to over the team's graph ([`ButtonGo::Route`]).
+    pub detour: Option<Vec3>,
+    /// Buttons it went to press, with the number of tries.
+    pub button_tries: Vec<(usize, u32)>,
+    /// The plat (mover index) the bot is going to ride up, and the seconds left
+    /// ([`Explorer::lift`]).
+    pub lift: Option<(usize, f32)>,
+    /// Plats it went to ride, with the number of tries.
+    pub lift_tries: Vec<(usize, u32)>,
+    /// The teleporter (trigger index) the bot is going to step into, and the seconds left
+    /// ([`Explorer::teleporter`]).
+    pub teleporter: Option<(usize, f32)>,
+    /// Teleporters it went to, with the number of tries.
+    pub teleporter_tries: Vec<(usize, u32)>,
+    /// A teleporter under a plat waiting down, being uncovered by riding the plat and
+    /// stepping back off it ([`Explorer::under_lift`]).
+    pub under_lift: Option<UnderLift>,
+    /// The door (mover index) the bot is walking through, the point beyond it, and the
+    /// seconds left ([`Explorer::doorway`]).
+    pub doorway: Option<(usize, Vec3, f32)>,
+    /// Doors it went through, with the number of tries.
+    pub doorway_tries: Vec<(usize, u32)>,
+    /// The point below the water the bot is diving to, and the seconds left
+    /// ([`Explorer::dive`]).
+    pub dive: Option<(Vec3, f32)>,
+    /// Cells dived to, with the number of tries.
+    pub dive_tries: Vec<((i32, i32, i32), u32)>,
+    /// The point just under a water surface the bot is going into, and the seconds left
+    /// ([`Explorer::pool`]).
+    pub pool: Option<(Vec3, f32)>,
+    /// Cells of the surface points it went into, with the number of tries.
+    pub pool_tries: Vec<(VisitCell, u32)>,
+    /// Seconds of biosuit it has left (set by its controller every tick): with more than
+    /// [`SUIT_RESERVE`] it walks into slime and swims through it ([`Explorer::suit_swim`]).
+    pub suit: f32,
+    /// The point in slime the bot is swimming to in the biosuit (or, on land, the point
+    /// over slime it goes in at), and the seconds left ([`Explorer::suit_swim`]).
+    pub swim: Option<(Vec3, f32)>,
+    /// Cells in slime it swam to for being new ([`slime_way`]): not gone to again (a place
+    /// just over a cell's border counts as arrived at before the swimmer is in that cell).
+    pub swum: Vec<(i32, i32, i32)>,
+    /// Cells of the surface of openings out of slime it rose to: not risen to again.
+    pub surfaced: Vec<(i32, i32, i32)>,
+    /// Cells of the points over slime it ran in at ([`slime_entry`]), with the number of
+    /// tries.
+    pub entries: Vec<(VisitCell, u32)>,
+    /// The land beside an opening out of slime it rose to, and the seconds left to get
+    /// out onto it.
+    pub swim_out: Option<(Vec3, f32)>,
+    /// Seconds before a swimmer in slime whose search found nothing searches again.
+    pub swim_wait: f32,
+    /// A place nobody has visited that a waypoint of the team's graph reaches in a straight
+    /// line, being routed to over the graph, and the seconds left ([`Explorer::gate`]).
+    pub gate: Option<(Vec3, f32)>,
+    /// Frontier cells routed to, with the number of tries.
+    pub gate_tries: Vec<((i32, i32, i32), u32)>,
+    /// Buttons and triggers with health shot at (mover index), with the seconds spent.
+    pub shot: Vec<(usize, f32)>,
+    /// The door (mover index) a run was planned to stand in front of
+    /// ([`Explorer::door_front`]): shot from a stand once there.
+    pub door_front: Option<usize>,
+    /// Doors a run to their front was planned for, per visit cell planned from, with the
+    /// number of tries.
+    pub door_front_tries: Vec<(DoorFrom, u32)>,
+    /// A floor that slides away ([`FloorView`]) being waited for and crossed: its mover
+    /// index, the place on it nobody has been that the bot walks to once it is back, the
+    /// seconds left, and whether it has been back since ([`Explorer::moved_floor`]).
+    pub floor: Option<(usize, Vec3, f32, bool)>,
+    /// Floors it waited for, with the number of tries.
+    pub floor_tries: Vec<(usize, u32)>,
+    /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
+    /// a bot that explores between fights, [`MAX_DROP`] for an exploring bot).
+    pub max_drop: f32,
+    /// Whether its choices also count each walk stopped short of its first drop off a
+    /// ledge ([`walk_run_to_edge`]): an exploring bot's do; a bot that explores between
+    /// fights chooses as it did.
+    pub edge_stops: bool,
+    /// Whether it is an exploring bot, which chooses afresh when teleported and walks at the
+    /// item it goes for on its own level wherever it now is ([`Explorer::step`]); a bot that
+    /// explores between fights goes on as it did.
+    pub exploring: bool,
+}
+
+/// A door (mover index) and the visit cell a run to its front was planned from.
+pub type DoorFrom = (usize, (i32, i32, i32));
+
+impl Explorer {
+    /// A fresh explorer at `origin`.
+    pub fn new(origin: Vec3) -> Explorer {
+        Explorer {
+            target: None,
+            item: None,
+            timer: 0.0,
+            skip: Vec::new(),
+            anchor: origin,
+            still: 0.0,
+            door: None,
+            run: None,
+            planned: Vec::new(),
+            frontier_tries: Vec::new(),
+            settling: false,
+            frontier_wait: 0.0,
+            bored: 0.0,
+            button: None,
+            detour: None,
+            button_tries: Vec::new(),
+            lift: None,
+            lift_tries: Vec::new(),
+            teleporter: None,
+            teleporter_tries: Vec::new(),
+            under_lift: None,
+            doorway: None,
+            doorway_tries: Vec::new(),
+            dive: None,
+            dive_tries: Vec::new(),
+            pool: None,
+            pool_tries: Vec::new(),
+            suit: 0.0,
+            swim: None,
+            swum: Vec::new(),
+            surfaced: Vec::new(),
+            entries: Vec::new(),
+            swim_out: None,
+            swim_wait: 0.0,
+            gate: None,
+            gate_tries: Vec::new(),
+            shot: Vec::new(),
+            door_front: None,
+            door_front_tries: Vec::new(),
+            floor: None,
+            floor_tries: Vec::new(),
+            max_drop: super::movement::MoveParams::default().max_drop,
+            edge_stops: false,
+            exploring: false,
+        }
+    }
+
+    /// Whether the routing stage moves the bot (to a frontier point, or round to a button
+    /// or door).
+    pub fn routes(&self) -> bool {
+        self.gate.is_some() || self.detour.is_some()
+    }
+
+    /// Lets go of the things it was trying (a plat, a teleporter, a button, a doorway, a
+    /// dive, a secret door): a planned run takes the bot elsewhere, and where it lands they
+    /// are behind it. On e1m3 a run over the gap to the super nailgun, planned from the
+    /// floor below it, landed on the gun's ledge; the doorway walk the bot was on before
+    /// took it back and off the ledge at once.
+    fn let_go(&mut self) {
+        self.lift = None;
+        self.teleporter = None;
+        self.under_lift = None;
+        self.button = None;
+        self.doorway = None;
+        self.dive = None;
+        self.pool = None;
+        self.swim = None;
+        self.detour = None;
+        self.door = None;
+        self.floor = None;
+    }
+
+    /// Whether the bot is at one of the things it tries, or going for an item it has not
+    /// marked (it sees it): nothing new is tried then. e1m3's super nailgun lies a running
+    /// jump from a teleporter's exit; bots that came out of it and saw it turned for a
+    /// doorway seen below and walked off the exit's ledge into the pit.
+    fn busy(&self) -> bool {
+        self.trying() || self.item.is_some()
+    }
+
+    /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
+    /// door).
+    fn trying(&self) -> bool {
+        self.lift.is_some()
+            || self.teleporter.is_some()
+            || self.under_lift.is_some()
+            || self.button.is_some()
+            || self.doorway.is_some()
+            || self.dive.is_some()
+            || self.pool.is_some()
+            || self.swim.is_some()
+            || self.floor.is_some()
+    }
+
+    /// Whether the bot has gone on for [`BORED_SECONDS`] only where the team has often been
+    /// (counted by [`Explorer::step`]); the count starts again once asked and true. Exploring
+    /// bots give up then and respawn (the control stage); brain bots never ask.
+    pub fn take_bored(&mut self) -> bool {
+        let bored = self.bored > BORED_SECONDS;
+        if bored {
+            self.bored = 0.0;
+        }
+        bored
+    }
+
+    /// One tick of exploring: the movement request, and whether the bot has stayed within
+    /// 64 units of one spot for [`STUCK_SECONDS`] (the caller decides what to do then).
+    /// `planner`: the bot's body id and the match's physics where the caller plays planned runs
+    /// ([`Explorer::planned_cmd`]) toward items the movement stage cannot get to; `None`, no
+    /// runs are planned.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the choice needs"
+    )]
+    pub fn step(
+        &mut self,
+        map: &CollisionMap,
+        graph: &WaypointGraph,
+        visits: &VisitMap,
+        level: &Level,
+        s: &PlayerState,
+        percepts: &Percepts,
+        status: &MoveStatus,
+        rng: &mut SimRng,
+        dt: f32,
+        planner: Option<(EntId, &crate::physics::PhysicsParams)>,
+    ) -> (MoveRequest, bool) {
+        self.timer -= dt;
+        // Just teleported: somewhere new, where what it gave up on may be in reach (e1m3's
+        // super nailgun, given up on from the floor below its ledge, is in sight at the exit
+        // of the teleporter up there), and the target it walked toward is behind it.
+        if self.exploring && s.teleport_time > 0.0 {
+            self.skip.clear();
+        }
+        if self.exploring && s.teleport_time > crate::physics::teleport::TELEPORT_LOCK - 1.5 * dt {
+            self.target = None;
+        }
+        for k in self.skip.iter_mut() {
+            k.1 -= dt;
+        }
+        self.skip.retain(|k| k.1 > 0.0);
+        if (s.origin - self.anchor).length() > 64.0 {
+            self.anchor = s.origin;
+            self.still = 0.0;
+        } else {
+            self.still += dt;
+        }
+        if visits.visits(s.origin) <= FRESH_VISITS {
+            self.bored = 0.0;
+        } else {
+            self.bored += dt;
+        }
+        let mut stuck = false;
+        if self.still > STUCK_SECONDS {
+            self.still = 0.0;
+            stuck = true;
+        }
+        // Waiting for a floor to come back ([`Explorer::moved_floor`] says what to do):
+        // nothing else is chosen meanwhile, and standing there is not being stuck.
+        if self.floor.is_some() {
+            self.still = 0.0;
+            return (stand_at(s.origin), false);
+        }
+        let blocked = matches!(status, MoveStatus::Blocked(_));
+        // Where an item seen on a ledge above is walked at, the walk ends under it: arrived,
+        // and the item not taken (it has no item waypoint yet). Chosen again at once, it held
+        // the bot there (e1m3's super shotgun, over the hall by its east doors, drew back
+        // every explorer that came through them, which stood below it until given up).
+        let short = *status == MoveStatus::Arrived
+            && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
+        // While it uncovers a teleporter under a plat the movement stage's status is that
+        // of that walk, not of a walk to the item: e4m3 seed 9's explorer, stopped by the
+        // rim of the teleporter's well under the plat, planned a run for the quad it had
+        // been going for and gave the teleporter up. (The same for every try, seeds 0-47:
+        // e4m3 every item 35 of 48, but e1m3 42 / 37 -> 37 / 35 at 90 % / every item,
+        // e1m5 43 / 46 -> 42 / 45: left to this one.)
+        if (blocked || short)
+            && self.under_lift.is_none()
+            && let Some(i) = self.item.take()
+        {
+            // The movement stage cannot get there (lava, a gap it sees no jump over, a ledge
+            // over it): a run planned over the physics may; else the item is left alone for
+            // a while.
+            if let Some(pl) = planner
+                && self.plan_run(map, level, visits, s, pl, i, rng, dt)
+            {
+                self.item = Some(i);
+                return (stand_at(s.origin), false);
+            }
+            self.skip.push((i, SKIP_SECONDS));
+        }
+        self.frontier_wait -= dt;
+        let across = s.velocity.truncate();
+        if self.settling {
+            if coming_at_a_run(s) {
+                return (brake(across), stuck);
+            }
+            // Slow enough: the run along its level it braked for, else a fresh choice.
+            self.settling = false;
+            self.target = None;
+            if let Some(pl) = planner
+                && self.frontier_run(map, level, visits, s, pl, rng, dt, true)
+            {
+                return (stand_at(s.origin), stuck);
+            }
+        }
+        if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
+            let tries = &self.frontier_tries;
+            let spent = |q: Vec3| planned_out(tries, q);
+            let (t, it) = choose_target(
+                map,
+                graph,
+                visits,
+                level,
+                s,
+                percepts,
+                &self.skip,
+                (self.max_drop, self.edge_stops, hazards(self.suit), spent),
+                rng,
+            );
+            // Only where the team has been: a route over the team's graph to a frontier
+            // point a waypoint reaches, or else a run planned to the nearest frontier point,
+            // where one is found (at most one search per FRONTIER_SECONDS).
+            // About to walk off its level (a drop it cannot climb back), a run planned to
+            // the nearest place nobody has been on that level first, where one is near.
+            let known = it.is_none() && visits.visits(t) > 0;
+            let leaving = it.is_none() && s.origin.z - t.z > DROP_BELOW;
+            let nearby = |ex: &mut Self, pl, rng: &mut SimRng| {
+                (known
+                    && ex.frontier_wait <= 0.0
+                    && (ex.find_gate(map, graph, level, visits, s)
+                        || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)))
+                    || (leaving && ex.frontier_run(map, level, visits, s, pl, rng, dt, true))
+            };
+            if planner.is_some()
+                && leaving
+                && !known
+                && coming_at_a_run(s)
+                && self.level_frontier(map, level, visits, s).is_some()
+            {
+                self.settling = true;
+                self.target = None;
+                return (brake(across), stuck);
+            }
+            if let Some(pl) = planner
+                && nearby(self, pl, rng)
+            {
+                self.target = None;
+                return (stand_at(s.origin), stuck);
+            }
+            self.target = Some(t);
+            self.item = it;
+            self.timer = TARGET_SECONDS;
+        }
+        // An item it goes for is walked at on the bot's own level, wherever the bot now is
+        // (a planned run may have carried it up to the item's ledge: below, the target read
+        // as a way down, and the bot walked off the ledge again).
+        if self.exploring
+            && let Some(i) = self.item
+            && let Some(v) = percepts.visible.iter().find(|v| v.thing == Thing::Item(i))
+        {
+            self.target = Some(Vec3::new(v.pos.x, v.pos.y, s.origin.z));
+        }
+        (run_to_point(self.target.unwrap_or(s.origin)), stuck)
+    }
+}
+
+#[cfg(test)]
+mod tests;
