@@ -47,20 +47,27 @@
 //! deterministic.
 //!
 //! Entry points: [`plan`], [`Plan::time`], [`Plan::controls`], [`replay_controls`].
+//!
+//! Files: this one (the search), `world` (plats, teleporters, the area metric), `grid`
+//! (the coverage grid and the goal queue), `times` (the item table).
 
-pub mod times;
+mod grid;
+mod world;
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::map::collision::{overlaps, touches};
-use crate::map::level::{MoverDef, MoverKind, PathCorner, TriggerKind};
+use crate::map::collision::overlaps;
 use crate::map::{CollisionMap, Contents, EntId};
-use crate::physics::movers::{Carry, MoverState, Phase, carry};
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::movers::{MoverState, Phase};
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd};
 use crate::sim::rng::SimRng;
+use grid::{GoalQueue, Grid, score};
+pub use world::{AreaMetric, Lifts, Teleporter, lifts, planning_map, teleporters};
+use world::{World, changed};
+
+pub mod times;
 
 /// How "near" a tree node is to a sampled point.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -138,208 +145,6 @@ pub struct PlanConfig {
     /// The goal counts only for a player standing on the ground: a region to stand on a
     /// narrow ledge beside a drop is otherwise touched on the way down past it.
     pub goal_standing: bool,
-}
-
-/// The movers that move while a plan runs — every plat (a player on it raises it; a
-/// targeted one waiting at the top is sent down by it, as in the simulation) and every
-/// train that runs by itself — with where they start.
-#[derive(Clone, Debug, Default)]
-pub struct Lifts {
-    /// The movers.
-    pub defs: Vec<MoverDef>,
-    /// Per mover, the box of its plat field (what a player touches to raise it).
-    pub fields: Vec<Option<(Vec3, Vec3)>>,
-    /// The map's path corners (trains' stops).
-    pub corners: Vec<PathCorner>,
-    /// Per mover, its state when the map starts.
-    pub start: Vec<MoverState>,
-    /// Per mover, the box it sweeps (its box at both ends, or at every corner of a train's
-    /// path): a player near it may wait for it.
-    pub tracks: Vec<(Vec3, Vec3)>,
-}
-
-/// The map's plats and self-running trains ([`Lifts`]).
-pub fn lifts(level: &crate::map::Level) -> Lifts {
-    let mut out = Lifts {
-        corners: level.path_corners.clone(),
-        ..Default::default()
-    };
-    for (i, def) in level.movers.iter().enumerate() {
-        let start = MoverState::spawn(def, &level.path_corners);
-        let moving = match def.kind {
-            MoverKind::Plat { .. } => true,
-            MoverKind::Train { .. } => start.phase == Phase::TrainWaiting,
-            _ => false,
-        };
-        if !moving {
-            continue;
-        }
-        let field = level.triggers.iter().find_map(|t| match t.kind {
-            TriggerKind::PlatRaise { mover } if mover == i && t.targetname.is_none() => {
-                Some((t.mins, t.maxs))
-            }
-            _ => None,
-        });
-        let stops: Vec<Vec3> = match def.kind {
-            MoverKind::Train { .. } => MoverState::train_stops(def, &level.path_corners)
-                .into_iter()
-                .map(|(_, o)| o)
-                .collect(),
-            _ => {
-                let (a, b) = MoverState::ends(def);
-                vec![a, b]
-            }
-        };
-        let track = stops.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), o| (lo.min(def.mins + *o), hi.max(def.maxs + *o)),
-        );
-        out.defs.push(def.clone());
-        out.fields.push(field);
-        out.start.push(start);
-        out.tracks.push(track);
-    }
-    out
-}
-
-/// Where the planner's steps happen: the map, and a copy of it whose moving movers are set
-/// from each node's states (only when there are [`Lifts`]).
-struct World<'a> {
-    base: &'a CollisionMap,
-    moving: Option<CollisionMap>,
-}
-
-impl<'a> World<'a> {
-    fn new(base: &'a CollisionMap, lifts: &Lifts) -> World<'a> {
-        World {
-            base,
-            moving: (!lifts.defs.is_empty()).then(|| base.clone()),
-        }
-    }
-
-    /// One step from `s` holding `cmd`, in the simulation's order: the lifts advance by
-    /// their state machines (from `movers`, updated here) and carry the player or are
-    /// blocked by it, the physics moves the player, then triggers act — a plat field raises
-    /// its plat, a teleporter sends the player on.
-    fn advance(
-        &mut self,
-        physics: &PhysicsParams,
-        cfg: &PlanConfig,
-        s: &PlayerState,
-        movers: &mut [MoverState],
-        cmd: &UserCmd,
-    ) -> PlayerState {
-        let lifts = &*cfg.lifts;
-        let mut s = *s;
-        let map = match self.moving.as_mut() {
-            Some(m) => {
-                for (d, st) in lifts.defs.iter().zip(movers.iter()) {
-                    m.set_mover_offset(d.id, st.offset);
-                }
-                for (d, st) in lifts.defs.iter().zip(movers.iter_mut()) {
-                    let (new, _) = st.step(d, &lifts.corners, cfg.step);
-                    let delta = new.offset - st.offset;
-                    if delta != Vec3::ZERO {
-                        m.set_mover_offset(d.id, new.offset);
-                        match carry(m, d.id, delta, s.origin, s.on_ground, cfg.me) {
-                            Carry::Untouched => {}
-                            Carry::Carried(to) => s.origin = to,
-                            Carry::Blocked => {
-                                m.set_mover_offset(d.id, st.offset);
-                                st.blocked(d);
-                                continue;
-                            }
-                        }
-                    }
-                    *st = new;
-                }
-                &*m
-            }
-            None => self.base,
-        };
-        let (mut next, _) = pmove(&s, cmd, map, physics, cfg.step, cfg.me);
-        let (mn, mx) = (next.origin + PLAYER_MINS, next.origin + PLAYER_MAXS);
-        for ((d, st), field) in lifts.defs.iter().zip(movers.iter_mut()).zip(&lifts.fields) {
-            if let Some((a, b)) = field
-                && touches(mn, mx, *a, *b)
-            {
-                st.use_mover(d);
-            }
-        }
-        if let Some(p) = crate::physics::push::push_at(&cfg.pushes, next.origin) {
-            next = crate::physics::push::pushed(&next, p.velocity);
-        }
-        if let Some(t) = cfg
-            .teleporters
-            .iter()
-            .find(|t| touches(mn, mx, t.mins, t.maxs))
-        {
-            next = crate::physics::teleport::teleported(&next, t.origin, t.yaw);
-        }
-        next
-    }
-}
-
-/// Whether a mover moved or changed what it does between two states.
-fn changed(a: &MoverState, b: &MoverState) -> bool {
-    a.offset != b.offset || a.phase != b.phase
-}
-
-/// Route times between areas for [`Metric::Area`]: per query area, the time from every
-/// area's centre to its centre over the compiled area graph (a flat cache, made on first
-/// use and kept: a pure function of the mesh, so plans stay deterministic however the
-/// tables are shared).
-#[derive(Debug)]
-pub struct AreaMetric {
-    /// The compiled navigation.
-    pub mesh: std::sync::Arc<crate::aas::NavMesh>,
-    tables: std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<f32>>>>,
-}
-
-impl AreaMetric {
-    /// Over `mesh`.
-    pub fn new(mesh: std::sync::Arc<crate::aas::NavMesh>) -> AreaMetric {
-        AreaMetric {
-            mesh,
-            tables: Default::default(),
-        }
-    }
-
-    /// The area at (or up to 96 units under) `p` ([`crate::aas::NavMesh::area_under`]).
-    pub fn area_under(&self, p: Vec3) -> Option<u32> {
-        self.mesh.area_under(p).map(|(_, a)| a)
-    }
-
-    /// Seconds from each area's centre to area `goal`'s (`INFINITY`: no route).
-    pub fn table(&self, goal: u32) -> std::sync::Arc<Vec<f32>> {
-        use crate::aas::route::{Travel, build_cache, cross};
-        if let Some(t) = self.tables.lock().expect("no panics inside").get(&goal) {
-            return std::sync::Arc::clone(t);
-        }
-        let mesh = &*self.mesh;
-        let cache = build_cache(mesh, goal, Travel::ALL);
-        let t: Vec<f32> = (0..mesh.areas().len() as u32)
-            .map(|a| {
-                if a == goal {
-                    return 0.0;
-                }
-                let c = mesh.areas()[a as usize].center;
-                mesh.reach_ids_from(a)
-                    .iter()
-                    .map(|&i| {
-                        let r = &mesh.reaches()[i as usize];
-                        cross(mesh, a, c, r.start) + r.seconds + cache.time[i as usize]
-                    })
-                    .fold(f32::INFINITY, f32::min)
-            })
-            .collect();
-        let t = std::sync::Arc::new(t);
-        self.tables
-            .lock()
-            .expect("no panics inside")
-            .insert(goal, std::sync::Arc::clone(&t));
-        t
-    }
 }
 
 impl Default for PlanConfig {
@@ -487,80 +292,19 @@ pub fn replay_controls(
         .collect()
 }
 
-/// Nodes in cells of [`CELL`] units, for nearest-node queries.
-const CELL: f32 = 64.0;
-/// Nodes one cell may hold (states standing on a lift are let in over it). Without a cap a tree that found a short solution early piles
-/// every later node into the few cells its time limit leaves (dm6, SSG to the nearby rocket
-/// launcher: 7.8 s for 200,000 expansions, 1 s with the cap). A cap of 128 was too tight:
-/// the tree filled dm6's lightning-gun corridor and never found its way out (seed 9).
-const CELL_CAP: usize = 512;
-/// Cells grouped in blocks of `BLOCK`³, so a query skips whole blocks at once.
-const BLOCK: i32 = 8;
-
-type Key = (i32, i32, i32);
-
-fn cell(p: Vec3) -> Key {
-    (
-        (p.x / CELL).floor() as i32,
-        (p.y / CELL).floor() as i32,
-        (p.z / CELL).floor() as i32,
-    )
-}
-
-fn block(c: Key) -> Key {
-    (
-        c.0.div_euclid(BLOCK),
-        c.1.div_euclid(BLOCK),
-        c.2.div_euclid(BLOCK),
-    )
-}
-
-/// An occupied box of space: its corner in units of its size, the least steps of its nodes
-/// (a box whose nodes are all as old as the best solution holds nothing usable) and what it
-/// holds.
-struct Bucket<T> {
-    key: Key,
-    min_steps: u32,
-    /// Blocks: nodes inside not yet dropped from the live lists (cells read their own
-    /// list's length instead).
-    live: u32,
-    items: Vec<T>,
-}
-
-impl<T> Bucket<T> {
-    /// The metric distance from `q` to a box of `size` units at `key`: a lower bound on the
-    /// distance of anything inside.
-    fn bound(&self, size: f32, q: Vec3, metric: Metric) -> f32 {
-        let lo = Vec3::new(self.key.0 as f32, self.key.1 as f32, self.key.2 as f32) * size;
-        metric.distance(q.clamp(lo, lo + Vec3::splat(size)), q)
-    }
-}
-
-/// A node's score for a query at `q`: its metric distance, plus, with a time weight, its
-/// estimated arrival running straight — time so far, and the time to get up to 320 u/s
-/// toward q (accelerating 10 × 320 u/s²) — times `time_weight × 320`.
-fn score(nd: &Node, q: Vec3, metric: Metric, time_weight: f32, step: f32) -> f32 {
-    let d = metric.distance(nd.state.origin, q);
-    if time_weight == 0.0 {
-        return d;
-    }
-    let toward = nd
-        .state
-        .velocity
-        .dot((q - nd.state.origin).normalize_or_zero());
-    let spin_up = (320.0 - toward).max(0.0) / 3200.0;
-    d + time_weight * 320.0 * (nd.steps as f32 * step + spin_up)
-}
-
 /// A lift within this many units of the player makes a still step a move.
 const WAIT_NEAR: f32 = 256.0;
+
 /// A player on the ground standing still this near a lift's track ([`Lifts::tracks`]) while
 /// the lift is not at rest waits for it (see [`plan`] and [`Chain`]).
 const WAIT_FOR: f32 = 64.0;
+
 /// The longest chain of steps one expansion adds while using a lift (30 s of 50 ms).
 const MAX_CHAIN_STEPS: u32 = 600;
+
 /// The longest wait for a lift, steps (10 s of 50 ms).
 const MAX_WAIT_STEPS: u32 = 200;
+
 /// Boarding a lift that came to rest is given up after this many steps of the chain.
 const MAX_BOARD_STEPS: u32 = 300;
 
@@ -583,253 +327,6 @@ const MAX_FAILED: u8 = 3;
 /// Time weight of extensions toward the goal. A node that ran a full step toward the goal
 /// beats its parent, so the branch grows instead of its root being extended again and again.
 const GOAL_TIME_WEIGHT: f32 = 0.9;
-
-/// Nodes by their score toward the goal (which never changes for a node), least first:
-/// extensions toward the goal pop from it instead of searching the grid. A node that became
-/// unusable never becomes usable again (its failures and aims only grow, the time limit
-/// only falls), so popping it for good is safe. (Measured on dm6, 200,000 expansions: the
-/// grid scored ~8,700 nodes per extension toward the goal.)
-struct GoalQueue(std::collections::BinaryHeap<crate::nav::hierarchy::Entry>);
-
-impl GoalQueue {
-    fn push(&mut self, score: f32, n: u32) {
-        self.0.push(crate::nav::hierarchy::Entry(score, n));
-    }
-
-    /// The usable node with the least score (ties: the lower index), taken off the queue.
-    fn pop(&mut self, usable: impl Fn(u32) -> bool) -> Option<(f32, u32)> {
-        while let Some(crate::nav::hierarchy::Entry(sc, n)) = self.0.pop() {
-            if usable(n) {
-                return Some((sc, n));
-            }
-        }
-        None
-    }
-}
-
-/// Nodes bucketed by cell (with their origins, so a distance needs no node lookup), cells
-/// by block; only occupied ones are kept. A query looks at blocks, and cells within them,
-/// nearest-bound first and stops at the first whose bound is worse than the best node found,
-/// so its cost follows the nodes near the answer rather than the tree's size. (Measured on
-/// dm6, 100,000 expansions a pair: one flat list of cells took 6.6 s a pair, this 0.9 s.
-/// Scanning the 27 cells around the query first, unsorted after, was slower: samples often
-/// fall where the tree has not been.)
-struct Grid {
-    cell_index: HashMap<Key, usize>,
-    cells: Vec<Bucket<(Vec3, u32)>>,
-    block_index: HashMap<Key, usize>,
-    blocks: Vec<Bucket<usize>>,
-    /// Per cell, its nodes not yet found unusable. Nodes that fail [`MAX_FAILED`] times or
-    /// grow as old as the best solution never become usable again, so queries drop them
-    /// as they meet them, and boxes left with none are skipped. (Without this a tree whose
-    /// nodes had mostly failed was scanned whole: a dm6 pair took 7 s for 200,000
-    /// expansions against 1 s for 100,000.)
-    live_nodes: Vec<Vec<(Vec3, u32)>>,
-}
-
-impl Grid {
-    fn new() -> Grid {
-        Grid {
-            cell_index: HashMap::new(),
-            cells: Vec::new(),
-            block_index: HashMap::new(),
-            blocks: Vec::new(),
-            live_nodes: Vec::new(),
-        }
-    }
-
-    fn insert(&mut self, p: Vec3, n: u32, steps: u32) {
-        let c = cell(p);
-        let ci = match self.cell_index.get(&c) {
-            Some(&i) => i,
-            None => {
-                self.cells.push(Bucket {
-                    key: c,
-                    min_steps: steps,
-                    live: 0,
-                    items: Vec::new(),
-                });
-                let i = self.cells.len() - 1;
-                self.live_nodes.push(Vec::new());
-                self.cell_index.insert(c, i);
-                let b = block(c);
-                let bi = *self.block_index.entry(b).or_insert_with(|| {
-                    self.blocks.push(Bucket {
-                        key: b,
-                        min_steps: steps,
-                        live: 0,
-                        items: Vec::new(),
-                    });
-                    self.blocks.len() - 1
-                });
-                self.blocks[bi].items.push(i);
-                i
-            }
-        };
-        let cb = &mut self.cells[ci];
-        cb.items.push((p, n));
-        cb.min_steps = cb.min_steps.min(steps);
-        let bi = self.block_index[&block(c)];
-        let bb = &mut self.blocks[bi];
-        bb.min_steps = bb.min_steps.min(steps);
-        bb.live += 1;
-        self.live_nodes[ci].push((p, n));
-    }
-
-    /// Whether the cell at `p` holds [`CELL_CAP`] nodes already.
-    fn full(&self, p: Vec3) -> bool {
-        self.cell_index
-            .get(&cell(p))
-            .is_some_and(|&i| self.cells[i].items.len() >= CELL_CAP)
-    }
-
-    /// Whether a node at (almost) this position and velocity is already in the tree: in the
-    /// air the controls barely matter, so expansions there repeat states.
-    /// `same_movers(n)`: whether node `n`'s lifts are where the new state's are.
-    fn holds(&self, s: &PlayerState, nodes: &[Node], same_movers: impl Fn(u32) -> bool) -> bool {
-        self.cell_index.get(&cell(s.origin)).is_some_and(|&i| {
-            self.cells[i].items.iter().any(|&(p, n)| {
-                p.distance_squared(s.origin) < 1.0
-                    && nodes[n as usize]
-                        .state
-                        .velocity
-                        .distance_squared(s.velocity)
-                        < 4.0
-                    && same_movers(n)
-            })
-        })
-    }
-
-    /// The usable node nearest to `q` by `metric`, among those younger than `limit` steps;
-    /// ties go to the lower index.
-    /// `dist(p, n)` is node `n`'s (at `p`) distance to `q`, never under `metric`'s.
-    fn nearest(
-        &mut self,
-        q: Vec3,
-        metric: Metric,
-        dist: impl Fn(Vec3, u32) -> f32,
-        limit: u32,
-        usable: impl Fn(u32) -> bool,
-    ) -> Option<u32> {
-        let mut best: Option<(f32, u32)> = None;
-
-        let block_size = CELL * BLOCK as f32;
-        let mut order: Vec<(f32, usize)> = self
-            .blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.min_steps + 1 < limit && b.live > 0)
-            .map(|(i, b)| (b.bound(block_size, q, metric), i))
-            .collect();
-        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut cells: Vec<(f32, usize)> = Vec::new();
-        for (lb, bi) in order {
-            // Strictly worse only: an equal bound may hide an equal distance with a lower
-            // index.
-            if best.is_some_and(|b| lb > b.0) {
-                break;
-            }
-            // Cells nearest-bound first too, so the first ones scanned give a tight bound.
-            cells.clear();
-            cells.extend(
-                self.blocks[bi]
-                    .items
-                    .iter()
-                    .filter(|&&ci| {
-                        self.cells[ci].min_steps + 1 < limit && !self.live_nodes[ci].is_empty()
-                    })
-                    .map(|&ci| (self.cells[ci].bound(CELL, q, metric), ci)),
-            );
-            cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for &(clb, ci) in &cells {
-                if best.is_some_and(|b| clb > b.0) {
-                    break;
-                }
-                let list = &mut self.live_nodes[ci];
-                let mut k = 0;
-                while k < list.len() {
-                    let (p, n) = list[k];
-                    let d = dist(p, n);
-                    // Distance first: it needs no lookup in the node arrays.
-                    if best.is_none_or(|b| (d, n) < b) {
-                        if !usable(n) {
-                            // For good (see `live_nodes`); the order within a cell does
-                            // not matter, ties are broken by index.
-                            list.swap_remove(k);
-                            self.blocks[bi].live -= 1;
-                            continue;
-                        }
-                        best = Some((d, n));
-                    }
-                    k += 1;
-                }
-            }
-        }
-        best.map(|b| b.1)
-    }
-}
-
-/// The geometry the planner runs in: the map with every door that opens on approach, and
-/// every secret door that opens when shot, standing open (a player walking up to one finds
-/// it opening, or shoots it on the way; the seconds that takes are not counted); the other
-/// movers where the match starts them ([`lifts`] move from there during a plan).
-pub fn planning_map(level: &crate::map::Level, cmap: &CollisionMap) -> CollisionMap {
-    let mut m = cmap.clone();
-    // Movers where the match starts them (plats lowered, trains at their first corner):
-    // a map draws plats raised and trains anywhere.
-    crate::physics::movers::place_at_spawn(level, &mut m);
-    for def in &level.movers {
-        match def.kind {
-            MoverKind::Door {
-                open,
-                touch_opens: true,
-                start_open: false,
-                ..
-            }
-            | MoverKind::SecretDoor {
-                open,
-                shootable: true,
-                ..
-            } => m.set_mover_offset(def.id, open),
-            _ => {}
-        }
-    }
-    m
-}
-
-/// A teleporter the planner can take: its trigger box and where it sends a player.
-#[derive(Clone, Copy, Debug)]
-pub struct Teleporter {
-    /// Trigger minimum corner.
-    pub mins: Vec3,
-    /// Trigger maximum corner.
-    pub maxs: Vec3,
-    /// Arrival origin.
-    pub origin: Vec3,
-    /// Facing on arrival.
-    pub yaw: f32,
-}
-
-/// The map's working teleporters (those that need no trigger to switch them on).
-pub fn teleporters(level: &crate::map::Level) -> Vec<Teleporter> {
-    level
-        .triggers
-        .iter()
-        .filter(|t| t.targetname.is_none())
-        .filter_map(|t| match t.kind {
-            crate::map::level::TriggerKind::Teleport { dest: Some(d) } => {
-                let dst = &level.teleport_dests[d];
-                Some(Teleporter {
-                    mins: t.mins,
-                    maxs: t.maxs,
-                    origin: dst.origin,
-                    yaw: dst.yaw,
-                })
-            }
-            _ => None,
-        })
-        .collect()
-}
 
 /// Grows a tree from `start` toward `goal` (or, without a goal, over the whole map for the
 /// time-reachable set). `free` are points of free space to sample around (e.g. floor points).

@@ -1,347 +1,21 @@
-//! Movement (reference 002 §10.3): turns a bot's movement request — a nearby point or a
-//! direction, with a wanted speed — into this tick's user command, the way a player would:
-//!
-//! - **swim** when waist deep (water level ≥ 2), steering toward the target through a funnel:
-//!   when the way ahead is blocked, try up, down, left and right;
-//! - **on ground**, feel ahead at the feet: a barrier no higher than a step is walked over, one
-//!   up to jump height is jumped onto, anything higher is walked around (45° then 90° to
-//!   either side, keeping the side chosen while it works) or reported `Blocked(Wall)`; on a
-//!   known way (a compiled route) a side step comes before the jump, and a bot running
-//!   across the way it wishes is not jumped there (the jump would carry it on along its
-//!   motion) but slid along by the physics;
-//! - **look ahead** along the heading for gaps, lava and slime (not slime for a request
-//!   that wades: an explorer in the biosuit); predict a running jump over
-//!   them with [`crate::physics::predict`]; jump at the edge when the prediction lands on
-//!   ground or in water (backing up for a run-up first when standing too slow at the edge),
-//!   otherwise brake and report `Blocked(Gap)` or `Blocked(Hazard)`;
-//! - **hold the edge** (explorers) when turning toward a target no lower: where the run's
-//!   momentum would carry the bot off a ledge its heading stays on, wish against that motion
-//!   instead;
-//! - **jump on the last tick on the ground** (explorers) before a drop deeper than
-//!   [`LEVEL_GAP`] on the way to a target no lower, where the jump lands on the bot's level
-//!   (a gap narrower than the player's box, a lip before the edge);
-//! - movers, teleporters and item touches are left to the physics.
-//!
-//! Entry points: [`steer`] (pure, for tests and worker threads) and [`movement_system`].
-
-use std::sync::Arc;
+//! Steering: the command that takes a bot toward its move target over the ground ahead
+//! ([`steer`]): jumps over gaps, slopes, holding an edge, swimming.
 
 use glam::Vec3;
-use serde::Serialize;
 
+use super::probe::{
+    Ahead, box_clear, falls_safely, floor_within_step, hanging, jump_lands, landing, rotate_z,
+    scan_ahead, walks_on,
+};
+use super::{
+    BlockReason, LEVEL_GAP, MASK, MoveMemory, MoveParams, MoveRequest, MoveStatus, MoveTarget,
+    RUN_UP,
+};
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{
     PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, UserCmd, pmove,
 };
-use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
-use crate::sim::Sim;
-use crate::sim::components::{Command, Motion, Vitals};
-use crate::sim::hash::{StateHash, StateHasher};
-use crate::sim::parallel::JobSize;
-
-/// Where a bot wants to go.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum MoveTarget {
-    /// A nearby point (a player origin there).
-    Point(Vec3),
-    /// A direction to keep going.
-    Direction(Vec3),
-}
-
-/// A movement request, written by the brain (or a controller) before the movement stage.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct MoveRequest {
-    /// Where to.
-    pub target: MoveTarget,
-    /// Wanted speed, units per second (at most 320).
-    pub speed: f32,
-    /// The straight way to the target is known to be walkable (a compiled route's line
-    /// through the borders of its own floors): no look ahead for gaps and hazards on it,
-    /// which near a wall mistakes the wall's foot for a drop.
-    #[serde(skip)]
-    pub known: bool,
-    /// Slime is no hazard (an explorer in the biosuit): walked and dropped into like water.
-    #[serde(skip)]
-    pub wade: bool,
-    /// Walls are felt no farther than the target: a wall beyond where the bot is going is
-    /// no reason to stop short of it or step round (a compiled bot's requests: its route
-    /// knows the way; e1m1's bridge button, whose front is 29 units off with the button 8
-    /// beyond a full stride's feel, held a bot blocked there until it was killed as stuck).
-    /// Explorers and waypoint bots feel a full stride: their targets lie against the walls
-    /// and ledges they learn by running at them (with the limit, four explorers for 600 s
-    /// marked e1m1's invulnerability in 12 of 16 runs instead of 16, and covered e1m3's
-    /// floor 78 % instead of 90 % in the worst run).
-    #[serde(skip)]
-    pub to_target: bool,
-}
-
-/// The request component: `None` leaves the command to the controller.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MoveIntent(pub Option<MoveRequest>);
-
-/// Why a bot cannot go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum BlockReason {
-    /// A wall it can neither jump onto nor walk around.
-    Wall,
-    /// A gap it cannot jump.
-    Gap,
-    /// Lava or slime it cannot jump.
-    Hazard,
-}
-
-/// What the movement stage made of the request this tick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub enum MoveStatus {
-    /// No request.
-    #[default]
-    Idle,
-    /// Going.
-    Moving,
-    /// At the target point.
-    Arrived,
-    /// Cannot go on.
-    Blocked(BlockReason),
-    /// In the air (jumping or falling).
-    InAir,
-    /// Swimming.
-    Swimming,
-}
-
-/// Movement state kept between ticks (the side an obstacle is being walked around, a run-up
-/// being taken).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MoveMemory {
-    /// -1 left, +1 right, 0 none.
-    pub avoid_side: i8,
-    /// Ticks the side stays chosen.
-    pub avoid_ticks: u32,
-    /// Ticks left of backing away from an edge to take a run-up.
-    pub runup_ticks: u32,
-    /// Hung in the air against a steep slope: no wish until it lands (see [`steer`]).
-    pub let_go: bool,
-}
-
-impl StateHash for MoveMemory {
-    fn hash_state(&self, h: &mut StateHasher) {
-        h.u64(self.avoid_side as u64 | (self.avoid_ticks as u64) << 8 | (self.let_go as u64) << 40);
-    }
-}
-
-/// How far a bot backs away from an edge to get to full speed before jumping it.
-pub const RUN_UP: f32 = 64.0;
-
-/// A drop deeper than this toward a target on the bot's own level is one an explorer
-/// ([`MoveParams::hold_edges`]) jumps across from its last tick on the ground, where a jump
-/// lands on that level (see [`steer`]).
-pub const LEVEL_GAP: f32 = 64.0;
-
-/// Tuning of the movement stage; every bot carries its own (an exploring bot walks off
-/// deeper drops than a match bot, see [`super::explore::MAX_DROP`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct MoveParams {
-    /// Distance at which a target point counts as reached.
-    pub arrive_radius: f32,
-    /// How far ahead gaps and hazards are looked for (a running player needs about 80 units
-    /// to stop).
-    pub lookahead: f32,
-    /// Deepest drop walked off without a second thought.
-    pub max_drop: f32,
-    /// Highest barrier jumped onto (analytic jump peak 45.6, with a margin).
-    pub max_jump_height: f32,
-    /// Hold the edge when turning on a ledge (see [`steer`]): an exploring bot's, whose
-    /// walks run along ledges' edges; a match bot's movement is as it was.
-    pub hold_edges: bool,
-}
-
-impl Default for MoveParams {
-    fn default() -> Self {
-        MoveParams {
-            arrive_radius: 16.0,
-            lookahead: 128.0,
-            max_drop: 200.0,
-            max_jump_height: 40.0,
-            hold_edges: false,
-        }
-    }
-}
-
-const MASK: Contents = Contents::MASK_PLAYER_NO_BODIES;
-
-fn rotate_z(v: Vec3, degrees: f32) -> Vec3 {
-    let (s, c) = degrees.to_radians().sin_cos();
-    Vec3::new(v.x * c - v.y * s, v.x * s + v.y * c, v.z)
-}
-
-fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>) -> bool {
-    map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, me).fraction >= 1.0
-}
-
-/// Whether a player off the ground rests on a slope too steep to stand on (a unit below
-/// it is a plane that is no floor): with no speed at all, it hangs there while it wishes
-/// into the slope.
-fn hanging(map: &CollisionMap, s: &PlayerState, me: Option<EntId>) -> bool {
-    let tr = map.trace(
-        s.origin,
-        s.origin - Vec3::Z,
-        PLAYER_MINS,
-        PLAYER_MAXS,
-        MASK,
-        me,
-    );
-    tr.fraction < 1.0 && tr.normal.z < 0.7
-}
-
-/// What lies ahead on the floor.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Ahead {
-    Clear,
-    Bad { distance: f32, hazard: bool },
-}
-
-/// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
-/// within `max_drop`, or with `hazards` (lava, slime) on top.
-fn scan_ahead(
-    map: &CollisionMap,
-    origin: Vec3,
-    dir: Vec3,
-    range: f32,
-    max_drop: f32,
-    hazards: Contents,
-) -> Ahead {
-    let mut d = 16.0;
-    while d <= range {
-        let p = origin + dir * d;
-        let t = map.trace_ray(
-            p,
-            p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + max_drop),
-            MASK | Contents::LIQUID,
-            None,
-        );
-        if t.start_solid {
-            return Ahead::Clear; // a wall or step ahead: the feelers deal with it
-        }
-        let floor_under_ray =
-            t.fraction < 1.0 && t.normal.z >= 0.7 && !t.contents.intersects(hazards);
-        if !floor_under_ray && box_supported(map, p, max_drop, hazards) {
-            // The ray fell through a hole the player's box bridges (dm4's grates over lava).
-            d += 16.0;
-            continue;
-        }
-        if t.fraction >= 1.0 || (t.contents.intersects(Contents::SOLID) && t.normal.z < 0.7) {
-            return Ahead::Bad {
-                distance: d,
-                hazard: false,
-            };
-        }
-        if t.contents.intersects(hazards) {
-            return Ahead::Bad {
-                distance: d,
-                hazard: true,
-            };
-        }
-        d += 16.0;
-    }
-    Ahead::Clear
-}
-
-/// Whether a player's box dropped from `p` lands on floor within `max_drop` with its feet out
-/// of `hazards` (Quake hurts by the contents at the feet's centre, not under the box).
-fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32, hazards: Contents) -> bool {
-    let t = map.trace(
-        p,
-        p - Vec3::new(0.0, 0.0, max_drop),
-        PLAYER_MINS,
-        PLAYER_MAXS,
-        MASK,
-        None,
-    );
-    let feet = t.end_pos + Vec3::new(0.0, 0.0, PLAYER_MINS.z + 1.0);
-    !t.start_solid
-        && t.fraction < 1.0
-        && t.normal.z >= 0.7
-        && !map.point_contents(feet).intersects(hazards)
-}
-
-/// Whether a running jump from `s` along `dir` lands safely: on ground or in water, not in
-/// lava or slime, no deeper than `max_drop` below, and past where it took off.
-fn jump_lands(
-    map: &CollisionMap,
-    s: &PlayerState,
-    dir: Vec3,
-    physics: &PhysicsParams,
-    max_drop: f32,
-    me: Option<EntId>,
-) -> bool {
-    landing(map, s, dir, true, physics, max_drop, me)
-        .is_some_and(|end| (end - s.origin).dot(dir) > 32.0)
-}
-
-/// Where running on along `dir` at full speed (jumping first when `jump`) comes down on
-/// ground or into water, no deeper than `max_drop` below; `None` for lava, slime, a deeper
-/// fall or no landing within the prediction's horizon.
-fn landing(
-    map: &CollisionMap,
-    s: &PlayerState,
-    dir: Vec3,
-    jump: bool,
-    physics: &PhysicsParams,
-    max_drop: f32,
-    me: Option<EntId>,
-) -> Option<Vec3> {
-    let cmds = [
-        run_toward(dir, physics.max_speed, jump),
-        run_toward(dir, physics.max_speed, false),
-    ];
-    let params = PredictParams {
-        stop_on_wall: false,
-        max_fall: max_drop,
-        ..Default::default()
-    };
-    let pred = predict(map, s, &cmds, physics, &params, me);
-    let end = pred.end()?.origin;
-    matches!(pred.stop, StopEvent::Landed | StopEvent::EnteredWater).then_some(end)
-}
-
-/// Whether running on along `dir` (no jump) goes off an edge and lands safely: the floor
-/// samples of [`scan_ahead`] look straight down, but a player running off a ledge lands well
-/// beyond it (≈ 220 units after a 192-unit drop at full speed) — on dm4 onto a walkway past
-/// the lava the samples see.
-fn falls_safely(
-    map: &CollisionMap,
-    s: &PlayerState,
-    dir: Vec3,
-    physics: &PhysicsParams,
-    max_drop: f32,
-    me: Option<EntId>,
-) -> bool {
-    landing(map, s, dir, false, physics, max_drop, me)
-        .is_some_and(|end| end.z < s.origin.z - STEP_SIZE && (end - s.origin).dot(dir) > 32.0)
-}
-
-/// Whether running along `dir` climbs: two ticks of the real physics at full speed from `s`
-/// step up, advance at least half the distance and stay on the ground. The two feelers see a staircase
-/// as a wall (the box raised by one step meets the second step within the feeling distance),
-/// but the physics climbs it step by step; jumping there instead throws the bot off the
-/// stairs' side.
-fn walks_on(
-    map: &CollisionMap,
-    s: &PlayerState,
-    dir: Vec3,
-    physics: &PhysicsParams,
-    dt: f32,
-    me: Option<EntId>,
-) -> bool {
-    let mut p = *s;
-    p.velocity = dir * physics.max_speed;
-    let cmd = run_toward(dir, physics.max_speed, false);
-    for _ in 0..2 {
-        p = pmove(&p, &cmd, map, physics, dt, me).0;
-    }
-    p.on_ground.is_some()
-        && p.origin.z > s.origin.z + 1.0
-        && (p.origin - s.origin).dot(dir) >= physics.max_speed * dt
-}
+use crate::physics::predict::run_toward;
 
 /// What steering needs besides the bot's own state.
 #[derive(Clone, Copy)]
@@ -616,9 +290,10 @@ pub fn steer(
 
 /// Speed (u/s) above which a bot on a known way moving across the way it wishes
 /// ([`ACROSS_COS`]) does not jump at what blocks it.
-const ACROSS_SPEED: f32 = 160.0;
+pub(super) const ACROSS_SPEED: f32 = 160.0;
+
 /// See [`ACROSS_SPEED`]: 45 degrees or more off the wished way.
-const ACROSS_COS: f32 = 0.7;
+pub(super) const ACROSS_COS: f32 = 0.7;
 
 /// The steepest floor (its normal's z) counted flat by [`steer`]'s counter-steer, about
 /// 14°. Measured on the compiled bots' item tours, seeds 1-20 (legs within 10 % on dm4, dm6,
@@ -626,13 +301,18 @@ const ACROSS_COS: f32 = 0.7;
 /// sideways motion: the same on seeds 1-20, dm6 217 of 220 against 219 on seeds 21-40. On
 /// every floor: dm4 233 (all 20 super damage legs lost) and e1m1 169, since on a flat floor
 /// the sideways motion is the bot's own turning, which the target already steers.
-const SLOPE_NORMAL_Z: f32 = 0.97;
+pub(super) const SLOPE_NORMAL_Z: f32 = 0.97;
 
 /// Whether the player stands on a floor steeper than [`SLOPE_NORMAL_Z`] that slopes across
 /// `heading` ([`SLOPE_ACROSS`]): dm6's ramp by the super shotgun at (580, -1053), whose side
 /// slope carried compiled bots off its 8-unit-wide lower end onto the floor south of it (a
 /// second back up, on every seed).
-fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec3) -> bool {
+pub(super) fn on_slope(
+    map: &CollisionMap,
+    s: &PlayerState,
+    me: Option<EntId>,
+    heading: Vec3,
+) -> bool {
     let t = map.trace(
         s.origin,
         s.origin - Vec3::Z * 4.0,
@@ -656,20 +336,7 @@ fn on_slope(map: &CollisionMap, s: &PlayerState, me: Option<EntId>, heading: Vec
 /// On every slope, e1m1's tours lost 5 legs within 10 % on seeds 41-80 (349 -> 344) and gained
 /// 3 on seeds 1-40, in its sloped hall down to the barrier jump at (788, 2108); at 0.5 or
 /// 0.7, 343 and 349 as before the counter-steer, dm4 and dm6 as with it on every slope.
-const SLOPE_ACROSS: f32 = 0.5;
-
-/// Whether a player's box at `p` has floor within a step below it.
-fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) -> bool {
-    let t = map.trace(
-        p,
-        p - Vec3::Z * (STEP_SIZE + 4.0),
-        PLAYER_MINS,
-        PLAYER_MAXS,
-        MASK,
-        me,
-    );
-    !t.start_solid && t.fraction < 1.0 && t.normal.z >= 0.7
-}
+pub(super) const SLOPE_ACROSS: f32 = 0.5;
 
 /// Turning on a ledge toward a target no lower: the run keeps most of its speed for a few
 /// ticks (Quake's ground friction takes a fifth a tick at 20 Hz), so a bot whose way bends
@@ -679,7 +346,7 @@ fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) -> bool {
 /// floor next tick while the heading's own way stays on it, the bot wishes against the
 /// part of its motion that carries it off (else straight back against its motion) instead.
 /// One trace while the motion and the heading part; a predicted tick or three near an edge.
-fn hold_the_edge(
+pub(super) fn hold_the_edge(
     ctx: &SteerCtx,
     s: &PlayerState,
     heading: Vec3,
@@ -717,7 +384,7 @@ fn hold_the_edge(
         .unwrap_or(cmd)
 }
 
-fn swim(
+pub(super) fn swim(
     map: &CollisionMap,
     s: &PlayerState,
     to: Vec3,
@@ -774,79 +441,4 @@ fn swim(
         ..Default::default()
     };
     (cmd, MoveStatus::Swimming)
-}
-
-/// The movement stage: for every living bot with a movement request, this tick's command
-/// and movement status. Reads [`MoveIntent`], [`Motion`], [`Vitals`] and the bot's
-/// [`MoveParams`]; writes [`Command`], [`MoveStatus`] and [`MoveMemory`].
-pub fn movement_system(sim: &mut Sim) {
-    // One job per living bot with a request: its state and memory out of the world, steered
-    // on the worker pool against the frozen geometry, results back in entity order.
-    struct Job {
-        e: hecs::Entity,
-        id: EntId,
-        req: MoveRequest,
-        state: crate::physics::PlayerState,
-        mem: MoveMemory,
-        params: MoveParams,
-        out: Option<(UserCmd, MoveStatus)>,
-    }
-    let mut jobs = Vec::new();
-    let mut view = sim.world.view_mut::<(
-        &MoveIntent,
-        &Motion,
-        &Vitals,
-        &mut MoveStatus,
-        &MoveMemory,
-        &MoveParams,
-    )>();
-    for p in &sim.players {
-        let (id, e) = (p.id, p.entity);
-        let Some((intent, motion, vitals, status, mem, params)) = view.get_mut(e) else {
-            continue;
-        };
-        match intent.0 {
-            Some(req) if vitals.alive => jobs.push(Job {
-                e,
-                id,
-                req,
-                state: motion.0,
-                mem: *mem,
-                params: *params,
-                out: None,
-            }),
-            _ => *status = MoveStatus::Idle,
-        }
-    }
-    struct Ctx {
-        map: std::sync::Arc<CollisionMap>,
-        physics: PhysicsParams,
-        dt: f32,
-    }
-    let ctx = Ctx {
-        map: Arc::clone(&sim.cmap),
-        physics: sim.params,
-        dt: sim.dt,
-    };
-    let (_, jobs) = sim.run_jobs(JobSize::Bot, ctx, jobs, |c, j| {
-        let ctx = SteerCtx {
-            map: &c.map,
-            physics: c.physics,
-            params: j.params,
-            dt: c.dt,
-            me: Some(j.id),
-        };
-        j.out = Some(steer(&ctx, &j.state, &j.req, &mut j.mem));
-    });
-    for j in jobs {
-        if let Ok((cmd, status, mem)) = sim
-            .world
-            .query_one_mut::<(&mut Command, &mut MoveStatus, &mut MoveMemory)>(j.e)
-            && let Some((c, st)) = j.out
-        {
-            cmd.0 = c;
-            *status = st;
-            *mem = j.mem;
-        }
-    }
 }

@@ -1,382 +1,24 @@
-//! What the simulation needs from a parsed map: static brushes, movers (plats, doors,
-//! trains, buttons), trigger volumes, spawn points, items, teleport destinations and path
-//! corners, with Quake's default values filled in.
-//!
-//! Entry point: [`Level::from_map`]. Bad values never stop loading: they become warnings
-//! that name the entity's line, and the entity keeps Quake's default.
+//! Building a [`super::Level`] from a parsed map ([`super::Level::from_map`]): entities read
+//! with Quake's defaults, movers' directions and bounds, and doors linked as Quake links
+//! touching doors.
 
 use glam::Vec3;
-use serde::Serialize;
 
-use super::brush::{Brush, Contents};
-use super::collision::EntId;
-use super::parse::{MapData, MapEntity, MapWarning, parse_vec3};
+use super::{
+    ItemDef, ItemKind, Level, MoverDef, MoverKind, PathCorner, RelayDef, RelayKind,
+    SPAWNFLAG_NOT_DEATHMATCH, SpawnPoint, TeleportDest, TriggerDef, TriggerKind,
+};
+use crate::map::brush::{Brush, Contents};
+use crate::map::collision::EntId;
+use crate::map::parse::{MapData, MapEntity, MapWarning, parse_vec3};
 
-/// What kind of item an item entity is, with Quake's pickup box and respawn time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ItemKind {
-    /// `item_health` (15 rotten, 25 normal).
-    Health,
-    /// `item_health` with spawnflag 2: +100 up to 250.
-    MegaHealth,
-    /// `item_armor1`, `item_armor2`, `item_armorInv`.
-    Armor,
-    /// `weapon_*`.
-    Weapon,
-    /// `item_shells`, `item_spikes`, `item_rockets`, `item_cells`, `item_weapon`.
-    Ammo,
-    /// `item_artifact_*`.
-    Powerup,
-    /// Keys and anything else `item_*`.
-    Other,
-}
-
-impl ItemKind {
-    /// Classifies an entity class name; `None` when it is not an item.
-    pub fn from_classname(class: &str, spawnflags: u32) -> Option<ItemKind> {
-        Some(match class {
-            "item_health" if spawnflags & 2 != 0 => ItemKind::MegaHealth,
-            "item_health" => ItemKind::Health,
-            "item_armor1" | "item_armor2" | "item_armorInv" => ItemKind::Armor,
-            c if c.starts_with("weapon_") => ItemKind::Weapon,
-            "item_shells" | "item_spikes" | "item_rockets" | "item_cells" | "item_weapon" => {
-                ItemKind::Ammo
-            }
-            c if c.starts_with("item_artifact_") => ItemKind::Powerup,
-            c if c.starts_with("item_") => ItemKind::Other,
-            _ => return None,
-        })
-    }
-
-    /// Quake deathmatch respawn time in seconds (items.qc); `None`: never respawns.
-    pub fn respawn_seconds(self, class: &str) -> Option<f32> {
-        match self {
-            ItemKind::Health | ItemKind::MegaHealth | ItemKind::Armor => Some(20.0),
-            ItemKind::Weapon | ItemKind::Ammo => Some(30.0),
-            ItemKind::Powerup => Some(match class {
-                "item_artifact_invisibility" | "item_artifact_invulnerability" => 300.0,
-                _ => 60.0, // quad damage and the biosuit
-            }),
-            ItemKind::Other => None,
-        }
-    }
-
-    /// The pickup box relative to the item origin (items.qc `setsize`).
-    pub fn bounds(self) -> (Vec3, Vec3) {
-        match self {
-            ItemKind::Health | ItemKind::MegaHealth | ItemKind::Ammo => {
-                (Vec3::ZERO, Vec3::new(32., 32., 56.))
-            }
-            ItemKind::Armor | ItemKind::Weapon => {
-                (Vec3::new(-16., -16., 0.), Vec3::new(16., 16., 56.))
-            }
-            ItemKind::Powerup | ItemKind::Other => {
-                (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.))
-            }
-        }
-    }
-}
-
-/// An item placed in the map.
-#[derive(Clone, Debug, Serialize)]
-pub struct ItemDef {
-    /// Entity class, e.g. `weapon_rocketlauncher`.
-    pub classname: String,
-    /// Its kind.
-    pub kind: ItemKind,
-    /// Origin as written in the map (dropped to the floor when the simulation spawns it).
-    pub origin: Vec3,
-    /// Respawn delay in seconds, `None` for never.
-    pub respawn: Option<f32>,
-    /// Spawn flags (1 on ammo: the big box).
-    pub spawnflags: u32,
-    /// Line of the entity in the map.
-    pub line: usize,
-}
-
-/// A deathmatch spawn point.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct SpawnPoint {
-    /// Where the player's origin is put (Quake adds 1 unit).
-    pub origin: Vec3,
-    /// Facing, degrees.
-    pub yaw: f32,
-}
-
-/// An `info_teleport_destination` (or any targeted entity a teleporter points to).
-#[derive(Clone, Debug, Serialize)]
-pub struct TeleportDest {
-    /// Its targetname.
-    pub name: String,
-    /// Arrival origin: the entity origin plus 27 units up, as Quake does.
-    pub origin: Vec3,
-    /// Facing after arrival, degrees.
-    pub yaw: f32,
-}
-
-/// A `path_corner` that trains move along.
-#[derive(Clone, Debug, Serialize)]
-pub struct PathCorner {
-    /// Its targetname.
-    pub name: String,
-    /// The next corner's name.
-    pub target: Option<String>,
-    /// Position.
-    pub origin: Vec3,
-    /// Seconds to wait here.
-    pub wait: f32,
-}
-
-/// How a mover behaves.
-#[derive(Clone, Debug, Serialize)]
-pub enum MoverKind {
-    /// `func_plat`: waits low, rises when stood on, waits 3 s at the top, returns.
-    Plat {
-        /// Offset of the low position (the high one is zero).
-        low: Vec3,
-    },
-    /// `func_door`: opens (moves to `open`) when a player comes near or it is triggered.
-    Door {
-        /// Offset of the open position.
-        open: Vec3,
-        /// Spawnflag 1: starts open and closes when used.
-        start_open: bool,
-        /// Opens by proximity (no targetname, no health, no key).
-        touch_opens: bool,
-        /// Key spawnflags set: never opens in a bot match.
-        locked: bool,
-        /// Spawnflag 4: not linked with touching doors.
-        no_link: bool,
-        /// Has health (doors.qc: damage opens it, and all the doors linked with it): it,
-        /// or a door linked with it.
-        shootable: bool,
-        /// Spawnflag 32 (doors.qc's DOOR_TOGGLE): once open it stays open until fired
-        /// again, which closes it.
-        toggle: bool,
-    },
-    /// `func_button`: pressed by touch, fires its targets, returns after `wait`.
-    Button {
-        /// Offset of the pressed position.
-        pressed: Vec3,
-        /// Has health (buttons.qc): pressed by damage, not by touch.
-        shot: bool,
-    },
-    /// `trigger_multiple` or `trigger_once` with health (triggers.qc): a solid box
-    /// (`SOLID_BBOX`, it blocks players too) that fires its targets when shot, or when fired
-    /// itself; a `trigger_multiple` takes damage again `wait` seconds later. A
-    /// `trigger_once` is removed once fired in Quake; here it stays, an inert box.
-    ShotTrigger,
-    /// `func_train`: follows `path_corner`s.
-    Train {
-        /// Name of the first corner.
-        first: String,
-    },
-    /// `func_door_secret` (doors.qc): when shot or triggered, moves to `first`, waits 1 s,
-    /// moves on to `open`, waits `wait` (forever with spawnflag 1), and comes back the same
-    /// way. Quake fixes its speed at 50.
-    SecretDoor {
-        /// Offset after the first move (down with spawnflag 4, else right, or left with 2).
-        first: Vec3,
-        /// Offset when open: `first` plus the door's length along its facing.
-        open: Vec3,
-        /// Damage opens it (no targetname, or spawnflag 16).
-        shootable: bool,
-    },
-    /// A mover whose motion is not simulated (a train without corners): stays where it is.
-    Fixed,
-}
-
-impl MoverKind {
-    /// A secret door, a door or button with health, or a trigger with health: damage
-    /// opens, presses or fires it.
-    pub fn is_shootable(&self) -> bool {
-        matches!(
-            self,
-            MoverKind::SecretDoor {
-                shootable: true,
-                ..
-            } | MoverKind::Door {
-                shootable: true,
-                ..
-            } | MoverKind::Button { shot: true, .. }
-                | MoverKind::ShotTrigger
-        )
-    }
-}
-
-/// A moving brush entity.
-#[derive(Clone, Debug, Serialize)]
-pub struct MoverDef {
-    /// Its id in traces.
-    pub id: EntId,
-    /// Entity class.
-    pub classname: String,
-    /// Behaviour.
-    pub kind: MoverKind,
-    /// Brushes at their map position.
-    pub brushes: Vec<Brush>,
-    /// Bounds at the map position.
-    pub mins: Vec3,
-    /// Bounds at the map position.
-    pub maxs: Vec3,
-    /// Speed, units per second.
-    pub speed: f32,
-    /// Wait at the end of travel, seconds (-1: stay).
-    pub wait: f32,
-    /// Damage when blocked.
-    pub dmg: f32,
-    /// Its name for triggers.
-    pub targetname: Option<String>,
-    /// What it fires.
-    pub target: Option<String>,
-    /// What it removes as it fires (Quake's `killtarget`).
-    pub killtarget: Option<String>,
-    /// Seconds between setting off and firing (Quake's `delay`).
-    pub delay: f32,
-    /// Doors linked with this one (indices into the mover list), including itself.
-    pub linked: Vec<usize>,
-    /// Line of the entity.
-    pub line: usize,
-}
-
-/// What a trigger volume does.
-#[derive(Clone, Debug, Serialize)]
-pub enum TriggerKind {
-    /// Sends players to a destination (index into [`Level::teleport_dests`]).
-    Teleport {
-        /// Destination, `None` when its target is missing (then it does nothing).
-        dest: Option<usize>,
-    },
-    /// Fires its target whenever touched, at most once per `wait` seconds.
-    Multiple {
-        /// Re-arm delay.
-        wait: f32,
-    },
-    /// Fires its target once.
-    Once,
-    /// Sets the velocity of a living player or a grenade in it (`trigger_push`, triggers.qc
-    /// trigger_push_touch: `speed × 10` along its direction, every tick it is touched).
-    Push {
-        /// The velocity given.
-        velocity: Vec3,
-        /// Spawnflag PUSH_ONCE: removed after its first touch.
-        once: bool,
-    },
-    /// Hurts whoever stands in it, `dmg` per second.
-    Hurt {
-        /// Damage per second.
-        dmg: f32,
-    },
-    /// The raising trigger of a plat (index into the mover list).
-    PlatRaise {
-        /// The plat.
-        mover: usize,
-    },
-    /// The proximity field of a door group (index of the first door).
-    DoorField {
-        /// The door.
-        mover: usize,
-    },
-    /// A trigger with no effect in a bot match (changelevel, secret, ...).
-    Inert,
-}
-
-/// A trigger volume: an axis-aligned box, touched when a player's box overlaps it (as in
-/// Quake, where triggers touch by bounding box).
-#[derive(Clone, Debug, Serialize)]
-pub struct TriggerDef {
-    /// Entity class.
-    pub classname: String,
-    /// Behaviour.
-    pub kind: TriggerKind,
-    /// Box minimum.
-    pub mins: Vec3,
-    /// Box maximum.
-    pub maxs: Vec3,
-    /// What it fires.
-    pub target: Option<String>,
-    /// What it removes as it fires (Quake's `killtarget`).
-    pub killtarget: Option<String>,
-    /// Seconds between being set off and firing (Quake's `delay`).
-    pub delay: f32,
-    /// Its own name: firing it by that name sets off a `trigger_once` or
-    /// `trigger_multiple` as a touch does; a named teleporter or push works only once fired.
-    pub targetname: Option<String>,
-    /// Spawnflag NOTOUCH of a `trigger_once` / `trigger_multiple`: only firing it by name
-    /// sets it off, never a touch.
-    pub notouch: bool,
-    /// Line of the entity (0 for triggers made by plats and doors).
-    pub line: usize,
-}
-
-/// An entity with no volume that only passes firing on (triggers.qc): a `trigger_relay`
-/// fires its targets whenever it is fired; a `trigger_counter` fires them once, the
-/// `count`th time it is fired, and is gone after.
-#[derive(Clone, Debug, Serialize)]
-pub struct RelayDef {
-    /// Entity class.
-    pub classname: String,
-    /// Relay or counter.
-    pub kind: RelayKind,
-    /// Its name (what fires it).
-    pub targetname: Option<String>,
-    /// What it fires.
-    pub target: Option<String>,
-    /// What it removes as it fires (Quake's `killtarget`).
-    pub killtarget: Option<String>,
-    /// Seconds between being set off and firing (Quake's `delay`).
-    pub delay: f32,
-    /// Line of the entity.
-    pub line: usize,
-}
-
-/// What a [`RelayDef`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum RelayKind {
-    /// `trigger_relay`: fires each time.
-    Relay,
-    /// `trigger_counter`: fires the `count`th time (2 when the map gives none).
-    Counter {
-        /// Firings it takes.
-        count: u32,
-    },
-}
-
-/// The spawnflag of entities a deathmatch leaves out (Quake's `SPAWNFLAG_NOT_DEATHMATCH`).
-pub const SPAWNFLAG_NOT_DEATHMATCH: u32 = 2048;
-
-/// Everything the simulation needs from a map.
-#[derive(Clone, Debug)]
-pub struct Level {
-    /// The parsed file (entities and warnings).
-    pub map: MapData,
-    /// World brushes and never-moving brush entities.
-    pub static_brushes: Vec<Brush>,
-    /// Moving brush entities, ids 1..
-    pub movers: Vec<MoverDef>,
-    /// Trigger volumes.
-    pub triggers: Vec<TriggerDef>,
-    /// Relays and counters.
-    pub relays: Vec<RelayDef>,
-    /// Deathmatch spawn points (`info_player_start` when there are none).
-    pub spawns: Vec<SpawnPoint>,
-    /// Items.
-    pub items: Vec<ItemDef>,
-    /// Teleport destinations.
-    pub teleport_dests: Vec<TeleportDest>,
-    /// Path corners.
-    pub path_corners: Vec<PathCorner>,
-    /// `*teleport` surface brushes.
-    pub teleport_surfaces: Vec<Brush>,
-}
-
-struct Keys<'a> {
-    e: &'a MapEntity,
-    warnings: &'a mut Vec<MapWarning>,
+pub(super) struct Keys<'a> {
+    pub(super) e: &'a MapEntity,
+    pub(super) warnings: &'a mut Vec<MapWarning>,
 }
 
 impl Keys<'_> {
-    fn f32_or(&mut self, key: &str, default: f32) -> f32 {
+    pub(super) fn f32_or(&mut self, key: &str, default: f32) -> f32 {
         match self.e.get(key) {
             None => default,
             Some(v) => match v.trim().parse::<f32>() {
@@ -396,10 +38,10 @@ impl Keys<'_> {
     }
     /// Seconds a firing waits (subs.qc: any `delay` but 0 defers it; one below 0 fires at
     /// once, on the next frame in Quake).
-    fn delay(&mut self) -> f32 {
+    pub(super) fn delay(&mut self) -> f32 {
         self.f32_or("delay", 0.0).max(0.0)
     }
-    fn vec3(&mut self, key: &str) -> Option<Vec3> {
+    pub(super) fn vec3(&mut self, key: &str) -> Option<Vec3> {
         let v = self.e.get(key)?;
         let r = parse_vec3(v);
         if r.is_none() {
@@ -413,13 +55,13 @@ impl Keys<'_> {
         }
         r
     }
-    fn string(&self, key: &str) -> Option<String> {
+    pub(super) fn string(&self, key: &str) -> Option<String> {
         self.e
             .get(key)
             .filter(|s| !s.is_empty())
             .map(str::to_string)
     }
-    fn yaw(&mut self) -> f32 {
+    pub(super) fn yaw(&mut self) -> f32 {
         if let Some(a) = self.e.get("angles").or(self.e.get("mangle"))
             && let Some(v) = parse_vec3(a)
         {
@@ -430,7 +72,7 @@ impl Keys<'_> {
 }
 
 /// Quake's SetMovedir: angle -1 is up, -2 down, otherwise a horizontal yaw.
-fn move_dir(angle: f32) -> Vec3 {
+pub(super) fn move_dir(angle: f32) -> Vec3 {
     if angle == -1.0 {
         Vec3::Z
     } else if angle == -2.0 {
@@ -444,7 +86,7 @@ fn move_dir(angle: f32) -> Vec3 {
 /// A `trigger_push`'s direction (subs.qc SetMovedir over the entity's angles): `angles`
 /// "0 -1 0" is up and "0 -2 0" down, other angles point along Quake's forward vector
 /// (pitch down positive); a lone `angle` is a yaw, −1 up, −2 down.
-fn push_dir(k: &mut Keys) -> Vec3 {
+pub(super) fn push_dir(k: &mut Keys) -> Vec3 {
     if let Some(a) = k.e.get("angles").and_then(parse_vec3) {
         if a.x == 0.0 && a.z == 0.0 && (a.y == -1.0 || a.y == -2.0) {
             return move_dir(a.y);
@@ -457,7 +99,13 @@ fn push_dir(k: &mut Keys) -> Vec3 {
 
 /// A secret door's two offsets (doors.qc `fd_secret_use`): the facing `angle` gives
 /// forward and right; `t_width`/`t_length` of 0 mean the door's extent along the move.
-fn secret_moves(angle: f32, spawnflags: u32, size: Vec3, width: f32, length: f32) -> (Vec3, Vec3) {
+pub(super) fn secret_moves(
+    angle: f32,
+    spawnflags: u32,
+    size: Vec3,
+    width: f32,
+    length: f32,
+) -> (Vec3, Vec3) {
     let r = angle.to_radians();
     let forward = Vec3::new(r.cos(), r.sin(), 0.0);
     let right = Vec3::new(r.sin(), -r.cos(), 0.0);
@@ -487,7 +135,7 @@ fn secret_moves(angle: f32, spawnflags: u32, size: Vec3, width: f32, length: f32
 /// A trigger's box: every brush of the entity, a `*teleport`-textured one too. A trigger is
 /// its model's bounds whatever its faces are painted with (e3m2's teleporter behind the shot
 /// door is one brush with a `*teleport` face; counted as a surface only, it was lost).
-fn trigger_bounds(e: &MapEntity) -> Option<(Vec3, Vec3)> {
+pub(super) fn trigger_bounds(e: &MapEntity) -> Option<(Vec3, Vec3)> {
     let all: Vec<Brush> = e
         .brushes
         .iter()
@@ -497,7 +145,7 @@ fn trigger_bounds(e: &MapEntity) -> Option<(Vec3, Vec3)> {
     bounds_of(&all)
 }
 
-fn bounds_of(brushes: &[Brush]) -> Option<(Vec3, Vec3)> {
+pub(super) fn bounds_of(brushes: &[Brush]) -> Option<(Vec3, Vec3)> {
     let mut mn = Vec3::splat(f32::INFINITY);
     let mut mx = Vec3::splat(f32::NEG_INFINITY);
     for b in brushes {
@@ -954,18 +602,10 @@ impl Level {
             teleport_surfaces,
         }
     }
-
-    /// Number of static brushes with the given contents.
-    pub fn count_static(&self, c: Contents) -> usize {
-        self.static_brushes
-            .iter()
-            .filter(|b| b.contents == c)
-            .count()
-    }
 }
 
 /// Quake's LinkDoors: doors whose boxes touch move together unless spawnflag 4 is set.
-fn link_doors(movers: &mut [MoverDef]) {
+pub(super) fn link_doors(movers: &mut [MoverDef]) {
     let doors: Vec<usize> = (0..movers.len())
         .filter(|&i| matches!(movers[i].kind, MoverKind::Door { .. }))
         .collect();
@@ -1037,143 +677,5 @@ fn link_doors(movers: &mut [MoverDef]) {
                 *touch_opens = false;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::map::builder::MapBuilder;
-
-    fn level(b: &MapBuilder) -> Level {
-        Level::from_map(MapData::parse(b.to_map_text("t").as_bytes(), "t.map", "t").unwrap())
-    }
-
-    #[test]
-    fn touching_doors_link_and_share_one_field() {
-        let mut b = MapBuilder::new();
-        b.solid(
-            Vec3::new(-512., -512., -16.),
-            Vec3::new(512., 512., 0.),
-            "F",
-        );
-        let door = |b: &mut MapBuilder, x0: f32, x1: f32, flags: &str| {
-            b.brush_entity(
-                &[
-                    ("classname", "func_door"),
-                    ("angle", "0"),
-                    ("spawnflags", flags),
-                ],
-                &[(Vec3::new(x0, 0., 0.), Vec3::new(x1, 8., 128.), "DOOR")],
-            );
-        };
-        door(&mut b, -64., 0., "0");
-        door(&mut b, 0., 64., "0");
-        door(&mut b, 200., 264., "0");
-        door(&mut b, 264., 328., "4"); // don't link
-        let l = level(&b);
-        assert_eq!(l.movers[0].linked, vec![0, 1]);
-        assert_eq!(l.movers[1].linked, vec![0, 1]);
-        assert_eq!(l.movers[2].linked, vec![2]);
-        assert_eq!(l.movers[3].linked, vec![3]);
-        let fields: Vec<_> = l
-            .triggers
-            .iter()
-            .filter(|t| matches!(t.kind, TriggerKind::DoorField { .. }))
-            .collect();
-        assert_eq!(fields.len(), 3);
-        assert_eq!(fields[0].mins, Vec3::new(-124., -60., -8.));
-        assert_eq!(fields[0].maxs, Vec3::new(124., 68., 136.));
-        // angle 0 moves along +X by its width minus the 8-unit lip.
-        let MoverKind::Door { open, .. } = l.movers[0].kind else {
-            panic!()
-        };
-        assert_eq!(open, Vec3::new(56., 0., 0.));
-    }
-
-    #[test]
-    fn a_trigger_painted_with_the_teleport_texture_is_still_a_trigger() {
-        // e3m2's teleporter behind its shot door: one brush whose faces are *teleport (and
-        // sky). The texture makes a world brush a surface only; a trigger is its box.
-        let mut b = MapBuilder::new();
-        b.solid(
-            Vec3::new(-512., -512., -16.),
-            Vec3::new(512., 512., 0.),
-            "F",
-        );
-        b.brush_entity(
-            &[("classname", "trigger_teleport"), ("target", "there")],
-            &[(
-                Vec3::new(100., 0., 0.),
-                Vec3::new(164., 24., 96.),
-                "*teleport",
-            )],
-        );
-        b.point(
-            "info_teleport_destination",
-            Vec3::new(-300., 0., 40.),
-            &[("targetname", "there")],
-        );
-        let l = level(&b);
-        assert!(l.map.warnings.is_empty(), "{:?}", l.map.warnings);
-        assert_eq!(l.triggers.len(), 1);
-        let t = &l.triggers[0];
-        assert!(matches!(t.kind, TriggerKind::Teleport { dest: Some(0) }));
-        assert_eq!(
-            (t.mins, t.maxs),
-            (Vec3::new(100., 0., 0.), Vec3::new(164., 24., 96.))
-        );
-    }
-
-    #[test]
-    fn bad_values_warn_and_keep_defaults() {
-        let mut b = MapBuilder::new();
-        b.solid(
-            Vec3::new(-512., -512., -16.),
-            Vec3::new(512., 512., 0.),
-            "F",
-        );
-        b.brush_entity(
-            &[("classname", "func_plat"), ("speed", "fast")],
-            &[(Vec3::new(0., 0., -100.), Vec3::new(64., 64., 8.), "P")],
-        );
-        b.brush_entity(
-            &[("classname", "info_player_deathmatch"), ("origin", "1 2")],
-            &[],
-        );
-        b.point("weapon_nailgun", Vec3::new(1., 2., 3.), &[]);
-        b.brush_entity(
-            &[("classname", "trigger_teleport"), ("target", "nowhere")],
-            &[(
-                Vec3::new(100., 0., 0.),
-                Vec3::new(164., 64., 64.),
-                "trigger",
-            )],
-        );
-        let l = level(&b);
-        assert_eq!(l.movers[0].speed, 150.0);
-        assert!(
-            l.map
-                .warnings
-                .iter()
-                .any(|w| w.message.contains("\"speed\" \"fast\""))
-        );
-        assert!(
-            l.spawns.is_empty(),
-            "the spawn with a bad origin is skipped"
-        );
-        assert!(
-            l.map
-                .warnings
-                .iter()
-                .any(|w| w.message.contains("not three numbers"))
-        );
-        assert!(l.map.warnings.iter().any(|w| w.message.contains("nowhere")));
-        assert_eq!(l.items.len(), 1);
-        // A plat without height drops by its height minus 8.
-        let MoverKind::Plat { low } = l.movers[0].kind else {
-            panic!()
-        };
-        assert_eq!(low, Vec3::new(0., 0., -100.));
     }
 }

@@ -1,0 +1,199 @@
+//! Probes of the ground ahead: whether a box is clear or supported, where a jump or fall
+//! lands, whether a walk stays on floor ([`scan_ahead`]).
+
+use glam::Vec3;
+
+use super::MASK;
+use crate::map::{CollisionMap, Contents, EntId};
+use crate::physics::pmove::{
+    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, pmove,
+};
+use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
+
+pub(super) fn rotate_z(v: Vec3, degrees: f32) -> Vec3 {
+    let (s, c) = degrees.to_radians().sin_cos();
+    Vec3::new(v.x * c - v.y * s, v.x * s + v.y * c, v.z)
+}
+
+pub(super) fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>) -> bool {
+    map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, me).fraction >= 1.0
+}
+
+/// Whether a player off the ground rests on a slope too steep to stand on (a unit below
+/// it is a plane that is no floor): with no speed at all, it hangs there while it wishes
+/// into the slope.
+pub(super) fn hanging(map: &CollisionMap, s: &PlayerState, me: Option<EntId>) -> bool {
+    let tr = map.trace(
+        s.origin,
+        s.origin - Vec3::Z,
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        me,
+    );
+    tr.fraction < 1.0 && tr.normal.z < 0.7
+}
+
+/// What lies ahead on the floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Ahead {
+    Clear,
+    Bad { distance: f32, hazard: bool },
+}
+
+/// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
+/// within `max_drop`, or with `hazards` (lava, slime) on top.
+pub(super) fn scan_ahead(
+    map: &CollisionMap,
+    origin: Vec3,
+    dir: Vec3,
+    range: f32,
+    max_drop: f32,
+    hazards: Contents,
+) -> Ahead {
+    let mut d = 16.0;
+    while d <= range {
+        let p = origin + dir * d;
+        let t = map.trace_ray(
+            p,
+            p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + max_drop),
+            MASK | Contents::LIQUID,
+            None,
+        );
+        if t.start_solid {
+            return Ahead::Clear; // a wall or step ahead: the feelers deal with it
+        }
+        let floor_under_ray =
+            t.fraction < 1.0 && t.normal.z >= 0.7 && !t.contents.intersects(hazards);
+        if !floor_under_ray && box_supported(map, p, max_drop, hazards) {
+            // The ray fell through a hole the player's box bridges (dm4's grates over lava).
+            d += 16.0;
+            continue;
+        }
+        if t.fraction >= 1.0 || (t.contents.intersects(Contents::SOLID) && t.normal.z < 0.7) {
+            return Ahead::Bad {
+                distance: d,
+                hazard: false,
+            };
+        }
+        if t.contents.intersects(hazards) {
+            return Ahead::Bad {
+                distance: d,
+                hazard: true,
+            };
+        }
+        d += 16.0;
+    }
+    Ahead::Clear
+}
+
+/// Whether a player's box dropped from `p` lands on floor within `max_drop` with its feet out
+/// of `hazards` (Quake hurts by the contents at the feet's centre, not under the box).
+pub(super) fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32, hazards: Contents) -> bool {
+    let t = map.trace(
+        p,
+        p - Vec3::new(0.0, 0.0, max_drop),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        None,
+    );
+    let feet = t.end_pos + Vec3::new(0.0, 0.0, PLAYER_MINS.z + 1.0);
+    !t.start_solid
+        && t.fraction < 1.0
+        && t.normal.z >= 0.7
+        && !map.point_contents(feet).intersects(hazards)
+}
+
+/// Whether a running jump from `s` along `dir` lands safely: on ground or in water, not in
+/// lava or slime, no deeper than `max_drop` below, and past where it took off.
+pub(super) fn jump_lands(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> bool {
+    landing(map, s, dir, true, physics, max_drop, me)
+        .is_some_and(|end| (end - s.origin).dot(dir) > 32.0)
+}
+
+/// Where running on along `dir` at full speed (jumping first when `jump`) comes down on
+/// ground or into water, no deeper than `max_drop` below; `None` for lava, slime, a deeper
+/// fall or no landing within the prediction's horizon.
+pub(super) fn landing(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    jump: bool,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> Option<Vec3> {
+    let cmds = [
+        run_toward(dir, physics.max_speed, jump),
+        run_toward(dir, physics.max_speed, false),
+    ];
+    let params = PredictParams {
+        stop_on_wall: false,
+        max_fall: max_drop,
+        ..Default::default()
+    };
+    let pred = predict(map, s, &cmds, physics, &params, me);
+    let end = pred.end()?.origin;
+    matches!(pred.stop, StopEvent::Landed | StopEvent::EnteredWater).then_some(end)
+}
+
+/// Whether running on along `dir` (no jump) goes off an edge and lands safely: the floor
+/// samples of [`scan_ahead`] look straight down, but a player running off a ledge lands well
+/// beyond it (≈ 220 units after a 192-unit drop at full speed) — on dm4 onto a walkway past
+/// the lava the samples see.
+pub(super) fn falls_safely(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    max_drop: f32,
+    me: Option<EntId>,
+) -> bool {
+    landing(map, s, dir, false, physics, max_drop, me)
+        .is_some_and(|end| end.z < s.origin.z - STEP_SIZE && (end - s.origin).dot(dir) > 32.0)
+}
+
+/// Whether running along `dir` climbs: two ticks of the real physics at full speed from `s`
+/// step up, advance at least half the distance and stay on the ground. The two feelers see a staircase
+/// as a wall (the box raised by one step meets the second step within the feeling distance),
+/// but the physics climbs it step by step; jumping there instead throws the bot off the
+/// stairs' side.
+pub(super) fn walks_on(
+    map: &CollisionMap,
+    s: &PlayerState,
+    dir: Vec3,
+    physics: &PhysicsParams,
+    dt: f32,
+    me: Option<EntId>,
+) -> bool {
+    let mut p = *s;
+    p.velocity = dir * physics.max_speed;
+    let cmd = run_toward(dir, physics.max_speed, false);
+    for _ in 0..2 {
+        p = pmove(&p, &cmd, map, physics, dt, me).0;
+    }
+    p.on_ground.is_some()
+        && p.origin.z > s.origin.z + 1.0
+        && (p.origin - s.origin).dot(dir) >= physics.max_speed * dt
+}
+
+/// Whether a player's box at `p` has floor within a step below it.
+pub(super) fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) -> bool {
+    let t = map.trace(
+        p,
+        p - Vec3::Z * (STEP_SIZE + 4.0),
+        PLAYER_MINS,
+        PLAYER_MAXS,
+        MASK,
+        me,
+    );
+    !t.start_solid && t.fraction < 1.0 && t.normal.z >= 0.7
+}
