@@ -32,6 +32,7 @@ mod detour;
 mod fit;
 mod follow;
 mod guard;
+mod kinds;
 mod openers;
 mod query;
 mod start;

@@ -13,8 +13,9 @@ use super::detour::detour;
 use super::fit::{
     LANDED_NEAR, STEP, command_at, fit, fit_on_the_run, fit_teleport, geometry_ctx, run_in, run_up,
 };
-use super::follow::{FollowCtx, swim_crossing};
+use super::follow::FollowCtx;
 use super::guard::turned;
+use super::kinds::swim_crossing;
 use super::openers::Opener;
 use super::query::CompiledNav;
 use super::start::{READY_DISTANCE, READY_SPEED, slowing, stand, stop_below};

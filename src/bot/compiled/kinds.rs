@@ -1,0 +1,457 @@
+//! Following one reachability by its kind: walks and steps up steered along the route's
+//! floors ([`walk_across`]), swims steered across a border ([`swim_across`]), and the runs
+//! the compiler recorded played ([`play_run`]). [`super::follow`] chooses among them with
+//! one `match` on the kind.
+
+use glam::{Vec2, Vec3};
+
+use crate::aas::route::{Travel, border, nearest_on};
+use crate::aas::{NavMesh, ReachKind};
+use crate::physics::pmove::{PlayerState, UserCmd};
+
+use super::fit::{NEAR_LEVEL, PAST_START, command_at, fit, fit_on_the_run, run_in};
+use super::follow::{FollowCtx, Leg, follow_route, go, movers_ready, plat_wait};
+use super::guard::{guard, kept_on, moving, turned};
+use super::query::CompiledNav;
+use super::start::{
+    READY_DISTANCE, READY_SPEED, ROUND_ACROSS, ROUND_NEAR, behind_start, brake, fall_heading,
+    onto_start, settled_onto, slowing, stop_below, yaw_to,
+};
+use super::state::{AreaNav, Step};
+use super::steer::{
+    ARRIVE, Ahead, Aim, head_for, head_to, kept, lookahead, past, straight_over, taken_from_outside,
+};
+use super::{APPROACH, APPROACH_SECONDS};
+use crate::bot::movement::{MoveRequest, MoveTarget};
+
+/// The route's reachability after `reach` where it is a fall off a ledge that needs no
+/// mover, starts within [`PAST_START`] of the bot on its level, and lands as [`fit`] asks
+/// from the bot's state as it is: (that fall, its turn).
+pub(super) fn fall_from_here(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &AreaNav,
+    reach: &crate::aas::Reach,
+    s: &PlayerState,
+    goal_area: u32,
+    travel: Travel,
+) -> Option<(u32, f32)> {
+    if reach.to == goal_area {
+        return None;
+    }
+    let hc = if st.through_doors {
+        nav.goal_through_doors(goal_area, travel)
+    } else {
+        nav.goal(goal_area, travel)
+    };
+    let avoid = st.avoid;
+    let (_, next) = nav.first_step(&hc, reach.to, reach.end, |r| {
+        avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
+    })?;
+    let mesh = &*nav.mesh;
+    let fall = &mesh.reaches()[next as usize];
+    let off = fall.start - s.origin;
+    if fall.kind != ReachKind::WalkOffLedge
+        || !fall.needs.is_empty()
+        || off.truncate().length() > PAST_START
+        || off.z.abs() > NEAR_LEVEL
+    {
+        return None;
+    }
+    fit(ctx, mesh, fall, s).map(|turn| (next, turn))
+}
+
+/// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
+/// swim areas side by side, at the point of their shared border nearest it, at its depth
+/// kept within both areas' spans, the run shifted there and level (the reachability was measured at
+/// one place on the border; crossing anywhere along it is as good, and a swimmer that
+/// drifted into a narrow column beside the one it followed was sent back 100 units along
+/// it to that place, e1m1's channel at (920, 600)). Other reachabilities as recorded.
+pub(super) fn swim_crossing(
+    mesh: &NavMesh,
+    reach: &crate::aas::Reach,
+    origin: Vec3,
+) -> (Vec3, Vec3) {
+    let (a, b) = (
+        &mesh.areas()[reach.from as usize],
+        &mesh.areas()[reach.to as usize],
+    );
+    if reach.kind != ReachKind::Swim || !a.is_swim() || !b.is_swim() {
+        return (reach.start, reach.end);
+    }
+    let (l, r) = border(mesh, reach);
+    let lr = r - l;
+    let (lo, hi) = (a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z));
+    let z = if lo <= hi {
+        origin.z.clamp(lo, hi)
+    } else {
+        reach.start.z
+    };
+    let on = nearest_on(l, r, origin.truncate()).extend(z);
+    // The recorded start's offset across the border (which side it lies on) is kept.
+    let across = reach.start.truncate() - (l + lr * 0.5);
+    let along = lr.normalize_or_zero();
+    let start = on + (across - along * across.dot(along)).extend(0.0);
+    let shift = start - reach.start;
+    // Across at the swimmer's own depth: the recorded end's rise over its start, carried
+    // along a chain of crossings, lifted a swimmer above the areas' tops, where it was
+    // taken for being back in the area behind it (e1m1's channel at (548, 1195), turned
+    // back for a crossing it had made).
+    let end = (reach.end + shift).truncate().extend(z);
+    (start, end)
+}
+
+/// Whether `p` is within `r` of the segment from `a` to `b`.
+pub(super) fn near_run(p: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t).distance(p) <= r
+}
+
+/// A swimmer's way to `p`: to the point, or, where `p` is above or below it within the
+/// movement stage's arrival radius across (which takes such a point as arrived at, and the
+/// swimmer hung there on the bottom), in its direction.
+pub(super) fn swim_to(s: &PlayerState, p: Vec3) -> Step {
+    let d = p - s.origin;
+    Step::Go(MoveRequest {
+        target: if d.truncate().length() <= ARRIVE {
+            MoveTarget::Direction(d)
+        } else {
+            MoveTarget::Point(p)
+        },
+        speed: 320.0,
+        known: false,
+        wade: false,
+        to_target: true,
+    })
+}
+
+/// A walk or step up (or a swim into the water) steered by the movement stage: along the
+/// route's floors ahead, to the start of a run to play where one comes, guarded at edges.
+pub(super) fn walk_across(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Step {
+    let Leg {
+        mesh,
+        goal,
+        goal_area,
+        travel,
+        area,
+        r,
+        reach,
+        flat,
+        ..
+    } = *leg;
+    let hc = if st.through_doors {
+        nav.goal_through_doors(goal_area, travel)
+    } else {
+        nav.goal(goal_area, travel)
+    };
+    let ahead = lookahead(nav, &hc, st, area, r, s.origin);
+    // Near the start of a run to play, on its level and in a straight line
+    // over the route's floors: that run is what is followed now (the bot
+    // slows onto its start), wherever the border of its area lies.
+    if let Some(Ahead {
+        point,
+        stop: true,
+        next: Some(next),
+        areas,
+        ..
+    }) = &ahead
+        && straight_over(mesh, areas, s.origin, *point)
+        && kept(mesh, st, *next, area, s.origin)
+        && !taken_from_outside(ctx, nav, *next, area)
+    {
+        st.reach = Some(*next);
+        st.held = 0.0;
+        st.approach = 0.0;
+        return follow_route(ctx, nav, st, s, goal, travel);
+    }
+    // Down stairs toward a start to stop on, fast enough to fly past it: slowed
+    // while still on the floor (dm6's teleporter at the foot of the stairs at
+    // (284, -1948), run past and come back to on every tour).
+    if let Some(Ahead {
+        point,
+        stop: true,
+        areas,
+        next,
+        walks,
+    }) = &ahead
+        && s.on_ground.is_some()
+        && let Some(c) = stop_below(
+            ctx,
+            mesh,
+            s,
+            *point,
+            fall_heading(mesh, *next),
+            (areas, walks),
+        )
+    {
+        return Step::Cmd(c);
+    }
+    let aim = |o: Vec3| match &ahead {
+        Some(a) => head_for(mesh, o, a, (goal, goal_area)),
+        None if flat <= 16.0 => (past(reach.end, reach.start), Aim::Go),
+        None => (reach.start, Aim::Go),
+    };
+    let areas = match &ahead {
+        Some(a) => &a.areas[..],
+        None => &[area, reach.to][..],
+    };
+    match guard(ctx, mesh, s, |o| aim(o).0, areas) {
+        Some(c) if c.forward_move == 0.0 && !moving(s) => {
+            // Standing is all the line allows, and it is not moving: along the
+            // walk as it was measured, where that keeps to the floor. e1m1's
+            // step up at (736, 2204) onto a 16-unit ramp north is a step high
+            // only at its south end: the line's corner and the point round it
+            // both lay north-east, where the riser is higher, and a bot stood
+            // before it for good.
+            let yaw = yaw_to(s.origin, past(reach.end, reach.start));
+            let along = [320.0, 160.0, 80.0, 40.0]
+                .into_iter()
+                .map(|v| UserCmd {
+                    forward_move: v,
+                    yaw,
+                    pitch: s.pitch,
+                    ..Default::default()
+                })
+                .find(|&w| kept_on(ctx, mesh, s, w, areas) == w);
+            Step::Cmd(along.unwrap_or(c))
+        }
+        Some(c) => Step::Cmd(c),
+        None => {
+            let (p, stop) = aim(s.origin);
+            // Nearly at a stand on the floor short of where it heads: the movement
+            // stage stood it before a wall it reads across the way (a corner the
+            // line clips, e1m1's secret door at (1112, 1024) standing open), and
+            // would again; run straight at the point, the physics slides it along.
+            if s.on_ground.is_some()
+                && s.velocity.truncate().length() < READY_SPEED
+                && (p - s.origin).truncate().length() > ARRIVE
+            {
+                let c = run_in(yaw_to(s.origin, p), s.pitch);
+                return Step::Cmd(kept_on(ctx, mesh, s, c, areas));
+            }
+            head_to(ctx, mesh, s, p, stop, areas)
+        }
+    }
+}
+
+/// A swim steered across the border between two areas.
+pub(super) fn swim_across(s: &PlayerState, leg: &Leg) -> Step {
+    let Leg { mesh, reach, .. } = *leg;
+    let (start, end) = swim_crossing(mesh, reach, s.origin);
+    if near_run(s.origin, start, end, ARRIVE) {
+        // Across the border, to a little past the end: the end itself would be
+        // "arrived at" short of the border. Near any point of the way from the
+        // start to the end, not only the start: a swimmer on its way over turned
+        // back for the start once more than the radius past it, to and fro. (A
+        // swimmer carried past the end is still within the radius of the point
+        // past it: swum toward, not arrived at.)
+        swim_to(s, past(end, start))
+    } else {
+        swim_to(s, start)
+    }
+}
+
+/// A run the compiler recorded (a jump, a fall, a water jump, a teleport, a ride on a plat
+/// or train, a jump pad): waits for the movers it needs, taken on the run where it fits,
+/// else slowed onto its start and played from a stand.
+pub(super) fn play_run(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Step {
+    let Leg {
+        mesh,
+        goal_area,
+        travel,
+        r,
+        reach,
+        swimming,
+        to_start,
+        flat,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
+    if let Some(p) = plat_wait(ctx, nav, mesh, reach) {
+        // A plat the reachability needs down is not: waited for off its trigger,
+        // which would hold it up (standing on it at the top, or under it).
+        st.held += dt * 0.25;
+        return if (p - s.origin).truncate().length() > READY_DISTANCE {
+            go(p)
+        } else {
+            Step::Cmd(brake(s))
+        };
+    }
+    // A hop (onto a lip) whose next is a fall that lands from where the bot is
+    // already: the fall now (dm6's lip at (700, -1044): come down beside it, the
+    // bot hopped up, walked back to the fall's start and walked off from a stand).
+    if !swimming
+        && s.on_ground.is_some()
+        && reach.kind.played()
+        && let Some((next, turn)) = fall_from_here(ctx, nav, st, reach, s, goal_area, travel)
+    {
+        st.reach = Some(next);
+        st.held = 0.0;
+        st.approach = 0.0;
+        st.turn = turn;
+        st.lead = None;
+        st.skip = 0;
+        st.played = Some(1);
+        return Step::Cmd(turned(command_at(&mesh.reaches()[next as usize], 0), turn));
+    }
+    let speed = s.velocity.truncate().length();
+    if let Some((b, false)) = st.backup
+        && b == r
+        && !swimming
+    {
+        st.held += dt;
+        let p = behind_start(ctx, mesh, reach).unwrap_or(s.origin);
+        if (p - s.origin).truncate().length() > ARRIVE && st.approach < APPROACH_SECONDS {
+            st.approach += dt;
+            return go(p);
+        }
+        // Backed off: run in (the fit on the run below takes it from here).
+        st.backup = Some((r, true));
+        st.approach = 0.0;
+        return Step::Cmd(run_in(yaw_to(s.origin, reach.start), s.pitch));
+    }
+    if swimming {
+        st.held += dt;
+        if to_start.length() > 16.0 {
+            return swim_to(s, reach.start);
+        }
+    } else if flat > APPROACH {
+        st.held += dt;
+        return go(reach.start);
+    }
+    // On the run: near the start, a jump or fall that lands from the bot's state as
+    // it is (moving), run in to the start first, is played without stopping — a
+    // stand on the start costs the braking and the run-up again.
+    if !swimming
+        && reach.needs.is_empty()
+        && (reach.kind.played() || reach.kind == ReachKind::Teleport)
+        && speed > READY_SPEED
+        && let Some((lead, turn, skip, ..)) = fit_on_the_run(ctx, mesh, &nav.teleporters, reach, s)
+    {
+        st.turn = turn;
+        st.lead = (lead.0 > 0).then_some(lead);
+        st.skip = skip;
+        st.played = Some(1);
+        return Step::Cmd(if lead.0 > 0 {
+            run_in(lead.1, s.pitch)
+        } else {
+            turned(command_at(reach, skip), turn)
+        });
+    }
+    if !swimming
+        && flat <= ROUND_NEAR
+        && matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
+        && reach.needs.is_empty()
+        && speed > READY_SPEED
+        && st.backup.is_none_or(|b| b.0 != r)
+        && let Some(first) = reach.commands.first()
+        && Vec2::from_angle(first.cmd.yaw.to_radians())
+            .dot(s.velocity.truncate().normalize_or_zero())
+            < ROUND_ACROSS
+        && settled_onto(ctx, mesh, s, reach.start)
+            .is_none_or(|stood| fit(ctx, mesh, reach, &stood).is_none())
+        && let Some(p) = behind_start(ctx, mesh, reach)
+    {
+        // At a jump's start coming across its way, fast, where the stand that
+        // slowing onto it ends in would not fit it either: round to behind the
+        // start at once and run in along it, not a stand on the start first
+        // (e1m1's barrier jumps up to the ledges at (1148, 2420) and (804, 2172),
+        // reached across their way: the first super shotgun's legs within 10 %
+        // 15 -> 38 of 39).
+        st.held += dt;
+        st.backup = Some((r, false));
+        st.approach = 0.0;
+        return go(p);
+    }
+    // Down a slope onto the start, too fast to stop on it by slowing (e1m1's barrier
+    // jump up to the ridge at (788, 2108), come at running down the sloped hall).
+    if !swimming
+        && s.on_ground.is_some()
+        && let Some(c) = stop_below(
+            ctx,
+            mesh,
+            s,
+            reach.start,
+            fall_heading(mesh, Some(r)),
+            (&[], &[]),
+        )
+    {
+        st.held += dt;
+        st.approach += dt;
+        return Step::Cmd(c);
+    }
+    if !swimming && (flat > READY_DISTANCE || speed > READY_SPEED) && st.approach < APPROACH_SECONDS
+    {
+        // Slow to a stand on the start: toward it, the wished speed falls with the
+        // distance left (about what ground friction takes off; wishing toward the
+        // start brakes hard after an overshoot); across the way to it, the wish is
+        // against the speed the bot has, so motion sideways from the way it came is
+        // braked, not circled round the start while friction takes it off.
+        st.held += dt;
+        st.approach += dt;
+        return Step::Cmd(slowing(ctx, mesh, s, reach.start));
+    }
+    if !movers_ready(mesh, &reach.needs, ctx) {
+        // Waiting for the lift or door counts against the reachability at a quarter
+        // of the time (a door that never opens is given up on in the end).
+        st.held += dt * 0.25;
+        return Step::Cmd(onto_start(s, reach));
+    }
+    // The commands were verified from the start exactly; from where the bot stands
+    // they are tried first as they are, then turned a little, and played the first
+    // way that gets there (kinds that ride movers or teleport are played as they
+    // are: their runs depend on more than the geometry).
+    st.turn = 0.0;
+    if reach.kind.played() {
+        match fit(ctx, mesh, reach, s) {
+            Some(turn) => st.turn = turn,
+            None if flat > 1.0 && st.approach < APPROACH_SECONDS => {
+                // Nearer the start may do.
+                st.held += dt;
+                st.approach += dt;
+                let nearer = UserCmd {
+                    forward_move: (flat * 6.0).clamp(30.0, 320.0),
+                    yaw: yaw_to(s.origin, reach.start),
+                    pitch: s.pitch,
+                    ..Default::default()
+                };
+                return Step::Cmd(kept_on(ctx, mesh, s, nearer, &[]));
+            }
+            None => {
+                if matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
+                    && st.backup.is_none_or(|b| b.0 != r)
+                    && let Some(p) = behind_start(ctx, mesh, reach)
+                {
+                    // From a stand it falls short: back off and run in (the
+                    // run's fit on the run finds where to jump).
+                    st.backup = Some((r, false));
+                    st.approach = 0.0;
+                    return go(p);
+                }
+                st.avoid(r);
+                st.reach = None;
+                return go(s.origin);
+            }
+        }
+    }
+    st.played = Some(1);
+    st.lead = None;
+    st.skip = 0;
+    Step::Cmd(turned(
+        reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
+        st.turn,
+    ))
+}
