@@ -228,9 +228,9 @@ fn liquid_flag(liquid: Contents) -> AreaFlags {
 }
 
 /// A liquid the sweep fell through on its way from `from_z` down to the floor origin `o`
-/// whose bottom is open (air under it, as under start.map's pool into the fourth episode's
-/// hall): a swim span from where a swimmer is waist deep at its bottom up to its surface.
-/// A liquid that reaches down to the floor is the floor's own swim span instead.
+/// whose bottom is open (air under it, as under a pool hung over a hall): a swim span from
+/// where a swimmer is waist deep at its bottom up to its surface. A liquid that reaches
+/// down to the floor is the floor's own swim span instead.
 fn floating_liquid(
     cmap: &CollisionMap,
     (cell, xy): (u32, Vec2),

@@ -92,8 +92,7 @@ fn bots_on(
     let (mut level, cmap) = build_level(data);
     // Points 48 units apart: two players (32 wide) never overlap, and only those in the
     // level: the floor grid also finds the tops of ceilings and walls outside it, from
-    // which a bot walks off into the void and falls for the rest of the run (measured
-    // before this: 3 of 8, 30 of 32 and 108 of 128 bots on dm4 after two minutes).
+    // which a bot walks off into the void and falls for the rest of the run.
     let points = playable(&level, &cmap, floor_points(&level, &cmap, 48.0), 48.0);
     if points.len() < bots {
         return Err(format!(

@@ -358,7 +358,7 @@ pub fn control_system(sim: &mut Sim, learned: &LearnedMap) {
                 }
                 // A run planned this tick starts this tick, from the state it was planned
                 // from: a tick of standing first left the bot where the plan's physics no
-                // longer held (e1m3's super shotgun, five barrier jumps up 16-unit steps).
+                // longer held (a run of barrier jumps up steps).
                 if let Some(c) = ex.planned_cmd(s) {
                     cmd.0 = c;
                     continue;

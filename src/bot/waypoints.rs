@@ -386,11 +386,10 @@ pub fn drop_system(sim: &mut Sim, learned: &mut LearnedMap) {
             // Visits count where the team stood or swam (at 10 Hz), on a floor that is a
             // door ([`crate::bot::explore::floor_door`]) too: a cell only fallen or jumped
             // through is not known (a walkway above a pit stays new after bots have dropped
-            // past it), and one whose floor is such a door (e4m3's sliding floor, crossed
-            // as it slides) is known once stood on, or it drew explorers back for good.
-            // Plats and trains carry their riders through cells they have not walked;
-            // counted on any door at rest, e1m3's explorers missed its super shotgun on 5
-            // of 16 runs instead of 3.
+            // past it), and one whose floor is such a door (a sliding floor, crossed as it
+            // slides) is known once stood on, or it drew explorers back for good. Plats and
+            // trains carry their riders through cells they have not walked; counted on any
+            // door at rest, explorers missed more items.
             let on_floor_door = || {
                 level
                     .movers

@@ -32,8 +32,8 @@ pub struct Args {
     /// ...to this one.
     #[arg(long, requires = "from")]
     to: Option<String>,
-    /// Expansions per pair (deterministic; default 200000: enough for every pair of dm6's
-    /// weapons, about 1 s a pair).
+    /// Expansions per pair (deterministic; default 200000, about 1 s a pair on a deathmatch
+    /// map).
     #[arg(long, conflicts_with = "budget_ms")]
     samples: Option<usize>,
     /// Wall-clock budget per pair in milliseconds instead (not deterministic).

@@ -534,11 +534,11 @@ fn fly_move(ctx: &Ctx, s: &mut PlayerState, mut end_vel: Option<&mut Vec3>) {
         }
         time_left -= time_left * tr.fraction;
         // The same plane again, right after sliding along it: the brush trace (Quake III's,
-        // which stops DIST_EPSILON short of a plane) can report a slide parallel to a sloped
-        // plane as a hit at once when rounding puts the velocity a hair into it. Taken as
-        // a second plane, the crease of two equal planes is no direction and the player
-        // stopped dead (a runner landing on e1m1's sloped hall lost all its speed). Quake
-        // III's remedy: nudge the velocity out along the plane and go on.
+        // which stops DIST_EPSILON short of a plane) can report a slide parallel to a
+        // sloped plane as a hit at once when rounding puts the velocity a hair into it.
+        // Taken as a second plane, the crease of two equal planes is no direction and the
+        // player stopped dead (a runner landing on a sloped floor lost all its speed).
+        // Quake III's remedy: nudge the velocity out along the plane and go on.
         if planes[..num_planes].iter().any(|p| p.dot(tr.normal) > 0.99) {
             s.velocity += tr.normal;
             continue;

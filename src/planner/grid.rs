@@ -11,10 +11,10 @@ use crate::physics::pmove::PlayerState;
 /// Nodes in cells of [`CELL`] units, for nearest-node queries.
 pub(super) const CELL: f32 = 64.0;
 
-/// Nodes one cell may hold (states standing on a lift are let in over it). Without a cap a tree that found a short solution early piles
-/// every later node into the few cells its time limit leaves (dm6, SSG to the nearby rocket
-/// launcher: 7.8 s for 200,000 expansions, 1 s with the cap). A cap of 128 was too tight:
-/// the tree filled dm6's lightning-gun corridor and never found its way out (seed 9).
+/// Nodes one cell may hold (states standing on a lift are let in over it). Without a cap a
+/// tree that found a short solution early piles every later node into the few cells its
+/// time limit leaves (one pair took eight times as long without the cap). A cap of 128 was
+/// too tight: the tree filled a corridor and never found its way out.
 pub(super) const CELL_CAP: usize = 512;
 
 /// Cells grouped in blocks of `BLOCK`³, so a query skips whole blocks at once.

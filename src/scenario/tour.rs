@@ -297,16 +297,16 @@ type Passed = (usize, Vec<(Vec3, Vec3)>, f32);
 /// blocked now; where they cut the item off, through them as the bot goes. Each shut door
 /// that something fires, first on the way first, by way of its opener (the one
 /// [`CompiledNav::choose_opener`] chooses, with the doors fired before it open): there,
-/// fired, then on; a reachability through a fired door waits until it has opened, a ride
-/// on it until it leaves. Any other door on the rest of the way with the time it takes to
-/// open once shot (a door nothing fires nor a shot opens: `None`, no way).
+/// fired, then on; a reachability through a fired door waits until it has opened, a ride on
+/// it until it leaves. Any other door on the rest of the way with the time it takes to open
+/// once shot (a door nothing fires nor a shot opens: `None`, no way).
 ///
 /// [`CompiledNav::choose_opener`]: crate::bot::compiled::CompiledNav::choose_opener
 ///
 /// A door that stands open now but will have shut again when the way gets there (it waits
 /// its `wait` and goes back) is predicted shut: the route is searched again with it as it
-/// will stand then, and the bot fires it again on the way (e1m1's lift-door by the rocket
-/// launcher, pressed open by the leg before); where that finds no way, the first answer.
+/// will stand then, and the bot fires it again on the way (a lift-door pressed open by the
+/// leg before); where that finds no way, the first answer.
 fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32> {
     let (seconds, met) = predict_as(m, from, velocity, item, &[])?;
     let level = &m.sim.level;
@@ -540,10 +540,9 @@ fn predict_as(
         t0 += there + opener.fire_seconds(level, dt);
         let (open, leaves) = nav.door_times(level, first, dt)?;
         fired.push((door, t0 + open, leaves.map(|l| t0 + l)));
-        // Fired by standing on it (e1m1's lift at (0, 576) sinks when stepped onto): the
-        // runner rides it to where it opens and goes on from there, as the bot does, not
-        // from the top (a walk off the ledge into the shaft, once it is down, came 1.5 s
-        // after the bot).
+        // Fired by standing on it (a lift that sinks when stepped onto): the runner rides
+        // it to where it opens and goes on from there, as the bot does, not from the top (a
+        // walk off the ledge into the shaft, once it is down, came well after the bot).
         let on_it = mesh
             .area_at(place)
             .and_then(|a| mesh.areas()[a as usize].mover)

@@ -140,9 +140,9 @@ impl Match {
         sim.footsteps = cfg.rules.footsteps;
         spawn::spawn_world(&mut sim, &cfg.rules);
         spawn::spawn_players(&mut sim, &cfg.players)?;
-        // The doors as they stand at the start: a route asked for before the first tick
-        // (a tour's first prediction) sees the ways they leave open, not every door shut
-        // (e1m1's lift door at (0, 576) stands where its riders walk on).
+        // The doors as they stand at the start: a route asked for before the first tick (a
+        // tour's first prediction) sees the ways they leave open, not every door shut (a
+        // lift door may stand where its riders walk on).
         if let Some(nav) = nav.as_mut() {
             nav.update(|i| sim.mover_state(i));
         }

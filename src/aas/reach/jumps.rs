@@ -333,17 +333,17 @@ pub(super) enum Landed {
     Drop,
 }
 
-/// The compile's last pass, over the walks off ledges: a run's arrival is the first tick
-/// it is over its end area coming down, but a long fall at running speed comes down over
-/// an area and lands far beyond it (a bot that plays it lands there, and the route it
-/// planned is wrong). Each is replayed from its start to its arrival and held still until
-/// it lands, as a bot checks a run before playing it. One that lands in its end area, or in
-/// an area a walk joins to it, is kept; one that lands elsewhere is tried walking off
-/// slower ([`SLOWER_FALLS`]: the fall lands nearer), and else becomes the reachability
-/// to where it lands (its commands run on, the last one held, to the first tick over that
-/// area) when that one lands there in turn, and is dropped otherwise. Jumps are left as
-/// they are: one that tops out over a ledge from a stand may make it from a run, which a
-/// bot tries (measured: checking them too lost dm6's only way up to one ledge). `given`:
+/// The compile's last pass, over the walks off ledges: a run's arrival is the first tick it
+/// is over its end area coming down, but a long fall at running speed comes down over an
+/// area and lands far beyond it (a bot that plays it lands there, and the route it planned
+/// is wrong). Each is replayed from its start to its arrival and held still until it lands,
+/// as a bot checks a run before playing it. One that lands in its end area, or in an area a
+/// walk joins to it, is kept; one that lands elsewhere is tried walking off slower
+/// ([`SLOWER_FALLS`]: the fall lands nearer), and else becomes the reachability to where it
+/// lands (its commands run on, the last one held, to the first tick over that area) when
+/// that one lands there in turn, and is dropped otherwise. Jumps are left as they are: one
+/// that tops out over a ledge from a stand may make it from a run, which a bot tries
+/// (checking them too lost ways up onto ledges that only a running jump reaches). `given`:
 /// the reachabilities checked (those of the earlier passes, or the near drops); `mesh`
 /// holds the ones whose walks join areas. Returns `given` as they are to be (duplicates by
 /// (from, to, kind): the quickest).

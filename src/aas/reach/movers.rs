@@ -120,9 +120,8 @@ impl Ctx<'_> {
                     && def.targetname.is_none()
                 {
                     // Up from a plat at rest: it rises only once a player touches its
-                    // trigger, so the ride starts in it (e1m1's at (-544, 2656): a ride
-                    // started on its east edge, 8 units off the plat, stood there until
-                    // given up).
+                    // trigger, so the ride starts in it (a ride started on the plat's edge,
+                    // just off it, stood there until given up).
                     xy = on_plat_trigger(self.world.level, mover, (lo, hi), xy)?;
                 }
                 (st, xy, (b - a).length())
@@ -415,8 +414,8 @@ pub(super) fn same_world(mesh: &NavMesh, a: u32, b: u32) -> bool {
 pub(super) fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mut Reach) {
     let span = |a: Vec3, b: Vec3| (a.min(b) + PLAYER_MINS, a.max(b) + PLAYER_MAXS);
     // The path's boxes: start to end; a teleport's path is broken, from the start into the
-    // trigger and from the destination down to the end (one box over both took e3m2's
-    // teleport to the balcony as passing a door between them).
+    // trigger and from the destination down to the end (one box over both took a teleport
+    // as passing a door between its trigger and its destination).
     let boxes: Vec<(Vec3, Vec3)> = match teleporter_taken(world, r) {
         Some(t) if r.kind == ReachKind::Teleport => vec![
             span(r.start, r.start.clamp(t.mins, t.maxs)),
@@ -481,8 +480,8 @@ pub(super) fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mu
 /// Whether reachability `r` (verified with every door open) arrives as well with door
 /// `index` (and the doors linked to it) shut: a path whose box only overlaps a door's — a
 /// fall from a ledge past the top of a door below, which a bot up there cannot open by
-/// touch — does not wait for it (e1m1's teleporter exit over the doors at (128, 1800)).
-/// Rides are left needing it (their carrier's motion is part of the run).
+/// touch — does not wait for it (a teleporter's exit over doors). Rides are left needing it
+/// (their carrier's motion is part of the run).
 pub(super) fn runs_shut(world: &NavWorld, mesh: &NavMesh, r: &Reach, index: usize) -> bool {
     if r.kind == ReachKind::Elevator {
         return false;
@@ -542,8 +541,8 @@ pub(super) const PLAT_DROP: f32 = 48.0;
 /// well above it, through its trigger: Quake sends such a plat up as soon as a player is in
 /// its trigger, which spans the shaft over it (plats.qc's `plat_center_touch`), so the
 /// player comes down onto it on its way up and is carried back to the top — no way down
-/// (verified with the plat standing still, such a fall looked like one: e1m1's shaft east
-/// of its quad damage, where a bot waited on the raised plat for good).
+/// (verified with the plat standing still, such a fall looked like one, and a bot waited on
+/// the raised plat for good).
 pub(super) fn onto_held_plat(world: &NavWorld, mesh: &NavMesh, r: &Reach) -> bool {
     use crate::map::level::TriggerKind;
     if r.kind == ReachKind::Elevator {

@@ -263,15 +263,15 @@ pub(super) fn touching(mesh: &NavMesh) -> Vec<Job> {
 }
 
 /// Walks off ledges onto floors near them but not beside them (a strip along a wall a
-/// diagonal or two cells away, which no grid direction from the ledge leads onto: e3m2's
-/// rocket launcher is reached so, from a raised plat's corner), for the (from, to) pairs
-/// `adjacent` (those [`touching`] tries) lacks: one job per pair, aimed from the ledge's
-/// border cell nearest the floor below first at that floor further on along the same line
-/// (the walk clears a wall beside the ledge before it drifts over the strip; Quake's air
-/// control cannot bring back sideways speed a wall took), then at its nearest cell. A stage
-/// of their own, after the walks and jumps (a pair one joins must not keep a running jump
-/// across a gap from being tried), landed as walks off ledges are and kept only where nothing
-/// else leads there about as quickly ([`new_ways`]).
+/// diagonal or two cells away, which no grid direction from the ledge leads onto, as from a
+/// raised plat's corner), for the (from, to) pairs `adjacent` (those [`touching`] tries)
+/// lacks: one job per pair, aimed from the ledge's border cell nearest the floor below
+/// first at that floor further on along the same line (the walk clears a wall beside the
+/// ledge before it drifts over the strip; Quake's air control cannot bring back sideways
+/// speed a wall took), then at its nearest cell. A stage of their own, after the walks and
+/// jumps (a pair one joins must not keep a running jump across a gap from being tried),
+/// landed as walks off ledges are and kept only where nothing else leads there about as
+/// quickly ([`new_ways`]).
 pub(super) fn near_drops(
     mesh: &NavMesh,
     adjacent: &std::collections::BTreeSet<(u32, u32)>,
@@ -335,11 +335,10 @@ pub(super) const NEAR_DROP_SAVING: f32 = 3.0;
 /// slowly ([`NEAR_DROP_SAVING`]): the route time from a near drop's start to its end area's
 /// centre without it, against its own time and the walk on to that centre. The compile
 /// keeps only such near drops: where the rest of the graph leads there about as quickly,
-/// the way it knows is the one bots follow well (measured on dm4's item tours with every
-/// near drop kept: routes took shortcuts across rooms that bots followed less closely, 66
-/// of 130 legs within 10 % of the predicted time against 82). Reachability alone is not
-/// enough: on e3m2 the only other way to the rocket launcher's ledge is round by a shot
-/// door, a teleporter and a 320-unit fall.
+/// the way it knows is the one bots follow well (with every near drop kept, routes took
+/// shortcuts across rooms that bots followed less closely). Reachability alone is not
+/// enough: the only other way onto a ledge may be round by a shot door, a teleporter and a
+/// long fall.
 pub(crate) fn new_ways(mesh: &NavMesh, extra: Vec<Reach>) -> Vec<Reach> {
     let mut caches: BTreeMap<u32, crate::aas::route::AreaCache> = BTreeMap::new();
     extra

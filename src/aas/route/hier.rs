@@ -241,8 +241,8 @@ impl Ord for Min {
 
 impl HierRouter {
     /// Over `mesh`'s default clusters: [`Clusters::tiles`] of [`DEFAULT_TILE`] units
-    /// (measured on dm4 and e1m3 against breadth-first clusters and other tile sizes: the
-    /// fewest portals and the cheapest goal searches).
+    /// (against breadth-first clusters and other tile sizes, the fewest portals and the
+    /// cheapest goal searches; docs/tuning.md).
     pub fn for_mesh(mesh: &NavMesh) -> HierRouter {
         HierRouter::with(Clusters::tiles(mesh, DEFAULT_TILE))
     }

@@ -43,32 +43,16 @@ pub(super) const REVERSAL_SECONDS: f32 = 0.117;
 
 /// Seconds a runner loses coming at a jump or fall (its commands recorded from a stand,
 /// their way) going the opposite way, as a share of it by [`half_turn`] for other angles:
-/// it cannot take the run on its way in, so it slows to a stand on the start before it
-/// (with a running turn only, a bot's U-turn onto dm4's jump south at (196, -12), come at
-/// running west from the super nailgun, took 1.2 times the prediction on 36 of 40 tours).
-/// Calibrated on the compiled bots' item tours (seeds 1-40, legs within 10 % of the
-/// prediction on dm4/dm6/e1m1): 0.4-0.5 s gives 503-504/396/286-287, 0 gives
-/// 477/394/280, 0.6 loses dm4's (435); 0.45 then held on seeds 41-160. Only for runs an
-/// [`OnTheRun`] does not take on the way in, where one is given (with the tour's: 0.3 s
-/// gives dm4 509, dm6 395 (its nailgun), e1m1 274; 0.45 507/431/276; 0.6 438/431/280).
-/// The share is the half turn, not a running turn's square of it: a stand costs the
-/// braking whichever way the run goes from it, and a bot come at e1m1's barrier jump at
-/// (1148, 2420) at right angles took about 0.5 s braking onto its start, where the square
-/// gave 0.11 (tours seeds 1-40 dm4/dm6/e1m1 507/434/299 -> 507/435/301, 41-80
-/// 511/435/287 -> 511/436/293; 0.35 s the same, 0.55 loses dm4's, 468).
+/// it cannot take the run on its way in, so it slows to a stand on the start before it.
+/// Only for runs an [`OnTheRun`] does not take on the way in, where one is given. The share
+/// is the half turn, not a running turn's square of it: a stand costs the braking whichever
+/// way the run goes from it. Chosen on the compiled item tours (docs/tuning.md).
 pub(super) const RUN_REVERSAL_SECONDS: f32 = 0.45;
 
 /// How far back from a run's start the way a runner brakes onto it is taken
-/// ([`RUN_REVERSAL_SECONDS`]): the corridor often ends a few units short of the start with a
-/// corner the bot does not turn (dm4's jump east to the lightning gun at (180, -68): 6 units
-/// south-west after 108 south, which counted the stand as a 135° reversal where the bot
-/// brakes going south, 0.39 s for 0.27; its tour legs took 0.90 of the prediction on every
-/// seed). Tours seeds 1-20, legs within 10 %: dm4 233 -> 252 of 260 with 12-24 units (8: as
-/// before; 32: 238, the grenade launcher's leg). dm6's super shotgun leg then showed a bot
-/// losing a second that the old reversal's 0.38 s at (700, -1044) had covered: flying off
-/// the side-sloped ramp at (580, -1053) onto the floor south of it and jumping back up,
-/// which the movement stage's counter-steer on slopes ended. Both, seeds 1-40: dm4 468 ->
-/// 505 of 520, dm6 438 -> 438 of 440, e1m1 343 -> 343 of 360.
+/// ([`RUN_REVERSAL_SECONDS`]): the corridor often ends a few units short of the start with
+/// a corner the bot does not turn, which would count its stand as a reversal it never makes
+/// (docs/tuning.md).
 pub(super) const BRAKE_UNITS: f32 = 16.0;
 
 /// Seconds a runner starting from a stand loses to getting up to speed (measured as
@@ -129,7 +113,7 @@ pub(super) fn behind_on(points: &[Vec3], units: f32) -> (Vec3, f32) {
 /// A reachability's time for a runner on its way: its recorded time, but for a swim from
 /// water to water, the swim across as [`cross`] times it (at swimming speed): the recorded
 /// one starts from still water, and a chain of them across a pool counted that start in
-/// each (e1m1's pools: a second and a half too many).
+/// each (over a chain of pools, seconds too many).
 pub(super) fn swum(mesh: &NavMesh, r: &Reach) -> f32 {
     let areas = mesh.areas();
     if r.kind == ReachKind::Swim
@@ -242,7 +226,6 @@ pub fn run_path_timed(
         {
             // The runner where it is up to `back` units short of the start (on this run's
             // way), going toward the start from there.
-            // (Tried from 40 units too: the same on dm4 and dm6, e1m1 within 1 %.)
             let (back, back_len) = behind_on(&path[run_from..], ON_THE_RUN_BACK);
             let d = (r.start - back).truncate();
             let fitted = on_the_run.and_then(|f| f(i, back, if d.length() > 1.0 { d } else { h }));

@@ -99,10 +99,10 @@ pub(super) fn detour(
             centre,
             place,
         } => {
-            // The shot leaves after this tick's move, from where standing brings the bot
-            // (a bot come onto e1m1's bridge at (152, 2888) at a run slid 10 units on
-            // before it fired, and the trigger it aimed at from the ledge's edge was
-            // behind the ledge: a miss, and half a second to the next shot).
+            // The shot leaves after this tick's move, from where standing brings the bot (a
+            // bot come onto a ledge at a run slides on before it fires, and a trigger aimed
+            // at from the ledge's edge may then lie behind the ledge: a miss, and half a
+            // second to the next shot).
             let stand_cmd = stand(s);
             let next = pmove(s, &stand_cmd, ctx.map, &ctx.physics, ctx.dt, ctx.me).0;
             let gun = next.origin + Vec3::Z * (SHOT_HEIGHT + PLAYER_MINS.z);
@@ -119,10 +119,10 @@ pub(super) fn detour(
                 let pitch = -(to.z.atan2(to.truncate().length())).to_degrees();
                 return Some(Step::Shoot((yaw, pitch), stand_cmd));
             }
-            // Near the place but not seeing the trigger from here: onto the place itself
-            // at a walk (the movement stage takes a point within its arrival radius as
-            // reached; a bot 7 units off the place on e1m1's bridge stood there unseeing
-            // until the detour was given up).
+            // Near the place but not seeing the trigger from here: onto the place itself at
+            // a walk (the movement stage takes a point within its arrival radius as
+            // reached; a bot a few units off the place stood there unseeing until the
+            // detour was given up).
             let off = (place - s.origin).truncate();
             if off.length() <= ONTO_PLACE && (place.z - s.origin.z).abs() <= NEAR_LEVEL {
                 if off.length() < 1.0 {

@@ -98,10 +98,10 @@ pub(super) fn fit_on_the_run(
         n += 1;
     }
     // About at the start first (a tick short or over too), its commands turned as
-    // [`FIT_TURNS`] give; then jumps taken earlier, on the run up, as they are: the recorded
-    // run is from a stand, and at running speed a jump onto a ledge behind a lip (e1m1's
-    // ridge at (788, 2108)) meets the lip's face rising and drifts over it at air speed,
-    // or falls back, where one taken further back clears it.
+    // [`FIT_TURNS`] give; then jumps taken earlier, on the run up, as they are: the
+    // recorded run is from a stand, and at running speed a jump onto a ledge behind a lip
+    // meets the lip's face rising and drifts over it at air speed, or falls back, where one
+    // taken further back clears it.
     let mut leads: Vec<(u32, &[f32], u32)> = [n, n.saturating_sub(1), n + 1]
         .into_iter()
         .enumerate()
@@ -114,8 +114,7 @@ pub(super) fn fit_on_the_run(
         )
         .collect();
     // Taken from here with the run-up cut short: the recorded jump gets up to speed from a
-    // stand before it takes off, which a bot that comes in running has done (dm4's jump
-    // west over the pit at (476, -68), come at running north along the wall).
+    // stand before it takes off, which a bot that comes in running has done.
     leads.extend((1..=run_up(reach)).map(|k| (0, &FIT_TURNS[..], k)));
     // The way that lands soonest (a teleport: the first that is sent).
     let mut best: Option<((u32, f32), f32, u32, u32)> = None;
@@ -236,10 +235,9 @@ pub(super) const SLIDE_TICKS: u32 = 6;
 /// How far (units) from a fall's recorded end it may come down beside its end area.
 pub(super) const LANDED_NEAR: f32 = 64.0;
 
-/// Whether a fall off a ledge (`reach`) that came down at `p`, in area `a`, landed where
-/// it leads: below its start, on its end area's level, a walk or two from it and near its
-/// end (not down a slope the other way: e1m1's at (684, 1998), below the walk off the
-/// ledge at (764, 2140) it came at running south-west).
+/// Whether a fall off a ledge (`reach`) that came down at `p`, in area `a`, landed where it
+/// leads: below its start, on its end area's level, a walk or two from it and near its end
+/// (not down a slope the other way below the ledge, come at running).
 pub(super) fn landed_below(mesh: &NavMesh, reach: &crate::aas::Reach, p: Vec3, a: u32) -> bool {
     let to = &mesh.areas()[reach.to as usize];
     a != reach.from
@@ -321,11 +319,10 @@ pub(super) fn fit_turned(
         };
         settled && mesh.area_at(p.origin) == Some(reach.to)
     };
-    // A fall that came down beside its end area, on its level, and stays there as
-    // friction stops it: taken from beside its recorded start, or faster, a fall comes
-    // down further along, past a narrow end area (dm6's lip at (700, -1044)), in one a
-    // walk or two on; not on a ledge it slides off (dm4's at (200, -176) over the water).
-    // (Jumps landing so, tried: e1m1's legs within 10 % 280 -> 262 on seeds 1-40.)
+    // A fall that came down beside its end area, on its level, and stays there as friction
+    // stops it: taken from beside its recorded start, or faster, a fall comes down further
+    // along, past a narrow end area, in one a walk or two on; not on a ledge it slides off.
+    // (Jumps are not landed so: fewer legs held their predicted time.)
     let beside = |p: &PlayerState, c: &UserCmd| {
         let here = |q: &PlayerState| {
             q.on_ground.is_some()
@@ -389,12 +386,10 @@ pub(super) fn fit_turned(
                             t.push(p.origin);
                         }
                     }
-                    // Landed on the end area's level: a neighbour a step below it is
-                    // where a jump onto a narrow ledge falls back to (e1m1's ridge at
-                    // (756, 2108) walks down into the hall it is jumped from). Never back
-                    // in the area it is jumped from: e1m1's sloped hall rises to within a
-                    // step of the rail at (746, 2244) 120 units north of the jump onto
-                    // it, where a bot come in running north flew on and came down.
+                    // Landed on the end area's level: a neighbour a step below it is where
+                    // a jump onto a narrow ledge falls back to. Never back in the area it
+                    // is jumped from: a sloped floor may rise to within a step of the ledge
+                    // further on, where a bot come in running flies on and comes down.
                     let landed = (p.on_ground.is_some() || p.water_level >= 2)
                         && p.origin.z >= to.mins.z - STEP
                         && mesh

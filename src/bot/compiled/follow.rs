@@ -147,9 +147,8 @@ pub fn follow(
         }
     }
     // A detour's runs land like the route's: the same settling after them (steering on in
-    // the air toward the opener, a bot that jumped onto e1m1's ledge at (13, 2909) on
-    // the way to shoot the trigger that opens the door at (-312, 2912) came down beside
-    // it, into the water below).
+    // the air toward the opener, a bot that jumped onto a ledge on its way to shoot a
+    // trigger came down beside the ledge, into the water below).
     let step = match detoured {
         Some(step) => step,
         None => follow_route(ctx, nav, st, s, goal, travel),
@@ -414,10 +413,10 @@ pub(super) fn play_on(
         && left < SWIM_OUT_EXTRA
         && let Some(last) = reach.commands.last()
     {
-        // A swim out of the water still in it when its commands end (come at from
-        // other than where it was measured, higher or lower in the water) keeps on at
-        // it a little: e1m1's out of the slime under the bridge at (140, 2876) ended 5
-        // units short of its end, and the bot swam back to its start to try again.
+        // A swim out of the water still in it when its commands end (come at from other
+        // than where it was measured, higher or lower in the water) keeps on at it a
+        // little: one that ended a few units short of its end sent the bot back to its
+        // start to try again.
         st.played = Some(k + 1);
         return Some(Step::Cmd(turned(last.cmd, st.turn)));
     }
@@ -546,8 +545,8 @@ pub(super) fn choose(
                 // not from in front of it. While a door is on its way open or shut the way
                 // may be about to change: then only to an opener whose way waits on a door
                 // coming into place (the bridge a bot has just slid out: the way through
-                // doors as if open heads off elsewhere meanwhile, e1m1's toward the door
-                // the trigger shot from the bridge opens, ~0.5 s each way).
+                // doors as if open heads off elsewhere meanwhile, for about half a second
+                // each way).
                 let avoid = st.avoid;
                 let skip = |x: u32| avoid.iter().any(|a| a.is_some_and(|a| a.0 == x));
                 if let Some(b) = nav.first_blocked(s.origin, goal_area, travel, skip) {
@@ -592,11 +591,11 @@ pub(super) fn at_shut_door(
     {
         return step;
     }
-    // Through a closed door: to its start, then open it (shoot a secret door in
-    // sight) or wait for it. Braked onto the start from where running on would carry
-    // the bot past it: coasting from full speed slides about 50 units, into the way a
-    // secret door swings open (e1m1's at (1112, 1024) pushed a bot into the corner
-    // behind it, where the way on needed the door shut again: 10 s of waiting).
+    // Through a closed door: to its start, then open it (shoot a secret door in sight) or
+    // wait for it. Braked onto the start from where running on would carry the bot past it:
+    // coasting from full speed slides about 50 units, into the way a secret door swings
+    // open (one pushed a bot into the corner behind it, where the way on needed the door
+    // shut again).
     if flat > 24.0 && !(flat <= APPROACH && overshoots(ctx, s, reach.start)) {
         st.held += dt;
         return go(reach.start);

@@ -63,10 +63,10 @@ pub(super) fn fall_from_here(
 
 /// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
 /// swim areas side by side, at the point of their shared border nearest it, at its depth
-/// kept within both areas' spans, the run shifted there and level (the reachability was measured at
-/// one place on the border; crossing anywhere along it is as good, and a swimmer that
-/// drifted into a narrow column beside the one it followed was sent back 100 units along
-/// it to that place, e1m1's channel at (920, 600)). Other reachabilities as recorded.
+/// kept within both areas' spans, the run shifted there and level (the reachability was
+/// measured at one place on the border; crossing anywhere along it is as good, and a
+/// swimmer that drifted into a narrow column beside the one it followed was sent back along
+/// it to that place). Other reachabilities as recorded.
 pub(super) fn swim_crossing(
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
@@ -95,8 +95,8 @@ pub(super) fn swim_crossing(
     let shift = start - reach.start;
     // Across at the swimmer's own depth: the recorded end's rise over its start, carried
     // along a chain of crossings, lifted a swimmer above the areas' tops, where it was
-    // taken for being back in the area behind it (e1m1's channel at (548, 1195), turned
-    // back for a crossing it had made).
+    // taken for being back in the area behind it (and turned back for a crossing it had
+    // made).
     let end = (reach.end + shift).truncate().extend(z);
     (start, end)
 }
@@ -171,9 +171,8 @@ pub(super) fn walk_across(
         st.approach = 0.0;
         return follow_route(ctx, nav, st, s, goal, travel);
     }
-    // Down stairs toward a start to stop on, fast enough to fly past it: slowed
-    // while still on the floor (dm6's teleporter at the foot of the stairs at
-    // (284, -1948), run past and come back to on every tour).
+    // Down stairs toward a start to stop on, fast enough to fly past it: slowed while still
+    // on the floor (a teleporter at the foot of stairs was run past and come back to).
     if let Some(Ahead {
         point,
         stop: true,
@@ -204,12 +203,10 @@ pub(super) fn walk_across(
     };
     match guard(ctx, mesh, s, |o| aim(o).0, areas) {
         Some(c) if c.forward_move == 0.0 && !moving(s) => {
-            // Standing is all the line allows, and it is not moving: along the
-            // walk as it was measured, where that keeps to the floor. e1m1's
-            // step up at (736, 2204) onto a 16-unit ramp north is a step high
-            // only at its south end: the line's corner and the point round it
-            // both lay north-east, where the riser is higher, and a bot stood
-            // before it for good.
+            // Standing is all the line allows, and it is not moving: along the walk as it
+            // was measured, where that keeps to the floor. A step up onto a ramp may be a
+            // step high only at one end: the line's corner and the point round it both lay
+            // where the riser is higher, and a bot stood before it for good.
             let yaw = yaw_to(s.origin, past(reach.end, reach.start));
             let along = [320.0, 160.0, 80.0, 40.0]
                 .into_iter()
@@ -225,10 +222,10 @@ pub(super) fn walk_across(
         Some(c) => Step::Cmd(c),
         None => {
             let (p, stop) = aim(s.origin);
-            // Nearly at a stand on the floor short of where it heads: the movement
-            // stage stood it before a wall it reads across the way (a corner the
-            // line clips, e1m1's secret door at (1112, 1024) standing open), and
-            // would again; run straight at the point, the physics slides it along.
+            // Nearly at a stand on the floor short of where it heads: the movement stage
+            // stood it before a wall it reads across the way (a corner the line clips, a
+            // secret door standing open), and would again; run straight at the point, the
+            // physics slides it along.
             if s.on_ground.is_some()
                 && s.velocity.truncate().length() < READY_SPEED
                 && (p - s.origin).truncate().length() > ARRIVE
@@ -290,9 +287,9 @@ pub(super) fn play_run(
             Step::Cmd(brake(s))
         };
     }
-    // A hop (onto a lip) whose next is a fall that lands from where the bot is
-    // already: the fall now (dm6's lip at (700, -1044): come down beside it, the
-    // bot hopped up, walked back to the fall's start and walked off from a stand).
+    // A hop (onto a lip) whose next is a fall that lands from where the bot is already: the
+    // fall now (come down beside a lip, the bot hopped up, walked back to the fall's start
+    // and walked off from a stand).
     if !swimming
         && s.on_ground.is_some()
         && reach.kind.played()
@@ -365,19 +362,17 @@ pub(super) fn play_run(
             .is_none_or(|stood| fit(ctx, mesh, reach, &stood).is_none())
         && let Some(p) = behind_start(ctx, mesh, reach)
     {
-        // At a jump's start coming across its way, fast, where the stand that
-        // slowing onto it ends in would not fit it either: round to behind the
-        // start at once and run in along it, not a stand on the start first
-        // (e1m1's barrier jumps up to the ledges at (1148, 2420) and (804, 2172),
-        // reached across their way: the first super shotgun's legs within 10 %
-        // 15 -> 38 of 39).
+        // At a jump's start coming across its way, fast, where the stand that slowing onto
+        // it ends in would not fit it either: round to behind the start at once and run in
+        // along it, not a stand on the start first (barrier jumps up onto ledges, reached
+        // across their way).
         st.held += dt;
         st.backup = Some((r, false));
         st.approach = 0.0;
         return go(p);
     }
-    // Down a slope onto the start, too fast to stop on it by slowing (e1m1's barrier
-    // jump up to the ridge at (788, 2108), come at running down the sloped hall).
+    // Down a slope onto the start, too fast to stop on it by slowing (a barrier jump at the
+    // foot of a sloped hall, come at running down it).
     if !swimming
         && s.on_ground.is_some()
         && let Some(c) = stop_below(

@@ -139,12 +139,11 @@ pub(super) const SHOT_RANGE: f32 = 512.0;
 pub(super) const SHOT_STRIDE: f32 = 16.0;
 
 /// Where a player stands to shoot the button or trigger `id` whose box's centre is
-/// `centre`: the standing point nearest it, within [`SHOT_RANGE`], on an area's floor out of
-/// the liquids, from which a ray at the height a bot shoots from ([`SHOT_HEIGHT`] over the
-/// floor) hits it first. Points are tried about [`SHOT_STRIDE`] apart over each area's box,
-/// nearest first, so the first seen is the answer.
-/// The floors may be a mover's at another position (a bridge slid out): e1m1's trigger
-/// that opens the secret door to its second super shotgun is seen only from its bridge.
+/// `centre`: the standing point nearest it, within [`SHOT_RANGE`], on an area's floor out
+/// of the liquids, from which a ray at the height a bot shoots from ([`SHOT_HEIGHT`] over
+/// the floor) hits it first. Points are tried about [`SHOT_STRIDE`] apart over each area's
+/// box, nearest first, so the first seen is the answer. The floors may be a mover's at
+/// another position (a bridge slid out): a trigger may be seen only from such a bridge.
 pub(super) fn shot_place(
     mesh: &NavMesh,
     cmap: &CollisionMap,

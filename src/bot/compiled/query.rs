@@ -320,11 +320,9 @@ impl CompiledNav {
     /// grounded area beside `area`, not into it): the walk from `area` back into `was`'s
     /// area, where running to the nearest point of the border between the two and on to
     /// `was` takes less than `seconds` (what the quickest way on from `area` takes); `None`
-    /// otherwise. A walk's start is one point of what may be a long border: a bot come up
-    /// e1m1's steps out of the slime at a run went on 10 units west over a 272-unit border
-    /// onto the strip beside the one it turns south on, whose one walk back lies 113 units
-    /// south, took the way round by the north, and went to and fro between the two for a
-    /// second and more.
+    /// otherwise. A walk's start is one point of what may be a long border: a bot carried a
+    /// few units over a long border onto the strip beside the one it turns on, whose one
+    /// walk back lies far along it, took the way round and went to and fro between the two.
     pub fn back_over_border(
         &self,
         a: &Answer,
@@ -362,9 +360,9 @@ impl CompiledNav {
     /// `travel`, or, where it finds no way at all from `from` to `to` (doors taken as open)
     /// and one that may go through slime and lava does, that one: a bot left where only a
     /// swim through slime leads on takes it rather than stand there. From dry ground only
-    /// where the bot (`health` points) would live through it ([`LIQUID_HURT_MARGIN`]): the
-    /// way to e1m1's invulnerability swims 8 s through slime, and bots that set off with
-    /// less than full health died in it, again and again.
+    /// where the bot (`health` points) would live through it ([`LIQUID_HURT_MARGIN`]): bots
+    /// that set off on a long swim through slime with less than full health died in it,
+    /// again and again.
     pub fn or_through_liquids(
         &mut self,
         from: Vec3,
@@ -530,11 +528,10 @@ impl CompiledNav {
 
     /// Where no opener of the door reachability `r` needs can be got to from `from`, the
     /// first door `shut` (mover index) on the way to one of them, with its opener (door's
-    /// mover index, opener index, seconds to it, the reachability through it): e1m1's
-    /// second super shotgun is behind a door opened by shooting a trigger seen only from a
-    /// bridge a button slides out; with the bridge in, the bot presses the button first
-    /// (before, it stood at the door until it was killed as stuck). One step of such a
-    /// chain at a time: once the bridge is out, the trigger's own opener follows.
+    /// mover index, opener index, seconds to it, the reachability through it): a door
+    /// opened by shooting a trigger seen only from a bridge a button slides out; with the
+    /// bridge in, the bot presses the button first. One step of such a chain at a time:
+    /// once the bridge is out, the trigger's own opener follows.
     pub fn chained_opener(
         &mut self,
         from: Vec3,
@@ -569,8 +566,8 @@ impl CompiledNav {
 
     /// Of the openers of the shut door blocked reachability `r` needs, the quickest to get
     /// to from `from` whose way there is cut off only by a door on its way into place now
-    /// (`coming`, a mover index: e1m1's bridge slid out by a button, from which a trigger
-    /// is shot): (door's mover index, opener index, seconds to it with every door taken as
+    /// (`coming`, a mover index: a bridge slid out by a button, from which a trigger is
+    /// shot): (door's mover index, opener index, seconds to it with every door taken as
     /// open). `None` where no opener's way waits on such a door.
     pub(super) fn opener_past_coming(
         &mut self,

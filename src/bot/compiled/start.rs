@@ -19,8 +19,8 @@ pub(super) const READY_DISTANCE: f32 = 6.0;
 
 pub(super) const READY_SPEED: f32 = 40.0;
 
-/// Slowing onto a start, the speed wished toward it per unit of distance left (1/s): 5 and
-/// 7 each left fewer of dm4's tour legs within 10 % of the prediction.
+/// Slowing onto a start, the speed wished toward it per unit of distance left (1/s), chosen
+/// on the compiled item tours (docs/tuning.md).
 pub(super) const SETTLE_RATE: f32 = 6.0;
 
 /// Where a bot backs off to before running in to jump `reach`: [`RUN_IN_BACK`] units behind
@@ -51,12 +51,11 @@ pub(super) fn behind_start(
     (clear && level && over_floor(mesh, p)).then_some(p)
 }
 
-/// Within this distance (units) of a jump's start, a bot coming at it across its way
-/// (its motion's cosine with the jump's heading under [`ROUND_ACROSS`]) goes round to back
-/// off and run in at once where the stand that slowing onto the start would bring it to
-/// does not fit the jump ([`settled_onto`]). Seeds 1-40, legs within 10 %: from 24 units
-/// e1m1 266, dm6 354, dm4 473; from 80, e1m1 253 (it goes round before a fit on the run
-/// has been tried from nearer); without, 245, 354, 473.
+/// Within this distance (units) of a jump's start, a bot coming at it across its way (its
+/// motion's cosine with the jump's heading under [`ROUND_ACROSS`]) goes round to back off
+/// and run in at once where the stand that slowing onto the start would bring it to does
+/// not fit the jump ([`settled_onto`]). Farther out, it goes round before a fit on the run
+/// has been tried from nearer (docs/tuning.md).
 pub(super) const ROUND_NEAR: f32 = 24.0;
 
 /// See [`ROUND_NEAR`]: 60 degrees or more off the jump's heading.
@@ -222,9 +221,9 @@ pub(super) fn stand(s: &PlayerState) -> UserCmd {
 /// (an elevator reachability; standing on a mover, not the world) and off the start,
 /// stepping back over it. A lift that set off under a bot still coming in carries it off
 /// the start, and a rider at the edge can jam it against the shaft: a blocked door goes
-/// back, and a touch door touched again sets off again, up and down for good (e1m1's lift
-/// at (804, 508)). Other kinds wait where they are: a start at the top of a plat that is
-/// going down is not stepped onto from the plat (it carries the bot down).
+/// back, and a touch door touched again sets off again, up and down for good. Other kinds
+/// wait where they are: a start at the top of a plat that is going down is not stepped onto
+/// from the plat (it carries the bot down).
 pub(super) fn onto_start(s: &PlayerState, reach: &crate::aas::Reach) -> UserCmd {
     let start = reach.start;
     let flat = (start - s.origin).truncate().length();

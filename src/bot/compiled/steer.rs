@@ -145,12 +145,12 @@ pub(super) fn lookahead(
 /// running).
 pub(super) const TURN: f32 = 24.0;
 
-/// Whether a bot in state `s`, just at the end of `reach`'s commands, is still climbing
-/// out of the water onto the floor the reachability ends on: swimming at its end (within
+/// Whether a bot in state `s`, just at the end of `reach`'s commands, is still climbing out
+/// of the water onto the floor the reachability ends on: swimming at its end (within
 /// [`CLIMB_OUT`] across, a step up or down). Whether it got there is judged once it stands
-/// or swims away: judged while it is still in the water there, a swim out onto e1m1's ledges
-/// under the bridge (at (155, 2916)) was given up on as it was about to step out, then the
-/// other ways up, and the bot went to and fro between two slime areas until it died.
+/// or swims away: judged while it is still in the water there, a swim out onto a ledge was
+/// given up on as the bot was about to step out, then the other ways up, and the bot went
+/// to and fro between two slime areas until it died.
 pub(super) fn climbing_out(mesh: &NavMesh, reach: &crate::aas::Reach, s: &PlayerState) -> bool {
     s.on_ground.is_none()
         && s.water_level >= 2
@@ -164,13 +164,12 @@ pub(super) const CLIMB_OUT: f32 = 24.0;
 
 /// Whether reachability `r`, blocked by a mover that stands on its start, is to be chosen
 /// again by a bot in `area`, not its own: near the start, it would be kept and waited at
-/// until the mover goes. e1m1's secret door at (1112, 1024), shot open from the walk
-/// beside it, moves out over the start of the walk the bot was on its way to; pushed into
-/// the area beside, the bot stood at that start until the door shut again (10 s) where the
-/// way on from where it stood was open: e1m1's tours seeds 1-40 went from 301 of 356 legs
-/// within 10 % to 317, 41-80 293 -> 307. Kept from its own area and where the start is
-/// clear (dm6's plat: a bot beside the fall into its shaft waits there, as it must, while
-/// the plat is up; choosing again there walked it onto the plat, where it was crushed).
+/// until the mover goes. A secret door shot open from a walk beside it may move out over
+/// the start of the walk the bot was on its way to; pushed into the area beside, the bot
+/// stood at that start until the door shut again, where the way on from where it stood was
+/// open. Kept from its own area and where the start is clear (a bot beside the fall into a
+/// plat's shaft waits there, as it must, while the plat is up; choosing again there walked
+/// it onto the plat, where it was crushed).
 pub(super) fn taken_from_outside(ctx: &FollowCtx, nav: &CompiledNav, r: u32, area: u32) -> bool {
     let reach = &nav.mesh.reaches()[r as usize];
     reach.from != area && nav.is_blocked(r) && start_taken(ctx, &nav.mesh, reach)
@@ -312,14 +311,13 @@ pub(super) fn head_for(mesh: &NavMesh, origin: Vec3, a: &Ahead, goal: (Vec3, u32
             if straight_over(mesh, areas, origin, round) {
                 return (round, Aim::Pass);
             }
-            // Past the corner along the way on, within the arrival radius, heading for
-            // the corner turns the bot back (e1m1's bridge: a bot 4 units past the end of
-            // the border from its south half onto the strip along the hall aimed back at
-            // it, read the run as going off the strip's far edge, braked, and so to and
-            // fro for 1.4 s): round it where the line there is over floor, the route's or
-            // beside it (the look ahead for drops still guards the way). Short of the
-            // corner, or where the line crosses a drop, cutting inside it may lead off
-            // the floor (e1m1's step up onto the ramp at (736, 2204): over the water).
+            // Past the corner along the way on, within the arrival radius, heading for the
+            // corner turns the bot back (a bot a few units past the end of a border aimed
+            // back at it, read the run as going off the far edge of the strip it was on,
+            // braked, and so to and fro): round it where the line there is over floor, the
+            // route's or beside it (the look ahead for drops still guards the way). Short
+            // of the corner, or where the line crosses a drop, cutting inside it may lead
+            // off the floor.
             let on = (corners[1] - corners[0]).truncate().normalize_or_zero();
             if (corners[0] - origin).truncate().length() <= ARRIVE
                 && (origin - corners[0]).truncate().dot(on) >= 0.0

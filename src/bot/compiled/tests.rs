@@ -112,8 +112,8 @@ fn a_swimmer_crosses_a_long_swim_border_where_it_is() {
                 .clamp(a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z))
         );
         assert_eq!(mesh.area_at(start), Some(reach.from), "{start}");
-        // One recorded rising 4 units over the border (as e1m1's channel's are, one
-        // after another, which lifted a swimmer above the areas' tops): crossed level.
+        // One recorded rising 4 units over the border (as a chain of them in a channel may,
+        // which lifted a swimmer above the areas' tops): crossed level.
         let mut rising = reach.clone();
         rising.end.z += 4.0;
         let (s2, e2) = swim_crossing(&mesh, &rising, origin);
@@ -230,12 +230,11 @@ fn quake_level(name: &str) -> Option<(crate::map::Level, crate::map::CollisionMa
     Some((level, cmap, mesh))
 }
 
-/// e1m1's barrier jump west onto the rail at (746, 2244) from the sloped hall, come at
-/// running north (seed 20's tour: the bot slid past its start coming down the hall and
-/// turned back): whatever way on the run the fit finds, played from there it lands off
-/// the hall it is jumped from. Before, a jump that flew on north up the hall, where
-/// the hall rises to within a step of the rail, and came down in it 120 units on was
-/// taken for one that landed (the hall walks onto the rail).
+/// e1m1's barrier jump west onto the rail from the sloped hall, come at running north (the
+/// bot slid past its start coming down the hall and turned back): whatever way on the run
+/// the fit finds, played from there it lands off the hall it is jumped from. A jump that
+/// flies on north up the hall, where the hall rises to within a step of the rail, and comes
+/// down in it is not taken for one that landed (the hall walks onto the rail).
 #[test]
 fn a_jump_fitted_on_the_run_does_not_land_back_where_it_is_jumped_from() {
     let Some((level, cmap, mesh)) = quake_level("e1m1") else {
@@ -294,11 +293,10 @@ fn a_jump_fitted_on_the_run_does_not_land_back_where_it_is_jumped_from() {
     );
 }
 
-/// A bot that comes to the place on e1m1's bridge (slid out) from which the trigger
-/// opening the secret door at (-312, 2912) is shot, running east past it (as on seed
-/// 10's tour, at (165, 2889) at 261 u/s), aims from where this tick's move takes it:
-/// the shot, leaving from there along the view it asks for, meets the trigger. Before,
-/// it aimed from where it stood, and the shot, from 10 units on, met the ledge's edge.
+/// A bot that comes to the place on e1m1's bridge (slid out) from which the trigger opening
+/// the secret door beyond is shot, running east past it, aims from where this tick's move
+/// takes it: the shot, leaving from there along the view it asks for, meets the trigger
+/// (from where it stood, the shot would meet the ledge's edge).
 #[test]
 fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
     use crate::physics::movers::MoverState;
@@ -367,12 +365,11 @@ fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
     );
 }
 
-/// dm6's walk off the lip at (700, -1044, 81) east, to the floor 120 units below: a bot
-/// that flew down the ramp beside the lip comes down by it at (718, -1068, 56). Running
-/// east from there lands on that floor a walk on from the fall's end area, 26 units from
-/// its end, which is as good (before, only landings in the end area counted: the bot
-/// hopped up onto the lip, walked back to the start and walked off from a stand, 0.6 s
-/// on seed 1's nailgun leg). Farther than [`LANDED_NEAR`] from the end is not.
+/// dm6's walk off a lip east, to the floor below: a bot that flew down the ramp beside the
+/// lip comes down by it. Running east from there lands on that floor a walk on from the
+/// fall's end area, near its end, which is as good (counting only landings in the end area,
+/// the bot hopped up onto the lip, walked back to the start and walked off from a stand).
+/// Farther than [`LANDED_NEAR`] from the end is not.
 #[test]
 fn a_fall_taken_from_beside_its_start_lands_a_walk_on_from_its_end() {
     let Some((cmap, mesh)) = quake_map("dm6") else {
@@ -397,10 +394,10 @@ fn a_fall_taken_from_beside_its_start_lands_a_walk_on_from_its_end() {
     assert!(fit(&ctx, &mesh, &far, &s).is_none());
 }
 
-/// e1m1's secret door at (1112, 1024) (mover id 16): the walk north of it, along its
-/// west face, needs it shut; open (moved out 16 units west, then 64 north) it stands on
-/// the walk's start, which a bot pushed off into the area beside then chooses again
-/// rather than waits at; shut, the start is clear.
+/// e1m1's secret door by the second super shotgun (mover id 16): the walk north of it,
+/// along its west face, needs it shut; open (moved out 16 units west, then 64 north) it
+/// stands on the walk's start, which a bot pushed off into the area beside then chooses
+/// again rather than waits at; shut, the start is clear.
 #[test]
 fn a_secret_door_moved_out_over_a_walks_start_takes_it() {
     let Some((mut cmap, mesh)) = e1m1() else {
@@ -430,9 +427,9 @@ fn a_secret_door_moved_out_over_a_walks_start_takes_it() {
     assert!(start_taken(&still_world(&cmap), &mesh, walk));
 }
 
-/// A swim out of e1m1's slime under the bridge onto the ledge at (155, 2916): a bot
-/// at the end of its commands still in the water at the ledge is on its way out (not
-/// judged yet); standing, or swimming away from the end, it is judged.
+/// A swim out of e1m1's slime under the bridge onto the ledge there: a bot at the end of
+/// its commands still in the water at the ledge is on its way out (not judged yet);
+/// standing, or swimming away from the end, it is judged.
 #[test]
 fn a_swimmer_at_the_end_of_a_swim_out_is_still_climbing_out() {
     let Some((_, mesh)) = e1m1() else {
@@ -458,12 +455,12 @@ fn a_swimmer_at_the_end_of_a_swim_out_is_still_climbing_out() {
     assert!(!climbing_out(&mesh, out, &stood));
 }
 
-/// A bot running down e1m1's sloped hall for the barrier jump up to the ridge at
-/// (788, 2108, -149) is in the air most of the way and cannot brake there: slowing onto
-/// the start alone carries it 26 units past it down the slope (out of the arrival
-/// radius, where a tour bot then backed off and ran in again). Braking where running on
-/// a tick more would stop it past the start ([`stop_below`]) keeps it within 16 units
-/// (12 measured); a bot already slow, or a start on its own level, is left alone.
+/// A bot running down e1m1's sloped hall for the barrier jump up to the ridge at its foot
+/// is in the air most of the way and cannot brake there: slowing onto the start alone
+/// carries it 26 units past it down the slope (out of the arrival radius, where a tour bot
+/// then backed off and ran in again). Braking where running on a tick more would stop it
+/// past the start ([`stop_below`]) keeps it within 16 units (12 measured); a bot already
+/// slow, or a start on its own level, is left alone.
 #[test]
 fn a_bot_running_down_a_slope_brakes_in_time_for_a_start_below() {
     let Some((cmap, mesh)) = e1m1() else {
@@ -512,15 +509,14 @@ fn a_bot_running_down_a_slope_brakes_in_time_for_a_start_below() {
     assert!(stop_below(&ctx, &mesh, &s, level, None, (&[], &[])).is_none());
 }
 
-/// A jump fits only where it lands on its end area's level: e1m1's barrier jump onto
-/// the narrow ridge west of the sloped hall (start (788, 2108, -149)) played from a
-/// stand beside its start tops out over the ridge's area and falls back into the hall
-/// 24 units below (as the bot on e1m1's envirosuit legs did, turned 8 degrees); the
-/// ridge walks down into the hall, so the fit counted that as landing (it took the run
-/// from there as it is) and the bot jumped, fell back and jumped again. Now nothing
-/// fits from there, and every stand near the start that fits lands on the ridge.
-/// A jump's run-up is its first command where the next one jumps; a fall, or a jump
-/// recorded without one, has none; the command at a tick runs on past the end.
+/// A jump fits only where it lands on its end area's level: e1m1's barrier jump onto the
+/// narrow ridge west of the sloped hall, played from a stand beside its start, tops out
+/// over the ridge's area and falls back into the hall below (turned 8 degrees); the ridge
+/// walks down into the hall, so counting that as landing would take the run from there as
+/// it is, and the bot would jump, fall back and jump again. Nothing fits from there, and
+/// every stand near the start that fits lands on the ridge. A jump's run-up is its first
+/// command where the next one jumps; a fall, or a jump recorded without one, has none; the
+/// command at a tick runs on past the end.
 #[test]
 fn a_jumps_run_up_is_the_command_before_it_takes_off() {
     use crate::aas::CmdRun;

@@ -126,12 +126,12 @@ impl Explorer {
     /// Buttons, as a player new to a map tries them: a ready button in sight within
     /// [`BUTTON_RANGE`] that fires something is walked into until it is pressed (by anyone)
     /// or [`BUTTON_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per button; where
-    /// walking straight there is blocked (e3m2's button across a slime pool), the bot is
-    /// routed round to the floor in front of it ([`Explorer::detour_step`]), and so it is
-    /// from the start where that floor is on another level than the bot's
-    /// ([`DOOR_LEVEL`]). Doors that only a button opens (directly or through the triggers
-    /// it fires) lead to much of the single-player maps. Returns the request to replace the explorer's own while going to
-    /// one. One trace per ready button in range when not going to one.
+    /// walking straight there is blocked (a button across a slime pool), the bot is routed
+    /// round to the floor in front of it ([`Explorer::detour_step`]), and so it is from the
+    /// start where that floor is on another level than the bot's ([`DOOR_LEVEL`]). Doors
+    /// that only a button opens (directly or through the triggers it fires) lead to much of
+    /// the single-player maps. Returns the request to replace the explorer's own while
+    /// going to one. One trace per ready button in range when not going to one.
     #[allow(
         clippy::too_many_arguments,
         reason = "each is a separate read-only view the choice needs"
@@ -211,9 +211,9 @@ impl Explorer {
             .1;
         plan_try(&mut self.button_tries, b.index);
         // A button pressed from a floor on another level than the bot's (high on the wall
-        // over a hall, pressed from a ledge: e1m3's at (724, -360), 250 units up) is routed
-        // to over the team's graph from the start: walked at, the bot stood below it for
-        // the whole try, and went back to it from wherever it had got to.
+        // over a hall, pressed from a ledge) is routed to over the team's graph from the
+        // start: walked at, the bot stood below it for the whole try, and went back to it
+        // from wherever it had got to.
         if !b.shot
             && let Some(q) = b.stand_point(map, me)
             && (q.z - s.origin.z).abs() > DOOR_LEVEL

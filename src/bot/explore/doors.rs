@@ -27,8 +27,8 @@ pub const SECRET_SECONDS: f32 = 12.0;
 /// How far past a door's face (flat) a bot walking through it heads.
 pub const DOORWAY_BEYOND: f32 = 48.0;
 
-/// The thickest open door that explorers take for a doorway in a wall (e3m2's slab that
-/// sinks into its slime pool as a lift is no doorway).
+/// The thickest open door that explorers take for a doorway in a wall (a slab that sinks
+/// into a pool as a lift is no doorway).
 pub const DOORWAY_THICK: f32 = 64.0;
 
 /// How far above or below the floor of a door's opening (a standing origin there) a floor
@@ -109,8 +109,8 @@ impl Explorer {
             .filter(|d| !spent(d))
             .map(|d| (d.centre.distance(eye), d, beyond(d)))
             // Nobody beyond it but for a glance ([`FRESH_VISITS`]): one bot that touched
-            // e1m3's east doors open and left at once left the room behind them as unknown
-            // as before, and no other tried them.
+            // doors open and left at once left the room behind them as unknown as before,
+            // and no other tried them.
             .filter(|(dist, _, far)| *dist <= BUTTON_RANGE && visits.visits(*far) <= FRESH_VISITS)
             .filter(|(_, d, _)| {
                 // A closed door is seen itself; an open one, through its opening.
@@ -153,9 +153,9 @@ impl Explorer {
             // gap to the movement stage, which stops at the edge.
             let below = |d: &ShootableView| d.home_centre - Vec3::new(0.0, 0.0, 64.0);
             // Done once the bot stands in the opening, or was teleported (a teleporter
-            // behind the door took it elsewhere): e1m3's secret door before the teleporter
-            // up to the super nailgun held the bots it sent up there still at the exit for
-            // as long as the door moved, and then walked them back to the opening's spot.
+            // behind the door took it elsewhere): else a door before a teleporter held the
+            // bots it sent on still at the exit for as long as the door moved, and then
+            // walked them back to the opening's spot.
             let through = |d: &ShootableView| {
                 s.teleport_time > 0.0 || (below(d) - s.origin).truncate().length() < DOOR_STOOD
             };
@@ -222,12 +222,11 @@ impl Explorer {
     /// stand on right in front of its face on the bot's side
     /// ([`ShootableView::front_stand`]): a run planned over the physics to stand there
     /// (standing, not passing it on the way down), from where [`Explorer::secret_door`]
-    /// shoots it, from a stand, and walks in. e3m2's rocket-launcher room door stands over
-    /// an 8-unit ledge 96 units above the hall in front of it, reached by a drop off the
-    /// balcony or a raised plat's corner. At most [`BUTTON_TRIES`] plans per door and
-    /// visit cell planned from, none while the bot is at something else
-    /// ([`Explorer::busy`]). True when a run was planned ([`Explorer::planned_cmd`] plays
-    /// it). One trace per closed door in range.
+    /// shoots it, from a stand, and walks in. Such a door may stand over a narrow ledge
+    /// high above the hall in front of it, reached only by a drop from above. At most
+    /// [`BUTTON_TRIES`] plans per door and visit cell planned from, none while the bot is
+    /// at something else ([`Explorer::busy`]). True when a run was planned
+    /// ([`Explorer::planned_cmd`] plays it). One trace per closed door in range.
     pub fn door_front(
         &mut self,
         map: &CollisionMap,

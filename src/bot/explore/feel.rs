@@ -48,11 +48,11 @@ pub fn hazards(suit: f32) -> Contents {
 pub const EDGE_BACK: f32 = 32.0;
 
 /// [`walk_run`], and where the same walk stops short of the first drop deeper than
-/// [`DROP_BELOW`] ([`EDGE_BACK`] before it), when it has one: the level it stands on, as far
-/// as it goes that way. On a narrow ledge nearly every walk ends off it (start.map's ring of
-/// 56-unit ledges round its pit: from its middle every long walk ends in the pit), so the
-/// way along the ledge shows only as the part before the drop. Liquids but `hazards` count
-/// as floor (the walk goes on over their surface).
+/// [`DROP_BELOW`] ([`EDGE_BACK`] before it), when it has one: the level it stands on, as
+/// far as it goes that way. On a narrow ledge nearly every walk ends off it (a ring of
+/// ledges round a pit: from its middle every long walk ends in the pit), so the way along
+/// the ledge shows only as the part before the drop. Liquids but `hazards` count as floor
+/// (the walk goes on over their surface).
 pub fn walk_run_to_edge(
     map: &CollisionMap,
     origin: Vec3,
@@ -114,17 +114,16 @@ pub const FRONTIER_PULL: f32 = 120.0;
 pub const DROP_BELOW: f32 = 64.0;
 
 /// What an explorer's choice takes off a way down off such a ledge: the level it stands on
-/// comes first while it holds places as new (start.map's ring of ledges round its pit was
-/// left for the pit every time, and nothing leads back up to it).
+/// comes first while it holds places as new (a ring of ledges round a pit was left for the
+/// pit every time, and nothing led back up to it).
 pub const DROP_PENALTY: f32 = 300.0;
 
 /// Deepest drop an explorer walks off (its movement stage's `max_drop`; a match bot's is
 /// 200): a player new to a map drops into the hall below a balcony, and Quake's fall costs
 /// at most 5 health from any height (a landing faster than 650 u/s, from 264 units up). The
 /// compiled graph's falls ([`crate::aas::reach::MAX_FALL`]), so the floor they lead to, in
-/// the floor explorers are measured against, is within a walk: e1m3's invisibility (a
-/// 289-unit drop), start.map's super nailgun (393 out of the bottom of a pool), e1m5's pit
-/// under the room its fired plat rises to (576; at 400 its walks stopped at the edge).
+/// the floor explorers are measured against, is within a walk: items and pits below drops
+/// of several hundred units are part of what explorers are to find.
 pub const MAX_DROP: f32 = crate::aas::reach::MAX_FALL;
 
 /// The next point to explore toward, and the item it is for if any. Items in `skip` are
@@ -169,11 +168,11 @@ pub fn choose_target(
     let start = rng.range(0.0, 360.0);
     let mut best: Option<(f32, Vec3)> = None;
     // Under water, the way on is felt from the surface above: along the bottom every walk
-    // stays down there (a pool's own bottom is explored by swimming over it), and a
-    // swimmer that keeps choosing places down there runs out of air. So too for a swimmer
-    // with its head out: felt from where it swims, a walk toward an edge higher than a
-    // step above its feet ends there (e4m3's east part lies past a pool's edge 7 units
-    // over the surface; a swimmer that came up by it turned back along the bottom).
+    // stays down there (a pool's own bottom is explored by swimming over it), and a swimmer
+    // that keeps choosing places down there runs out of air. So too for a swimmer with its
+    // head out: felt from where it swims, a walk toward an edge higher than a step above
+    // its feet ends there (a swimmer that came up by a pool's edge a few units over the
+    // surface turned back along the bottom).
     let swimming = s.water_level >= 3 || (s.water_level == 2 && s.on_ground.is_none());
     let from = if swimming {
         // Slime too in the biosuit.
@@ -183,7 +182,7 @@ pub fn choose_target(
         s.origin
     };
     // Toward the nearest place nobody has been, wherever it is: local choices alone kept
-    // bots in dm4's big rooms (most side rooms never had a waypoint).
+    // bots in big rooms (most side rooms never had a waypoint).
     let pull = visits
         .nearest_unvisited_but(level, map, s.origin, left_out)
         .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));

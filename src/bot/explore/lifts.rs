@@ -56,9 +56,9 @@ pub struct UnderLift {
     pub left: f32,
 }
 
-/// How far up from its bottom a plat carries a rider before the rider is off its side,
-/// at most: e4m3's carries one into the beams round its shaft's mouth 48 units up (and
-/// then turns back down, blocked).
+/// How far up from its bottom a plat carries a rider before the rider is off its side, at
+/// most: a plat can carry one into beams round its shaft's mouth (and then turn back down,
+/// blocked).
 pub const STEP_OFF_RISE: f32 = 32.0;
 
 /// How far out from the middle of plat `l`'s side `d` (a unit axis) an explorer
@@ -105,28 +105,27 @@ pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3) -> Vec3 {
     step_off_point(l, side)
 }
 
-/// Seconds an explorer waits for a floor that slid away to come back and walks to the
-/// place on it it waited for ([`Explorer::moved_floor`]): e4m3's takes 8.3 s from
-/// starting away to back (200 units each way at 75 u/s and 3 s open).
+/// Seconds an explorer waits for a floor that slid away to come back and walks to the place
+/// on it it waited for ([`Explorer::moved_floor`]): a door-floor's travel both ways and its
+/// wait.
 pub const FLOOR_SECONDS: f32 = 15.0;
 
 impl Explorer {
     /// Teleporters under plats, as a player new to a map finds them: a working teleporter
-    /// that sends a player where nobody has been, within [`LIFT_RANGE`], hidden from the bot
-    /// by a plat waiting down over it (the trace to its middle ends on the plat) while the
-    /// bot is at the teleporter's height, is uncovered: the bot walks onto the plat's middle
-    /// (jumping on where it stops against the plat's edge) until it starts up, steps back
-    /// off over the middle of the side it came from, and walks in under the rising plat
-    /// (jumping on where it stops: a rim round the teleporter) until it is sent on. e4m3's
-    /// balcony with a lightning gun is reached only by the teleporter in the pit under the
-    /// north-west room's sinking floor, in a well under the plat that leaves the pit:
+    /// that sends a player where nobody has been, within [`LIFT_RANGE`], hidden from the
+    /// bot by a plat waiting down over it (the trace to its middle ends on the plat) while
+    /// the bot is at the teleporter's height, is uncovered: the bot walks onto the plat's
+    /// middle (jumping on where it stops against the plat's edge) until it starts up, steps
+    /// back off over the middle of the side it came from, and walks in under the rising
+    /// plat (jumping on where it stops: a rim round the teleporter) until it is sent on. A
+    /// teleporter in a well under the plat that leaves a pit may be the only way on:
     /// explorers that came down into the pit rode the plat up and out. A post in the way on
     /// the plat is walked round ([`UnderLift::via`]); the side stepped back off is chosen
     /// again once the plat starts up ([`step_off`]); a jump at the rim of the well is
-    /// steered over it in the air. At most
-    /// [`BUTTON_TRIES`] times per teleporter (counted with [`Explorer::teleporter`]'s), for
-    /// at most [`LIFT_SECONDS`] each, and over when the plat is down again before the bot
-    /// got in. One trace per teleporter in range when not at one.
+    /// steered over it in the air. At most [`BUTTON_TRIES`] times per teleporter (counted
+    /// with [`Explorer::teleporter`]'s), for at most [`LIFT_SECONDS`] each, and over when
+    /// the plat is down again before the bot got in. One trace per teleporter in range when
+    /// not at one.
     pub fn under_lift(
         &mut self,
         map: &CollisionMap,
@@ -150,8 +149,8 @@ impl Explorer {
             }
             self.under_lift = Some(u);
             // Stopped on the ground short of where it goes: against an edge higher than the
-            // movement stage jumps (e4m3's plat stands 40 over the pit's floor, and a 32-unit
-            // rim closes the teleporter's well under it), so jump on toward it.
+            // movement stage jumps (a plat standing over a pit's floor, a rim closing the
+            // teleporter's well under it), so jump on toward it.
             let run_at = |to: Vec3, jump: bool| {
                 let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
                 ButtonGo::Press(crate::physics::predict::run_toward(dir, 320.0, jump))
@@ -167,8 +166,8 @@ impl Explorer {
                     return Some(jump_on(middle));
                 }
                 // Stopped on the plat short of its field: a post at a corner is in the way
-                // (e4m3's plat slides down round four), so in along the other axis first,
-                // to the middle's line, and from there to the middle.
+                // (a plat may slide down round four), so in along the other axis first, to
+                // the middle's line, and from there to the middle.
                 if on && stopped && u.via.is_none() {
                     let off = (s.origin - l.top).abs();
                     let out_y = off.y * l.half.x > off.x * l.half.y;
@@ -204,7 +203,7 @@ impl Explorer {
             }
             // In the air off a jump at the rim, steered on over it: walked back toward the
             // plat's side, a standing jump (30 u/s in the air at most) came down where it
-            // left (e4m3 seed 9: the rim's top reached four times, never crossed).
+            // left: the rim's top was reached again and again, never crossed.
             if s.on_ground.is_none() {
                 return Some(run_at(to, false));
             }
@@ -233,8 +232,8 @@ impl Explorer {
                     .total_cmp(&b.0.centre.distance(eye))
             })?;
         plan_try(&mut self.teleporter_tries, t.index);
-        // Stepped back off over the middle of the plat's side nearest the bot, clear of
-        // its edge: a corner of e4m3's has a post the way in from there.
+        // Stepped back off over the middle of the plat's side nearest the bot, clear of its
+        // edge: a corner may have a post in the way in from there.
         let back = step_back(l, s.origin);
         self.under_lift = Some(UnderLift {
             teleporter: t.index,
@@ -253,11 +252,10 @@ impl Explorer {
     /// level) is on the top of a [`FloorView`] that is not closed now, the bot stands where
     /// it is until the floor is back and then walks to that place, until someone has been
     /// there or [`FLOOR_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per floor.
-    /// e4m3's explorers pressed the plate before the floor to its quad room, saw the floor
-    /// slide away, turned to the nearest place they could get to and never came back (seeds
-    /// 2, 5, 6, 8 of 0-15 of `explore --runs 16`). Costs nothing while every floor is
-    /// closed; while one is away, a search of the frontier points and at most one trace per
-    /// tick when not waiting.
+    /// Explorers that pressed a plate before such a floor saw it slide away, turned to the
+    /// nearest place they could get to and never came back. Costs nothing while every floor
+    /// is closed; while one is away, a search of the frontier points and at most one trace
+    /// per tick when not waiting.
     pub fn moved_floor(
         &mut self,
         map: &CollisionMap,
@@ -269,8 +267,8 @@ impl Explorer {
         if let Some((index, q, left, crossing)) = self.floor.take() {
             let left = left - dt;
             let f = floors.iter().find(|f| f.index == index)?;
-            // On it: it is crossed as any floor (walking onto e4m3's fires it, and the
-            // wall it carries the bot to stops it).
+            // On it: it is crossed as any floor (walking onto one may fire it, and the wall
+            // it carries the bot to stops it).
             let d = q - s.origin;
             let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
             if left <= 0.0 || there || s.on_ground == Some(f.id) || visits.visits(q) > 0 {
@@ -351,9 +349,8 @@ impl Explorer {
             self.lift = Some((index, left));
             let middle = l.rider();
             // Stopped on a plat still down outside its field (on its edge): the plat starts
-            // up only once a player touches the field, and one standing there waited the try
-            // out (e3m2's plat at (-384, -416), seed 1: 10 s at its north edge). Walked on
-            // into the middle.
+            // up only once a player touches the field, and one standing there waited the
+            // try out. Walked on into the middle.
             let stopped = s.velocity.truncate().length() < STOPPED_SPEED;
             if on && l.waiting && stopped && !l.in_field(s.origin) {
                 return Some(ButtonGo::walk_to(middle));

@@ -121,8 +121,8 @@ pub const STUCK_SECONDS: f32 = 12.0;
 /// Seconds an explorer goes on only through cells the team knows well before it starts
 /// again elsewhere (Quake's `kill`, then a spawn point chosen at random): a part of the map
 /// its walks and planned runs do not lead out of, when spawn points elsewhere start in
-/// parts it has not seen (e4m3's upper corridors are reached from its middle only by a
-/// barrier jump and a jump from a ledge; spawn points stand in them).
+/// parts it has not seen (parts reached from the middle only by jumps its walks do not
+/// take, with spawn points in them).
 pub const BORED_SECONDS: f32 = 60.0;
 
 /// Visits (10 Hz samples by any bot) up to which a cell counts as barely known, for
@@ -311,9 +311,8 @@ impl Explorer {
 
     /// Lets go of the things it was trying (a plat, a teleporter, a button, a doorway, a
     /// dive, a secret door): a planned run takes the bot elsewhere, and where it lands they
-    /// are behind it. On e1m3 a run over the gap to the super nailgun, planned from the
-    /// floor below it, landed on the gun's ledge; the doorway walk the bot was on before
-    /// took it back and off the ledge at once.
+    /// are behind it. A run planned from the floor below a ledge landed on it, and the
+    /// doorway walk the bot was on before took it back and off the ledge at once.
     fn let_go(&mut self) {
         self.lift = None;
         self.teleporter = None;
@@ -329,9 +328,9 @@ impl Explorer {
     }
 
     /// Whether the bot is at one of the things it tries, or going for an item it has not
-    /// marked (it sees it): nothing new is tried then. e1m3's super nailgun lies a running
-    /// jump from a teleporter's exit; bots that came out of it and saw it turned for a
-    /// doorway seen below and walked off the exit's ledge into the pit.
+    /// marked (it sees it): nothing new is tried then. Bots that came out of a teleporter
+    /// and saw an item a running jump away turned for a doorway seen below and walked off
+    /// the exit's ledge into the pit.
     fn busy(&self) -> bool {
         self.trying() || self.item.is_some()
     }
@@ -384,9 +383,9 @@ impl Explorer {
         planner: Option<(EntId, &crate::physics::PhysicsParams)>,
     ) -> (MoveRequest, bool) {
         self.timer -= dt;
-        // Just teleported: somewhere new, where what it gave up on may be in reach (e1m3's
-        // super nailgun, given up on from the floor below its ledge, is in sight at the exit
-        // of the teleporter up there), and the target it walked toward is behind it.
+        // Just teleported: somewhere new, where what it gave up on may be in reach (an item
+        // given up on from the floor below its ledge may be in sight at the exit of a
+        // teleporter up there), and the target it walked toward is behind it.
         if self.exploring && s.teleport_time > 0.0 {
             self.skip.clear();
         }
@@ -420,18 +419,17 @@ impl Explorer {
             return (stand_at(s.origin), false);
         }
         let blocked = matches!(status, MoveStatus::Blocked(_));
-        // Where an item seen on a ledge above is walked at, the walk ends under it: arrived,
-        // and the item not taken (it has no item waypoint yet). Chosen again at once, it held
-        // the bot there (e1m3's super shotgun, over the hall by its east doors, drew back
-        // every explorer that came through them, which stood below it until given up).
+        // Where an item seen on a ledge above is walked at, the walk ends under it:
+        // arrived, and the item not taken (it has no item waypoint yet). Chosen again at
+        // once, it held the bot there (an item over a hall drew back every explorer that
+        // came in, which stood below it until given up).
         let short = *status == MoveStatus::Arrived
             && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
         // While it uncovers a teleporter under a plat the movement stage's status is that
-        // of that walk, not of a walk to the item: e4m3 seed 9's explorer, stopped by the
-        // rim of the teleporter's well under the plat, planned a run for the quad it had
-        // been going for and gave the teleporter up. (The same for every try, seeds 0-47:
-        // e4m3 every item 35 of 48, but e1m3 42 / 37 -> 37 / 35 at 90 % / every item,
-        // e1m5 43 / 46 -> 42 / 45: left to this one.)
+        // of that walk, not of a walk to the item: an explorer stopped by the rim of the
+        // teleporter's well under the plat planned a run for the item it had been going for
+        // and gave the teleporter up. (Only this try: for every try it cost coverage
+        // elsewhere.)
         if (blocked || short)
             && self.under_lift.is_none()
             && let Some(i) = self.item.take()

@@ -118,11 +118,10 @@ pub(super) fn stand_at(p: Vec3) -> MoveRequest {
 }
 
 /// Running against `across`, the motion over the floor (not zero), no faster than the bot
-/// moves: the quickest stop. A wish at full speed against a slower motion overshot it (pmove's
-/// acceleration adds up to half the wished speed a tick at 20 Hz, friction takes 20 u/s): a
-/// bot settling at under about 160 u/s was sent back the other way every tick and rocked at
-/// 80-100 u/s, never under [`SETTLE_SPEED`], until given up as stuck 12 s later (e2m2 seed
-/// 10 on the ledge over its flooded hall, seed 40 by the spawn point at (1268, 119, 80)).
+/// moves: the quickest stop. A wish at full speed against a slower motion overshot it
+/// (pmove's acceleration adds up to half the wished speed a tick at 20 Hz, friction takes
+/// 20 u/s): a bot settling at under about 160 u/s was sent back the other way every tick
+/// and rocked at 80-100 u/s, never under [`SETTLE_SPEED`], until given up as stuck.
 pub(super) fn brake(across: glam::Vec2) -> MoveRequest {
     MoveRequest {
         target: MoveTarget::Direction(-across.normalize().extend(0.0)),
@@ -239,16 +238,15 @@ pub const PLAN_TRIES: u32 = 3;
 /// where the team has not been brakes (on the ground, one or two ticks against its motion)
 /// before it plans a run to the places left on that level ([`Explorer::frontier_run`]): a
 /// walk arrives at full speed, and a run planned from a bot at 300 u/s a few units from the
-/// edge falls in whatever it does (start.map's explorers at the mouth of the narrow way to
-/// its quad, on the edge of the pit, dropped in with three runs along that way failed).
+/// edge falls in whatever it does (explorers at the mouth of a narrow way along the edge of
+/// a pit dropped in).
 pub const SETTLE_SPEED: f32 = 60.0;
 
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
 pub const PLAN_EXPANSIONS: usize = 10_000;
 
 /// Free space sampled by a planned run: floor points within this distance of the straight
-/// line from the bot to the item (measured on dm4's super nailgun ledge: found as often as
-/// with a disc around both, in less time).
+/// line from the bot to the item (found as often as with a disc around both, in less time).
 pub const PLAN_TUBE: f32 = 256.0;
 
 /// Off the planned path by more than this (pushed by another player, a mover): the run is
@@ -344,8 +342,8 @@ impl Explorer {
         let floor = visits.floor(level, map);
         // A goal that names no teleporters has the level's working ones in its plan (but
         // the one that is the goal): a run planned as if they were not there went through
-        // them and was sent elsewhere (e1m5's frontier runs east onto the sill of the
-        // quad's teleporter pair were taken by its western trigger, back to the start).
+        // them and was sent elsewhere (runs onto the sill between a pair of teleporters
+        // were taken by the wrong one, back to the start).
         let mut goal = goal.clone();
         if goal.teleporters.is_empty() {
             let region = (goal.region.mins, goal.region.maxs);

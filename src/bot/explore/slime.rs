@@ -50,8 +50,8 @@ pub fn slime_entry(
     s: &PlayerState,
     tries: &[(VisitCell, u32)],
 ) -> Option<Vec3> {
-    // From the floor under the bot: a walk felt from the top of a jump goes over what a
-    // run does not (a curb 32 high by e1m1's slime).
+    // From the floor under the bot: a walk felt from the top of a jump goes over what a run
+    // does not (a curb by a slime pool).
     let down = map.trace(
         s.origin,
         s.origin - Vec3::Z * 64.0,
@@ -81,17 +81,17 @@ pub fn slime_entry(
 
 /// The way on for a swimmer in slime ([`Explorer::suit_swim`]): a breadth-first search
 /// through the slime on the map's [`SLIME_STEP`] grid from the swimmer (points where a
-/// player's box fits in slime, or 12 units below or above them, joined where the box
-/// sweeps clear; at most [`SLIME_NODES`]) for the nearest of: a point under a ceiling
-/// (slime open to the air is seen from its banks) in a cell nobody has swum in
+/// player's box fits in slime, or 12 units below or above them, joined where the box sweeps
+/// clear; at most [`SLIME_NODES`]) for the nearest of: a point under a ceiling (slime open
+/// to the air is seen from its banks) in a cell nobody has swum in
 /// ([`VisitMap::wet_visits`]) and not in `swum`, or an opening above (room to rise out of
 /// the slime, its surface's cell not in `surfaced`) with land beside the surface there (a
 /// walk of 64 units onto a floor out of any liquid), where nobody has stood at the surface
-/// and on the land; failing those, the nearest opening with land beside. `out` (the
-/// biosuit running out): the nearest opening with land beside, risen to before or not.
-/// The swimmer goes to the farthest point of the way there that it reaches in a straight
-/// line (at most sixteen steps on); at an opening in reach, it rises. `None` where nothing
-/// is found. A search through all of e1m1's slime takes about 4 ms.
+/// and on the land; failing those, the nearest opening with land beside. `out` (the biosuit
+/// running out): the nearest opening with land beside, risen to before or not. The swimmer
+/// goes to the farthest point of the way there that it reaches in a straight line (at most
+/// sixteen steps on); at an opening in reach, it rises. `None` where nothing is found. A
+/// search through a map's slime takes a few milliseconds.
 pub fn slime_way(
     map: &CollisionMap,
     visits: &VisitMap,
@@ -269,15 +269,15 @@ impl Explorer {
     /// of it left; its walks go into slime then, [`hazards`], and its movement requests
     /// wade). On land with [`SUIT_ENTER`] more seconds than that, where a walk from the
     /// floor under it ends over slime ([`slime_entry`]; at most twice per place), the bot
-    /// runs (or drops) in there, against the motion it has across the way. In slime, it swims on along
-    /// the way [`slime_way`] finds: toward the nearest place under a roof nobody has swum
-    /// in, or the nearest opening out with land beside that nobody has stood on, else any
-    /// opening it has not yet risen to; at an opening it rises and walks out onto the land
-    /// (for at most twice [`SWIM_SECONDS`], whatever it sees meanwhile). Each swim lasts
-    /// until there or [`SWIM_SECONDS`]. With less of the suit left, it swims to the nearest
-    /// opening with land beside and out. e1m1's invulnerability lies behind a teleporter in
-    /// a room reached only by a tunnel of slime from under the biosuit's ledge. Returns what
-    /// to do while at it; one search a swim.
+    /// runs (or drops) in there, against the motion it has across the way. In slime, it
+    /// swims on along the way [`slime_way`] finds: toward the nearest place under a roof
+    /// nobody has swum in, or the nearest opening out with land beside that nobody has
+    /// stood on, else any opening it has not yet risen to; at an opening it rises and walks
+    /// out onto the land (for at most twice [`SWIM_SECONDS`], whatever it sees meanwhile).
+    /// Each swim lasts until there or [`SWIM_SECONDS`]. With less of the suit left, it
+    /// swims to the nearest opening with land beside and out. Some rooms are reached only
+    /// by a tunnel of slime from under the biosuit's ledge. Returns what to do while at it;
+    /// one search a swim.
     pub fn suit_swim(
         &mut self,
         map: &CollisionMap,
@@ -320,7 +320,7 @@ impl Explorer {
                 return None;
             }
             // Each way in at most twice: a lip a straight run does not get over held one
-            // explorer at e1m1's slime for good.
+            // explorer at the slime for good.
             let to = slime_entry(map, s, &self.entries)?;
             plan_try(&mut self.entries, VisitMap::cell(to));
             self.swim = Some((to, SWIM_SECONDS));

@@ -31,8 +31,8 @@ pub const DIVE_SECONDS: f32 = 6.0;
 pub const PASSAGE_GAIN: f32 = 128.0;
 
 /// Directions a swimmer feels along the bottom for a flooded passage
-/// ([`underwater_passage`]): eight (45 degrees apart) missed e4m3's 200-unit-wide tunnel
-/// from most places in its pool, as its far end lies 300 units off under a roof.
+/// ([`underwater_passage`]): eight (45 degrees apart) missed a wide tunnel from most places
+/// in its pool, where its far end lies far off under a roof.
 pub const PASSAGE_DIRECTIONS: usize = 16;
 
 /// Spacing of the points along a passage looked at for water with air above
@@ -43,14 +43,13 @@ pub const PASSAGE_STEP: f32 = 32.0;
 /// [`PASSAGE_DIRECTIONS`] directions, those along which a player's box just over the bottom
 /// (`floor`, the solid straight below) goes at least [`PASSAGE_GAIN`] further than at the
 /// swimmer's own depth, within [`FEEL`]; along each, the farthest point (every
-/// [`PASSAGE_STEP`], beyond where the swimmer's own depth is blocked by that gain) in
-/// water with air above it where nobody has been (`open`, in the visit cells round it,
-/// there and at the swimmer's depth: 128-unit cells are coarse, and the way back to the
-/// pool a swimmer came from is no passage); the farthest of those. The far end of a flooded
-/// tunnel whose mouth lies below the surface (e4m3's east part is entered only by one,
-/// from a pool in the hall west of it); the tunnel may go on past its opening, or the
-/// line along it end at a side wall beyond. About forty traces, and a few point tests a
-/// step along each passage.
+/// [`PASSAGE_STEP`], beyond where the swimmer's own depth is blocked by that gain) in water
+/// with air above it where nobody has been (`open`, in the visit cells round it, there and
+/// at the swimmer's depth: 128-unit cells are coarse, and the way back to the pool a
+/// swimmer came from is no passage); the farthest of those. The far end of a flooded tunnel
+/// whose mouth lies below the surface (a part of a map may be entered only by one); the
+/// tunnel may go on past its opening, or the line along it end at a side wall beyond. About
+/// forty traces, and a few point tests a step along each passage.
 pub fn underwater_passage(
     map: &CollisionMap,
     s: &PlayerState,
@@ -146,18 +145,17 @@ impl Explorer {
     }
 
     /// Water, as a player new to a map tries it: swimming with a floor nobody has been on
-    /// more than [`DIVE_DEPTH`] below — the nearest frontier point within [`DIVE_RANGE`]
-    /// to the side seen in a straight line, else the floor straight down where it lies out
-    /// of the water (a pool's own bottom is explored by swimming) — the bot swims over it
-    /// and dives to it; else, from the surface and unless it is heading out of the water
-    /// for land nobody has been on, into a flooded passage along the bottom
+    /// more than [`DIVE_DEPTH`] below — the nearest frontier point within [`DIVE_RANGE`] to
+    /// the side seen in a straight line, else the floor straight down where it lies out of
+    /// the water (a pool's own bottom is explored by swimming) — the bot swims over it and
+    /// dives to it; else, from the surface and unless it is heading out of the water for
+    /// land nobody has been on, into a flooded passage along the bottom
     /// ([`underwater_passage`]), down first and then along it; until it is there or
     /// [`DIVE_SECONDS`] have passed, at most [`BUTTON_TRIES`] times per cell, and then
-    /// (still under water) it comes up for air first. start.map's Nightmare hall is
-    /// reached only by swimming out of the bottom of a pool that floats above it, e4m3's
-    /// east part only through a flooded tunnel. Returns what to do while at it. When
-    /// swimming and not diving: a trace per frontier point in range, and about forty for
-    /// a passage.
+    /// (still under water) it comes up for air first. Some halls are reached only by
+    /// swimming out of the bottom of a pool that floats above them, some parts only through
+    /// a flooded tunnel. Returns what to do while at it. When swimming and not diving: a
+    /// trace per frontier point in range, and about forty for a passage.
     pub fn dive(
         &mut self,
         map: &CollisionMap,
@@ -209,10 +207,10 @@ impl Explorer {
         // A floor nobody has been on below, in a straight line through the water: the
         // nearest, else the floor straight down.
         let seen = |q: Vec3| map.trace_ray(s.origin, q, Contents::SOLID, None).fraction >= 1.0;
-        // Under the water the bot swims in, with a clear fall from it: out of the bottom of a
-        // floating pool a player sinks nearly straight down, so a floor seen aslant through
-        // its open bottom but not under it (start.map's ledges round its pit, beyond the
-        // pool's rim) is not where a dive lands.
+        // Under the water the bot swims in, with a clear fall from it: out of the bottom of
+        // a floating pool a player sinks nearly straight down, so a floor seen aslant
+        // through its open bottom but not under it (ledges beyond the pool's rim) is not
+        // where a dive lands.
         let under = |q: Vec3| {
             let top = Vec3::new(q.x, q.y, s.origin.z);
             map.point_contents(top).intersects(Contents::WATER)
@@ -273,11 +271,10 @@ impl Explorer {
     /// cell or the eight round it), at most [`BUTTON_TRIES`] times per cell: the bot walks
     /// in there (the movement stage jumps a rim) until it swims or [`POOL_SECONDS`] have
     /// passed, and goes on toward that point in the water, where [`Explorer::dive`] feels
-    /// for a way on under the surface on the same tick. e4m3's east part is
-    /// reached only through a flooded tunnel out of a pool behind a 32-unit rim in the hall
-    /// west of it: walks from the hall's floor end at the rim, and on most runs nobody went
-    /// in. Returns what to do while at it. Out of it: a few hundred distances and up to
-    /// [`POOL_CANDIDATES`] traces a tick.
+    /// for a way on under the surface on the same tick. Where a flooded tunnel out of a
+    /// pool behind a rim is the only way on, walks from the hall's floor end at the rim,
+    /// and without this nobody goes in. Returns what to do while at it. Out of it: a few
+    /// hundred distances and up to [`POOL_CANDIDATES`] traces a tick.
     pub fn pool(
         &mut self,
         map: &CollisionMap,
@@ -333,8 +330,8 @@ impl Explorer {
         // Only water with a way on under its surface ([`underwater_passage`], felt as a
         // swimmer just under the surface there would) to water nobody has been in: the
         // pools a player sees all round from their banks hold nothing new, and explorers
-        // that went into every pool in sight lost their time in them (e1m3's and e2m2's
-        // least coverage fell from 93 and 89 % to 78 and 77 %).
+        // that went into every pool in sight lost their time in them (least coverage over
+        // runs fell by more than a tenth).
         let swimmer = PlayerState {
             origin: p - Vec3::new(0.0, 0.0, 2.0 * -PLAYER_MINS.z),
             water_level: 3,

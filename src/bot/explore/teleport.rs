@@ -39,12 +39,11 @@ pub fn teleporter_boxes(level: &Level, visits: &VisitMap) -> Vec<(Vec3, Vec3)> {
         .collect()
 }
 
-/// Whether the team has stood where a teleporter to `dest`, facing `yaw` (degrees), sends
-/// a player: at the destination, or where an arrival comes down. A teleporter sends
-/// players on at 300 units/s the way the destination faces, and visits count only
-/// standing: e1m5's teleporter back from the quad's arch sets players down 90 units on
-/// ([`ARRIVAL_RUN`]), in the next cell, and nobody stood in its destination's own, so every
-/// explorer took it twice for somewhere new.
+/// Whether the team has stood where a teleporter to `dest`, facing `yaw` (degrees), sends a
+/// player: at the destination, or where an arrival comes down. A teleporter sends players
+/// on at 300 units/s the way the destination faces, and visits count only standing: an
+/// arrival comes down [`ARRIVAL_RUN`] on, often in the next cell, and nobody stands in its
+/// destination's own, so every explorer took such a teleporter twice for somewhere new.
 pub fn stood_where_it_leads(visits: &VisitMap, dest: Vec3, yaw: f32) -> bool {
     let (sin, cos) = yaw.to_radians().sin_cos();
     let on = dest + Vec3::new(cos, sin, 0.0) * ARRIVAL_RUN;
@@ -52,14 +51,13 @@ pub fn stood_where_it_leads(visits: &VisitMap, dest: Vec3, yaw: f32) -> bool {
 }
 
 /// Whether a player walking straight from `from` to `to` comes nearer a teleporter of
-/// `boxes` than [`TELEPORTER_BERTH`] (or than it starts, where it starts nearer): walks
-/// are felt for where they lead, and one that leads where the team has been sends a
-/// player back there (e1m5's teleporter back from the quad's corridor stands beside the
-/// arrival, and explorers that walked along its face were sent back before seeing the
-/// corridor; nobody went again, the arrival being known). Teleporters to places nobody has
-/// stood at are left out ([`teleporter_boxes`]): brushing one is a way somewhere new
-/// (e4m3's hall of teleporters: kept off them all, explorers marked every item on 4 runs
-/// of 16 instead of 8).
+/// `boxes` than [`TELEPORTER_BERTH`] (or than it starts, where it starts nearer): walks are
+/// felt for where they lead, and one that leads where the team has been sends a player back
+/// there (a teleporter back may stand beside the arrival, and explorers that walked along
+/// its face were sent back before seeing what lay beyond; nobody went again, the arrival
+/// being known). Teleporters to places nobody has stood at are left out
+/// ([`teleporter_boxes`]): brushing one is a way somewhere new (in a hall of teleporters,
+/// kept off them all, explorers marked every item on half as many runs).
 pub fn nears_teleporter(boxes: &[(Vec3, Vec3)], from: Vec3, to: Vec3) -> bool {
     // The gap across the floor between the player's box at `p` and the volume (at
     // heights where they overlap, a step's play either way for stairs walked).
@@ -106,7 +104,7 @@ pub const GATE_REACH_CANDIDATES: usize = 8;
 pub const GATE_REACH_RADIUS: f32 = 512.0;
 
 /// How far on from a teleporter's destination an arrival comes down, about (sent on at 300
-/// units/s, e1m5's arrivals stand again 90 units on).
+/// units/s, an arrival stands again about 90 units on).
 pub const ARRIVAL_RUN: f32 = 96.0;
 
 /// How far a player's box reaches into a teleporter's face at its entry point.
@@ -307,20 +305,18 @@ impl Explorer {
             .map(|t| (t.centre.distance(eye), t))
             .filter(|(d, _)| *d <= LIFT_RANGE)
             .filter(|(_, t)| map.trace_ray(eye, t.centre, Contents::SOLID, None).fraction >= 1.0)
-            // Only one a straight walk at the bot's own height gets into first: from the wrong
-            // side of a teleporter beside another, the other is touched first, and one seen
-            // from a balcony above it (or from below) is touched by no such walk — walked at,
-            // it spent the try (e1m5, e4m3: 4 points of their floor, seeds 0-8). One beside
-            // another is planned for from anywhere.
+            // Only one a straight walk at the bot's own height gets into first: from the
+            // wrong side of a teleporter beside another, the other is touched first, and
+            // one seen from a balcony above it (or from below) is touched by no such walk —
+            // walked at, it spent the try. One beside another is planned for from anywhere.
             .filter(|(_, t)| straight(t) || (t.entry.is_some() && planner.is_some()))
             .min_by(|a, b| a.0.total_cmp(&b.0))?
             .1;
         plan_try(&mut self.teleporter_tries, t.index);
-        // Beside another, a straight walk is a poor way in even from the right side:
-        // e1m5's pair (thin triggers on either face of a 16-unit sill under an arch, to the
-        // quad and back) is got into from the east only through a gap 7 units wide for a
-        // player's centre, past the arch's posts, and the movement stage turned away there
-        // and walked round into the other one.
+        // Beside another, a straight walk is a poor way in even from the right side: a pair
+        // of thin triggers on either face of a sill under an arch may be got into from one
+        // side only through a gap a few units wide for a player's centre, and the movement
+        // stage turned away there and walked round into the other one.
         if t.entry.is_some()
             && let Some(RunPlanner {
                 level,

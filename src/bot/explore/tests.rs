@@ -46,9 +46,8 @@ fn braking_stops_a_bot_from_any_speed_without_rocking() {
 }
 
 /// A plat try ([`super::Explorer::lift`]): a bot stopped on the plat's edge outside the
-/// field that starts it walks on to the middle (standing there, it waited the try out
-/// with the plat down: e3m2's plat by the lava shaft, seed 1), and one in the field or
-/// still moving stands.
+/// field that starts it walks on to the middle (standing there, it waited the try out with
+/// the plat down), and one in the field or still moving stands.
 #[test]
 fn a_bot_stopped_on_a_plats_edge_walks_into_its_field() {
     use super::{ButtonGo, Explorer, LiftView, VisitMap};

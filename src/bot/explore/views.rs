@@ -131,7 +131,7 @@ impl LiftView {
 
 /// The plats that wait down for riders (for explorers, who ride what they see). A named
 /// plat waits up until something fires it and then works as any other (plats.qc), so it is
-/// one of them once down: e1m5's, up to the room at z 344, is fired by a button elsewhere.
+/// one of them once down.
 pub fn lifts(sim: &crate::sim::Sim) -> Vec<LiftView> {
     use crate::map::level::MoverKind;
     use crate::physics::movers::Phase;
@@ -172,11 +172,11 @@ pub struct TeleporterView {
     pub dest: Vec3,
     /// The way a player faces on arrival (degrees).
     pub yaw: f32,
-    /// Where a player touches it and no other teleporter, where another lies so close
-    /// that a player walking in from the wrong side touches that one first (e1m5's pair of
-    /// thin triggers 12 units apart, one for each way): a horizontal direction out of the
-    /// volume and the point to walk to from that side, a player's box there overlapping
-    /// this trigger's face alone. `None`: any side does.
+    /// Where a player touches it and no other teleporter, where another lies so close that
+    /// a player walking in from the wrong side touches that one first (a pair of thin
+    /// triggers, one for each way): a horizontal direction out of the volume and the point
+    /// to walk to from that side, a player's box there overlapping this trigger's face
+    /// alone. `None`: any side does.
     pub entry: Option<(Vec3, Vec3)>,
     /// Its volume's lower corner.
     pub mins: Vec3,
@@ -284,8 +284,8 @@ pub fn doorways(sim: &crate::sim::Sim) -> Vec<DoorwayView> {
             {
                 return None;
             }
-            // A doorway stands at least as tall as a player: a low slab (e3m2's sliding
-            // floors and steps) is walked over or along, not through.
+            // A doorway stands at least as tall as a player: a low slab (sliding floors and
+            // steps) is walked over or along, not through.
             if 2.0 * half.z < PLAYER_MAXS.z - PLAYER_MINS.z {
                 return None;
             }
@@ -331,13 +331,13 @@ impl FloorView {
     }
 }
 
-/// Whether a mover is a door whose closed box is a floor a player stands on ([`FloorView`]):
-/// lower than a player and at least a player's width both ways, fired by something (one
-/// that opens as a player comes near stays open while one waits by it) and coming back on
-/// its own (`wait` not -1, not a toggle door: a trap floor that stays open until fired again
-/// is not waited for). e4m3's floor over a pit to its quad room slides away when a pressure
-/// plate before it or a trigger over it fires it; a player already on it is carried against
-/// the wall, which stops it, and crosses.
+/// Whether a mover is a door whose closed box is a floor a player stands on
+/// ([`FloorView`]): lower than a player and at least a player's width both ways, fired by
+/// something (one that opens as a player comes near stays open while one waits by it) and
+/// coming back on its own (`wait` not -1, not a toggle door: a trap floor that stays open
+/// until fired again is not waited for). Such a floor over a pit may slide away when a
+/// pressure plate before it or a trigger over it fires it; a player already on it is
+/// carried against the wall, which stops it, and crosses.
 pub fn floor_door(m: &crate::map::level::MoverDef) -> bool {
     use crate::map::level::MoverKind;
     let size = m.maxs - m.mins;
@@ -407,10 +407,10 @@ impl ShootableView {
     /// opening (found with the door out of the way: its brushes may reach into the floor):
     /// from that floor ([`DOOR_LEVEL`]), or from anywhere where the floor in front of it on
     /// the player's side ([`DOOR_FRONT`] out from its face) is that floor too — a player
-    /// gets there by some way. e3m2's rocket-launcher room door stands 96 units over the
-    /// hall in front of it, its foot reached only along an 8-unit ledge: seen from the
-    /// balcony above and from the hall below it drew every explorer there, which shot it,
-    /// walked at it off the balcony into the hall and stood below it for 12 s.
+    /// gets there by some way. A door high over the hall in front of it, its foot reached
+    /// only along a narrow ledge, seen from a balcony above and from the hall below, drew
+    /// every explorer there, which shot it, walked at it off the balcony into the hall and
+    /// stood below it.
     pub fn walked_through_from(&self, map: &CollisionMap, origin: Vec3) -> bool {
         let Some(floor) = self.opening_floor(map) else {
             return true;
@@ -485,9 +485,9 @@ impl ShootableView {
     }
 
     /// Whether the team has been beyond the door from `origin`'s side (in the visit cell
-    /// [`DOOR_FRONT`] past its far face, on its opening's floor): e3m2's rocket-launcher
-    /// room, entered through a door over a ledge, is left by a teleporter to the balcony
-    /// the door is seen from, and the door shuts again.
+    /// [`DOOR_FRONT`] past its far face, on its opening's floor): a room entered through a
+    /// door may be left by a teleporter to where the door is seen from, and the door shuts
+    /// again.
     pub fn leads_where_known(&self, map: &CollisionMap, visits: &VisitMap, origin: Vec3) -> bool {
         let Some(floor) = self.opening_floor(map) else {
             return false;

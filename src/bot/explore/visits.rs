@@ -129,8 +129,8 @@ pub(super) fn cells_around(p: Vec3) -> impl Iterator<Item = Vec3> {
 /// visited least, ties drawn with `rng`; `None` when the level has none. An explorer that
 /// starts again (given up where it was, or dead) asks for it: from a random one it came
 /// back where the team had long been on most tries, and whole parts of a map reached from
-/// one spawn point only by a long way (e1m3's east wing) were found on some runs and not
-/// on others.
+/// one spawn point only by a long way (a wing of it) were found on some runs and not on
+/// others.
 pub fn least_known_spawn(visits: &VisitMap, level: &Level, rng: &mut SimRng) -> Option<usize> {
     let known = |p: Vec3| -> u32 { cells_around(p).map(|q| visits.visits(q)).sum() };
     let scores: Vec<u32> = level.spawns.iter().map(|s| known(s.origin)).collect();

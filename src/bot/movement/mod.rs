@@ -69,12 +69,10 @@ pub struct MoveRequest {
     pub wade: bool,
     /// Walls are felt no farther than the target: a wall beyond where the bot is going is
     /// no reason to stop short of it or step round (a compiled bot's requests: its route
-    /// knows the way; e1m1's bridge button, whose front is 29 units off with the button 8
-    /// beyond a full stride's feel, held a bot blocked there until it was killed as stuck).
-    /// Explorers and waypoint bots feel a full stride: their targets lie against the walls
-    /// and ledges they learn by running at them (with the limit, four explorers for 600 s
-    /// marked e1m1's invulnerability in 12 of 16 runs instead of 16, and covered e1m3's
-    /// floor 78 % instead of 90 % in the worst run).
+    /// knows the way; a button just beyond a full stride's feel held a bot blocked before
+    /// it until it was killed as stuck). Explorers and waypoint bots feel a full stride:
+    /// their targets lie against the walls and ledges they learn by running at them (with
+    /// the limit, explorers marked fewer items and covered less floor).
     #[serde(skip)]
     pub to_target: bool,
 }

@@ -112,9 +112,9 @@ pub fn steer(
                 up(params.max_jump_height) + want * feel,
                 me,
             );
-        // On a known way a blocked feel is a corner or a raised edge beside the line
-        // (dm6's at (304, -1096), where the route turns into a corridor a step up): a
-        // side step round it comes first, the jump only where none does.
+        // On a known way a blocked feel is a corner or a raised edge beside the line (where
+        // the route turns into a corridor a step up): a side step round it comes first, the
+        // jump only where none does.
         let side_first = req.known && {
             let sides = [-45.0f32, 45.0];
             sides.iter().any(|&a| free(rotate_z(want, a)))
@@ -122,9 +122,8 @@ pub fn steer(
         if jumpable && !side_first {
             // On a known way, fast across the way wished (turning a corner at a run): a
             // jump would carry the bot on along its motion, not up onto what is felt; the
-            // physics slides it along the wall instead. e1m1's corner at (865, 2096),
-            // turning north into the sloped hall from the east at 320 u/s: the jump threw
-            // the bot west over the ledge into the pit below (10 s lost).
+            // physics slides it along the wall instead. A jump at a corner turned at 320
+            // u/s threw the bot over the ledge beside it into the pit below.
             let v = s.velocity.truncate();
             let sliding = req.known
                 && v.length() > ACROSS_SPEED
@@ -178,8 +177,8 @@ pub fn steer(
     // An explorer's last tick on the ground before a drop, going for a target on its own
     // level: where running on falls deeper than LEVEL_GAP and a jump lands on that level,
     // it jumps now. The floor samples below miss a gap narrower than a player's box and a
-    // drop behind a lip: e1m3's teleporter to the super nailgun sets players down on a pad
-    // 4 units over the ledge before the gap, so they are in the air from the pad's edge on.
+    // drop behind a lip: a teleporter may set players down on a pad a few units over the
+    // ledge before a gap, so they are in the air from the pad's edge on.
     if !jump
         && !req.known
         && params.hold_edges
@@ -296,17 +295,13 @@ pub(super) const ACROSS_SPEED: f32 = 160.0;
 pub(super) const ACROSS_COS: f32 = 0.7;
 
 /// The steepest floor (its normal's z) counted flat by [`steer`]'s counter-steer, about
-/// 14°. Measured on the compiled bots' item tours, seeds 1-20 (legs within 10 % on dm4, dm6,
-/// e1m1): 0.97 gives 252/219/176, 0.93 252/219/173, 0.99 252/219/165. Against twice the
-/// sideways motion: the same on seeds 1-20, dm6 217 of 220 against 219 on seeds 21-40. On
-/// every floor: dm4 233 (all 20 super damage legs lost) and e1m1 169, since on a flat floor
-/// the sideways motion is the bot's own turning, which the target already steers.
+/// 14°: on a flat floor the sideways motion is the bot's own turning, which the target
+/// already steers (docs/tuning.md).
 pub(super) const SLOPE_NORMAL_Z: f32 = 0.97;
 
 /// Whether the player stands on a floor steeper than [`SLOPE_NORMAL_Z`] that slopes across
-/// `heading` ([`SLOPE_ACROSS`]): dm6's ramp by the super shotgun at (580, -1053), whose side
-/// slope carried compiled bots off its 8-unit-wide lower end onto the floor south of it (a
-/// second back up, on every seed).
+/// `heading` ([`SLOPE_ACROSS`]): a ramp's side slope carried compiled bots off its narrow
+/// lower end onto the floor beside it.
 pub(super) fn on_slope(
     map: &CollisionMap,
     s: &PlayerState,
@@ -332,20 +327,17 @@ pub(super) fn on_slope(
 }
 
 /// How far across the heading a slope's downhill way must lie for [`steer`]'s counter-steer
-/// (the sine of the angle, 30°): a slope run up or down pushes along the way, not off it.
-/// On every slope, e1m1's tours lost 5 legs within 10 % on seeds 41-80 (349 -> 344) and gained
-/// 3 on seeds 1-40, in its sloped hall down to the barrier jump at (788, 2108); at 0.5 or
-/// 0.7, 343 and 349 as before the counter-steer, dm4 and dm6 as with it on every slope.
+/// (the sine of the angle, 30°): a slope run up or down pushes along the way, not off it
+/// (docs/tuning.md).
 pub(super) const SLOPE_ACROSS: f32 = 0.5;
 
 /// Turning on a ledge toward a target no lower: the run keeps most of its speed for a few
 /// ticks (Quake's ground friction takes a fifth a tick at 20 Hz), so a bot whose way bends
-/// along a ledge's edge is carried over it — start.map's ring of ledges round its pit, where
-/// an explorer landed out of the pool above walked to its own landing waypoint on the
-/// edge and fell into the pit, the one way on lost. Where the physics says `cmd` leaves the
-/// floor next tick while the heading's own way stays on it, the bot wishes against the
-/// part of its motion that carries it off (else straight back against its motion) instead.
-/// One trace while the motion and the heading part; a predicted tick or three near an edge.
+/// along a ledge's edge is carried over it — an explorer walking to a waypoint on a ledge's
+/// edge fell off it, the one way on lost. Where the physics says `cmd` leaves the floor
+/// next tick while the heading's own way stays on it, the bot wishes against the part of
+/// its motion that carries it off (else straight back against its motion) instead. One
+/// trace while the motion and the heading part; a predicted tick or three near an edge.
 pub(super) fn hold_the_edge(
     ctx: &SteerCtx,
     s: &PlayerState,
@@ -359,8 +351,7 @@ pub(super) fn hold_the_edge(
         return cmd;
     }
     // A first look where the motion alone would carry the bot next tick: away from edges
-    // one trace decides (start.map's explorers, seeds 0-7, fell the same with a predicted
-    // tick on every turn).
+    // one trace decides (a predicted tick on every turn kept no more of them on the floor).
     if floor_within_step(map, s.origin + vel * dt, me) {
         return cmd;
     }

@@ -1,16 +1,16 @@
 //! A BSP-style tree of the static brushes, walked the way Quake III's collision model walks
 //! its BSP (`CM_TraceThroughTree`): the collision module finds through it the brushes that
-//! rays and box sweeps too long for its grid may touch. Issue 23 asked which structure is
-//! fastest; measured on dm4 on the same segments and narrow phase (`botarena bench`'s trace
-//! rates), the tree answers first-hit rays in 0.32 µs and player-box sweeps of up to 512
-//! units in 0.46 µs where a nearest-first walk of parry3d's BVH over the brush boxes took
-//! 0.45 and 0.58 (a weapon's 8192-unit shot: 0.33 against 0.46). Building it costs 2-8 ms a
-//! map load more than the BVH did. Real matches send few traces this way (about 0.3 per
-//! bot-tick on dm4, mostly shots), so their speed is unchanged.
+//! rays and box sweeps too long for its grid may touch. Measured on dm4 on the same
+//! segments and narrow phase (`botarena bench`'s trace rates), the tree answers first-hit
+//! rays in 0.32 µs and player-box sweeps of up to 512 units in 0.46 µs where a
+//! nearest-first walk of parry3d's BVH over the brush boxes took 0.45 and 0.58 (a weapon's
+//! 8192-unit shot: 0.33 against 0.46). Building it costs 2-8 ms a map load more than the
+//! BVH did. Real matches send few traces this way (about 0.3 per bot-tick on dm4, mostly
+//! shots), so their speed is unchanged.
 //!
-//! id's compiler splits space by the brushes' own face planes; here the splitting planes are
-//! axial and lie on brush box faces (most faces of a Quake map are axial), chosen by the
-//! surface-area heuristic down to a brush a leaf where a split pays, and every brush is
+//! id's compiler splits space by the brushes' own face planes; here the splitting planes
+//! are axial and lie on brush box faces (most faces of a Quake map are axial), chosen by
+//! the surface-area heuristic down to a brush a leaf where a split pays, and every brush is
 //! listed in each leaf its box overlaps (Q3's leaf brushes). A segment descends near side
 //! first, split at each plane with the box's extent (plus a unit) as the plane's thickness,
 //! and every part that starts after the hit so far is left out.

@@ -22,13 +22,12 @@ impl CollisionMap {
 }
 
 /// Longest side (x or y) of a box sweep answered from the column grid rather than the tree
-/// (measured against parry3d's BVH, which the tree replaced: the grid wins for a step or a
-/// march, the BVH for longer sweeps).
+/// (measured against a bounding-volume hierarchy: the grid wins for a step or a march, the
+/// tree for longer sweeps).
 pub(super) const GRID_QUERY_MAX: f32 = 160.0;
 
 /// Tallest box of a ray answered from the grid when it is narrow (a floor probe under a
-/// point): a few cells, where parry3d's BVH walk cost twice as much (dm4, 8 bots: move stage
-/// 20 % → 17 %).
+/// point): a few cells, where a bounding-volume hierarchy's walk cost twice as much.
 pub(super) const GRID_RAY_HEIGHT: f32 = 512.0;
 
 /// Side of a grid column.

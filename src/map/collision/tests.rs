@@ -470,8 +470,8 @@ fn bodies_found_by_x_order_are_those_a_scan_finds_in_id_order() {
 
 #[test]
 fn a_line_along_the_seam_of_two_slabs_is_blocked() {
-    // A floor of two slabs meeting at x = 0 (as dm6's corridor floor meets at x 456): a
-    // vertical line in the shared face passes through solid, not between the brushes.
+    // A floor of two slabs meeting at x = 0 (as corridor floors often meet): a vertical
+    // line in the shared face passes through solid, not between the brushes.
     let west = Brush::from_box(
         Vec3::new(-64., -64., 0.),
         Vec3::new(0., 64., 16.),

@@ -133,8 +133,8 @@ pub(super) fn secret_moves(
 }
 
 /// A trigger's box: every brush of the entity, a `*teleport`-textured one too. A trigger is
-/// its model's bounds whatever its faces are painted with (e3m2's teleporter behind the shot
-/// door is one brush with a `*teleport` face; counted as a surface only, it was lost).
+/// its model's bounds whatever its faces are painted with (a teleporter may be one brush
+/// with a single `*teleport` face; counted as a surface only, it was lost).
 pub(super) fn trigger_bounds(e: &MapEntity) -> Option<(Vec3, Vec3)> {
     let all: Vec<Brush> = e
         .brushes
@@ -349,8 +349,8 @@ impl Level {
                         line: e.line,
                     });
                 }
-                // Point entities in id's code; a brush given to one (e2m2's counter) is
-                // never solid nor touched.
+                // Point entities in id's code; a brush given to one is never solid nor
+                // touched.
                 "trigger_relay" | "trigger_counter" => {
                     let kind = if class == "trigger_counter" {
                         // triggers.qc: `if (!self.count) self.count = 2`.
@@ -396,8 +396,8 @@ impl Level {
                         // The maps are the registered game's: there a player's touch fires
                         // the targets once and removes the trigger (triggers.qc
                         // trigger_onlyregistered_touch with `registered` set; the shareware
-                        // game only prints its message). start.map's doors to episodes 2-4
-                        // open this way.
+                        // game only prints its message). The start map's episode doors open
+                        // this way.
                         "trigger_onlyregistered" => TriggerKind::Once,
                         "trigger_hurt" => TriggerKind::Hurt {
                             dmg: k.f32_or("dmg", 5.0),
@@ -649,9 +649,9 @@ pub(super) fn link_doors(movers: &mut [MoverDef]) {
     }
     // LinkDoors gives the group's owner the health and the targetname of any door in it,
     // and spawns no trigger field for an owner with either: damage to any of them reaches
-    // the owner and the whole group is shot open; a group with a named door opens only
-    // when that name is fired (e3m2's pair at the teleporter behind its slime room: one
-    // door is named, its partner alone would open at a touch).
+    // the owner and the whole group is shot open; a group with a named door opens only when
+    // that name is fired (in a pair where one door is named, its partner alone would open
+    // at a touch).
     for &d in &doors {
         let linked = &movers[d].linked;
         let shot = linked.iter().any(|&j| {

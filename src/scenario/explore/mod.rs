@@ -287,15 +287,15 @@ pub struct CellCoverage {
 /// stage's own test finds it known: of the [`SEARCH_CANDIDATES`] waypoints nearest it
 /// within [`SEARCH_RADIUS`], one reaches it in a straight line (a bot standing there drops
 /// no waypoint, and routes from there). It has a waypoint **near** when one is within
-/// [`COVER_RADIUS`], at most 32 units higher or lower, in a clear line: that measure asks for
-/// waypoints closer together than the drop stage places them (up to 320 units apart in an
-/// open room), so a room walked end to end is only partly near.
+/// [`COVER_RADIUS`], at most 32 units higher or lower, in a clear line: that measure asks
+/// for waypoints closer together than the drop stage places them (up to 320 units apart in
+/// an open room), so a room walked end to end is only partly near.
 ///
 /// A mover's top (a plat, a door a button raises into a bridge) is one floor that moves:
 /// its cell counts also where a waypoint reaches the top at the compiled graph's other
 /// places for the mover over it (whose areas are not counted again), measured on the map as
-/// the run left the mover, since a waypoint can know only the place the mover is in
-/// (e2m2's floor over its pool, raised for good by a button).
+/// the run left the mover, since a waypoint can know only the place the mover is in (a
+/// floor over a pool raised for good by a button).
 pub fn nav_coverage_cells(
     mesh: &crate::aas::NavMesh,
     level: &Level,
@@ -569,8 +569,8 @@ pub fn explore(
     Ok(m)
 }
 
-/// The share of the floor the compiled graph reaches from the spawn points that issue 21
-/// asks explorers to cover ([`ExploreSummary::at_goal`]).
+/// The share of the floor the compiled graph reaches from the spawn points that explorers
+/// are to cover ([`ExploreSummary::at_goal`]).
 pub const GOAL_SHARE: f64 = 0.9;
 
 /// Several explorations of one map with different seeds, summed up: how learning varies
