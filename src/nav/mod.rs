@@ -7,6 +7,7 @@
 
 pub mod grid;
 pub mod hierarchy;
+pub mod lru;
 pub mod reach;
 pub mod routing;
 pub mod sample;

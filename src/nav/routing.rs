@@ -18,7 +18,8 @@
 //!
 //! Entry points: [`build_cache`], [`RouteCaches::get`], [`TravelFlags`].
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::nav::lru::Lru;
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -231,40 +232,10 @@ pub struct CacheStats {
     pub evictions: u64,
 }
 
-/// Evicts from `caches` (each with the clock of its last use), least recently used first,
-/// until their `bytes` total at most `cap` — never `keep`, the one just asked for, and
-/// never the last one. Returns how many went. (The waypoint caches and the compiled
-/// navigation's area caches share it.)
-pub fn evict_lru<K: Ord + Copy, V>(
-    caches: &mut BTreeMap<K, (V, u64)>,
-    keep: K,
-    cap: usize,
-    bytes: impl Fn(&V) -> usize,
-) -> u64 {
-    let mut total: usize = caches.values().map(|c| bytes(&c.0)).sum();
-    let mut evicted = 0;
-    while total > cap && caches.len() > 1 {
-        let Some(k) = caches
-            .iter()
-            .filter(|(k, _)| **k != keep)
-            .min_by_key(|(_, v)| v.1)
-            .map(|(k, _)| *k)
-        else {
-            break;
-        };
-        if let Some((v, _)) = caches.remove(&k) {
-            total -= bytes(&v);
-        }
-        evicted += 1;
-    }
-    evicted
-}
-
 /// Caches per (goal waypoint, travel flags), least recently used evicted above a memory cap.
 #[derive(Clone, Debug)]
 pub struct RouteCaches {
-    caches: BTreeMap<(u32, TravelFlags), (RouteCache, u64)>,
-    clock: u64,
+    caches: Lru<(u32, TravelFlags), RouteCache>,
     /// What the caches hold, bytes (their sizes summed, kept as they change).
     held: usize,
     /// Memory cap, bytes.
@@ -279,8 +250,7 @@ impl RouteCaches {
     /// Empty caches with a memory cap.
     pub fn new(cap_bytes: usize, params: RouteParams) -> RouteCaches {
         RouteCaches {
-            caches: BTreeMap::new(),
-            clock: 0,
+            caches: Lru::new(),
             held: 0,
             cap_bytes,
             params,
@@ -305,18 +275,16 @@ impl RouteCaches {
 
     /// Whether a cache for (goal, flags) is held.
     pub fn holds(&self, goal: u32, flags: TravelFlags) -> bool {
-        self.caches.contains_key(&(goal, flags))
+        self.caches.contains(&(goal, flags))
     }
 
     /// The cache for `goal` under `flags`, built on first use and brought up to date with
     /// the graph's changes since it was last used.
     pub fn get(&mut self, graph: &WaypointGraph, goal: u32, flags: TravelFlags) -> &RouteCache {
-        self.clock += 1;
         let key = (goal, flags);
         let p = self.params;
         let hit = match self.caches.get_mut(&key) {
-            Some((c, used)) => {
-                *used = self.clock;
+            Some(c) => {
                 if c.revision == graph.revision {
                     self.stats.hits += 1;
                     true
@@ -335,7 +303,7 @@ impl RouteCaches {
                 let c = build_cache(graph, goal, 0.0, flags, &p);
                 self.stats.builds += 1;
                 self.held += c.bytes();
-                self.caches.insert(key, (c, self.clock));
+                self.caches.insert(key, c);
                 false
             }
         };
@@ -344,10 +312,11 @@ impl RouteCaches {
         // cache's size on each repair cost more than the repair with hundreds held).
         if !hit && self.held > self.cap_bytes {
             self.stats.evictions +=
-                evict_lru(&mut self.caches, key, self.cap_bytes, RouteCache::bytes);
-            self.held = self.caches.values().map(|c| c.0.bytes()).sum();
+                self.caches
+                    .evict_to_bytes(key, self.cap_bytes, RouteCache::bytes);
+            self.held = self.caches.values().map(RouteCache::bytes).sum();
         }
-        &self.caches[&key].0
+        self.caches.peek(&key).expect("held: just asked for")
     }
 
     /// The cache of `goal` under `flags` if it is held and up to date with `graph`, without
@@ -359,8 +328,7 @@ impl RouteCaches {
         flags: TravelFlags,
     ) -> Option<&RouteCache> {
         self.caches
-            .get(&(goal, flags))
-            .map(|c| &c.0)
+            .peek(&(goal, flags))
             .filter(|c| c.revision == graph.revision)
     }
 }

@@ -3,7 +3,8 @@
 //! travel) under a memory cap ([`AreaCaches`]) and repaired, not rebuilt, when obstacles
 //! block or free reachabilities ([`Blocked`], [`repair`]).
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::nav::lru::Lru;
+use std::collections::VecDeque;
 
 use glam::Vec3;
 use serde::Serialize;
@@ -302,8 +303,7 @@ pub struct CacheStats {
 /// Caches per (goal area, travel), least recently used evicted above a memory cap.
 #[derive(Clone, Debug)]
 pub struct AreaCaches {
-    pub(super) caches: BTreeMap<(u32, Travel), (AreaCache, u64)>,
-    pub(super) clock: u64,
+    pub(super) caches: Lru<(u32, Travel), AreaCache>,
     /// Memory cap, bytes.
     pub cap_bytes: usize,
     /// Counters.
@@ -314,8 +314,7 @@ impl AreaCaches {
     /// Empty, with a memory cap.
     pub fn new(cap_bytes: usize) -> AreaCaches {
         AreaCaches {
-            caches: BTreeMap::new(),
-            clock: 0,
+            caches: Lru::new(),
             cap_bytes,
             stats: CacheStats::default(),
         }
@@ -333,7 +332,7 @@ impl AreaCaches {
 
     /// Memory held, bytes.
     pub fn bytes(&self) -> usize {
-        self.caches.values().map(|c| c.0.bytes()).sum()
+        self.caches.values().map(AreaCache::bytes).sum()
     }
 
     /// The cache for `goal` under `travel`, built on first use and repaired (not rebuilt)
@@ -345,28 +344,25 @@ impl AreaCaches {
         travel: Travel,
         blocked: Option<&Blocked>,
     ) -> &AreaCache {
-        self.clock += 1;
         let key = (goal, travel);
         match self.caches.get_mut(&key) {
-            Some((c, used)) => {
-                *used = self.clock;
-                match blocked {
-                    Some(b) if b.revision != c.revision => {
-                        repair(mesh, c, b);
-                        self.stats.repairs += 1;
-                    }
-                    _ => self.stats.hits += 1,
+            Some(c) => match blocked {
+                Some(b) if b.revision != c.revision => {
+                    repair(mesh, c, b);
+                    self.stats.repairs += 1;
                 }
-            }
+                _ => self.stats.hits += 1,
+            },
             None => {
                 let c = build_cache_blocked(mesh, goal, travel, blocked);
                 self.stats.builds += 1;
-                self.caches.insert(key, (c, self.clock));
+                self.caches.insert(key, c);
             }
         }
         // Stay under the cap, oldest first, never evicting the one just asked for.
-        self.stats.evictions +=
-            crate::nav::routing::evict_lru(&mut self.caches, key, self.cap_bytes, AreaCache::bytes);
-        &self.caches[&key].0
+        self.stats.evictions += self
+            .caches
+            .evict_to_bytes(key, self.cap_bytes, AreaCache::bytes);
+        self.caches.peek(&key).expect("held: just asked for")
     }
 }

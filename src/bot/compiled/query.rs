@@ -3,7 +3,7 @@
 //! a route's next reachability ([`CompiledNav::next`]) and an item's time
 //! ([`CompiledNav::seconds`]).
 
-use std::collections::BTreeMap;
+use crate::nav::lru::Lru;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -59,9 +59,8 @@ pub struct CompiledNav {
     /// The compiled navigation.
     pub mesh: Arc<NavMesh>,
     pub(super) router: HierRouter,
-    pub(super) goals: BTreeMap<(u32, Travel), (Arc<HierCache>, u64)>,
-    pub(super) flat: BTreeMap<(u32, Travel), (Arc<AreaCache>, u64)>,
-    pub(super) clock: u64,
+    pub(super) goals: Lru<(u32, Travel), Arc<HierCache>>,
+    pub(super) flat: Lru<(u32, Travel), Arc<AreaCache>>,
     /// Reachabilities that cannot be taken now (through a closed door that a player cannot
     /// open by walking up to it).
     pub blocked: Blocked,
@@ -140,9 +139,8 @@ impl CompiledNav {
         CompiledNav {
             router: HierRouter::for_mesh(&mesh),
             mesh,
-            goals: BTreeMap::new(),
-            flat: BTreeMap::new(),
-            clock: 0,
+            goals: Lru::new(),
+            flat: Lru::new(),
             blocked,
             blocked_count,
             doors,
@@ -226,12 +224,9 @@ impl CompiledNav {
     /// The answer for goal area `goal` under `travel`, searched on first use (the
     /// hierarchy's while nothing is blocked; a flat cache, repaired, while something is).
     pub fn goal(&mut self, goal: u32, travel: Travel) -> Answer {
-        self.clock += 1;
         let key = (goal, travel);
-        let clock = self.clock;
         if self.blocked_count > 0 {
-            if let Some((c, used)) = self.flat.get_mut(&key) {
-                *used = clock;
+            if let Some(c) = self.flat.get_mut(&key) {
                 if c.revision != self.blocked.revision {
                     repair(&self.mesh, Arc::make_mut(c), &self.blocked);
                     self.repairs += 1;
@@ -245,18 +240,17 @@ impl CompiledNav {
                 Some(&self.blocked),
             ));
             self.searches += 1;
-            evict_oldest(&mut self.flat);
-            self.flat.insert(key, (Arc::clone(&c), clock));
+            self.flat.make_room(GOAL_CACHES);
+            self.flat.insert(key, Arc::clone(&c));
             return Answer::Flat(c);
         }
-        if let Some((hc, used)) = self.goals.get_mut(&key) {
-            *used = clock;
+        if let Some(hc) = self.goals.get_mut(&key) {
             return Answer::Hier(Arc::clone(hc));
         }
         let hc = Arc::new(self.router.goal(&self.mesh, goal, travel));
         self.searches += 1;
-        evict_oldest(&mut self.goals);
-        self.goals.insert(key, (Arc::clone(&hc), clock));
+        self.goals.make_room(GOAL_CACHES);
+        self.goals.insert(key, Arc::clone(&hc));
         Answer::Hier(hc)
     }
 
@@ -619,15 +613,5 @@ impl CompiledNav {
             .iter()
             .find(|d| d.mover == mover)
             .map(|d| &d.openers[..])
-    }
-}
-
-/// Keeps a goal store under [`GOAL_CACHES`] entries, least recently used out first.
-pub(super) fn evict_oldest<T>(m: &mut BTreeMap<(u32, Travel), (T, u64)>) {
-    while m.len() >= GOAL_CACHES {
-        let Some(old) = m.iter().min_by_key(|(k, v)| (v.1, **k)).map(|(k, _)| *k) else {
-            return;
-        };
-        m.remove(&old);
     }
 }
