@@ -7,42 +7,29 @@
 use std::sync::Arc;
 
 use botarena::bot::control::Controller;
-use botarena::bot::explore::Explorer;
+use botarena::bot::explore::{Activity, Explorer};
 use botarena::scenario::explore::{ExploreConfig, explore};
 
 /// What the explorer is busy with, in a few words.
 fn busy(e: &Explorer) -> String {
     let mut w = Vec::new();
     let v = |p: glam::Vec3| format!("({:.0} {:.0} {:.0})", p.x, p.y, p.z);
-    if let Some((b, t)) = e.button {
-        w.push(format!("button {b} {t:.1}"));
-    }
-    if let Some((l, t)) = e.lift {
-        w.push(format!("lift {l} {t:.1}"));
-    }
-    if let Some((l, t)) = e.teleporter {
-        w.push(format!("teleporter {l} {t:.1}"));
-    }
-    if e.under_lift.is_some() {
-        w.push("under_lift".into());
-    }
-    if let Some((d, p, t)) = e.doorway {
-        w.push(format!("doorway {d} {} {t:.1}", v(p)));
-    }
-    if let Some((p, t)) = e.dive {
-        w.push(format!("dive {} {t:.1}", v(p)));
-    }
-    if let Some((p, t)) = e.pool {
-        w.push(format!("pool {} {t:.1}", v(p)));
-    }
-    if let Some((p, t)) = e.swim {
-        w.push(format!("swim {} {t:.1}", v(p)));
+    match e.activity {
+        Activity::Nothing => {}
+        Activity::Button(b, t) => w.push(format!("button {b} {t:.1}")),
+        Activity::Lift(l, t) => w.push(format!("lift {l} {t:.1}")),
+        Activity::Teleporter(l, t) => w.push(format!("teleporter {l} {t:.1}")),
+        Activity::UnderLift(_) => w.push("under_lift".into()),
+        Activity::Doorway(d, p, t) => w.push(format!("doorway {d} {} {t:.1}", v(p))),
+        Activity::Dive(p, t) => w.push(format!("dive {} {t:.1}", v(p))),
+        Activity::Pool(p, t) => w.push(format!("pool {} {t:.1}", v(p))),
+        Activity::Swim(p, t) => w.push(format!("swim {} {t:.1}", v(p))),
+        Activity::Floor(f, p, t, back) => {
+            w.push(format!("floor {f} {} {t:.1} {back}", v(p)));
+        }
     }
     if let Some((p, t)) = e.gate {
         w.push(format!("gate {} {t:.1}", v(p)));
-    }
-    if let Some((f, p, t, back)) = e.floor {
-        w.push(format!("floor {f} {} {t:.1} {back}", v(p)));
     }
     if e.run.is_some() {
         w.push("run".into());

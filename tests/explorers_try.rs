@@ -17,6 +17,7 @@
 mod common;
 
 use botarena::bot::control::ControllerConfig;
+use botarena::bot::explore::Activity;
 use botarena::map::builder::MapBuilder;
 use botarena::map::{CollisionMap, Level};
 use botarena::nav::waypoints::WaypointKind;
@@ -476,7 +477,7 @@ fn an_explorer_waits_for_a_floor_that_slid_away_and_crosses_it() {
         if slid.is_none() && m.sim.mover_state(floor).unwrap().phase != Phase::AtA {
             slid = Some(m.sim.tick);
         }
-        if waited.is_none() && with_explorer(m, |e| e.floor.is_some()) {
+        if waited.is_none() && with_explorer(m, |e| matches!(e.activity, Activity::Floor(..))) {
             waited = Some(m.sim.tick);
         }
         let s = m.sim.player_state(0).unwrap();
@@ -917,7 +918,9 @@ fn an_explorer_in_a_pool_dives_into_the_flooded_tunnel_at_its_bottom() {
     let mut ex = Explorer::new(s.origin);
     let visits = VisitMap::default();
     assert!(target(ex.dive(&cmap, &level, &visits, &s, 0.05)).is_some());
-    let (end, _) = ex.dive.expect("a dive into the tunnel");
+    let Activity::Dive(end, _) = ex.activity else {
+        panic!("a dive into the tunnel, not {:?}", ex.activity);
+    };
     assert!(end.x > 256.0 && end.z < -96.0, "the dive goes for {end}");
     // Down first: the tunnel's mouth lies under the wall ahead.
     let go = target(ex.dive(&cmap, &level, &visits, &s, 0.05)).expect("diving");
@@ -1008,7 +1011,7 @@ fn an_explorer_goes_into_water_it_sees_where_nobody_has_swum() {
         ..s
     };
     assert!(ex.pool(&cmap, &visits, &swimming, 0.05).is_none());
-    assert!(ex.pool.is_none());
+    assert!(matches!(ex.activity, Activity::Nothing));
     assert!(
         Explorer::new(s.origin)
             .pool(&cmap, &visits, &swimming, 0.05)
@@ -1042,7 +1045,7 @@ fn an_explorer_goes_into_water_it_sees_where_nobody_has_swum() {
             break;
         };
         cells.push(VisitMap::cell(to));
-        ex.pool = None;
+        ex.activity = Activity::Nothing;
     }
     assert!(
         !cells.is_empty() && cells.len() < 100,
@@ -1832,9 +1835,9 @@ fn an_explorer_that_plans_a_run_lets_go_of_what_it_was_trying() {
         ex.item = Some(item);
         ex.target = Some(v(216., 0., 24.));
         ex.timer = 3.0;
-        ex.doorway = Some((0, v(-400., 200., 24.), 5.0));
+        ex.activity = Activity::Doorway(0, v(-400., 200., 24.), 5.0);
         ex.door = Some((0, 5.0));
-        ex.dive = Some((v(-400., -200., 24.), 5.0));
+        ex.detour = Some(v(-400., -200., 24.));
         ex.step(
             &cmap,
             &graph,
@@ -1851,7 +1854,8 @@ fn an_explorer_that_plans_a_run_lets_go_of_what_it_was_trying() {
     });
     let ex = planned.expect("a run over the pit on one of eight seeds");
     assert_eq!(ex.item, Some(item));
-    assert!(ex.doorway.is_none() && ex.door.is_none() && ex.dive.is_none());
+    assert!(matches!(ex.activity, Activity::Nothing));
+    assert!(ex.door.is_none() && ex.detour.is_none());
 }
 
 /// A ledge 72 units high (x 200..512) with a rocket launcher on it, and beside its face,

@@ -6,6 +6,7 @@ use glam::Vec3;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PlayerState};
 
+use super::Activity;
 use super::Explorer;
 use super::doors::DOOR_LEVEL;
 use super::planned::{plan_try, run_to_point};
@@ -176,7 +177,8 @@ impl Explorer {
                 ButtonGo::walk_to(Vec3::new(b.centre.x, b.centre.y, s.origin.z))
             }
         };
-        if let Some((index, left)) = self.button.take() {
+        if let Activity::Button(index, left) = self.activity {
+            self.activity = Activity::Nothing;
             let mut left = left - dt;
             let Some(b) = buttons.iter().find(|b| b.index == index && b.ready) else {
                 self.detour = None;
@@ -192,7 +194,7 @@ impl Explorer {
                 Detour::Route(q) => ButtonGo::Route(q),
                 Detour::Walk => toward(b),
             };
-            self.button = Some((index, left));
+            self.activity = Activity::Button(index, left);
             return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
@@ -219,13 +221,13 @@ impl Explorer {
             && (q.z - s.origin.z).abs() > DOOR_LEVEL
         {
             self.detour = Some(q);
-            self.button = Some((
+            self.activity = Activity::Button(
                 b.index,
                 BUTTON_SECONDS + (q - s.origin).length() / DETOUR_SPEED,
-            ));
+            );
             return Some(ButtonGo::Route(q));
         }
-        self.button = Some((b.index, BUTTON_SECONDS));
+        self.activity = Activity::Button(b.index, BUTTON_SECONDS);
         Some(toward(b))
     }
 }

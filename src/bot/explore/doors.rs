@@ -7,6 +7,7 @@ use glam::Vec3;
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::PlayerState;
 
+use super::Activity;
 use super::buttons::{BUTTON_RANGE, BUTTON_SECONDS, ButtonGo, Detour};
 use super::planned::{RunPlanner, plan_try, run_to_point, standing_goal};
 use super::slime::tried_out;
@@ -66,7 +67,8 @@ impl Explorer {
         moved: (&MoveStatus, (Option<Vec3>, bool)),
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some((index, beyond, left)) = self.doorway.take() {
+        if let Activity::Doorway(index, beyond, left) = self.activity {
+            self.activity = Activity::Nothing;
             let mut left = left - dt;
             if left <= 0.0 || (beyond - s.origin).truncate().length() < 32.0 {
                 self.detour = None;
@@ -86,7 +88,7 @@ impl Explorer {
                 Detour::Route(q) => ButtonGo::Route(q),
                 Detour::Walk => ButtonGo::walk_to(beyond),
             };
-            self.doorway = Some((index, beyond, left));
+            self.activity = Activity::Doorway(index, beyond, left);
             return Some(go);
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
@@ -126,7 +128,7 @@ impl Explorer {
         // Time to get there at half running speed (round whatever is in the way), and then
         // for the door to open.
         let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / 160.0;
-        self.doorway = Some((d.index, far, time));
+        self.activity = Activity::Doorway(d.index, far, time);
         Some(ButtonGo::walk_to(far))
     }
 

@@ -9,6 +9,7 @@ use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
+use super::Activity;
 use super::buttons::ButtonGo;
 use super::feel::walk_run;
 use super::planned::{plan_try, stand_at};
@@ -134,7 +135,8 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some(mut u) = self.under_lift.take() {
+        if let Activity::UnderLift(mut u) = self.activity {
+            self.activity = Activity::Nothing;
             u.left -= dt;
             let l = lifts.iter().find(|l| l.index == u.lift)?;
             let t = teleporters.iter().find(|t| t.index == u.teleporter)?;
@@ -147,7 +149,7 @@ impl Explorer {
                 u.raised = true;
                 u.back = step_off(map, l, s.origin).with_z(u.back.z);
             }
-            self.under_lift = Some(u);
+            self.activity = Activity::UnderLift(u);
             // Stopped on the ground short of where it goes: against an edge higher than the
             // movement stage jumps (a plat standing over a pit's floor, a rim closing the
             // teleporter's well under it), so jump on toward it.
@@ -182,11 +184,11 @@ impl Explorer {
                 {
                     u.via = None;
                 }
-                self.under_lift = Some(u);
+                self.activity = Activity::UnderLift(u);
                 return Some(ButtonGo::walk_to(u.via.unwrap_or(middle)));
             }
             u.off |= !on && s.on_ground.is_some();
-            self.under_lift = Some(u);
+            self.activity = Activity::UnderLift(u);
             if !u.off {
                 return Some(ButtonGo::walk_to(u.back));
             }
@@ -194,7 +196,6 @@ impl Explorer {
             // stepped off onto another level (the plat already up there), it is over.
             let feet = s.origin.z + PLAYER_MINS.z;
             if feet > t.maxs.z + UNDER_LIFT_RIM || s.origin.z + PLAYER_MAXS.z <= t.mins.z {
-                self.under_lift = None;
                 return None;
             }
             let to = Vec3::new(t.centre.x, t.centre.y, s.origin.z);
@@ -235,7 +236,7 @@ impl Explorer {
         // Stepped back off over the middle of the plat's side nearest the bot, clear of its
         // edge: a corner may have a post in the way in from there.
         let back = step_back(l, s.origin);
-        self.under_lift = Some(UnderLift {
+        self.activity = Activity::UnderLift(UnderLift {
             teleporter: t.index,
             lift: l.index,
             back: back.with_z(s.origin.z),
@@ -264,7 +265,8 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some((index, q, left, crossing)) = self.floor.take() {
+        if let Activity::Floor(index, q, left, crossing) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             let f = floors.iter().find(|f| f.index == index)?;
             // On it: it is crossed as any floor (walking onto one may fire it, and the wall
@@ -277,7 +279,7 @@ impl Explorer {
             // Once the floor is back the bot goes for it, whatever fires it on the way (a
             // plate before it slides it away as the bot comes on, which carries the bot).
             let crossing = crossing || f.home_now;
-            self.floor = Some((index, q, left, crossing));
+            self.activity = Activity::Floor(index, q, left, crossing);
             if crossing {
                 return Some(ButtonGo::walk_to(q));
             }
@@ -305,7 +307,7 @@ impl Explorer {
             return None;
         }
         plan_try(&mut self.floor_tries, f.index);
-        self.floor = Some((f.index, q, FLOOR_SECONDS, false));
+        self.activity = Activity::Floor(f.index, q, FLOOR_SECONDS, false);
         Some(ButtonGo::Walk(stand_at(s.origin)))
     }
 
@@ -323,7 +325,8 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some((index, left)) = self.lift.take() {
+        if let Activity::Lift(index, left) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             let l = lifts.iter().find(|l| l.index == index)?;
             let on = s.on_ground == Some(l.id);
@@ -346,7 +349,7 @@ impl Explorer {
             if left <= 0.0 || (!on && !l.waiting) {
                 return None;
             }
-            self.lift = Some((index, left));
+            self.activity = Activity::Lift(index, left);
             let middle = l.rider();
             // Stopped on a plat still down outside its field (on its edge): the plat starts
             // up only once a player touches the field, and one standing there waited the
@@ -380,7 +383,7 @@ impl Explorer {
             .min_by(|a, b| a.0.total_cmp(&b.0))?
             .1;
         plan_try(&mut self.lift_tries, l.index);
-        self.lift = Some((l.index, LIFT_SECONDS));
+        self.activity = Activity::Lift(l.index, LIFT_SECONDS);
         Some(ButtonGo::walk_to(l.rider()))
     }
 }

@@ -146,6 +146,9 @@ pub struct Explorer {
     pub anchor: Vec3,
     /// Seconds spent near the anchor.
     pub still: f32,
+    /// The one thing it is trying (a plat, a teleporter, a button, a doorway, a dive, ...),
+    /// where, and the seconds left: one at a time, so letting go is one assignment.
+    pub activity: Activity,
     /// A secret door this bot shot (mover index) and the seconds left to go through it.
     pub door: Option<(usize, f32)>,
     /// A run planned over the player physics toward an item the movement stage could not get
@@ -162,48 +165,24 @@ pub struct Explorer {
     pub frontier_wait: f32,
     /// Seconds since the bot was last in a barely known cell ([`BORED_SECONDS`]).
     pub bored: f32,
-    /// The button (mover index) the bot is going to press, and the seconds left to get
-    /// there ([`Explorer::button`]).
-    pub button: Option<(usize, f32)>,
     /// Where walking straight to the button or doorway being tried was blocked: the point
     /// on its way being routed to over the team's graph ([`ButtonGo::Route`]).
     pub detour: Option<Vec3>,
     /// Buttons it went to press, with the number of tries.
     pub button_tries: Vec<(usize, u32)>,
-    /// The plat (mover index) the bot is going to ride up, and the seconds left
-    /// ([`Explorer::lift`]).
-    pub lift: Option<(usize, f32)>,
     /// Plats it went to ride, with the number of tries.
     pub lift_tries: Vec<(usize, u32)>,
-    /// The teleporter (trigger index) the bot is going to step into, and the seconds left
-    /// ([`Explorer::teleporter`]).
-    pub teleporter: Option<(usize, f32)>,
     /// Teleporters it went to, with the number of tries.
     pub teleporter_tries: Vec<(usize, u32)>,
-    /// A teleporter under a plat waiting down, being uncovered by riding the plat and
-    /// stepping back off it ([`Explorer::under_lift`]).
-    pub under_lift: Option<UnderLift>,
-    /// The door (mover index) the bot is walking through, the point beyond it, and the
-    /// seconds left ([`Explorer::doorway`]).
-    pub doorway: Option<(usize, Vec3, f32)>,
     /// Doors it went through, with the number of tries.
     pub doorway_tries: Vec<(usize, u32)>,
-    /// The point below the water the bot is diving to, and the seconds left
-    /// ([`Explorer::dive`]).
-    pub dive: Option<(Vec3, f32)>,
     /// Cells dived to, with the number of tries.
     pub dive_tries: Vec<((i32, i32, i32), u32)>,
-    /// The point just under a water surface the bot is going into, and the seconds left
-    /// ([`Explorer::pool`]).
-    pub pool: Option<(Vec3, f32)>,
     /// Cells of the surface points it went into, with the number of tries.
     pub pool_tries: Vec<(VisitCell, u32)>,
     /// Seconds of biosuit it has left (set by its controller every tick): with more than
     /// [`SUIT_RESERVE`] it walks into slime and swims through it ([`Explorer::suit_swim`]).
     pub suit: f32,
-    /// The point in slime the bot is swimming to in the biosuit (or, on land, the point
-    /// over slime it goes in at), and the seconds left ([`Explorer::suit_swim`]).
-    pub swim: Option<(Vec3, f32)>,
     /// Cells in slime it swam to for being new ([`slime_way`]): not gone to again (a place
     /// just over a cell's border counts as arrived at before the swimmer is in that cell).
     pub swum: Vec<(i32, i32, i32)>,
@@ -230,10 +209,6 @@ pub struct Explorer {
     /// Doors a run to their front was planned for, per visit cell planned from, with the
     /// number of tries.
     pub door_front_tries: Vec<(DoorFrom, u32)>,
-    /// A floor that slides away ([`FloorView`]) being waited for and crossed: its mover
-    /// index, the place on it nobody has been that the bot walks to once it is back, the
-    /// seconds left, and whether it has been back since ([`Explorer::moved_floor`]).
-    pub floor: Option<(usize, Vec3, f32, bool)>,
     /// Floors it waited for, with the number of tries.
     pub floor_tries: Vec<(usize, u32)>,
     /// Deepest drop its walks off ledges are chosen with: the movement stage's (200 for
@@ -249,6 +224,37 @@ pub struct Explorer {
     pub exploring: bool,
 }
 
+/// What an explorer is trying, one thing at a time ([`Explorer::activity`]), with the
+/// seconds it has left for it.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Activity {
+    /// Nothing: it walks where its feel for the way on leads.
+    #[default]
+    Nothing,
+    /// Riding a plat up: the plat's mover index ([`Explorer::lift`]).
+    Lift(usize, f32),
+    /// Stepping into a teleporter: its trigger index ([`Explorer::teleporter`]).
+    Teleporter(usize, f32),
+    /// Uncovering a teleporter under a plat waiting down ([`Explorer::under_lift`]).
+    UnderLift(UnderLift),
+    /// Pressing a button: its mover index ([`Explorer::button`]).
+    Button(usize, f32),
+    /// Walking through a door: its mover index and the point beyond it
+    /// ([`Explorer::doorway`]).
+    Doorway(usize, Vec3, f32),
+    /// Diving to a point below the water ([`Explorer::dive`]).
+    Dive(Vec3, f32),
+    /// Going into water at a point just under its surface ([`Explorer::pool`]).
+    Pool(Vec3, f32),
+    /// Swimming in slime in the biosuit to a point (on land, the point over slime it goes
+    /// in at) ([`Explorer::suit_swim`]).
+    Swim(Vec3, f32),
+    /// Waiting for a floor that slid away and crossing it: its mover index, the place on
+    /// it nobody has been, the seconds left and whether it has been back since
+    /// ([`Explorer::moved_floor`]).
+    Floor(usize, Vec3, f32, bool),
+}
+
 /// A door (mover index) and the visit cell a run to its front was planned from.
 pub type DoorFrom = (usize, (i32, i32, i32));
 
@@ -262,6 +268,7 @@ impl Explorer {
             skip: Vec::new(),
             anchor: origin,
             still: 0.0,
+            activity: Activity::Nothing,
             door: None,
             run: None,
             planned: Vec::new(),
@@ -269,22 +276,14 @@ impl Explorer {
             settling: false,
             frontier_wait: 0.0,
             bored: 0.0,
-            button: None,
             detour: None,
             button_tries: Vec::new(),
-            lift: None,
             lift_tries: Vec::new(),
-            teleporter: None,
             teleporter_tries: Vec::new(),
-            under_lift: None,
-            doorway: None,
             doorway_tries: Vec::new(),
-            dive: None,
             dive_tries: Vec::new(),
-            pool: None,
             pool_tries: Vec::new(),
             suit: 0.0,
-            swim: None,
             swum: Vec::new(),
             surfaced: Vec::new(),
             entries: Vec::new(),
@@ -295,7 +294,6 @@ impl Explorer {
             shot: Vec::new(),
             door_front: None,
             door_front_tries: Vec::new(),
-            floor: None,
             floor_tries: Vec::new(),
             max_drop: super::movement::MoveParams::default().max_drop,
             edge_stops: false,
@@ -314,17 +312,9 @@ impl Explorer {
     /// are behind it. A run planned from the floor below a ledge landed on it, and the
     /// doorway walk the bot was on before took it back and off the ledge at once.
     fn let_go(&mut self) {
-        self.lift = None;
-        self.teleporter = None;
-        self.under_lift = None;
-        self.button = None;
-        self.doorway = None;
-        self.dive = None;
-        self.pool = None;
-        self.swim = None;
+        self.activity = Activity::Nothing;
         self.detour = None;
         self.door = None;
-        self.floor = None;
     }
 
     /// Whether the bot is at one of the things it tries, or going for an item it has not
@@ -338,15 +328,7 @@ impl Explorer {
     /// Whether the bot is at one of the things it tries (a plat, a teleporter, a button, a
     /// door).
     fn trying(&self) -> bool {
-        self.lift.is_some()
-            || self.teleporter.is_some()
-            || self.under_lift.is_some()
-            || self.button.is_some()
-            || self.doorway.is_some()
-            || self.dive.is_some()
-            || self.pool.is_some()
-            || self.swim.is_some()
-            || self.floor.is_some()
+        !matches!(self.activity, Activity::Nothing)
     }
 
     /// Whether the bot has gone on for [`BORED_SECONDS`] only where the team has often been
@@ -414,7 +396,7 @@ impl Explorer {
         }
         // Waiting for a floor to come back ([`Explorer::moved_floor`] says what to do):
         // nothing else is chosen meanwhile, and standing there is not being stuck.
-        if self.floor.is_some() {
+        if matches!(self.activity, Activity::Floor(..)) {
             self.still = 0.0;
             return (stand_at(s.origin), false);
         }
@@ -431,7 +413,7 @@ impl Explorer {
         // and gave the teleporter up. (Only this try: for every try it cost coverage
         // elsewhere.)
         if (blocked || short)
-            && self.under_lift.is_none()
+            && !matches!(self.activity, Activity::UnderLift(_))
             && let Some(i) = self.item.take()
         {
             // The movement stage cannot get there (lava, a gap it sees no jump over, a ledge

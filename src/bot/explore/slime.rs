@@ -8,6 +8,7 @@ use glam::Vec3;
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
+use super::Activity;
 use super::buttons::{BUTTON_TRIES, ButtonGo, tried_out_cell};
 use super::feel::{MAX_DROP, SUIT_RESERVE, walk_run_to_edge};
 use super::planned::plan_try;
@@ -288,13 +289,14 @@ impl Explorer {
         self.swim_wait -= dt;
         let in_slime = s.water_level >= 1 && s.water_type.intersects(Contents::SLIME);
         let suited = self.suit > SUIT_RESERVE;
-        if let Some((to, left)) = self.swim.take() {
+        if let Activity::Swim(to, left) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             // The way in (a point over the slime, run at straight: the movement stage
             // would stop at the edge of a drop) is done once in it.
             let way_in = !map.point_contents(to).intersects(Contents::SLIME);
             if left > 0.0 && !swum_to(s.origin, to) && !(in_slime && way_in) {
-                self.swim = Some((to, left));
+                self.activity = Activity::Swim(to, left);
                 if way_in {
                     // Against the motion it still has across the way (a bot that chose
                     // the way in on the run was carried off a ledge beside it).
@@ -323,7 +325,7 @@ impl Explorer {
             // explorer at the slime for good.
             let to = slime_entry(map, s, &self.entries)?;
             plan_try(&mut self.entries, VisitMap::cell(to));
-            self.swim = Some((to, SWIM_SECONDS));
+            self.activity = Activity::Swim(to, SWIM_SECONDS);
             return Some(ButtonGo::walk_to(to));
         }
         // Out onto the land beside an opening it rose to, whatever it has seen since (an
@@ -342,14 +344,14 @@ impl Explorer {
         match slime_way(map, visits, s, (&self.swum, &self.surfaced), !suited) {
             Some(SlimeWay::Swim(to, new)) => {
                 self.swum.extend(new);
-                self.swim = Some((to, SWIM_SECONDS));
+                self.activity = Activity::Swim(to, SWIM_SECONDS);
                 Some(ButtonGo::walk_to(to))
             }
             Some(SlimeWay::Rise(top, land)) => {
                 if suited {
                     self.surfaced.push(VisitMap::cell(top));
                 }
-                self.swim = Some((top, SWIM_SECONDS));
+                self.activity = Activity::Swim(top, SWIM_SECONDS);
                 self.swim_out = Some((land, 2.0 * SWIM_SECONDS));
                 self.target = Some(land);
                 self.timer = TARGET_SECONDS + SWIM_SECONDS;

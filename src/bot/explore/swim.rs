@@ -8,6 +8,7 @@ use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
 
+use super::Activity;
 use super::buttons::{ButtonGo, tried_out_cell};
 use super::feel::DROP_BELOW;
 use super::planned::plan_try;
@@ -164,7 +165,8 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some((to, left)) = self.dive.take() {
+        if let Activity::Dive(to, left) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             let d = to - s.origin;
             let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
@@ -183,7 +185,7 @@ impl Explorer {
                 self.timer = TARGET_SECONDS;
                 return None;
             }
-            self.dive = Some((to, left));
+            self.activity = Activity::Dive(to, left);
             // Over it first, then down: out of the bottom of a floating pool a player falls
             // nearly straight (air control is weak), onto a ledge only from right above it.
             // Under water (a flooded passage's far end) the other way round: down first, then
@@ -259,7 +261,7 @@ impl Explorer {
             })?;
         let cell = VisitMap::cell(to);
         plan_try(&mut self.dive_tries, cell);
-        self.dive = Some((to, DIVE_SECONDS));
+        self.activity = Activity::Dive(to, DIVE_SECONDS);
         Some(ButtonGo::walk_to(to))
     }
 
@@ -282,10 +284,11 @@ impl Explorer {
         s: &PlayerState,
         dt: f32,
     ) -> Option<ButtonGo> {
-        if let Some((to, left)) = self.pool.take() {
+        if let Activity::Pool(to, left) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             if left > 0.0 && s.water_level < 2 {
-                self.pool = Some((to, left));
+                self.activity = Activity::Pool(to, left);
                 return Some(ButtonGo::walk_to(to));
             }
             // In (or given up): the target is the point in the water for a while. The one
@@ -365,7 +368,7 @@ impl Explorer {
             None,
         );
         let to = bottom.end_pos;
-        self.pool = Some((to, POOL_SECONDS));
+        self.activity = Activity::Pool(to, POOL_SECONDS);
         Some(ButtonGo::walk_to(to))
     }
 }

@@ -8,6 +8,7 @@ use crate::map::{CollisionMap, Contents};
 use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
+use super::Activity;
 use super::Explorer;
 use super::buttons::{BUTTON_SECONDS, ButtonGo};
 use super::lifts::LIFT_RANGE;
@@ -281,13 +282,14 @@ impl Explorer {
         dt: f32,
     ) -> Option<ButtonGo> {
         let toward = |t: &TeleporterView| ButtonGo::walk_to(t.walk_point(s.origin));
-        if let Some((index, left)) = self.teleporter.take() {
+        if let Activity::Teleporter(index, left) = self.activity {
+            self.activity = Activity::Nothing;
             let left = left - dt;
             let t = teleporters.iter().find(|t| t.index == index)?;
             if left <= 0.0 || s.origin.distance(t.dest) < 64.0 {
                 return None;
             }
-            self.teleporter = Some((index, left));
+            self.activity = Activity::Teleporter(index, left);
             return Some(toward(t));
         }
         let eye = s.origin + Vec3::new(0.0, 0.0, 22.0);
@@ -351,7 +353,7 @@ impl Explorer {
         if !straight(t) {
             return None;
         }
-        self.teleporter = Some((t.index, BUTTON_SECONDS));
+        self.activity = Activity::Teleporter(t.index, BUTTON_SECONDS);
         Some(toward(t))
     }
 }

@@ -50,7 +50,7 @@ fn braking_stops_a_bot_from_any_speed_without_rocking() {
 /// the plat down), and one in the field or still moving stands.
 #[test]
 fn a_bot_stopped_on_a_plats_edge_walks_into_its_field() {
-    use super::{ButtonGo, Explorer, LiftView, VisitMap};
+    use super::{Activity, ButtonGo, Explorer, LiftView, VisitMap};
     use crate::bot::movement::MoveTarget;
     use crate::map::EntId;
     use crate::map::builder::MapBuilder;
@@ -76,9 +76,9 @@ fn a_bot_stopped_on_a_plats_edge_walks_into_its_field() {
         s.on_ground = Some(plat);
         s.velocity = v(0., speed, 0.);
         let mut e = Explorer::new(at);
-        e.lift = Some((lift.index, 10.0));
+        e.activity = Activity::Lift(lift.index, 10.0);
         let go = e.lift(&map, &visits, &[lift], &s, 0.05);
-        (go, e.lift.is_some())
+        (go, matches!(e.activity, Activity::Lift(..)))
     };
     let walks_to_middle = |go: &Option<ButtonGo>| {
         matches!(go, Some(ButtonGo::Walk(r))
