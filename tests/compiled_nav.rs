@@ -1006,10 +1006,10 @@ fn a_compiled_match_sees_its_doors_before_the_first_tick() {
     };
     let mut m = one_compiled_bot(level, cmap, Arc::new(mesh), Some(1), None);
     let mut updated = m.nav.clone().unwrap();
-    updated.update(|i| m.sim.mover_state(i));
+    updated.doors.update(|i| m.sim.mover_state(i));
     let nav = m.nav.as_mut().unwrap();
-    let differ = (nav.blocked.blocked.iter())
-        .zip(&updated.blocked.blocked)
+    let differ = (nav.doors.blocked.blocked.iter())
+        .zip(&updated.doors.blocked.blocked)
         .filter(|(a, b)| a != b)
         .count();
     assert_eq!(
@@ -1025,6 +1025,7 @@ fn a_compiled_match_sees_its_doors_before_the_first_tick() {
     // is got to by walking onto it as it rests.
     let travel = travel_of(TravelFlags::ALL);
     let places: Vec<Vec3> = nav
+        .doors
         .door_openers(2)
         .expect("the lift door blocks ways")
         .iter()

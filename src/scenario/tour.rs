@@ -315,7 +315,7 @@ fn predict(m: &Match, from: Vec3, velocity: Vec3, item: &ItemRef) -> Option<f32>
     // Each door once, when the way first meets it.
     let mut seen: Vec<usize> = Vec::new();
     for (i, t) in met {
-        let Some((door, _)) = nav.openers_for(i) else {
+        let Some((door, _)) = nav.doors.openers_for(i) else {
             continue;
         };
         if seen.contains(&door) {
@@ -392,7 +392,7 @@ fn predict_as(
     let shut = |i: usize| state(i).is_none_or(|s| s.phase == Phase::AtA);
     let mut nav = m.nav.clone().expect("a compiled match");
     if !later.is_empty() {
-        nav.update(state);
+        nav.doors.update(state);
     }
     let met = std::cell::RefCell::new(Vec::<(u32, f32)>::new());
     let mesh = Arc::clone(&nav.mesh);
@@ -510,14 +510,18 @@ fn predict_as(
     let seconds = |r: &Route| r.run_seconds - touched_short(&item.goal, &r.path[r.last_run..]);
     let (mut at, mut vel, mut t0) = (from, velocity, 0.0f32);
     for _ in 0..=level.movers.len() {
-        let around = build_cache_blocked(&mesh, g, travel, Some(&nav.blocked));
+        let around = build_cache_blocked(&mesh, g, travel, Some(&nav.doors.blocked));
         if let Some(r) = route_moving(&mesh, &around, at, vel, item.stand) {
             let t = t0 + seconds(&timed(r, at, vel, item.stand, t0, &fired, &[]).0);
             return Some((t, met.into_inner()));
         }
         let r = route_moving(&mesh, &through, at, vel, item.stand)?;
-        let first = r.reaches.iter().copied().find(|&i| nav.is_blocked(i))?;
-        let (door, openers) = nav.openers_for(first)?;
+        let first = r
+            .reaches
+            .iter()
+            .copied()
+            .find(|&i| nav.doors.is_blocked(i))?;
+        let (door, openers) = nav.doors.openers_for(first)?;
         if !shut(door) || openers.is_empty() {
             break;
         }
@@ -532,13 +536,18 @@ fn predict_as(
                 (door, k, b)
             }
         };
-        let opener = nav.door_openers(door)?[k];
+        let opener = nav.doors.door_openers(door)?[k];
         let place = opener.place();
-        let to_it = build_cache_blocked(&mesh, mesh.area_at(place)?, travel, Some(&nav.blocked));
+        let to_it = build_cache_blocked(
+            &mesh,
+            mesh.area_at(place)?,
+            travel,
+            Some(&nav.doors.blocked),
+        );
         let r = route_moving(&mesh, &to_it, at, vel, place)?;
         let there = timed(r, at, vel, place, t0, &fired, &[]).0.run_seconds;
         t0 += there + opener.fire_seconds(level, dt);
-        let (open, leaves) = nav.door_times(level, first, dt)?;
+        let (open, leaves) = nav.doors.door_times(level, first, dt)?;
         fired.push((door, t0 + open, leaves.map(|l| t0 + l)));
         // Fired by standing on it (a lift that sinks when stepped onto): the runner rides
         // it to where it opens and goes on from there, as the bot does, not from the top (a
@@ -548,10 +557,11 @@ fn predict_as(
             .and_then(|a| mesh.areas()[a as usize].mover)
             == Some(level.movers[door].id.0);
         let ridden = nav
+            .doors
             .door_open_offset(door)
             .map(|off| place + off)
             .filter(|p| on_it && mesh.area_at(*p).is_some());
-        nav.assume_open(door);
+        nav.doors.assume_open(door);
         match ridden {
             Some(p) => {
                 t0 += open;
@@ -563,7 +573,7 @@ fn predict_as(
     // Shut doors shot open on the way (or opening already): with the time each takes.
     let r = route_moving(&mesh, &through, at, vel, item.stand)?;
     let shot = |i: u32| {
-        nav.openers_for(i).is_some_and(|(d, o)| {
+        nav.doors.openers_for(i).is_some_and(|(d, o)| {
             !o.is_empty()
                 || crate::bot::compiled::fired_by_anything(level, d)
                 || matches!(
@@ -583,7 +593,7 @@ fn predict_as(
         .reaches
         .iter()
         .copied()
-        .filter(|&i| nav.is_blocked(i))
+        .filter(|&i| nav.doors.is_blocked(i))
         .collect();
     if !blocked.iter().all(|&i| shot(i)) {
         return None;
@@ -592,21 +602,21 @@ fn predict_as(
     // their opening; the others, the whole of it.
     let mut passed: Vec<Passed> = Vec::new();
     for &i in &blocked {
-        let (door, _) = nav.openers_for(i)?;
+        let (door, _) = nav.doors.openers_for(i)?;
         let boxes: Vec<(Vec3, Vec3)> = crate::bot::compiled::firing_triggers(level, door)
             .into_iter()
             .map(|k| (level.triggers[k].mins, level.triggers[k].maxs))
             .collect();
         if !boxes.is_empty() && !passed.iter().any(|p| p.0 == door) {
-            passed.push((door, boxes, nav.opening_seconds(level, i, dt)?));
+            passed.push((door, boxes, nav.doors.opening_seconds(level, i, dt)?));
         }
     }
     let (r, crossed) = timed(r, at, vel, item.stand, t0, &fired, &passed);
     let mut doors: Vec<(usize, f32)> = blocked
         .iter()
         .filter_map(|&i| {
-            let door = nav.openers_for(i)?.0;
-            (!crossed.contains(&door)).then_some((door, nav.opening_seconds(level, i, dt)?))
+            let door = nav.doors.openers_for(i)?.0;
+            (!crossed.contains(&door)).then_some((door, nav.doors.opening_seconds(level, i, dt)?))
         })
         .collect();
     doors.dedup_by_key(|d| d.0);

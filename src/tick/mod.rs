@@ -144,7 +144,7 @@ impl Match {
         // tour's first prediction) sees the ways they leave open, not every door shut (a
         // lift door may stand where its riders walk on).
         if let Some(nav) = nav.as_mut() {
-            nav.update(|i| sim.mover_state(i));
+            nav.doors.update(|i| sim.mover_state(i));
         }
         Ok(Match {
             sim,

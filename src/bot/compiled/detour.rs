@@ -80,6 +80,7 @@ pub(super) fn detour(
     }
     let opener = *nav
         .doors
+        .needed
         .iter()
         .find(|d| d.mover == door as usize)?
         .openers
@@ -153,7 +154,7 @@ pub(super) fn start_detour(
     travel: Travel,
 ) -> Option<Step> {
     // Whether the door is still to be fired first: choosing its opener asks for routes.
-    if !door_shut(ctx, nav.openers_for(r)?.0) {
+    if !door_shut(ctx, nav.doors.openers_for(r)?.0) {
         return None;
     }
     let (door, k, t, r) = match nav.choose_opener(r, s.origin, goal, travel) {
@@ -174,7 +175,7 @@ pub(super) fn detour_past_coming(
     r: u32,
     travel: Travel,
 ) -> Option<Step> {
-    if !door_shut(ctx, nav.openers_for(r)?.0) {
+    if !door_shut(ctx, nav.doors.openers_for(r)?.0) {
         return None;
     }
     let (door, k, t) = nav.opener_past_coming(s.origin, r, travel, |d| door_coming(ctx, d))?;

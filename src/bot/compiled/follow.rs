@@ -325,7 +325,7 @@ pub(super) fn follow_route(
         to_start,
         flat,
     };
-    if nav.is_blocked(r) {
+    if nav.doors.is_blocked(r) {
         return at_shut_door(ctx, nav, st, s, &leg);
     }
     // One way of following for each kind of reachability: the movement stage steers walks,
@@ -526,7 +526,7 @@ pub(super) fn choose(
             };
             let open_way = nav.goal(goal_area, travel);
             let mut found = first(nav, &open_way);
-            st.through_doors = found.is_none() && nav.blocked_count > 0;
+            st.through_doors = found.is_none() && nav.doors.count > 0;
             if st.through_doors {
                 // Cut off by closed doors: the way through them.
                 let a = nav.goal_through_doors(goal_area, travel);

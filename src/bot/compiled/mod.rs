@@ -49,7 +49,7 @@ use super::routing::RouteState;
 pub use fit::{geometry_ctx, on_the_run, run_on_the_run};
 pub use follow::{FollowCtx, follow};
 pub use openers::{Opener, fired_by_anything, firing_triggers};
-pub use query::{Answer, CompiledNav, GOAL_CACHES};
+pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
 pub use state::{AreaNav, Detour, Step};
 pub use travel::{travel_for, travel_of};
 
@@ -75,7 +75,7 @@ const APPROACH_SECONDS: f32 = 1.5;
 pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
     let Some(nav) = nav else { return };
     let dt = sim.dt;
-    nav.update(|i| sim.mover_state(i));
+    nav.doors.update(|i| sim.mover_state(i));
     // Mover states by id, as they stand this tick.
     let movers: Vec<(u32, crate::physics::movers::MoverState)> = sim
         .level

@@ -52,24 +52,44 @@ impl Answer {
     }
 }
 
-/// The compiled area graph a match's compiled-navigation bots share, with the goal
-/// searches and the reachabilities blocked now.
+/// The doors a match's routes wait on: the reachabilities through each door that does not
+/// open by approach, and which of them are blocked now (updated from the movers each tick,
+/// [`DoorState::update`]).
 #[derive(Clone, Debug)]
-pub struct CompiledNav {
-    /// The compiled navigation.
-    pub mesh: Arc<NavMesh>,
-    pub(super) router: HierRouter,
-    pub(super) goals: Lru<(u32, Travel), Arc<HierCache>>,
-    pub(super) flat: Lru<(u32, Travel), Arc<AreaCache>>,
+pub struct DoorState {
     /// Reachabilities that cannot be taken now (through a closed door that a player cannot
     /// open by walking up to it).
     pub blocked: Blocked,
-    pub(super) blocked_count: usize,
-    pub(super) doors: Vec<NeededDoor>,
+    /// How many are blocked.
+    pub(super) count: usize,
+    /// The doors some reachability needs, with what opens each.
+    pub(super) needed: Vec<NeededDoor>,
+}
+
+/// The goal searches' answers, kept least recently used first out: the hierarchy's while
+/// nothing is blocked, flat caches repaired with the blocked reachabilities while something
+/// is. Each answer is a pure function of the mesh and the door state.
+#[derive(Clone, Debug)]
+pub struct RouteAnswers {
+    pub(super) router: HierRouter,
+    pub(super) goals: Lru<(u32, Travel), Arc<HierCache>>,
+    pub(super) flat: Lru<(u32, Travel), Arc<AreaCache>>,
     /// Goal searches made (hierarchy and flat).
     pub searches: u64,
     /// Flat caches repaired after a door opened or closed.
     pub repairs: u64,
+}
+
+/// The compiled area graph a match's compiled-navigation bots share: the mesh, the doors'
+/// state, and the answers of the goal searches made on them.
+#[derive(Clone, Debug)]
+pub struct CompiledNav {
+    /// The compiled navigation.
+    pub mesh: Arc<NavMesh>,
+    /// The doors' state: what is blocked now.
+    pub doors: DoorState,
+    /// The goal searches' answers.
+    pub answers: RouteAnswers,
     /// The level's teleporters (a run into one is tried on the run, as jumps are).
     pub(super) teleporters: Vec<crate::aas::Teleporter>,
     /// The trigger boxes of the plats a player standing in holds up (those nothing
@@ -78,13 +98,6 @@ pub struct CompiledNav {
 }
 
 impl CompiledNav {
-    /// What fires the door reachability `r` needs (none where it needs no door that stays
-    /// shut, or nothing in the map fires it), and the door's mover index.
-    pub fn openers_for(&self, r: u32) -> Option<(usize, &[Opener])> {
-        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
-        Some((d.mover, &d.openers))
-    }
-
     /// Over `mesh` (compiled for `level`), with its default clusters; every reachability
     /// through a door that does not open by approach is blocked until [`CompiledNav::update`]
     /// sees it open.
@@ -137,15 +150,19 @@ impl CompiledNav {
         }
         let blocked_count = blocked.blocked.iter().filter(|b| **b).count();
         CompiledNav {
-            router: HierRouter::for_mesh(&mesh),
+            answers: RouteAnswers {
+                router: HierRouter::for_mesh(&mesh),
+                goals: Lru::new(),
+                flat: Lru::new(),
+                searches: 0,
+                repairs: 0,
+            },
             mesh,
-            goals: Lru::new(),
-            flat: Lru::new(),
-            blocked,
-            blocked_count,
-            doors,
-            searches: 0,
-            repairs: 0,
+            doors: DoorState {
+                blocked,
+                count: blocked_count,
+                needed: doors,
+            },
             teleporters: crate::aas::teleporters(level),
             plat_triggers: level
                 .triggers
@@ -162,74 +179,15 @@ impl CompiledNav {
         }
     }
 
-    /// Seconds the door reachability `r` needs (one that does not open by approach) takes
-    /// to open from shut once fired or shot, run through the mover code at `dt`; `None`
-    /// when `r` needs no such door.
-    pub fn opening_seconds(&self, level: &crate::map::Level, r: u32, dt: f32) -> Option<f32> {
-        Some(self.door_times(level, r, dt)?.0)
-    }
-
-    /// For the door blocked reachability `r` needs, fired from where it rests: the seconds
-    /// it takes to get where `r` needs it (open, or moved into place), and when it leaves
-    /// there again (after its `wait`; `None` when it stays), run through the mover code at
-    /// `dt` for up to 60 s.
-    pub fn door_times(
-        &self,
-        level: &crate::map::Level,
-        r: u32,
-        dt: f32,
-    ) -> Option<(f32, Option<f32>)> {
-        use crate::physics::movers::MoverState;
-        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
-        let def = &level.movers[d.mover];
-        let mut s = MoverState::spawn(def, &level.path_corners);
-        s.use_mover(def);
-        let (mut t, mut open) = (0.0, None);
-        while t < 60.0 {
-            let there = (s.offset - d.open).length() < 1.0;
-            match open {
-                None if there => open = Some(t),
-                Some(o) if !there => return Some((o, Some(t - dt))),
-                _ => {}
-            }
-            s = s.step(def, &level.path_corners, dt).0;
-            t += dt;
-        }
-        Some((open.unwrap_or(t), None))
-    }
-
-    /// The offset from its rest of door `door` (a mover index) open, for a door some
-    /// reachability needs open; `None` for any other mover.
-    pub fn door_open_offset(&self, door: usize) -> Option<Vec3> {
-        self.doors.iter().find(|d| d.mover == door).map(|d| d.open)
-    }
-
-    /// Frees the reachabilities through each needed door that stands open now and blocks
-    /// those through one that does not (`mover(index)`: a mover's state this tick).
-    pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {
-        for d in &self.doors {
-            let open = mover(d.mover).is_some_and(|m| (m.offset - d.open).length() < 1.0);
-            for &r in &d.reaches {
-                if self.blocked.set(r, !open) {
-                    self.blocked_count = if open {
-                        self.blocked_count - 1
-                    } else {
-                        self.blocked_count + 1
-                    };
-                }
-            }
-        }
-    }
-
     /// The answer for goal area `goal` under `travel`, searched on first use (the
     /// hierarchy's while nothing is blocked; a flat cache, repaired, while something is).
     pub fn goal(&mut self, goal: u32, travel: Travel) -> Answer {
         let key = (goal, travel);
-        if self.blocked_count > 0 {
-            if let Some(c) = self.flat.get_mut(&key) {
-                if c.revision != self.blocked.revision {
-                    repair(&self.mesh, Arc::make_mut(c), &self.blocked);
-                    self.repairs += 1;
+        if self.doors.count > 0 {
+            if let Some(c) = self.answers.flat.get_mut(&key) {
+                if c.revision != self.doors.blocked.revision {
+                    repair(&self.mesh, Arc::make_mut(c), &self.doors.blocked);
+                    self.answers.repairs += 1;
                 }
                 return Answer::Flat(Arc::clone(c));
             }
@@ -237,20 +195,20 @@ impl CompiledNav {
                 &self.mesh,
                 goal,
                 travel,
-                Some(&self.blocked),
+                Some(&self.doors.blocked),
             ));
-            self.searches += 1;
-            self.flat.make_room(GOAL_CACHES);
-            self.flat.insert(key, Arc::clone(&c));
+            self.answers.searches += 1;
+            self.answers.flat.make_room(GOAL_CACHES);
+            self.answers.flat.insert(key, Arc::clone(&c));
             return Answer::Flat(c);
         }
-        if let Some(hc) = self.goals.get_mut(&key) {
+        if let Some(hc) = self.answers.goals.get_mut(&key) {
             return Answer::Hier(Arc::clone(hc));
         }
-        let hc = Arc::new(self.router.goal(&self.mesh, goal, travel));
-        self.searches += 1;
-        self.goals.make_room(GOAL_CACHES);
-        self.goals.insert(key, Arc::clone(&hc));
+        let hc = Arc::new(self.answers.router.goal(&self.mesh, goal, travel));
+        self.answers.searches += 1;
+        self.answers.goals.make_room(GOAL_CACHES);
+        self.answers.goals.insert(key, Arc::clone(&hc));
         Answer::Hier(hc)
     }
 
@@ -258,21 +216,16 @@ impl CompiledNav {
     /// when the doors that are closed now cut it off from the goal (it opens them on the
     /// way — shoots a secret door — or waits).
     pub fn goal_through_doors(&mut self, goal: u32, travel: Travel) -> Answer {
-        let count = std::mem::replace(&mut self.blocked_count, 0);
+        let count = std::mem::replace(&mut self.doors.count, 0);
         let a = self.goal(goal, travel);
-        self.blocked_count = count;
+        self.doors.count = count;
         a
-    }
-
-    /// Whether reachability `r` is blocked now.
-    pub fn is_blocked(&self, r: u32) -> bool {
-        self.blocked.blocked[r as usize]
     }
 
     /// Seconds from the end of reachability `r` to the goal area's centre.
     pub fn time_after(&self, a: &Answer, r: u32) -> f32 {
         match a {
-            Answer::Hier(h) => self.router.time_after(&self.mesh, h, r),
+            Answer::Hier(h) => self.answers.router.time_after(&self.mesh, h, r),
             Answer::Flat(c) => c.time[r as usize],
         }
     }
@@ -305,7 +258,7 @@ impl CompiledNav {
     /// it is not blocked now unless the answer is a hierarchy's (made as if every door
     /// stood open).
     pub(super) fn usable(&self, a: &Answer, i: u32) -> bool {
-        (matches!(a, Answer::Hier(_)) || !self.blocked.blocked[i as usize])
+        (matches!(a, Answer::Hier(_)) || !self.doors.blocked.blocked[i as usize])
             && a.travel()
                 .permits(&self.mesh, &self.mesh.reaches()[i as usize])
     }
@@ -455,7 +408,7 @@ impl CompiledNav {
     ) -> Option<u32> {
         let ans = self.goal_through_doors(goal, travel);
         self.walk_answer(&ans, from, skip, |_, _, r| match r {
-            Some(r) if self.is_blocked(r) => ControlFlow::Break(Some(r)),
+            Some(r) if self.doors.is_blocked(r) => ControlFlow::Break(Some(r)),
             Some(_) => ControlFlow::Continue(()),
             None => ControlFlow::Break(None),
         })
@@ -502,7 +455,7 @@ impl CompiledNav {
         goal: Vec3,
         travel: Travel,
     ) -> Option<(usize, usize, f32)> {
-        let d = self.doors.iter().find(|d| d.reaches.contains(&r))?;
+        let d = self.doors.needed.iter().find(|d| d.reaches.contains(&r))?;
         let door = d.mover;
         let places: Vec<Vec3> = d.openers.iter().map(|o| o.place()).collect();
         let mut best: Option<(f32, usize, f32)> = None;
@@ -533,11 +486,17 @@ impl CompiledNav {
         travel: Travel,
         shut: impl Fn(usize) -> bool,
     ) -> Option<(usize, usize, f32, u32)> {
-        let places: Vec<Vec3> = self.openers_for(r)?.1.iter().map(|o| o.place()).collect();
+        let places: Vec<Vec3> = self
+            .doors
+            .openers_for(r)?
+            .1
+            .iter()
+            .map(|o| o.place())
+            .collect();
         places.into_iter().find_map(|p| {
             let area = self.mesh.area_at(p)?;
             let b = self.first_blocked(from, area, travel, |x| x == r)?;
-            if !shut(self.openers_for(b)?.0) {
+            if !shut(self.doors.openers_for(b)?.0) {
                 return None;
             }
             let (door, k, t) = self.choose_opener(b, from, p, travel)?;
@@ -547,13 +506,14 @@ impl CompiledNav {
 
     /// Whether any door that blocked reachabilities need is moving now.
     pub(super) fn doors_moving(&self, ctx: &FollowCtx) -> bool {
-        self.doors.iter().any(|d| door_moving(ctx, d.mover))
+        self.doors.needed.iter().any(|d| door_moving(ctx, d.mover))
     }
 
     /// Whether every door that blocked reachabilities need and that moves now is on its way
     /// from where it rested to where it is fired to (a door opening, a bridge sliding out).
     pub(super) fn doors_coming(&self, ctx: &FollowCtx) -> bool {
         self.doors
+            .needed
             .iter()
             .all(|d| !door_moving(ctx, d.mover) || door_coming(ctx, d.mover))
     }
@@ -570,7 +530,7 @@ impl CompiledNav {
         travel: Travel,
         coming: impl Fn(usize) -> bool,
     ) -> Option<(usize, usize, f32)> {
-        let (door, openers) = self.openers_for(r)?;
+        let (door, openers) = self.doors.openers_for(r)?;
         let places: Vec<Vec3> = openers.iter().map(|o| o.place()).collect();
         let mut best: Option<(usize, usize, f32)> = None;
         for (k, p) in places.into_iter().enumerate() {
@@ -580,7 +540,7 @@ impl CompiledNav {
             let Some(b) = self.first_blocked(from, area, travel, |x| x == r) else {
                 continue;
             };
-            if !self.openers_for(b).is_some_and(|(d, _)| coming(d)) {
+            if !self.doors.openers_for(b).is_some_and(|(d, _)| coming(d)) {
                 continue;
             }
             let Some(t) = self.seconds_on(from, p, travel, true) else {
@@ -592,15 +552,84 @@ impl CompiledNav {
         }
         best
     }
+}
+
+impl DoorState {
+    /// What fires the door reachability `r` needs (none where it needs no door that stays
+    /// shut, or nothing in the map fires it), and the door's mover index.
+    pub fn openers_for(&self, r: u32) -> Option<(usize, &[Opener])> {
+        let d = self.needed.iter().find(|d| d.reaches.contains(&r))?;
+        Some((d.mover, &d.openers))
+    }
+
+    /// Seconds the door reachability `r` needs (one that does not open by approach) takes
+    /// to open from shut once fired or shot, run through the mover code at `dt`; `None`
+    /// when `r` needs no such door.
+    pub fn opening_seconds(&self, level: &crate::map::Level, r: u32, dt: f32) -> Option<f32> {
+        Some(self.door_times(level, r, dt)?.0)
+    }
+
+    /// For the door blocked reachability `r` needs, fired from where it rests: the seconds
+    /// it takes to get where `r` needs it (open, or moved into place), and when it leaves
+    /// there again (after its `wait`; `None` when it stays), run through the mover code at
+    /// `dt` for up to 60 s.
+    pub fn door_times(
+        &self,
+        level: &crate::map::Level,
+        r: u32,
+        dt: f32,
+    ) -> Option<(f32, Option<f32>)> {
+        use crate::physics::movers::MoverState;
+        let d = self.needed.iter().find(|d| d.reaches.contains(&r))?;
+        let def = &level.movers[d.mover];
+        let mut s = MoverState::spawn(def, &level.path_corners);
+        s.use_mover(def);
+        let (mut t, mut open) = (0.0, None);
+        while t < 60.0 {
+            let there = (s.offset - d.open).length() < 1.0;
+            match open {
+                None if there => open = Some(t),
+                Some(o) if !there => return Some((o, Some(t - dt))),
+                _ => {}
+            }
+            s = s.step(def, &level.path_corners, dt).0;
+            t += dt;
+        }
+        Some((open.unwrap_or(t), None))
+    }
+
+    /// The offset from its rest of door `door` (a mover index) open, for a door some
+    /// reachability needs open; `None` for any other mover.
+    pub fn door_open_offset(&self, door: usize) -> Option<Vec3> {
+        self.needed.iter().find(|d| d.mover == door).map(|d| d.open)
+    }
+
+    /// Frees the reachabilities through each needed door that stands open now and blocks
+    /// those through one that does not (`mover(index)`: a mover's state this tick).
+    pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {
+        for d in &self.needed {
+            let open = mover(d.mover).is_some_and(|m| (m.offset - d.open).length() < 1.0);
+            for &r in &d.reaches {
+                if self.blocked.set(r, !open) {
+                    self.count = if open { self.count - 1 } else { self.count + 1 };
+                }
+            }
+        }
+    }
+
+    /// Whether reachability `r` is blocked now.
+    pub fn is_blocked(&self, r: u32) -> bool {
+        self.blocked.blocked[r as usize]
+    }
 
     /// Frees every reachability through door `mover` (a mover index), as if it stood open
     /// (for a prediction made on a copy: the door fired on the way), till the next
-    /// [`CompiledNav::update`].
+    /// [`DoorState::update`].
     pub fn assume_open(&mut self, mover: usize) {
-        for d in self.doors.iter().filter(|d| d.mover == mover) {
+        for d in self.needed.iter().filter(|d| d.mover == mover) {
             for &r in &d.reaches {
                 if self.blocked.set(r, false) {
-                    self.blocked_count -= 1;
+                    self.count -= 1;
                 }
             }
         }
@@ -609,7 +638,7 @@ impl CompiledNav {
     /// The openers of door `mover` (a mover index) that blocks reachabilities, or `None`
     /// where no blocked reachability needs it.
     pub fn door_openers(&self, mover: usize) -> Option<&[Opener]> {
-        self.doors
+        self.needed
             .iter()
             .find(|d| d.mover == mover)
             .map(|d| &d.openers[..])

@@ -105,7 +105,7 @@ pub(super) fn lookahead(
     let mut cur = r;
     for _ in 0..LOOKAHEAD_WALKS {
         let reach = &mesh.reaches()[cur as usize];
-        let blocked = nav.is_blocked(cur);
+        let blocked = nav.doors.is_blocked(cur);
         let walk = steered(mesh, reach);
         if !walk || blocked || mesh.areas()[reach.to as usize].is_swim() {
             if walk && !blocked {
@@ -172,7 +172,7 @@ pub(super) const CLIMB_OUT: f32 = 24.0;
 /// it onto the plat, where it was crushed).
 pub(super) fn taken_from_outside(ctx: &FollowCtx, nav: &CompiledNav, r: u32, area: u32) -> bool {
     let reach = &nav.mesh.reaches()[r as usize];
-    reach.from != area && nav.is_blocked(r) && start_taken(ctx, &nav.mesh, reach)
+    reach.from != area && nav.doors.is_blocked(r) && start_taken(ctx, &nav.mesh, reach)
 }
 
 /// Whether a mover `reach` needs in another place stands where a player would stand on its

@@ -314,22 +314,29 @@ fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
     }
     cmap.set_mover_offset(def.id, states[bridge].offset);
     let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
-    nav.update(|i| states.get(i).copied());
+    nav.doors.update(|i| states.get(i).copied());
     let ids: Vec<u32> = level.movers.iter().map(|m| m.id.0).collect();
     let by_id = |id: u32| ids.iter().position(|&i| i == id).map(|i| states[i]);
     let mut ctx = still_world(&cmap);
     ctx.mover = &by_id;
     ctx.mover_ids = &ids;
     let k = (nav
+        .doors
         .door_openers(door)
         .expect("the secret door blocks ways")
         .iter())
     .position(|o| matches!(o, Opener::Shot { .. }))
     .expect("shot open from somewhere");
-    let Opener::Shot { index, .. } = nav.door_openers(door).unwrap()[k] else {
+    let Opener::Shot { index, .. } = nav.doors.door_openers(door).unwrap()[k] else {
         unreachable!()
     };
-    let r = nav.doors.iter().find(|d| d.mover == door).unwrap().reaches[0];
+    let r = nav
+        .doors
+        .needed
+        .iter()
+        .find(|d| d.mover == door)
+        .unwrap()
+        .reaches[0];
     let d = Detour {
         door: door as u32,
         opener: k as u32,
