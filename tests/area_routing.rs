@@ -766,7 +766,7 @@ fn a_plats_top_is_covered_at_either_of_its_places() {
 }
 
 /// A runner that comes at a fall off a ledge going its way runs off it without a stand:
-/// with the player physics asked ([`botarena::bot::compiled::run_on_the_run`], as the
+/// with the player physics asked ([`botarena::aas::run::run_on_the_run`], as the
 /// tour's prediction and `route --nav` ask it), the route's time is what a player running
 /// straight there takes, and its path comes down the way the runner falls; from the graph
 /// alone the fall counts its recorded time from a stand.
@@ -794,8 +794,13 @@ fn a_fall_come_at_running_is_timed_as_the_physics_runs_it() {
         .find(|x| x.kind.played())
         .expect("a fall or jump off the ledge");
     let physics = PhysicsParams::default();
-    let ctx = botarena::bot::compiled::geometry_ctx(&cmap, physics, 0.05, None);
-    let on_the_run = botarena::bot::compiled::on_the_run(&ctx, &mesh);
+    let ctx = botarena::aas::run::RunWorld {
+        map: &cmap,
+        physics,
+        dt: 0.05,
+        me: None,
+    };
+    let on_the_run = botarena::aas::run::on_the_run(&ctx, &mesh);
     let east = v(320., 0., 0.);
     let (graph, ..) = run_path_timed(&mesh, from, east, to, &r.reaches, |_, t| t, None);
     let (run, path, _) = run_path_timed(

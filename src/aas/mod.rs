@@ -27,6 +27,7 @@ pub mod file;
 pub mod mesh;
 pub mod reach;
 pub mod route;
+pub mod run;
 pub mod world;
 
 pub use build::{CompileError, compile};

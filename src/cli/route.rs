@@ -154,13 +154,13 @@ fn run_nav(args: &Args, nav: &std::path::Path) -> Outcome {
     let cache = build_cache(&mesh, to_area, travel);
     // The runner's time with the jumps and falls it takes on the run as a compiled bot
     // does, tried through the player physics (the tour's prediction does the same).
-    let ctx = botarena::bot::compiled::geometry_ctx(
-        &world.cmap,
-        botarena::physics::pmove::PhysicsParams::default(),
-        1.0 / mesh.params.tick_rate as f32,
-        None,
-    );
-    let on_the_run = botarena::bot::compiled::on_the_run(&ctx, &mesh);
+    let ctx = botarena::aas::run::RunWorld {
+        map: &world.cmap,
+        physics: botarena::physics::pmove::PhysicsParams::default(),
+        dt: 1.0 / mesh.params.tick_rate as f32,
+        me: None,
+    };
+    let on_the_run = botarena::aas::run::on_the_run(&ctx, &mesh);
     let r = route(&mesh, &cache, from, to).map(|r| {
         let (run_seconds, path, last_run) = run_path_timed(
             &mesh,

@@ -398,13 +398,13 @@ fn predict_as(
     let mesh = Arc::clone(&nav.mesh);
     // A jump or fall come at running: taken on the way in where the movement stage would
     // (tried through the physics on the geometry as it is now).
-    let ctx = crate::bot::compiled::geometry_ctx(
-        &m.sim.cmap,
-        m.sim.params,
-        m.sim.dt,
-        m.sim.players.first().map(|p| p.id),
-    );
-    let on_the_run = crate::bot::compiled::on_the_run(&ctx, &mesh);
+    let ctx = crate::aas::run::RunWorld {
+        map: &m.sim.cmap,
+        physics: m.sim.params,
+        dt: m.sim.dt,
+        me: m.sim.players.first().map(|p| p.id),
+    };
+    let on_the_run = crate::aas::run::on_the_run(&ctx, &mesh);
     let g = mesh.area_at(item.stand)?;
     let (level, dt) = (&m.sim.level, m.sim.dt);
     // What the tourist's routes may use now (into slime only in the biosuit).

@@ -8,12 +8,12 @@ use crate::map::EntId;
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MINS, PlayerState, UserCmd, pmove};
 
-use super::fit::{NEAR_LEVEL, run_in};
 use super::follow::{FollowCtx, follow_route};
 use super::openers::{Opener, SHOT_HEIGHT};
 use super::query::CompiledNav;
 use super::start::{stand, yaw_to};
 use super::state::{AreaNav, Detour, Step};
+use crate::aas::run::{NEAR_LEVEL, run_in};
 
 /// Whether door `index` (a mover index) rests where it spawned (nothing has fired it yet:
 /// shut, or open for a door that starts open).

@@ -1,6 +1,7 @@
 //! Following a route: each tick, the command that takes a compiled bot along the first
 //! reachability of its route ([`follow`]), with waits for the movers it needs.
 
+use crate::aas::run::RunWorld;
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -13,13 +14,14 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState
 
 use super::APPROACH;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
-use super::fit::{landed_below, run_in};
-use super::guard::{guard, over_floor, turned};
+use super::guard::{guard, over_floor};
 use super::kinds::{play_run, swim_across, walk_across};
 use super::query::{Answer, CompiledNav};
 use super::start::{brake, onto_start, overshoots, slowing, stand, steered};
 use super::state::{AreaNav, Detour, Step};
 use super::steer::{climbing_out, head_for, head_to, kept, lookahead, taken_from_outside};
+use crate::aas::run::turned;
+use crate::aas::run::{landed_below, run_in};
 use crate::bot::movement::{MoveRequest, MoveTarget};
 
 /// Whether the movers a reachability needs are where they were when it was verified
@@ -114,6 +116,44 @@ pub struct FollowCtx<'a> {
     pub doors: &'a [crate::bot::explore::ShootableView],
     /// The movers' ids by index in the level's movers.
     pub mover_ids: &'a [u32],
+}
+
+impl<'a> FollowCtx<'a> {
+    /// What a run's fit reads of this context ([`crate::aas::run`]).
+    pub fn world(&self) -> RunWorld<'a> {
+        RunWorld {
+            map: self.map,
+            physics: self.physics,
+            dt: self.dt,
+            me: self.me,
+        }
+    }
+}
+
+/// What a follower reads of the world's geometry as it is, with no mover state and nothing
+/// shootable (the fits of [`run_on_the_run`] for a route's prediction, and tests).
+pub fn geometry_ctx(
+    map: &CollisionMap,
+    physics: PhysicsParams,
+    dt: f32,
+    me: Option<EntId>,
+) -> FollowCtx<'_> {
+    fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
+        None
+    }
+    fn open(_: u32) -> bool {
+        true
+    }
+    FollowCtx {
+        map,
+        physics,
+        dt,
+        me,
+        mover: &no_mover,
+        door_open: &open,
+        doors: &[],
+        mover_ids: &[],
+    }
 }
 
 /// One tick of following the route to `goal` for a bot in state `s` (pure but for the

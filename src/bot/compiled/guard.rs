@@ -163,11 +163,3 @@ pub(super) fn kept_on(
 
 /// How far past a walk's end a bot heads (more than the movement stage's arrival radius).
 pub(super) const PAST: f32 = 20.0;
-
-/// `c` with its view turned by `turn` degrees.
-pub(super) fn turned(c: UserCmd, turn: f32) -> UserCmd {
-    UserCmd {
-        yaw: c.yaw + turn,
-        ..c
-    }
-}

@@ -9,9 +9,8 @@ use crate::aas::route::{Travel, border, nearest_on};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::pmove::{PlayerState, UserCmd};
 
-use super::fit::{NEAR_LEVEL, PAST_START, command_at, fit, fit_on_the_run, run_in};
 use super::follow::{FollowCtx, Leg, follow_route, go, movers_ready, plat_wait};
-use super::guard::{guard, kept_on, moving, turned};
+use super::guard::{guard, kept_on, moving};
 use super::query::CompiledNav;
 use super::start::{
     READY_DISTANCE, READY_SPEED, ROUND_ACROSS, ROUND_NEAR, behind_start, brake, fall_heading,
@@ -22,10 +21,12 @@ use super::steer::{
     ARRIVE, Ahead, Aim, head_for, head_to, kept, lookahead, past, straight_over, taken_from_outside,
 };
 use super::{APPROACH, APPROACH_SECONDS};
+use crate::aas::run::turned;
+use crate::aas::run::{NEAR_LEVEL, PAST_START, command_at, fit, fit_on_the_run, run_in};
 use crate::bot::movement::{MoveRequest, MoveTarget};
 
 /// The route's reachability after `reach` where it is a fall off a ledge that needs no
-/// mover, starts within [`PAST_START`] of the bot on its level, and lands as [`fit`] asks
+/// mover, starts within [`PAST_START`] of the bot on its level, and lands as [`crate::aas::run::fit`] asks
 /// from the bot's state as it is: (that fall, its turn).
 pub(super) fn fall_from_here(
     ctx: &FollowCtx,
@@ -58,7 +59,7 @@ pub(super) fn fall_from_here(
     {
         return None;
     }
-    fit(ctx, mesh, fall, s).map(|turn| (next, turn))
+    fit(&ctx.world(), mesh, fall, s).map(|turn| (next, turn))
 }
 
 /// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
@@ -336,7 +337,8 @@ pub(super) fn play_run(
         && reach.needs.is_empty()
         && (reach.kind.played() || reach.kind == ReachKind::Teleport)
         && speed > READY_SPEED
-        && let Some((lead, turn, skip, ..)) = fit_on_the_run(ctx, mesh, &nav.teleporters, reach, s)
+        && let Some((lead, turn, skip, ..)) =
+            fit_on_the_run(&ctx.world(), mesh, &nav.teleporters, reach, s)
     {
         st.turn = turn;
         st.lead = (lead.0 > 0).then_some(lead);
@@ -359,7 +361,7 @@ pub(super) fn play_run(
             .dot(s.velocity.truncate().normalize_or_zero())
             < ROUND_ACROSS
         && settled_onto(ctx, mesh, s, reach.start)
-            .is_none_or(|stood| fit(ctx, mesh, reach, &stood).is_none())
+            .is_none_or(|stood| fit(&ctx.world(), mesh, reach, &stood).is_none())
         && let Some(p) = behind_start(ctx, mesh, reach)
     {
         // At a jump's start coming across its way, fast, where the stand that slowing onto
@@ -411,7 +413,7 @@ pub(super) fn play_run(
     // are: their runs depend on more than the geometry).
     st.turn = 0.0;
     if reach.kind.played() {
-        match fit(ctx, mesh, reach, s) {
+        match fit(&ctx.world(), mesh, reach, s) {
             Some(turn) => st.turn = turn,
             None if flat > 1.0 && st.approach < APPROACH_SECONDS => {
                 // Nearer the start may do.

@@ -23,13 +23,13 @@
 //! Entry points: [`Navigation`], [`CompiledNav`], [`AreaNav`], [`route_system`].
 //!
 //! Files, one job each: `travel` (travel flags), `openers` (what opens a door), `query`
-//! (the shared graph and its route answers), `state` (per-bot route state), `steer`
-//! (look-ahead and aiming), `guard` (the edge guard), `fit` (runs taken on the run, and
-//! their prediction), `start` (slowing onto a run's start), `follow` (the per-tick
-//! follower), `detour` (going to fire a door's opener).
+//! (the shared graph: door state and route answers), `state` (per-bot route state),
+//! `steer` (look-ahead and aiming), `guard` (the edge guard), `start` (slowing onto a run's
+//! start), `follow` (the per-tick follower: one `match` on the reachability kind), `kinds`
+//! (following each kind), `detour` (going to fire a door's opener). Runs taken on the run
+//! are fitted by [`crate::aas::run`], which the route's prediction shares.
 
 mod detour;
-mod fit;
 mod follow;
 mod guard;
 mod kinds;
@@ -46,8 +46,7 @@ use crate::sim::components::{Command, Motion, Vitals};
 pub use super::Navigation;
 use super::movement::MoveIntent;
 use super::routing::RouteState;
-pub use fit::{geometry_ctx, on_the_run, run_on_the_run};
-pub use follow::{FollowCtx, follow};
+pub use follow::{FollowCtx, follow, geometry_ctx};
 pub use openers::{Opener, fired_by_anything, firing_triggers};
 pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
 pub use state::{AreaNav, Detour, Step};
@@ -56,9 +55,7 @@ pub use travel::{travel_for, travel_of};
 /// Seconds a reachability a bot failed to get through is left out of its choices.
 pub const AVOID_SECONDS: f32 = 5.0;
 
-/// Distance from a reachability's start at which a bot stops steering round obstacles and
-/// slows to a stand on the start.
-const APPROACH: f32 = 80.0;
+use crate::aas::run::APPROACH;
 
 /// A swim through slime or lava is set off on from dry ground only where this many times
 /// the health it costs on the area graph's times ([`CompiledNav::liquid_hurt`]) is less

@@ -9,10 +9,10 @@ use crate::map::EntId;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, pmove};
 
 use super::APPROACH_SECONDS;
-use super::fit::{STEP, run_in};
 use super::follow::FollowCtx;
 use super::guard::{kept_on, over_floor};
 use super::steer::ARRIVE;
+use crate::aas::run::{STEP, run_in};
 
 /// How near the start (units across) and how slow (u/s) a bot must be to play the commands.
 pub(super) const READY_DISTANCE: f32 = 6.0;

@@ -9,12 +9,12 @@ use crate::map::EntId;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
 
 use super::APPROACH;
-use super::fit::{NEAR_LEVEL, STEP};
 use super::follow::FollowCtx;
 use super::guard::{PAST, kept_on};
 use super::query::{Answer, CompiledNav};
 use super::start::{steered, yaw_to};
 use super::state::{AreaNav, Step};
+use crate::aas::run::{NEAR_LEVEL, STEP};
 use crate::bot::movement::{MoveRequest, MoveTarget};
 
 /// How far ahead along the route a walking bot looks for a point to head straight for.

@@ -10,11 +10,7 @@ use crate::physics::movers::Phase;
 use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
 
 use super::detour::detour;
-use super::fit::{
-    LANDED_NEAR, STEP, command_at, fit, fit_on_the_run, fit_teleport, geometry_ctx, run_in, run_up,
-};
-use super::follow::FollowCtx;
-use super::guard::turned;
+use super::follow::{FollowCtx, geometry_ctx};
 use super::kinds::swim_crossing;
 use super::openers::Opener;
 use super::query::CompiledNav;
@@ -22,6 +18,10 @@ use super::start::{READY_DISTANCE, READY_SPEED, slowing, stand, stop_below};
 use super::state::{AreaNav, Detour, Step};
 use super::steer::{ARRIVE, CLIMB_OUT, climbing_out, start_taken};
 use super::travel::{travel_for, travel_of};
+use crate::aas::run::turned;
+use crate::aas::run::{
+    LANDED_NEAR, STEP, command_at, fit, fit_on_the_run, fit_teleport, run_in, run_up,
+};
 use crate::aas::{CmdRun, Reach, teleporters};
 use crate::bot::Navigation;
 use crate::map::builder::MapBuilder;
@@ -164,8 +164,8 @@ fn a_run_into_a_teleporter_fits_from_a_moving_bot() {
     let mut s = crate::nav::sample::stand_still(&cmap, &physics, v(90., 10., 40.));
     s.velocity = v(320., 0., 0.);
     assert_eq!(tps.len(), 1);
-    assert_eq!(fit_teleport(&ctx, &tps, &run(0.0), &s), Some(0.0));
-    assert_eq!(fit_teleport(&ctx, &tps, &run(180.0), &s), None);
+    assert_eq!(fit_teleport(&ctx.world(), &tps, &run(0.0), &s), Some(0.0));
+    assert_eq!(fit_teleport(&ctx.world(), &tps, &run(180.0), &s), None);
     // A trigger sending elsewhere is not the run's.
     let mut elsewhere = run(0.0);
     elsewhere.end = v(-400., -300., 24.);
@@ -173,7 +173,7 @@ fn a_run_into_a_teleporter_fits_from_a_moving_bot() {
         dest: v(-400., -300., 51.),
         ..tps[0]
     }];
-    assert_eq!(fit_teleport(&ctx, &far, &elsewhere, &s), Some(0.0));
+    assert_eq!(fit_teleport(&ctx.world(), &far, &elsewhere, &s), Some(0.0));
     let other = [tps[0], far[0]];
     let far_only = [
         crate::aas::Teleporter {
@@ -183,8 +183,11 @@ fn a_run_into_a_teleporter_fits_from_a_moving_bot() {
         },
         tps[0],
     ];
-    assert_eq!(fit_teleport(&ctx, &other, &elsewhere, &s), Some(0.0));
-    assert_eq!(fit_teleport(&ctx, &far_only, &elsewhere, &s), None);
+    assert_eq!(
+        fit_teleport(&ctx.world(), &other, &elsewhere, &s),
+        Some(0.0)
+    );
+    assert_eq!(fit_teleport(&ctx.world(), &far_only, &elsewhere, &s), None);
 }
 
 /// id's e1m1 (`$BOTARENA_QUAKE_MAPS` or ../shared/quake-maps), compiled; `None` (the
@@ -256,7 +259,8 @@ fn a_jump_fitted_on_the_run_does_not_land_back_where_it_is_jumped_from() {
     let tps = crate::aas::teleporters(&level);
     // No fit on the run (the bot then slows onto the start and jumps from a stand) is
     // as good; one found must land off the hall.
-    let Some(((lead, yaw), turn, skip, _)) = fit_on_the_run(&ctx, &mesh, &tps, reach, &s) else {
+    let Some(((lead, yaw), turn, skip, _)) = fit_on_the_run(&ctx.world(), &mesh, &tps, reach, &s)
+    else {
         println!("no fit on the run");
         return;
     };
@@ -394,11 +398,11 @@ fn a_fall_taken_from_beside_its_start_lands_a_walk_on_from_its_end() {
     let mut s = pmove(&s, &UserCmd::default(), ctx.map, &ctx.physics, 0.0, None).0;
     assert!(s.on_ground.is_some());
     s.velocity = Vec3::new(50.0, 21.0, 0.0);
-    assert!(fit(&ctx, &mesh, fall, &s).is_some());
+    assert!(fit(&ctx.world(), &mesh, fall, &s).is_some());
     // The same landing taken as the recorded fall's own: not near enough its end.
     let mut far = fall.clone();
     far.end = fall.end + Vec3::new(0.0, 2.0 * LANDED_NEAR, 0.0);
-    assert!(fit(&ctx, &mesh, &far, &s).is_none());
+    assert!(fit(&ctx.world(), &mesh, &far, &s).is_none());
 }
 
 /// e1m1's secret door by the second super shotgun (mover id 16): the walk north of it,
@@ -608,7 +612,7 @@ fn a_jump_fits_only_where_it_lands_on_its_end_areas_level() {
         "turned 8 degrees it comes down over the ridge and falls back: {fell:?}"
     );
     assert_eq!(
-        fit(&ctx, &mesh, reach, &beside),
+        fit(&ctx.world(), &mesh, reach, &beside),
         None,
         "from beside its start"
     );
@@ -616,7 +620,7 @@ fn a_jump_fits_only_where_it_lands_on_its_end_areas_level() {
     for dx in [-2.0, 0.0, 2.0, 4.0] {
         for dy in [-4.0, -2.0, 0.0, 2.0, 4.0] {
             let s = stand_at(reach.start + v(dx, dy, 0.));
-            if let Some(turn) = fit(&ctx, &mesh, reach, &s) {
+            if let Some(turn) = fit(&ctx.world(), &mesh, reach, &s) {
                 let (landed, _) = play(&s, turn);
                 assert!(
                     landed.origin.z >= level_z,

@@ -1,35 +1,62 @@
-//! Fitting a run on the run: a jump, fall, water jump or teleport the compiler recorded from a
-//! stand, taken instead from a moving bot's state near its start, with the run-in, a turn of
-//! its commands and a cut run-up found by running the player physics ([`fit_on_the_run`]).
-//! A route's prediction asks the same of each run on its way ([`run_on_the_run`]).
+//! A reachability's run taken on the run: a jump, fall, water jump or teleport the compiler
+//! recorded from a stand, taken instead from a moving player's state near its start, with
+//! the run-in, a turn of its commands and a cut run-up found by running the player physics
+//! ([`fit_on_the_run`]). The compiled bots' follower plays what it finds; a route's
+//! prediction asks the same of each run on its way ([`run_on_the_run`], [`on_the_run`]),
+//! so both time a run the same way. Beside the replay of a reachability
+//! ([`super::reach::run_reach`]).
+//!
+//! Entry points: [`RunWorld`], [`fit_on_the_run`], [`run_on_the_run`], [`on_the_run`].
 
 use glam::{Vec2, Vec3};
 
-use crate::aas::{NavMesh, ReachKind};
+use super::{NavMesh, ReachKind};
 use crate::map::{CollisionMap, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
 
-use super::APPROACH;
-use super::follow::FollowCtx;
-use super::guard::turned;
+/// What a run's fit reads of the world: its geometry as it is, the movement constants, the
+/// tick length and the player's own body (traces ignore it).
+#[derive(Clone, Copy)]
+pub struct RunWorld<'a> {
+    /// The geometry as it is this tick.
+    pub map: &'a CollisionMap,
+    /// Movement constants.
+    pub physics: PhysicsParams,
+    /// Tick length, seconds.
+    pub dt: f32,
+    /// The player's own body.
+    pub me: Option<EntId>,
+}
+
+/// Distance from a reachability's start at which a bot stops steering round obstacles and
+/// slows to a stand on the start; within it a run may be taken on the run.
+pub const APPROACH: f32 = 80.0;
+
+/// `c` with its view turned by `turn` degrees.
+pub fn turned(c: UserCmd, turn: f32) -> UserCmd {
+    UserCmd {
+        yaw: c.yaw + turn,
+        ..c
+    }
+}
 
 /// Height from a reachability's start within which a bot counts as on its level (two
 /// steps of a stair).
-pub(super) const NEAR_LEVEL: f32 = 32.0;
+pub const NEAR_LEVEL: f32 = 32.0;
 
 /// A step's height (units): how far below an area's lowest origin a falling player has
 /// missed it.
-pub(super) const STEP: f32 = 18.0;
+pub const STEP: f32 = 18.0;
 
 /// Turns (degrees) tried on a run's commands, in order.
-pub(super) const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
+pub const FIT_TURNS: [f32; 7] = [0.0, 2.0, -2.0, 4.0, -4.0, 8.0, -8.0];
 
 /// How far past a run's start (units across) a bot going its way still tries it from
 /// where it is.
-pub(super) const PAST_START: f32 = 32.0;
+pub const PAST_START: f32 = 32.0;
 
 /// Running in at yaw `yaw` (degrees): the first ticks of a run taken on the run.
-pub(super) fn run_in(yaw: f32, pitch: f32) -> UserCmd {
+pub fn run_in(yaw: f32, pitch: f32) -> UserCmd {
     UserCmd {
         forward_move: 320.0,
         yaw,
@@ -47,8 +74,8 @@ pub(super) fn run_in(yaw: f32, pitch: f32) -> UserCmd {
 /// [`fit_teleport`] sends): ((run-in ticks, run-in yaw), turn, run-up ticks left out,
 /// ticks until it lands counting the run-in; 0 for a teleport). `None`: none does from
 /// here, or the start is beyond [`APPROACH`] or behind the bot's motion.
-pub(super) fn fit_on_the_run(
-    ctx: &FollowCtx,
+pub fn fit_on_the_run(
+    ctx: &RunWorld,
     mesh: &NavMesh,
     teleporters: &[crate::aas::Teleporter],
     reach: &crate::aas::Reach,
@@ -154,7 +181,7 @@ pub(super) fn fit_on_the_run(
 /// are not jumps or falls, and for those that need a mover. The route's prediction asks
 /// this of each run it comes to on the way.
 pub fn run_on_the_run(
-    ctx: &FollowCtx,
+    ctx: &RunWorld,
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
     from: Vec3,
@@ -196,49 +223,23 @@ pub fn run_on_the_run(
 /// [`run_on_the_run`] by reachability index: what a route's prediction asks
 /// ([`crate::aas::route::OnTheRun`]).
 pub fn on_the_run<'a>(
-    ctx: &'a FollowCtx,
+    ctx: &'a RunWorld,
     mesh: &'a NavMesh,
 ) -> impl Fn(u32, Vec3, Vec2) -> Option<(f32, Vec<Vec3>)> + 'a {
     move |i, at, heading| run_on_the_run(ctx, mesh, &mesh.reaches()[i as usize], at, heading)
 }
 
-/// What a follower reads of the world's geometry as it is, with no mover state and nothing
-/// shootable (the fits of [`run_on_the_run`] for a route's prediction, and tests).
-pub fn geometry_ctx(
-    map: &CollisionMap,
-    physics: PhysicsParams,
-    dt: f32,
-    me: Option<EntId>,
-) -> FollowCtx<'_> {
-    fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
-        None
-    }
-    fn open(_: u32) -> bool {
-        true
-    }
-    FollowCtx {
-        map,
-        physics,
-        dt,
-        me,
-        mover: &no_mover,
-        door_open: &open,
-        doors: &[],
-        mover_ids: &[],
-    }
-}
-
 /// Ticks a fall that lands beside its end area is followed, held still, to see that the bot
 /// stays on that floor (at running speed, friction has taken three quarters of it).
-pub(super) const SLIDE_TICKS: u32 = 6;
+pub const SLIDE_TICKS: u32 = 6;
 
 /// How far (units) from a fall's recorded end it may come down beside its end area.
-pub(super) const LANDED_NEAR: f32 = 64.0;
+pub const LANDED_NEAR: f32 = 64.0;
 
 /// Whether a fall off a ledge (`reach`) that came down at `p`, in area `a`, landed where it
 /// leads: below its start, on its end area's level, a walk or two from it and near its end
 /// (not down a slope the other way below the ledge, come at running).
-pub(super) fn landed_below(mesh: &NavMesh, reach: &crate::aas::Reach, p: Vec3, a: u32) -> bool {
+pub fn landed_below(mesh: &NavMesh, reach: &crate::aas::Reach, p: Vec3, a: u32) -> bool {
     let to = &mesh.areas()[reach.to as usize];
     a != reach.from
         && p.z < reach.start.z - STEP
@@ -250,7 +251,7 @@ pub(super) fn landed_below(mesh: &NavMesh, reach: &crate::aas::Reach, p: Vec3, a
 /// Whether a run that ends in area `to` did as well landing in `a`: `to` itself, or an area
 /// one or two walks from it either way (a jump at running speed carries on past a strip of
 /// floor at a ledge's lip into the room beyond, whose route is asked again from there).
-pub(super) fn walks_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
+pub fn walks_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
     mesh.walk_joined(to, a)
         || mesh
             .neighbours(to)
@@ -258,7 +259,7 @@ pub(super) fn walks_to(mesh: &NavMesh, to: u32, a: u32) -> bool {
 }
 
 /// `reach`'s command at tick `k` of its run (the last one past its end).
-pub(super) fn command_at(reach: &crate::aas::Reach, k: u32) -> UserCmd {
+pub fn command_at(reach: &crate::aas::Reach, k: u32) -> UserCmd {
     let mut left = k;
     for run in &reach.commands {
         if left < run.ticks {
@@ -271,7 +272,7 @@ pub(super) fn command_at(reach: &crate::aas::Reach, k: u32) -> UserCmd {
 
 /// Ticks of a jump's recorded run that get the player up to speed before it jumps (its first
 /// command, where the next one jumps); 0 for other runs.
-pub(super) fn run_up(reach: &crate::aas::Reach) -> u32 {
+pub fn run_up(reach: &crate::aas::Reach) -> u32 {
     match reach.commands.as_slice() {
         [first, next, ..]
             if matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
@@ -288,8 +289,8 @@ pub(super) fn run_up(reach: &crate::aas::Reach) -> u32 {
 /// physics from the bot's state `s` on the geometry as it is, end in the reachability's end
 /// area (standing, coming down onto it, or swimming there) and land there or in an area
 /// [`walks_to`] it, on its level; `None` when none does.
-pub(super) fn fit(
-    ctx: &FollowCtx,
+pub fn fit(
+    ctx: &RunWorld,
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
     s: &PlayerState,
@@ -300,8 +301,8 @@ pub(super) fn fit(
 /// [`fit`] over the given turns only, the first `skip` ticks of the commands left out,
 /// with the ticks the first that fits takes to land; `trail` (given one turn) gets the
 /// player's origin on each of them.
-pub(super) fn fit_turned(
-    ctx: &FollowCtx,
+pub fn fit_turned(
+    ctx: &RunWorld,
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
     s: &PlayerState,
@@ -408,8 +409,8 @@ pub(super) fn fit_turned(
 /// the recorded run was sent (the destination nearest where that run came down; triggers
 /// that share it send alike); `None` when none does. Walking into a teleporter needs no
 /// stand first: the trigger takes the player however it comes.
-pub(super) fn fit_teleport(
-    ctx: &FollowCtx,
+pub fn fit_teleport(
+    ctx: &RunWorld,
     teleporters: &[crate::aas::Teleporter],
     reach: &crate::aas::Reach,
     s: &PlayerState,
