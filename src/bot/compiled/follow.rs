@@ -1,6 +1,11 @@
 //! Following a route: each tick, the command that takes a compiled bot along the first
 //! reachability of its route ([`follow`]), with waits for the movers it needs.
 
+use super::AT_DOOR;
+use super::NEAR_END;
+use super::NEAR_END_RISE;
+use super::RUN_SPEED;
+use super::WAIT_SHARE;
 use crate::aas::run::RunWorld;
 use std::sync::Arc;
 
@@ -252,7 +257,7 @@ pub(super) struct Leg<'a> {
 pub(super) fn go(p: Vec3) -> Step {
     Step::Go(MoveRequest {
         target: MoveTarget::Point(p),
-        speed: 320.0,
+        speed: RUN_SPEED,
         known: false,
         wade: false,
         to_target: true,
@@ -423,8 +428,8 @@ pub(super) fn play_on(
                     a == reach.to
                         || (a != reach.from
                             && mesh.walk_joined(reach.to, a)
-                            && (s.origin - reach.end).truncate().length() <= 48.0
-                            && (s.origin.z - reach.end.z).abs() <= 24.0)
+                            && (s.origin - reach.end).truncate().length() <= NEAR_END
+                            && (s.origin.z - reach.end.z).abs() <= NEAR_END_RISE)
                         || (reach.kind == ReachKind::WalkOffLedge
                             && s.on_ground.is_some()
                             && landed_below(mesh, reach, s.origin, a))
@@ -636,11 +641,11 @@ pub(super) fn at_shut_door(
     // coasting from full speed slides about 50 units, into the way a secret door swings
     // open (one pushed a bot into the corner behind it, where the way on needed the door
     // shut again).
-    if flat > 24.0 && !(flat <= APPROACH && overshoots(ctx, s, reach.start)) {
+    if flat > AT_DOOR && !(flat <= APPROACH && overshoots(ctx, s, reach.start)) {
         st.held += dt;
         return go(reach.start);
     }
-    st.held += dt * 0.25;
+    st.held += dt * WAIT_SHARE;
     let wait = if reach.kind == ReachKind::Elevator {
         onto_start(s, reach)
     } else {

@@ -1,6 +1,8 @@
 //! The edge guard: a command that would carry the bot off the floors under its route within
 //! a few ticks is turned or slowed ([`guard`], [`kept_on`]).
 
+use super::RUN_SPEED;
+use crate::physics::pmove::STEP_SIZE;
 use glam::Vec3;
 
 use crate::aas::NavMesh;
@@ -22,9 +24,9 @@ pub(super) fn over_floor(mesh: &NavMesh, p: Vec3) -> bool {
     mesh.areas_in_cell(ix, iy).iter().any(|&a| {
         let ar = &mesh.areas()[a as usize];
         if ar.is_swim() {
-            p.z >= ar.mins.z - 18.0 && p.z <= ar.maxs.z + 18.0
+            p.z >= ar.mins.z - STEP_SIZE && p.z <= ar.maxs.z + STEP_SIZE
         } else {
-            (p.z - ar.floor_z(p.truncate())).abs() <= 18.0
+            (p.z - ar.floor_z(p.truncate())).abs() <= STEP_SIZE
         }
     })
 }
@@ -40,7 +42,7 @@ pub(super) fn over_route(mesh: &NavMesh, areas: &[u32], p: Vec3) -> bool {
         !ar.is_swim()
             && (ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
             && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
-            && p.z >= ar.floor_z(p.truncate()) - 18.0
+            && p.z >= ar.floor_z(p.truncate()) - STEP_SIZE
     })
 }
 
@@ -109,7 +111,7 @@ pub(super) fn guard(
         }
         true
     };
-    if on_floor(&toward(s, 320.0), Some(320.0)) {
+    if on_floor(&toward(s, RUN_SPEED), Some(RUN_SPEED)) {
         return None;
     }
     let brake = brake(s);

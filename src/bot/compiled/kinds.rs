@@ -3,6 +3,10 @@
 //! the compiler recorded played ([`play_run`]). [`super::follow`] chooses among them with
 //! one `match` on the kind.
 
+use super::NEARER_SPEED;
+use super::RUN_SPEED;
+use super::WAIT_SHARE;
+use super::start::SETTLE_RATE;
 use glam::{Vec2, Vec3};
 
 use crate::aas::route::{Travel, border, nearest_on};
@@ -120,7 +124,7 @@ pub(super) fn swim_to(s: &PlayerState, p: Vec3) -> Step {
         } else {
             MoveTarget::Point(p)
         },
-        speed: 320.0,
+        speed: RUN_SPEED,
         known: false,
         wade: false,
         to_target: true,
@@ -195,7 +199,7 @@ pub(super) fn walk_across(
     }
     let aim = |o: Vec3| match &ahead {
         Some(a) => head_for(mesh, o, a, (goal, goal_area)),
-        None if flat <= 16.0 => (past(reach.end, reach.start), Aim::Go),
+        None if flat <= ARRIVE => (past(reach.end, reach.start), Aim::Go),
         None => (reach.start, Aim::Go),
     };
     let areas = match &ahead {
@@ -209,7 +213,7 @@ pub(super) fn walk_across(
             // step high only at one end: the line's corner and the point round it both lay
             // where the riser is higher, and a bot stood before it for good.
             let yaw = yaw_to(s.origin, past(reach.end, reach.start));
-            let along = [320.0, 160.0, 80.0, 40.0]
+            let along = [RUN_SPEED, RUN_SPEED / 2.0, RUN_SPEED / 4.0, RUN_SPEED / 8.0]
                 .into_iter()
                 .map(|v| UserCmd {
                     forward_move: v,
@@ -281,7 +285,7 @@ pub(super) fn play_run(
     if let Some(p) = plat_wait(ctx, nav, mesh, reach) {
         // A plat the reachability needs down is not: waited for off its trigger,
         // which would hold it up (standing on it at the top, or under it).
-        st.held += dt * 0.25;
+        st.held += dt * WAIT_SHARE;
         return if (p - s.origin).truncate().length() > READY_DISTANCE {
             go(p)
         } else {
@@ -323,7 +327,7 @@ pub(super) fn play_run(
     }
     if swimming {
         st.held += dt;
-        if to_start.length() > 16.0 {
+        if to_start.length() > ARRIVE {
             return swim_to(s, reach.start);
         }
     } else if flat > APPROACH {
@@ -404,7 +408,7 @@ pub(super) fn play_run(
     if !movers_ready(mesh, &reach.needs, ctx) {
         // Waiting for the lift or door counts against the reachability at a quarter
         // of the time (a door that never opens is given up on in the end).
-        st.held += dt * 0.25;
+        st.held += dt * WAIT_SHARE;
         return Step::Cmd(onto_start(s, reach));
     }
     // The commands were verified from the start exactly; from where the bot stands
@@ -420,7 +424,7 @@ pub(super) fn play_run(
                 st.held += dt;
                 st.approach += dt;
                 let nearer = UserCmd {
-                    forward_move: (flat * 6.0).clamp(30.0, 320.0),
+                    forward_move: (flat * SETTLE_RATE).clamp(NEARER_SPEED, RUN_SPEED),
                     yaw: yaw_to(s.origin, reach.start),
                     pitch: s.pitch,
                     ..Default::default()

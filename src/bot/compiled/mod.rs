@@ -52,6 +52,26 @@ pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
 pub use state::{AreaNav, Detour, Step};
 pub use travel::{travel_for, travel_of};
 
+/// The running speed a follower wishes (u/s): Quake's `sv_maxspeed`.
+const RUN_SPEED: f32 = 320.0;
+
+/// The share of a tick spent waiting for a mover or a door that counts against a
+/// reachability's time limit (a door that never opens is given up on in the end).
+const WAIT_SHARE: f32 = 0.25;
+
+/// How far from a run's end (units across, and up or down) a bot standing in an area a
+/// walk joins to the end's counts as where the run leads.
+const NEAR_END: f32 = 48.0;
+/// See [`NEAR_END`]: up or down.
+const NEAR_END_RISE: f32 = 24.0;
+
+/// Within this distance (units across) of the start of a reachability through a shut
+/// door, a bot stops going to it and waits there (or shoots the door).
+const AT_DOOR: f32 = 24.0;
+
+/// The slowest a bot walks nearer a run's start from where its commands do not fit (u/s).
+const NEARER_SPEED: f32 = 30.0;
+
 /// Seconds a reachability a bot failed to get through is left out of its choices.
 pub const AVOID_SECONDS: f32 = 5.0;
 

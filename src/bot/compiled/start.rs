@@ -2,6 +2,7 @@
 //! recorded ([`slowing`], [`onto_start`]), braking where it would overshoot, and the checks
 //! that it has settled there.
 
+use super::RUN_SPEED;
 use glam::{Vec2, Vec3};
 
 use crate::aas::{NavMesh, ReachKind};
@@ -71,7 +72,8 @@ pub(super) fn slowing(ctx: &FollowCtx, mesh: &NavMesh, s: &PlayerState, start: V
     let dir = to_start.normalize_or_zero();
     let v = s.velocity.truncate();
     let side = v - dir * v.dot(dir);
-    let wish = (dir * (to_start.length() * SETTLE_RATE).min(320.0) - side).clamp_length_max(320.0);
+    let wish =
+        (dir * (to_start.length() * SETTLE_RATE).min(RUN_SPEED) - side).clamp_length_max(RUN_SPEED);
     let slow = UserCmd {
         forward_move: wish.length(),
         yaw: wish.y.atan2(wish.x).to_degrees(),
@@ -234,7 +236,7 @@ pub(super) fn onto_start(s: &PlayerState, reach: &crate::aas::Reach) -> UserCmd 
         return stand(s);
     }
     UserCmd {
-        forward_move: (flat * SETTLE_RATE).min(320.0),
+        forward_move: (flat * SETTLE_RATE).min(RUN_SPEED),
         yaw: yaw_to(s.origin, start),
         pitch: s.pitch,
         ..Default::default()
@@ -250,7 +252,7 @@ pub(super) fn brake(s: &PlayerState) -> UserCmd {
         return stand(s);
     }
     UserCmd {
-        forward_move: 320.0,
+        forward_move: RUN_SPEED,
         yaw: (-v).y.atan2(-v.x).to_degrees(),
         pitch: s.pitch,
         ..Default::default()

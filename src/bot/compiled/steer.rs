@@ -2,6 +2,9 @@
 //! route's floors ([`lookahead`]), where it aims on the way ([`head_for`], [`head_to`]) and
 //! whether it still keeps to the reachability it follows.
 
+use super::RUN_SPEED;
+use super::start::SETTLE_RATE;
+use crate::physics::pmove::STEP_SIZE;
 use glam::Vec3;
 
 use crate::aas::NavMesh;
@@ -228,7 +231,7 @@ pub(super) fn along(mesh: &NavMesh, areas: &[u32], origin: Vec3) -> usize {
             let z = ar.floor_z(origin.truncate());
             ((ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
                 && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
-                && origin.z >= z - 18.0)
+                && origin.z >= z - STEP_SIZE)
                 .then_some((z, k))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
@@ -357,9 +360,9 @@ pub(super) fn head_to(
         // In the air, wishing toward the point is what brakes the motion away from it.
         let c = UserCmd {
             forward_move: if aim == Aim::Stop && !air {
-                (flat * 6.0).min(320.0)
+                (flat * SETTLE_RATE).min(RUN_SPEED)
             } else {
-                320.0
+                RUN_SPEED
             },
             yaw: yaw_to(s.origin, p),
             pitch: s.pitch,
@@ -369,7 +372,7 @@ pub(super) fn head_to(
     }
     Step::Go(MoveRequest {
         target: MoveTarget::Point(p),
-        speed: 320.0,
+        speed: RUN_SPEED,
         known: true,
         wade: false,
         to_target: true,

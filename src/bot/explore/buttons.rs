@@ -1,6 +1,7 @@
 //! Buttons: going to press one that fires something ([`super::Explorer::button`]), routed
 //! round over the team's graph where walking straight there is blocked.
 
+use super::RUN_SPEED;
 use glam::Vec3;
 
 use crate::map::{CollisionMap, Contents, EntId};
@@ -170,7 +171,7 @@ impl Explorer {
             if flat.length() <= PRESS_RANGE {
                 ButtonGo::Press(crate::physics::predict::run_toward(
                     flat.extend(0.0),
-                    320.0,
+                    RUN_SPEED,
                     false,
                 ))
             } else {

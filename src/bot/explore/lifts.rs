@@ -3,6 +3,8 @@
 //! ([`super::Explorer::under_lift`]) and crossing a floor that slid away once it is back
 //! ([`super::Explorer::moved_floor`]).
 
+use super::RUN_SPEED;
+use super::THERE;
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -155,7 +157,7 @@ impl Explorer {
             // teleporter's well under it), so jump on toward it.
             let run_at = |to: Vec3, jump: bool| {
                 let dir = (to - s.origin).truncate().normalize_or_zero().extend(0.0);
-                ButtonGo::Press(crate::physics::predict::run_toward(dir, 320.0, jump))
+                ButtonGo::Press(crate::physics::predict::run_toward(dir, RUN_SPEED, jump))
             };
             let jump_on = |to: Vec3| run_at(to, !s.jump_held);
             let stopped = s.on_ground.is_some() && s.velocity.truncate().length() < STOPPED_SPEED;
@@ -272,7 +274,7 @@ impl Explorer {
             // On it: it is crossed as any floor (walking onto one may fire it, and the wall
             // it carries the bot to stops it).
             let d = q - s.origin;
-            let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+            let there = d.truncate().length() < THERE && d.z.abs() < THERE;
             if left <= 0.0 || there || s.on_ground == Some(f.id) || visits.visits(q) > 0 {
                 return None;
             }

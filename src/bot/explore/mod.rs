@@ -105,6 +105,15 @@ pub const CROWD_RADIUS: f32 = 192.0;
 /// Seconds before a target is given up.
 pub const TARGET_SECONDS: f32 = 4.0;
 
+/// The running speed an explorer wishes (u/s): Quake's `sv_maxspeed`.
+const RUN_SPEED: f32 = 320.0;
+
+/// Within this distance of a try's point (units across, and up or down) the bot is there.
+const THERE: f32 = 48.0;
+
+/// How far (units) a bot must get from where it was to count as not stuck there.
+const ANCHOR_RADIUS: f32 = 64.0;
+
 /// Whether an item is one that gets an item waypoint (weapons and powerups but the biosuit).
 pub fn wants_item_waypoint(level: &Level, item: usize) -> bool {
     let it = &level.items[item];
@@ -378,7 +387,7 @@ impl Explorer {
             k.1 -= dt;
         }
         self.skip.retain(|k| k.1 > 0.0);
-        if (s.origin - self.anchor).length() > 64.0 {
+        if (s.origin - self.anchor).length() > ANCHOR_RADIUS {
             self.anchor = s.origin;
             self.still = 0.0;
         } else {

@@ -2,6 +2,7 @@
 //! planned with the travel-time planner ([`PlannedRun`]) and played command by command
 //! ([`super::Explorer::planned_cmd`]).
 
+use super::RUN_SPEED;
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -99,7 +100,7 @@ impl PlannedRun {
 pub(super) fn run_to_point(p: Vec3) -> MoveRequest {
     MoveRequest {
         target: MoveTarget::Point(p),
-        speed: 320.0,
+        speed: RUN_SPEED,
         known: false,
         wade: false,
         to_target: false,
@@ -125,7 +126,7 @@ pub(super) fn stand_at(p: Vec3) -> MoveRequest {
 pub(super) fn brake(across: glam::Vec2) -> MoveRequest {
     MoveRequest {
         target: MoveTarget::Direction(-across.normalize().extend(0.0)),
-        speed: across.length().min(320.0),
+        speed: across.length().min(RUN_SPEED),
         known: false,
         wade: false,
         to_target: false,

@@ -1,6 +1,7 @@
 //! Slime in the biosuit: going in, searching it for what lies under a roof and for the ways
 //! out ([`slime_way`], [`super::Explorer::suit_swim`]).
 
+use super::RUN_SPEED;
 use std::collections::BTreeMap;
 
 use glam::Vec3;
@@ -301,7 +302,7 @@ impl Explorer {
                     // Against the motion it still has across the way (a bot that chose
                     // the way in on the run was carried off a ledge beside it).
                     let dir = (to - s.origin).truncate().normalize_or_zero();
-                    let want = dir * 320.0 - s.velocity.truncate();
+                    let want = dir * RUN_SPEED - s.velocity.truncate();
                     let wish = if want.length() > 40.0 {
                         want.normalize()
                     } else {
@@ -309,7 +310,7 @@ impl Explorer {
                     };
                     return Some(ButtonGo::Press(crate::physics::predict::run_toward(
                         wish.extend(0.0),
-                        320.0,
+                        RUN_SPEED,
                         false,
                     )));
                 }

@@ -2,6 +2,7 @@
 //! ([`super::Explorer::dive`]) and jumping into water nobody has swum in
 //! ([`super::Explorer::pool`]).
 
+use super::THERE;
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -169,7 +170,7 @@ impl Explorer {
             self.activity = Activity::Nothing;
             let left = left - dt;
             let d = to - s.origin;
-            let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+            let there = d.truncate().length() < THERE && d.z.abs() < THERE;
             if left <= 0.0 || there || visits.visits(to) > 0 {
                 // Exploring goes on from where it landed with a fresh choice (the old target
                 // is back up where it dived from); a swimmer under water (through a flooded

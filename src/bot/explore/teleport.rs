@@ -1,6 +1,7 @@
 //! Teleporters: stepping into one that leads where nobody has been
 //! ([`super::Explorer::teleporter`]) and the gates into a teleporter's field.
 
+use super::THERE;
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -188,7 +189,7 @@ impl Explorer {
         // What the routing stage said of this goal (not of the last one).
         let no_route = routed.0 == Some(*q) && routed.1;
         let d = *q - s.origin;
-        let there = d.truncate().length() < 48.0 && d.z.abs() < 48.0;
+        let there = d.truncate().length() < THERE && d.z.abs() < THERE;
         if *left <= 0.0 || no_route || there || visits.visits(*q) > 0 {
             self.gate = None;
             // Exploring goes on from here with a fresh choice.
