@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-use super::{Metric, Node};
+use super::config::{Metric, Node};
 use crate::physics::pmove::PlayerState;
 
 /// Nodes in cells of [`CELL`] units, for nearest-node queries.

@@ -51,6 +51,7 @@
 //! Files: this one (the search), `world` (plats, teleporters, the area metric), `grid`
 //! (the coverage grid and the goal queue), `times` (the item table).
 
+mod config;
 mod grid;
 mod world;
 
@@ -59,115 +60,17 @@ use std::time::Instant;
 use glam::Vec3;
 
 use crate::map::collision::overlaps;
-use crate::map::{CollisionMap, Contents, EntId};
+use crate::map::{CollisionMap, Contents};
 use crate::physics::movers::{MoverState, Phase};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd};
 use crate::sim::rng::SimRng;
+pub use config::{Metric, Node};
 use grid::{GoalQueue, Grid, score};
+pub use world::PlanConfig;
 pub use world::{AreaMetric, Lifts, Teleporter, lifts, planning_map, teleporters};
 use world::{World, changed};
 
 pub mod times;
-
-/// How "near" a tree node is to a sampled point.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub enum Metric {
-    /// Straight-line distance.
-    Euclidean,
-    /// Height differences count `w` times (w ≥ 1).
-    Height(f32),
-    /// The route time on the compiled area graph from the node's area to the point's, at
-    /// running speed (never less than the straight distance); needs
-    /// [`PlanConfig::area_metric`], else it is Euclidean.
-    Area,
-}
-
-impl Metric {
-    /// The metric a user names: `euclidean`, `height` (height differences ×3) or `area`
-    /// (route time on the compiled area graph).
-    pub fn from_name(name: &str) -> Result<Metric, String> {
-        match name {
-            "height" => Ok(Metric::Height(3.0)),
-            "euclidean" => Ok(Metric::Euclidean),
-            "area" => Ok(Metric::Area),
-            m => Err(format!(
-                "--metric {m:?}: expected euclidean, height or area"
-            )),
-        }
-    }
-
-    fn weight(self) -> f32 {
-        match self {
-            Metric::Euclidean | Metric::Area => 1.0,
-            Metric::Height(w) => w.max(1.0),
-        }
-    }
-
-    /// The distance between two points (for [`Metric::Area`] the straight one: a lower
-    /// bound of its route distance).
-    pub fn distance(self, a: Vec3, b: Vec3) -> f32 {
-        let d = a - b;
-        let w = self.weight();
-        (d.x * d.x + d.y * d.y + w * w * d.z * d.z).sqrt()
-    }
-}
-
-/// What a plan is asked to do.
-#[derive(Clone, Debug)]
-pub struct PlanConfig {
-    /// Seconds of physics per edge (the reference's 50 ms).
-    pub step: f32,
-    /// Expansions to make.
-    pub expansions: usize,
-    /// Stop early at this wall-clock time (not deterministic).
-    pub deadline: Option<Instant>,
-    /// Seed of the planner's random stream.
-    pub seed: u64,
-    /// Nearness of nodes to samples.
-    pub metric: Metric,
-    /// Share of samples drawn at the goal.
-    pub goal_bias: f32,
-    /// Stop at the first solution instead of improving it.
-    pub stop_at_first: bool,
-    /// Teleporters to take (see [`teleporters`]).
-    pub teleporters: Vec<Teleporter>,
-    /// Push volumes (`trigger_push`, [`crate::physics::push::pushes`]): each sets the
-    /// velocity of a player touching it, every step (a PUSH_ONCE push is taken as always
-    /// there: the plan does not know who used it first).
-    pub pushes: Vec<crate::physics::push::Push>,
-    /// The body the planned player has in the map, if any (ignored by its own moves: a bot
-    /// planning in a running simulation).
-    pub me: Option<EntId>,
-    /// The area graph's times for [`Metric::Area`].
-    pub area_metric: Option<std::sync::Arc<AreaMetric>>,
-    /// Movers that move while the plan runs ([`lifts`]; none by default).
-    pub lifts: std::sync::Arc<Lifts>,
-    /// The goal counts only for a player standing on the ground: a region to stand on a
-    /// narrow ledge beside a drop is otherwise touched on the way down past it.
-    pub goal_standing: bool,
-}
-
-impl Default for PlanConfig {
-    fn default() -> Self {
-        PlanConfig {
-            step: 0.05,
-            expansions: 200_000,
-            deadline: None,
-            seed: 0,
-            // Euclidean found weapon pairs more often and a ledge sooner than height ×3
-            // (docs/tuning.md).
-            metric: Metric::Euclidean,
-            goal_bias: 0.1,
-            stop_at_first: false,
-            teleporters: Vec::new(),
-            pushes: Vec::new(),
-            me: None,
-            area_metric: None,
-            lifts: Default::default(),
-            goal_standing: false,
-        }
-    }
-}
 
 /// A region the player's box must touch (an item's pickup box).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -193,21 +96,6 @@ impl Goal {
     pub fn centre(&self) -> Vec3 {
         (self.mins + self.maxs) * 0.5
     }
-}
-
-/// A state of the tree.
-#[derive(Clone, Copy, Debug)]
-pub struct Node {
-    /// The player's state.
-    pub state: PlayerState,
-    /// The node it was reached from (`u32::MAX` at the root).
-    pub parent: u32,
-    /// The controls held from the parent.
-    pub cmd: UserCmd,
-    /// Steps from the root.
-    pub steps: u32,
-    /// Where its lifts' states are in [`Plan::movers`] (block `movers`, one state per lift).
-    pub movers: u32,
 }
 
 /// A grown tree and its best solution.

@@ -1,9 +1,12 @@
 //! What the planner plans over: the collision world with its plats ([`Lifts`]), the
 //! teleporters, and the area graph's times as a metric ([`AreaMetric`]).
 
+use std::time::Instant;
+
+use crate::map::EntId;
 use glam::Vec3;
 
-use super::PlanConfig;
+use super::config::Metric;
 use crate::map::CollisionMap;
 use crate::map::collision::touches;
 use crate::map::level::{MoverDef, MoverKind, PathCorner, TriggerKind};
@@ -272,4 +275,61 @@ pub fn teleporters(level: &crate::map::Level) -> Vec<Teleporter> {
             _ => None,
         })
         .collect()
+}
+
+/// What a plan is asked to do.
+#[derive(Clone, Debug)]
+pub struct PlanConfig {
+    /// Seconds of physics per edge (the reference's 50 ms).
+    pub step: f32,
+    /// Expansions to make.
+    pub expansions: usize,
+    /// Stop early at this wall-clock time (not deterministic).
+    pub deadline: Option<Instant>,
+    /// Seed of the planner's random stream.
+    pub seed: u64,
+    /// Nearness of nodes to samples.
+    pub metric: Metric,
+    /// Share of samples drawn at the goal.
+    pub goal_bias: f32,
+    /// Stop at the first solution instead of improving it.
+    pub stop_at_first: bool,
+    /// Teleporters to take (see [`teleporters`]).
+    pub teleporters: Vec<Teleporter>,
+    /// Push volumes (`trigger_push`, [`crate::physics::push::pushes`]): each sets the
+    /// velocity of a player touching it, every step (a PUSH_ONCE push is taken as always
+    /// there: the plan does not know who used it first).
+    pub pushes: Vec<crate::physics::push::Push>,
+    /// The body the planned player has in the map, if any (ignored by its own moves: a bot
+    /// planning in a running simulation).
+    pub me: Option<EntId>,
+    /// The area graph's times for [`Metric::Area`].
+    pub area_metric: Option<std::sync::Arc<AreaMetric>>,
+    /// Movers that move while the plan runs ([`lifts`]; none by default).
+    pub lifts: std::sync::Arc<Lifts>,
+    /// The goal counts only for a player standing on the ground: a region to stand on a
+    /// narrow ledge beside a drop is otherwise touched on the way down past it.
+    pub goal_standing: bool,
+}
+
+impl Default for PlanConfig {
+    fn default() -> Self {
+        PlanConfig {
+            step: 0.05,
+            expansions: 200_000,
+            deadline: None,
+            seed: 0,
+            // Euclidean found weapon pairs more often and a ledge sooner than height ×3
+            // (docs/tuning.md).
+            metric: Metric::Euclidean,
+            goal_bias: 0.1,
+            stop_at_first: false,
+            teleporters: Vec::new(),
+            pushes: Vec::new(),
+            me: None,
+            area_metric: None,
+            lifts: Default::default(),
+            goal_standing: false,
+        }
+    }
 }

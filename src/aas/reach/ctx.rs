@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
 
-use super::jumps::landing;
+use super::replay::landing;
 use super::replay::{Arrival, Carrier, cut, in_area, settle, simulate};
 use crate::aas::mesh::{CmdRun, MoverNeed, NavMesh, Reach, ReachKind};
 use crate::aas::world::NavWorld;
@@ -205,3 +205,38 @@ impl Ctx<'_> {
         Some(r)
     }
 }
+
+/// The highest a barrier jump or running jump lands above its start (a jump peaks 45.6 up).
+pub(super) const MAX_JUMP_UP: f32 = 44.0;
+
+/// The longest drop tried (explorers walk off the same: `bot::explore::MAX_DROP`).
+pub const MAX_FALL: f32 = 1024.0;
+
+/// How far above the highest swimming origin a floor may be for a water jump to be tried:
+/// the jump's lift (`pmove`'s water jump) carries the box about 60 units up from the surface.
+pub(super) const MAX_WATER_JUMP_UP: f32 = 96.0;
+
+/// How far across a gap a running jump is looked for.
+pub(super) const MAX_GAP: f32 = 256.0;
+
+/// Of the reachabilities with the same (from, to, kind), the quickest stays; sorted by them.
+pub(super) fn keep_quickest(reaches: &mut Vec<Reach>) {
+    reaches.sort_by(|a, b| {
+        (a.from, a.to, a.kind)
+            .cmp(&(b.from, b.to, b.kind))
+            .then(a.seconds.total_cmp(&b.seconds))
+    });
+    reaches.dedup_by(|b, a| (a.from, a.to, a.kind) == (b.from, b.to, b.kind));
+}
+
+/// Two areas can be joined when at most one mover has to be moved for them.
+pub(super) fn same_world(mesh: &NavMesh, a: u32, b: u32) -> bool {
+    let (x, y) = (
+        mesh.areas()[a as usize].moved,
+        mesh.areas()[b as usize].moved,
+    );
+    x.is_none() || y.is_none() || x == y
+}
+
+/// Below this, a drop is more than a step.
+pub(super) const STEP_DROP: f32 = 18.0;

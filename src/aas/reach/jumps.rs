@@ -5,13 +5,14 @@ use std::collections::BTreeMap;
 
 use glam::Vec2;
 
-use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
+use crate::physics::pmove::{PhysicsParams, UserCmd, pmove};
 
 use super::ctx::{Ctx, Job};
-use super::movers::{needs, same_world};
+use super::ctx::{MAX_GAP, MAX_JUMP_UP, STEP_DROP, keep_quickest, same_world};
+use super::movers::needs;
+use super::replay::{LANDING_SECONDS, landing};
 use super::replay::{carrier_of, run_cmd, settle, simulate};
-use super::touching::{EIGHT, STEP_DROP, border_steps, heights, offset_cell};
-use super::{MAX_GAP, MAX_JUMP_UP, keep_quickest};
+use super::touching::{EIGHT, border_steps, heights, offset_cell};
 use crate::aas::mesh::{AreaFlags, CmdRun, CompileStats, MoverNeed, NavMesh, Reach, ReachKind};
 use crate::aas::world::{NavWorld, par_map};
 
@@ -185,49 +186,6 @@ pub(super) fn gaps(mesh: &NavMesh, walkable: &std::collections::BTreeSet<(u32, u
             dir,
         })
         .collect()
-}
-
-/// How long a fall that ends coming down over its end area is followed, held still,
-/// until it lands (a bot's fit of a run looks as far).
-pub(super) const LANDING_SECONDS: f32 = 2.0;
-
-/// Where a player coming down (`s`) lands when it holds still facing `yaw`: the first
-/// state on the ground, swimming or at rest, `None` when it has not within
-/// [`LANDING_SECONDS`] or a teleporter sent it on.
-pub(super) fn landing(
-    (world, cmap): (&NavWorld, &crate::map::CollisionMap),
-    s: PlayerState,
-    yaw: f32,
-    dt: f32,
-    ticks: &mut u64,
-) -> Option<PlayerState> {
-    if s.on_ground.is_some() || s.water_level >= 2 {
-        return Some(s);
-    }
-    let hold = [CmdRun {
-        ticks: (LANDING_SECONDS / dt).ceil() as u32,
-        cmd: UserCmd {
-            yaw,
-            ..Default::default()
-        },
-    }];
-    // Held up in the air (the box caught on an edge the physics does not count as
-    // ground) is where it comes to rest too: a bot walks on from there.
-    let mut last = s.origin;
-    simulate(
-        (world, cmap),
-        s,
-        &hold,
-        None,
-        dt,
-        |p, sent| {
-            let resting = p.origin.distance(last) < 0.01;
-            last = p.origin;
-            sent.is_none() && (p.on_ground.is_some() || p.water_level >= 2 || resting)
-        },
-        ticks,
-    )
-    .map(|a| a.state)
 }
 
 /// Cells of run-up tried behind a jump's start (8 units each at the default cell).

@@ -34,26 +34,14 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 
 use super::mesh::{AreaFlags, CompileStats, NavMesh, Reach, ReachKind};
 use super::world::{NavWorld, par_map};
-use ctx::{Ctx, Job};
+pub use ctx::MAX_FALL;
+use ctx::{Ctx, Job, keep_quickest};
 use jumps::gaps;
 pub(crate) use jumps::landings;
 use movers::{carries, needs, onto_held_plat, rides};
 pub use replay::{Arrival, clear_of_box, run_reach};
 pub(crate) use touching::new_ways;
 use touching::{near_drops, touching};
-
-/// The highest a barrier jump or running jump lands above its start (a jump peaks 45.6 up).
-const MAX_JUMP_UP: f32 = 44.0;
-
-/// The longest drop tried (explorers walk off the same: `bot::explore::MAX_DROP`).
-pub const MAX_FALL: f32 = 1024.0;
-
-/// How far above the highest swimming origin a floor may be for a water jump to be tried:
-/// the jump's lift (`pmove`'s water jump) carries the box about 60 units up from the surface.
-const MAX_WATER_JUMP_UP: f32 = 96.0;
-
-/// How far across a gap a running jump is looked for.
-const MAX_GAP: f32 = 256.0;
 
 /// Every candidate, verified; in a fixed order (the mesh sorts them).
 pub(crate) fn build(
@@ -183,16 +171,6 @@ pub(crate) fn build(
         stats.dropped += (before - list.len()) as u64;
     }
     (reaches, near)
-}
-
-/// Of the reachabilities with the same (from, to, kind), the quickest stays; sorted by them.
-fn keep_quickest(reaches: &mut Vec<Reach>) {
-    reaches.sort_by(|a, b| {
-        (a.from, a.to, a.kind)
-            .cmp(&(b.from, b.to, b.kind))
-            .then(a.seconds.total_cmp(&b.seconds))
-    });
-    reaches.dedup_by(|b, a| (a.from, a.to, a.kind) == (b.from, b.to, b.kind));
 }
 
 /// A push job for every area a standing player can touch a push from: the area's floor box

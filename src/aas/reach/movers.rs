@@ -10,12 +10,12 @@ use crate::map::level::MoverKind;
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
 
+use super::ctx::STEP_DROP;
 use super::ctx::{Ctx, Job};
 use super::replay::{
     Carrier, carry_state, cut, in_area, off_plat_trigger, on_plat_trigger, run_cmd, settle,
     simulate,
 };
-use super::touching::STEP_DROP;
 use crate::aas::mesh::{CmdRun, MoverNeed, NavMesh, Reach, ReachKind};
 use crate::aas::world::NavWorld;
 
@@ -398,15 +398,6 @@ pub(super) fn carries(world: &NavWorld, mesh: &NavMesh) -> Vec<Job> {
         }
     }
     out
-}
-
-/// Two areas can be joined when at most one mover has to be moved for them.
-pub(super) fn same_world(mesh: &NavMesh, a: u32, b: u32) -> bool {
-    let (x, y) = (
-        mesh.areas()[a as usize].moved,
-        mesh.areas()[b as usize].moved,
-    );
-    x.is_none() || y.is_none() || x == y
 }
 
 /// The mover the world it runs in has moved, doors whose closed brushes a reachability's

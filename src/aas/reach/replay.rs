@@ -320,3 +320,46 @@ pub(super) fn run_cmd(from: Vec3, to: Vec3, jump: bool, swim: bool) -> UserCmd {
         ..Default::default()
     }
 }
+
+/// How long a fall that ends coming down over its end area is followed, held still,
+/// until it lands (a bot's fit of a run looks as far).
+pub(super) const LANDING_SECONDS: f32 = 2.0;
+
+/// Where a player coming down (`s`) lands when it holds still facing `yaw`: the first
+/// state on the ground, swimming or at rest, `None` when it has not within
+/// [`LANDING_SECONDS`] or a teleporter sent it on.
+pub(super) fn landing(
+    (world, cmap): (&NavWorld, &crate::map::CollisionMap),
+    s: PlayerState,
+    yaw: f32,
+    dt: f32,
+    ticks: &mut u64,
+) -> Option<PlayerState> {
+    if s.on_ground.is_some() || s.water_level >= 2 {
+        return Some(s);
+    }
+    let hold = [CmdRun {
+        ticks: (LANDING_SECONDS / dt).ceil() as u32,
+        cmd: UserCmd {
+            yaw,
+            ..Default::default()
+        },
+    }];
+    // Held up in the air (the box caught on an edge the physics does not count as
+    // ground) is where it comes to rest too: a bot walks on from there.
+    let mut last = s.origin;
+    simulate(
+        (world, cmap),
+        s,
+        &hold,
+        None,
+        dt,
+        |p, sent| {
+            let resting = p.origin.distance(last) < 0.01;
+            last = p.origin;
+            sent.is_none() && (p.on_ground.is_some() || p.water_level >= 2 || resting)
+        },
+        ticks,
+    )
+    .map(|a| a.state)
+}

@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 use crate::physics::pmove::PlayerState;
 
 use super::ctx::{Ctx, Job};
-use super::movers::same_world;
+use super::ctx::{MAX_FALL, MAX_JUMP_UP, MAX_WATER_JUMP_UP, STEP_DROP, same_world};
 use super::replay::{in_area, run_cmd, simulate};
-use super::{MAX_FALL, MAX_JUMP_UP, MAX_WATER_JUMP_UP};
 use crate::aas::mesh::{CmdRun, NavMesh, Reach, ReachKind};
 
 impl Ctx<'_> {
@@ -106,9 +105,6 @@ impl Ctx<'_> {
         self.make((from, landed, kind), &start, &arr, cmds)
     }
 }
-
-/// Below this, a drop is more than a step.
-pub(super) const STEP_DROP: f32 = 18.0;
 
 /// The (x, y) neighbours of a cell: 4 sides.
 pub(super) const SIDES: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];

@@ -3,6 +3,7 @@
 //! travel) under a memory cap ([`AreaCaches`]) and repaired, not rebuilt, when obstacles
 //! block or free reachabilities ([`Blocked`], [`repair`]).
 
+use super::NONE;
 use crate::nav::lru::Lru;
 use std::collections::VecDeque;
 
@@ -14,9 +15,6 @@ use crate::aas::mesh::{NavMesh, ReachKind};
 
 /// The side of the default clusters' tiles, units.
 pub const DEFAULT_TILE: f32 = 768.0;
-
-/// No reachability (end of a route).
-pub(super) const NONE: u32 = u32::MAX;
 
 /// Times to one goal area from the end of every reachability.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use glam::Vec3;
 use serde::Serialize;
 
-use super::cache::{AreaCache, DEFAULT_TILE, NONE};
+use super::NONE;
+use super::cache::{AreaCache, DEFAULT_TILE};
 use super::{Travel, best_first, cross};
 use crate::aas::mesh::NavMesh;
 

@@ -35,7 +35,6 @@ use serde::Serialize;
 
 use super::mesh::{AreaFlags, MoverNeed, NavMesh, Reach, ReachKind};
 use crate::physics::pmove::PhysicsParams;
-use cache::NONE;
 pub use cache::{
     AreaCache, AreaCaches, Blocked, CacheStats, DEFAULT_TILE, build_cache, build_cache_blocked,
     repair,
@@ -43,6 +42,9 @@ pub use cache::{
 pub use hier::{Clusters, HierCache, HierRouter, seconds_from};
 pub use path::{border, corridor, floor_walk, nearest_on, string_pull};
 pub use time::{ON_THE_RUN_BACK, OnTheRun, START_SECONDS, run_path, run_path_timed, turn_seconds};
+
+/// No reachability (end of a route).
+const NONE: u32 = u32::MAX;
 
 /// What a route may use: reachability kinds (a bit per [`ReachKind::ALL`] index), whether
 /// it may go into slime and lava (Q3's `TFL_SLIME` and `TFL_LAVA`: a reachability into an

@@ -4,7 +4,6 @@
 use glam::{Vec3, Vec3A};
 
 use super::DIST_EPSILON;
-use super::trace::Clip;
 use crate::map::brush::Plane;
 
 /// The segment `s + t·d`, t in 0..=1, with its inverse direction computed once for the
@@ -182,4 +181,16 @@ pub(super) fn clip_pushed<const BOX: bool>(planes: &[Plane], s: Vec3, e: Vec3, h
     } else {
         Clip::Miss
     }
+}
+
+/// What clipping a sweep against one convex set of planes found ([`clip_planes`]).
+#[derive(Clone, Copy)]
+pub(super) enum Clip {
+    /// The sweep does not touch it.
+    Miss,
+    /// The sweep starts inside; `all_solid` when it also ends inside.
+    Inside { all_solid: bool },
+    /// The sweep enters it at the fraction `at` (0..1: a 1/32 unit short of the plane,
+    /// or 0 where the start is nearer than that), through the plane of `normal`.
+    Enter { at: f32, normal: Vec3 },
 }

@@ -3,23 +3,7 @@
 
 use glam::{Vec3, Vec3A};
 
-use super::CollisionMap;
 use crate::map::brush::{Brush, Contents};
-
-impl CollisionMap {
-    /// Calls `f` with the thread's scratch bitset, one bit per static brush, all zero; `f`
-    /// leaves it all zero.
-    pub(super) fn with_marks<R>(&self, f: impl FnOnce(&mut [u64]) -> R) -> R {
-        CANDIDATES.with(|c| {
-            let mut bits = c.borrow_mut();
-            let words = self.brushes.len().div_ceil(64);
-            if bits.len() < words {
-                bits.resize(words, 0);
-            }
-            f(&mut bits[..words])
-        })
-    }
-}
 
 /// Longest side (x or y) of a box sweep answered from the column grid rather than the tree
 /// (measured against a bounding-volume hierarchy: the grid wins for a step or a march, the
@@ -35,7 +19,7 @@ pub(super) const GRID_CELL: f32 = 128.0;
 
 thread_local! {
     /// Scratch bitset of candidate brushes for grid queries (all zero between queries).
-    static CANDIDATES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    pub(super) static CANDIDATES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Static brushes by the 128-unit cells (x, y, z) their boxes cover. Cells, not columns:

@@ -25,8 +25,8 @@ use serde::Serialize;
 
 use super::brush::{Brush, Contents};
 use grid::BrushGrid;
+use grid::CANDIDATES;
 pub use sight::NO_BLOCKER;
-use trace::x_order;
 pub use trace::{overlaps, touches};
 
 mod bsp;
@@ -150,6 +150,19 @@ fn new_geometry() -> u64 {
 }
 
 impl CollisionMap {
+    /// Calls `f` with the thread's scratch bitset, one bit per static brush, all zero; `f`
+    /// leaves it all zero.
+    fn with_marks<R>(&self, f: impl FnOnce(&mut [u64]) -> R) -> R {
+        CANDIDATES.with(|c| {
+            let mut bits = c.borrow_mut();
+            let words = self.brushes.len().div_ceil(64);
+            if bits.len() < words {
+                bits.resize(words, 0);
+            }
+            f(&mut bits[..words])
+        })
+    }
+
     /// Builds the world from static brushes and mover brush sets (absolute coordinates at
     /// spawn, offset zero).
     pub fn new(brushes: Vec<Brush>, movers: Vec<(EntId, Vec<Brush>)>) -> CollisionMap {
@@ -302,3 +315,8 @@ impl CollisionMap {
 
 #[cfg(test)]
 mod tests;
+
+/// The order of `CollisionMap::bodies_by_x`: low x, then id.
+fn x_order(a: &Body, b: &Body) -> std::cmp::Ordering {
+    a.mins.x.total_cmp(&b.mins.x).then(a.id.cmp(&b.id))
+}

@@ -1,6 +1,8 @@
 //! Box and ray sweeps: [`CollisionMap::trace`] through the static brushes (from the tree
 //! or the grid), the movers and the bodies, and [`CollisionMap::point_contents`].
 
+use super::clip::Clip;
+use super::x_order;
 use glam::{Vec3, Vec3A};
 
 use super::TRACES;
@@ -84,18 +86,6 @@ impl Work {
         self.contents = contents;
         self.ent = Some(ent);
     }
-}
-
-/// What clipping a sweep against one convex set of planes found ([`clip_planes`]).
-#[derive(Clone, Copy)]
-pub(super) enum Clip {
-    /// The sweep does not touch it.
-    Miss,
-    /// The sweep starts inside; `all_solid` when it also ends inside.
-    Inside { all_solid: bool },
-    /// The sweep enters it at the fraction `at` (0..1: a 1/32 unit short of the plane,
-    /// or 0 where the start is nearer than that), through the plane of `normal`.
-    Enter { at: f32, normal: Vec3 },
 }
 
 impl CollisionMap {
@@ -452,11 +442,6 @@ impl CollisionMap {
             .filter(move |b| overlaps(mins, maxs, b.mins, b.maxs))
             .map(|b| b.id)
     }
-}
-
-/// The order of `CollisionMap::bodies_by_x`: low x, then id.
-pub(super) fn x_order(a: &Body, b: &Body) -> std::cmp::Ordering {
-    a.mins.x.total_cmp(&b.mins.x).then(a.id.cmp(&b.id))
 }
 
 /// Whether an entity box touches a trigger box as Quake links them (`SV_LinkEdict` grows

@@ -18,7 +18,17 @@ use std::collections::BTreeMap;
 pub use components::GraphStats;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
-use spatial::cell_of;
+
+/// Side of a spatial hash cell.
+const CELL: f32 = 128.0;
+
+fn cell_of(p: Vec3) -> (i32, i32, i32) {
+    (
+        (p.x / CELL).floor() as i32,
+        (p.y / CELL).floor() as i32,
+        (p.z / CELL).floor() as i32,
+    )
+}
 
 /// What a waypoint marks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,22 +2,12 @@
 //! the column grid that answers them.
 
 use super::WaypointGraph;
+use super::{CELL, cell_of};
 use glam::Vec3;
-
-/// Side of a spatial hash cell.
-pub(super) const CELL: f32 = 128.0;
 
 /// Nearer first, ties to the lower number: the order of [`WaypointGraph::near`].
 pub(super) fn nearer(a: &(u32, f32), b: &(u32, f32)) -> std::cmp::Ordering {
     a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))
-}
-
-pub(super) fn cell_of(p: Vec3) -> (i32, i32, i32) {
-    (
-        (p.x / CELL).floor() as i32,
-        (p.y / CELL).floor() as i32,
-        (p.z / CELL).floor() as i32,
-    )
 }
 
 impl WaypointGraph {
