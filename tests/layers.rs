@@ -33,7 +33,7 @@ const UPWARD: &[(&str, &str)] = &[
 
 /// Folders split from one file whose files still import each other round a circle, to be
 /// ordered so that none does; no other circle is allowed.
-const CIRCLES_LEFT: &[&str] = &["bot/explore", "bot/compiled"];
+const CIRCLES_LEFT: &[&str] = &["bot/compiled"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -425,7 +425,9 @@ fn no_file_import_circle() {
     // no longer has one, so the list only shrinks.
     let folder = |c: &Vec<&str>| {
         let f = c[0].rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        c.iter().all(|x| x.rsplit_once('/').is_some_and(|(d, _)| d == f)).then_some(f)
+        c.iter()
+            .all(|x| x.rsplit_once('/').is_some_and(|(d, _)| d == f))
+            .then_some(f)
     };
     let mut left: BTreeSet<String> = BTreeSet::new();
     let others: Vec<_> = t
@@ -441,6 +443,9 @@ fn no_file_import_circle() {
         .collect();
     assert!(others.is_empty(), "import circles: {others:?}");
     for f in CIRCLES_LEFT {
-        assert!(left.contains(*f), "{f} has no import circle now: take it off CIRCLES_LEFT");
+        assert!(
+            left.contains(*f),
+            "{f} has no import circle now: take it off CIRCLES_LEFT"
+        );
     }
 }

@@ -1,35 +1,17 @@
 //! Buttons: going to press one that fires something ([`super::Explorer::button`]), routed
 //! round over the team's graph where walking straight there is blocked.
 
-use super::RUN_SPEED;
 use glam::Vec3;
 
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PlayerState};
 
-use super::Activity;
-use super::Explorer;
-use super::doors::DOOR_LEVEL;
-use super::planned::{plan_try, run_to_point};
-use super::slime::tried_out;
-use super::views::ButtonView;
-use crate::bot::movement::{MoveRequest, MoveStatus};
-
-/// How far off an explorer sees a button it goes to press.
-pub const BUTTON_RANGE: f32 = 768.0;
-
-/// Seconds an explorer tries to get to a button before giving up on it.
-pub const BUTTON_SECONDS: f32 = 6.0;
-
-/// Tries per button and explorer.
-pub const BUTTON_TRIES: u32 = 2;
-
-/// How far in front of a button's face (beyond a player's half width) an explorer stands
-/// before running into it: close enough that nothing comes between.
-pub const BUTTON_FRONT: f32 = 24.0;
-
-/// How far below a button's centre the floor in front of it is looked for.
-pub const BUTTON_FLOOR_BELOW: f32 = 128.0;
+use super::planned::plan_try;
+use super::views::{BUTTON_FRONT, ButtonView, DOOR_LEVEL};
+use super::{
+    Activity, BUTTON_RANGE, BUTTON_SECONDS, ButtonGo, Detour, Explorer, RUN_SPEED, tried_out,
+};
+use crate::bot::movement::MoveStatus;
 
 /// Within this distance (flat and in height) of the point of a detour, a bot walks on
 /// straight again ([`Explorer::detour`]).
@@ -38,50 +20,6 @@ pub const DETOUR_NEAR: f32 = 48.0;
 /// Units a second a detour is given (below running speed: the way round is longer than the
 /// straight line).
 pub const DETOUR_SPEED: f32 = 160.0;
-
-/// What a bot trying a button or doorway does about the way there ([`Explorer::detour`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Detour {
-    /// Walk straight on.
-    Walk,
-    /// Route to this point over the team's graph.
-    Route(Vec3),
-    /// The routing stage found no way there: the try ends.
-    GiveUp,
-}
-
-/// What an explorer going to a button does this tick ([`Explorer::button`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ButtonGo {
-    /// Walk there (the movement stage's way round obstacles).
-    Walk(MoveRequest),
-    /// Close by: run straight into it (the movement stage would step around it as an
-    /// obstacle, or stop short of a point inside a wall).
-    Press(crate::physics::UserCmd),
-    /// Walking there was blocked (a slime pool between, a wall with the way round out of
-    /// sight): route to this point over the team's graph (the routing stage moves the bot).
-    Route(Vec3),
-}
-
-impl ButtonGo {
-    /// Stand still facing `yaw` (riding a plat).
-    pub(super) fn stand(yaw: f32) -> ButtonGo {
-        ButtonGo::Press(crate::physics::UserCmd {
-            yaw,
-            ..Default::default()
-        })
-    }
-
-    /// Walk to `p` at running speed.
-    pub(super) fn walk_to(p: Vec3) -> ButtonGo {
-        ButtonGo::Walk(run_to_point(p))
-    }
-}
-
-/// Whether the cell `key` has been dived to [`BUTTON_TRIES`] times.
-pub(super) fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> bool {
-    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
-}
 
 /// Within this distance (flat, origin to the button's centre) an explorer runs straight
 /// into the button.

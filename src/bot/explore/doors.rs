@@ -7,13 +7,13 @@ use glam::Vec3;
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::PlayerState;
 
-use super::Activity;
-use super::buttons::{BUTTON_RANGE, BUTTON_SECONDS, ButtonGo, Detour};
-use super::planned::{RunPlanner, plan_try, run_to_point, standing_goal};
-use super::slime::tried_out;
+use super::planned::{RunPlanner, plan_try, standing_goal};
 use super::views::{DoorwayView, ShootableView};
 use super::visits::VisitMap;
-use super::{Explorer, FRESH_VISITS};
+use super::{
+    Activity, BUTTON_RANGE, BUTTON_SECONDS, ButtonGo, Detour, Explorer, FRESH_VISITS, run_to_point,
+    tried_out,
+};
 use crate::bot::movement::{MoveRequest, MoveStatus};
 
 /// Seconds an explorer spends shooting at one button or trigger with health, in all.
@@ -25,28 +25,9 @@ pub const SECRET_RANGE: f32 = 768.0;
 /// ...and for this many seconds walks into the door's opening while it is open.
 pub const SECRET_SECONDS: f32 = 12.0;
 
-/// How far past a door's face (flat) a bot walking through it heads.
-pub const DOORWAY_BEYOND: f32 = 48.0;
-
-/// The thickest open door that explorers take for a doorway in a wall (a slab that sinks
-/// into a pool as a lift is no doorway).
-pub const DOORWAY_THICK: f32 = 64.0;
-
-/// How far above or below the floor of a door's opening (a standing origin there) a floor
-/// counts as that floor ([`ShootableView::walked_through_from`]).
-pub const DOOR_LEVEL: f32 = 32.0;
-
 /// An explorer walking into a secret door's opening is there within this distance of the
 /// opening's middle (across the floor), and goes on its own way.
 pub const DOOR_STOOD: f32 = 24.0;
-
-/// How far out from a door's face its floor in front is looked for
-/// ([`ShootableView::walked_through_from`]).
-pub const DOOR_FRONT: f32 = 48.0;
-
-/// How far off a door's face a player stands in front of it ([`ShootableView::front_stand`]):
-/// a box touching a wall reads as inside it.
-pub const DOOR_GAP: f32 = 4.0;
 
 impl Explorer {
     /// Doors, as a player new to a map tries them: a closed door in sight within

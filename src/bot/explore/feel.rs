@@ -10,8 +10,7 @@ use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
-use super::swim::surface_above;
-use super::teleport::{nears_teleporter, teleporter_boxes};
+use super::views::{nears_teleporter, teleporter_boxes};
 use super::visits::VisitMap;
 use super::{CROWD_RADIUS, FEEL, wants_item_waypoint};
 use crate::bot::{Percepts, Thing};
@@ -220,3 +219,22 @@ pub fn choose_target(
     });
     (target, None)
 }
+
+/// Where a swimmer at `p` comes up straight above: the origin of a player whose feet are at
+/// the surface of the `liquid` (its box just out of it, as [`walk_run`] feels from), where
+/// it ends within [`DIVE_REACH`] with room to rise there. `None` under a ceiling.
+pub(super) fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Option<Vec3> {
+    let wet = |z: f32| {
+        map.point_contents(Vec3::new(p.x, p.y, z))
+            .intersects(liquid)
+    };
+    let top = (1..=(DIVE_REACH / 4.0) as i32)
+        .map(|k| p.z + 4.0 * k as f32)
+        .find(|z| !wet(*z))?;
+    let out = Vec3::new(p.x, p.y, top - PLAYER_MINS.z);
+    let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
+    (up.fraction >= 1.0).then_some(out)
+}
+
+/// How far down a swimming explorer looks for the floor to dive to.
+pub const DIVE_REACH: f32 = 1024.0;

@@ -3,22 +3,16 @@
 //! ([`super::Explorer::under_lift`]) and crossing a floor that slid away once it is back
 //! ([`super::Explorer::moved_floor`]).
 
-use super::RUN_SPEED;
-use super::THERE;
 use glam::Vec3;
 
+use super::feel::walk_run;
+use super::planned::{plan_try, stand_at};
+use super::views::{FloorView, LiftView, TeleporterView};
+use super::visits::VisitMap;
+use super::{Activity, ButtonGo, Explorer, FEEL, RUN_SPEED, TARGET_SECONDS, THERE, tried_out};
 use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
-
-use super::Activity;
-use super::buttons::ButtonGo;
-use super::feel::walk_run;
-use super::planned::{plan_try, stand_at};
-use super::slime::tried_out;
-use super::views::{FloorView, LiftView, TeleporterView};
-use super::visits::VisitMap;
-use super::{Explorer, FEEL, TARGET_SECONDS};
 
 /// How far off an explorer sees a plat it goes to ride.
 pub const LIFT_RANGE: f32 = 768.0;

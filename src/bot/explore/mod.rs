@@ -32,10 +32,13 @@
 //! [`Explorer::moved_floor`], [`Explorer::suit_swim`], [`Explorer::dive`], [`Explorer::pool`],
 //! [`PlannedRun`], [`choose_target`].
 //!
-//! Files, one job each: `visits` (where the team has been), `feel` (walks along a direction
-//! and the choice of target), `planned` (planner runs), `teleport`, `swim` (dives and pools),
-//! `slime` (the biosuit), `buttons`, `lifts` (plats and moving floors), `doors`, and `views`
-//! (what the stages read of buttons, plats, teleporters, doorways, floors and shootables).
+//! Files, one job each, each importing only from those before it: this one (the
+//! [`Explorer`], its [`Activity`] and what every activity shares: the tries, [`ButtonGo`]),
+//! `visits` (where the team has been), `views` (what the stages read of buttons, plats,
+//! teleporters, doorways, floors and shootables), `feel` (walks along a direction and the
+//! choice of target), `planned` (planner runs), then one file per activity — `buttons`,
+//! `doors`, `lifts` (plats and moving floors), `swim` (dives and pools), `slime` (the
+//! biosuit), `teleport` — and `step` (the tick that chooses among them).
 
 mod buttons;
 mod doors;
@@ -43,6 +46,7 @@ mod feel;
 mod lifts;
 mod planned;
 mod slime;
+mod step;
 mod swim;
 mod teleport;
 mod views;
@@ -51,24 +55,13 @@ mod visits;
 use glam::Vec3;
 
 use crate::map::level::{ItemKind, Level};
-use crate::map::{CollisionMap, EntId};
-use crate::nav::waypoints::WaypointGraph;
-use crate::physics::pmove::PlayerState;
-use crate::sim::rng::SimRng;
 
-use super::movement::{MoveRequest, MoveStatus};
-use super::{Percepts, Thing};
-pub use buttons::{
-    BUTTON_FLOOR_BELOW, BUTTON_FRONT, BUTTON_RANGE, BUTTON_SECONDS, BUTTON_TRIES, ButtonGo,
-    DETOUR_NEAR, DETOUR_SPEED, PRESS_RANGE,
-};
-pub use doors::{
-    DOOR_FRONT, DOOR_GAP, DOOR_LEVEL, DOOR_STOOD, DOORWAY_BEYOND, DOORWAY_THICK, SECRET_RANGE,
-    SECRET_SECONDS, SHOT_SECONDS,
-};
+use super::movement::{MoveRequest, MoveTarget};
+pub use buttons::{DETOUR_NEAR, DETOUR_SPEED, PRESS_RANGE};
+pub use doors::{DOOR_STOOD, SECRET_RANGE, SECRET_SECONDS, SHOT_SECONDS};
 pub use feel::{
-    DROP_BELOW, DROP_PENALTY, EDGE_BACK, FRONTIER_PULL, MAX_DROP, SUIT_RESERVE, choose_target,
-    hazards, walk_run, walk_run_to_edge,
+    DIVE_REACH, DROP_BELOW, DROP_PENALTY, EDGE_BACK, FRONTIER_PULL, MAX_DROP, SUIT_RESERVE,
+    choose_target, hazards, walk_run, walk_run_to_edge,
 };
 pub use lifts::{
     FLOOR_SECONDS, LIFT_RANGE, LIFT_SECONDS, STEP_OFF_RISE, STOPPED_SPEED, UNDER_LIFT_OFF,
@@ -78,23 +71,26 @@ pub use planned::{
     FRONTIER_SECONDS, LEVEL_RANGE, LEVEL_TRIES, LEVEL_UP, PLAN_EXPANSIONS, PLAN_TOLERANCE,
     PLAN_TRIES, PLAN_TUBE, PlannedRun, RunGoal, RunPlanner, SETTLE_SPEED, plan_try, planned_out,
 };
-use planned::{brake, coming_at_a_run, run_to_point, stand_at};
 pub use slime::{SLIME_NODES, SLIME_STEP, SUIT_ENTER, SlimeWay, slime_entry, slime_way};
 pub use swim::{
-    DIVE_DEPTH, DIVE_RANGE, DIVE_REACH, DIVE_SECONDS, PASSAGE_DIRECTIONS, PASSAGE_GAIN,
-    PASSAGE_STEP, POOL_CANDIDATES, POOL_DEEP, POOL_RANGE, POOL_SECONDS, POOL_SPACING, POOL_UP,
-    SWIM_SECONDS, underwater_passage,
+    DIVE_DEPTH, DIVE_RANGE, DIVE_SECONDS, PASSAGE_DIRECTIONS, PASSAGE_GAIN, PASSAGE_STEP,
+    POOL_CANDIDATES, POOL_DEEP, POOL_RANGE, POOL_SECONDS, POOL_UP, SWIM_SECONDS,
+    underwater_passage,
 };
 pub use teleport::{
-    ARRIVAL_RUN, ENTRY_OVERLAP, GATE_CANDIDATES, GATE_RADIUS, GATE_REACH_CANDIDATES,
-    GATE_REACH_RADIUS, GATE_SECONDS, GATE_TRIES, TELEPORTER_BERTH, nears_teleporter,
-    stood_where_it_leads, teleporter_boxes, touched_first,
+    GATE_CANDIDATES, GATE_RADIUS, GATE_REACH_CANDIDATES, GATE_REACH_RADIUS, GATE_SECONDS,
+    GATE_TRIES,
 };
 pub use views::{
-    ButtonView, DoorwayView, FloorView, LiftView, ShootableView, TeleporterView, buttons, doorways,
-    floor_door, lifts, moving_floors, shootables, teleporters,
+    ARRIVAL_RUN, BUTTON_FLOOR_BELOW, BUTTON_FRONT, ButtonView, DOOR_FRONT, DOOR_GAP, DOOR_LEVEL,
+    DOORWAY_BEYOND, DOORWAY_THICK, DoorwayView, ENTRY_OVERLAP, FloorView, LiftView, ShootableView,
+    TELEPORTER_BERTH, TeleporterView, buttons, doorways, floor_door, lifts, moving_floors,
+    nears_teleporter, shootables, stood_where_it_leads, teleporter_boxes, teleporters,
+    touched_first,
 };
-pub use visits::{VISIT_CELL, VisitCell, VisitMap, frontier_points, least_known_spawn};
+pub use visits::{
+    POOL_SPACING, VISIT_CELL, VisitCell, VisitMap, frontier_points, least_known_spawn,
+};
 
 /// How far a direction is felt.
 pub const FEEL: f32 = 512.0;
@@ -350,165 +346,74 @@ impl Explorer {
         }
         bored
     }
+}
 
-    /// One tick of exploring: the movement request, and whether the bot has stayed within
-    /// 64 units of one spot for [`STUCK_SECONDS`] (the caller decides what to do then).
-    /// `planner`: the bot's body id and the match's physics where the caller plays planned runs
-    /// ([`Explorer::planned_cmd`]) toward items the movement stage cannot get to; `None`, no
-    /// runs are planned.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "each is a separate read-only view the choice needs"
-    )]
-    pub fn step(
-        &mut self,
-        map: &CollisionMap,
-        graph: &WaypointGraph,
-        visits: &VisitMap,
-        level: &Level,
-        s: &PlayerState,
-        percepts: &Percepts,
-        status: &MoveStatus,
-        rng: &mut SimRng,
-        dt: f32,
-        planner: Option<(EntId, &crate::physics::PhysicsParams)>,
-    ) -> (MoveRequest, bool) {
-        self.timer -= dt;
-        // Just teleported: somewhere new, where what it gave up on may be in reach (an item
-        // given up on from the floor below its ledge may be in sight at the exit of a
-        // teleporter up there), and the target it walked toward is behind it.
-        if self.exploring && s.teleport_time > 0.0 {
-            self.skip.clear();
-        }
-        if self.exploring && s.teleport_time > crate::physics::teleport::TELEPORT_LOCK - 1.5 * dt {
-            self.target = None;
-        }
-        for k in self.skip.iter_mut() {
-            k.1 -= dt;
-        }
-        self.skip.retain(|k| k.1 > 0.0);
-        if (s.origin - self.anchor).length() > ANCHOR_RADIUS {
-            self.anchor = s.origin;
-            self.still = 0.0;
-        } else {
-            self.still += dt;
-        }
-        if visits.visits(s.origin) <= FRESH_VISITS {
-            self.bored = 0.0;
-        } else {
-            self.bored += dt;
-        }
-        let mut stuck = false;
-        if self.still > STUCK_SECONDS {
-            self.still = 0.0;
-            stuck = true;
-        }
-        // Waiting for a floor to come back ([`Explorer::moved_floor`] says what to do):
-        // nothing else is chosen meanwhile, and standing there is not being stuck.
-        if matches!(self.activity, Activity::Floor(..)) {
-            self.still = 0.0;
-            return (stand_at(s.origin), false);
-        }
-        let blocked = matches!(status, MoveStatus::Blocked(_));
-        // Where an item seen on a ledge above is walked at, the walk ends under it:
-        // arrived, and the item not taken (it has no item waypoint yet). Chosen again at
-        // once, it held the bot there (an item over a hall drew back every explorer that
-        // came in, which stood below it until given up).
-        let short = *status == MoveStatus::Arrived
-            && self.item.is_some_and(|i| graph.item_waypoint(i).is_none());
-        // While it uncovers a teleporter under a plat the movement stage's status is that
-        // of that walk, not of a walk to the item: an explorer stopped by the rim of the
-        // teleporter's well under the plat planned a run for the item it had been going for
-        // and gave the teleporter up. (Only this try: for every try it cost coverage
-        // elsewhere.)
-        if (blocked || short)
-            && !matches!(self.activity, Activity::UnderLift(_))
-            && let Some(i) = self.item.take()
-        {
-            // The movement stage cannot get there (lava, a gap it sees no jump over, a ledge
-            // over it): a run planned over the physics may; else the item is left alone for
-            // a while.
-            if let Some(pl) = planner
-                && self.plan_run(map, level, visits, s, pl, i, rng, dt)
-            {
-                self.item = Some(i);
-                return (stand_at(s.origin), false);
-            }
-            self.skip.push((i, SKIP_SECONDS));
-        }
-        self.frontier_wait -= dt;
-        let across = s.velocity.truncate();
-        if self.settling {
-            if coming_at_a_run(s) {
-                return (brake(across), stuck);
-            }
-            // Slow enough: the run along its level it braked for, else a fresh choice.
-            self.settling = false;
-            self.target = None;
-            if let Some(pl) = planner
-                && self.frontier_run(map, level, visits, s, pl, rng, dt, true)
-            {
-                return (stand_at(s.origin), stuck);
-            }
-        }
-        if self.target.is_none() || blocked || *status == MoveStatus::Arrived || self.timer <= 0.0 {
-            let tries = &self.frontier_tries;
-            let spent = |q: Vec3| planned_out(tries, q);
-            let (t, it) = choose_target(
-                map,
-                graph,
-                visits,
-                level,
-                s,
-                percepts,
-                &self.skip,
-                (self.max_drop, self.edge_stops, hazards(self.suit), spent),
-                rng,
-            );
-            // Only where the team has been: a route over the team's graph to a frontier
-            // point a waypoint reaches, or else a run planned to the nearest frontier point,
-            // where one is found (at most one search per FRONTIER_SECONDS).
-            // About to walk off its level (a drop it cannot climb back), a run planned to
-            // the nearest place nobody has been on that level first, where one is near.
-            let known = it.is_none() && visits.visits(t) > 0;
-            let leaving = it.is_none() && s.origin.z - t.z > DROP_BELOW;
-            let nearby = |ex: &mut Self, pl, rng: &mut SimRng| {
-                (known
-                    && ex.frontier_wait <= 0.0
-                    && (ex.find_gate(map, graph, level, visits, s)
-                        || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)))
-                    || (leaving && ex.frontier_run(map, level, visits, s, pl, rng, dt, true))
-            };
-            if planner.is_some()
-                && leaving
-                && !known
-                && coming_at_a_run(s)
-                && self.level_frontier(map, level, visits, s).is_some()
-            {
-                self.settling = true;
-                self.target = None;
-                return (brake(across), stuck);
-            }
-            if let Some(pl) = planner
-                && nearby(self, pl, rng)
-            {
-                self.target = None;
-                return (stand_at(s.origin), stuck);
-            }
-            self.target = Some(t);
-            self.item = it;
-            self.timer = TARGET_SECONDS;
-        }
-        // An item it goes for is walked at on the bot's own level, wherever the bot now is
-        // (a planned run may have carried it up to the item's ledge: below, the target read
-        // as a way down, and the bot walked off the ledge again).
-        if self.exploring
-            && let Some(i) = self.item
-            && let Some(v) = percepts.visible.iter().find(|v| v.thing == Thing::Item(i))
-        {
-            self.target = Some(Vec3::new(v.pos.x, v.pos.y, s.origin.z));
-        }
-        (run_to_point(self.target.unwrap_or(s.origin)), stuck)
+/// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
+pub(super) fn tried_out<K: PartialEq>(tries: &[(K, u32)], key: K) -> bool {
+    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
+}
+
+/// How far off an explorer sees a button it goes to press.
+pub const BUTTON_RANGE: f32 = 768.0;
+
+/// Seconds an explorer tries to get to a button before giving up on it.
+pub const BUTTON_SECONDS: f32 = 6.0;
+
+/// Tries per button and explorer.
+pub const BUTTON_TRIES: u32 = 2;
+
+/// What a bot trying a button or doorway does about the way there ([`Explorer::detour`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Detour {
+    /// Walk straight on.
+    Walk,
+    /// Route to this point over the team's graph.
+    Route(Vec3),
+    /// The routing stage found no way there: the try ends.
+    GiveUp,
+}
+
+/// What an explorer going to a button does this tick ([`Explorer::button`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ButtonGo {
+    /// Walk there (the movement stage's way round obstacles).
+    Walk(MoveRequest),
+    /// Close by: run straight into it (the movement stage would step around it as an
+    /// obstacle, or stop short of a point inside a wall).
+    Press(crate::physics::UserCmd),
+    /// Walking there was blocked (a slime pool between, a wall with the way round out of
+    /// sight): route to this point over the team's graph (the routing stage moves the bot).
+    Route(Vec3),
+}
+
+impl ButtonGo {
+    /// Stand still facing `yaw` (riding a plat).
+    pub(super) fn stand(yaw: f32) -> ButtonGo {
+        ButtonGo::Press(crate::physics::UserCmd {
+            yaw,
+            ..Default::default()
+        })
+    }
+
+    /// Walk to `p` at running speed.
+    pub(super) fn walk_to(p: Vec3) -> ButtonGo {
+        ButtonGo::Walk(run_to_point(p))
+    }
+}
+
+/// Whether the cell `key` has been dived to [`BUTTON_TRIES`] times.
+pub(super) fn tried_out_cell(tries: &[((i32, i32, i32), u32)], key: (i32, i32, i32)) -> bool {
+    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
+}
+
+/// Running to `p`, as an explorer goes wherever it goes.
+pub(super) fn run_to_point(p: Vec3) -> MoveRequest {
+    MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: RUN_SPEED,
+        known: false,
+        wade: false,
+        to_target: false,
     }
 }
 

@@ -2,7 +2,6 @@
 //! planned with the travel-time planner ([`PlannedRun`]) and played command by command
 //! ([`super::Explorer::planned_cmd`]).
 
-use super::RUN_SPEED;
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -10,9 +9,9 @@ use crate::map::{CollisionMap, EntId};
 use crate::physics::pmove::{PLAYER_MINS, PlayerState};
 use crate::sim::rng::SimRng;
 
-use super::Explorer;
 use super::feel::DROP_BELOW;
 use super::visits::VisitMap;
+use super::{Explorer, RUN_SPEED};
 use crate::bot::movement::{MoveRequest, MoveTarget};
 
 /// Commands found by the travel-time planner ([`crate::planner`]) and the origins they lead
@@ -93,17 +92,6 @@ impl PlannedRun {
             path: plan.path(),
             next: 0,
         })
-    }
-}
-
-/// Running to `p`, as an explorer goes wherever it goes.
-pub(super) fn run_to_point(p: Vec3) -> MoveRequest {
-    MoveRequest {
-        target: MoveTarget::Point(p),
-        speed: RUN_SPEED,
-        known: false,
-        wade: false,
-        to_target: false,
     }
 }
 

@@ -1,21 +1,17 @@
 //! Slime in the biosuit: going in, searching it for what lies under a roof and for the ways
 //! out ([`slime_way`], [`super::Explorer::suit_swim`]).
 
-use super::RUN_SPEED;
 use std::collections::BTreeMap;
 
 use glam::Vec3;
 
+use super::feel::{MAX_DROP, SUIT_RESERVE, surface_above, walk_run_to_edge};
+use super::planned::plan_try;
+use super::swim::SWIM_SECONDS;
+use super::visits::{VisitCell, VisitMap};
+use super::{Activity, ButtonGo, Explorer, FEEL, RUN_SPEED, TARGET_SECONDS, tried_out_cell};
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
-
-use super::Activity;
-use super::buttons::{BUTTON_TRIES, ButtonGo, tried_out_cell};
-use super::feel::{MAX_DROP, SUIT_RESERVE, walk_run_to_edge};
-use super::planned::plan_try;
-use super::swim::{SWIM_SECONDS, surface_above};
-use super::visits::{VisitCell, VisitMap};
-use super::{Explorer, FEEL, TARGET_SECONDS};
 
 /// Seconds of biosuit beyond [`SUIT_RESERVE`] an explorer on land wants left to go into
 /// slime.
@@ -259,11 +255,6 @@ pub fn slime_way(
             (new.is_some() && reach == goal).then(|| VisitMap::cell(at(&placed, goal))),
         )),
     }
-}
-
-/// Whether `key` (a button, plat, teleporter or door) has been tried [`BUTTON_TRIES`] times.
-pub(super) fn tried_out<K: PartialEq>(tries: &[(K, u32)], key: K) -> bool {
-    tries.iter().any(|t| t.0 == key && t.1 >= BUTTON_TRIES)
 }
 
 impl Explorer {

@@ -2,28 +2,21 @@
 //! ([`super::Explorer::dive`]) and jumping into water nobody has swum in
 //! ([`super::Explorer::pool`]).
 
-use super::THERE;
 use glam::Vec3;
 
+use super::feel::{DIVE_REACH, DROP_BELOW, surface_above};
+use super::planned::plan_try;
+use super::visits::{VisitMap, cells_around};
+use super::{Activity, ButtonGo, Explorer, FEEL, TARGET_SECONDS, THERE, tried_out_cell};
 use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
-
-use super::Activity;
-use super::buttons::{ButtonGo, tried_out_cell};
-use super::feel::DROP_BELOW;
-use super::planned::plan_try;
-use super::visits::{VisitMap, cells_around};
-use super::{Explorer, FEEL, TARGET_SECONDS};
 
 /// How deep below a swimming explorer the floor lies for it to dive ([`Explorer::dive`]).
 pub const DIVE_DEPTH: f32 = 96.0;
 
 /// How far to the side of a swimming explorer a floor below may be to dive to.
 pub const DIVE_RANGE: f32 = 384.0;
-
-/// How far down a swimming explorer looks for the floor to dive to.
-pub const DIVE_REACH: f32 = 1024.0;
 
 /// Seconds a dive lasts at most (a player has 12 s of air).
 pub const DIVE_SECONDS: f32 = 6.0;
@@ -96,26 +89,6 @@ pub fn underwater_passage(
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|x| x.1)
 }
-
-/// Where a swimmer at `p` comes up straight above: the origin of a player whose feet are at
-/// the surface of the `liquid` (its box just out of it, as [`walk_run`] feels from), where
-/// it ends within [`DIVE_REACH`] with room to rise there. `None` under a ceiling.
-pub(super) fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Option<Vec3> {
-    let wet = |z: f32| {
-        map.point_contents(Vec3::new(p.x, p.y, z))
-            .intersects(liquid)
-    };
-    let top = (1..=(DIVE_REACH / 4.0) as i32)
-        .map(|k| p.z + 4.0 * k as f32)
-        .find(|z| !wet(*z))?;
-    let out = Vec3::new(p.x, p.y, top - PLAYER_MINS.z);
-    let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
-    (up.fraction >= 1.0).then_some(out)
-}
-
-/// Spacing of the points on the map's liquid surfaces among which exploring bots look for
-/// pools to jump into ([`VisitMap::surfaces`]).
-pub const POOL_SPACING: f32 = 64.0;
 
 /// How far across a water surface seen is gone into ([`Explorer::pool`]).
 pub const POOL_RANGE: f32 = 512.0;

@@ -5,7 +5,7 @@
 /// 80-100 u/s until given up as stuck.
 #[test]
 fn braking_stops_a_bot_from_any_speed_without_rocking() {
-    use super::{SETTLE_SPEED, brake, coming_at_a_run};
+    use super::planned::{SETTLE_SPEED, brake, coming_at_a_run};
     use crate::bot::movement::{MoveMemory, MoveParams, SteerCtx, steer};
     use crate::map::builder::MapBuilder;
     use crate::physics::pmove::{PhysicsParams, pmove};

@@ -5,13 +5,10 @@
 
 use glam::Vec3;
 
+use super::visits::VisitMap;
+use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents, EntId, Trace};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, STEP_SIZE};
-
-use super::buttons::{BUTTON_FLOOR_BELOW, BUTTON_FRONT};
-use super::doors::{DOOR_FRONT, DOOR_GAP, DOOR_LEVEL, DOORWAY_BEYOND, DOORWAY_THICK};
-use super::teleport::{entry_side, stood_where_it_leads};
-use super::visits::VisitMap;
 
 /// A button as explorers see it this tick.
 #[derive(Clone, Copy, Debug)]
@@ -554,3 +551,157 @@ pub fn shootables(sim: &crate::sim::Sim) -> Vec<ShootableView> {
         })
         .collect()
 }
+
+/// How near a walk chosen by [`choose_target`] comes to a teleporter's volume at most
+/// (its player box, across the floor), unless it starts nearer: a walk brushing past one
+/// is taken by it (a player turning away from a wall still drifts on toward it).
+pub const TELEPORTER_BERTH: f32 = 16.0;
+
+/// The volumes of the level's teleporters that lead where the team has stood (at the
+/// destination or where an arrival comes down, [`stood_where_it_leads`]).
+pub fn teleporter_boxes(level: &Level, visits: &VisitMap) -> Vec<(Vec3, Vec3)> {
+    use crate::map::level::TriggerKind;
+    level
+        .triggers
+        .iter()
+        .filter(|t| match t.kind {
+            TriggerKind::Teleport { dest: Some(d) } => {
+                let d = &level.teleport_dests[d];
+                stood_where_it_leads(visits, d.origin, d.yaw)
+            }
+            _ => false,
+        })
+        .map(|t| (t.mins, t.maxs))
+        .collect()
+}
+
+/// Whether the team has stood where a teleporter to `dest`, facing `yaw` (degrees), sends a
+/// player: at the destination, or where an arrival comes down. A teleporter sends players
+/// on at 300 units/s the way the destination faces, and visits count only standing: an
+/// arrival comes down [`ARRIVAL_RUN`] on, often in the next cell, and nobody stands in its
+/// destination's own, so every explorer took such a teleporter twice for somewhere new.
+pub fn stood_where_it_leads(visits: &VisitMap, dest: Vec3, yaw: f32) -> bool {
+    let (sin, cos) = yaw.to_radians().sin_cos();
+    let on = dest + Vec3::new(cos, sin, 0.0) * ARRIVAL_RUN;
+    visits.visits(dest) > 0 || visits.visits(on) > 0
+}
+
+/// Whether a player walking straight from `from` to `to` comes nearer a teleporter of
+/// `boxes` than [`TELEPORTER_BERTH`] (or than it starts, where it starts nearer): walks are
+/// felt for where they lead, and one that leads where the team has been sends a player back
+/// there (a teleporter back may stand beside the arrival, and explorers that walked along
+/// its face were sent back before seeing what lay beyond; nobody went again, the arrival
+/// being known). Teleporters to places nobody has stood at are left out
+/// ([`teleporter_boxes`]): brushing one is a way somewhere new (in a hall of teleporters,
+/// kept off them all, explorers marked every item on half as many runs).
+pub fn nears_teleporter(boxes: &[(Vec3, Vec3)], from: Vec3, to: Vec3) -> bool {
+    // The gap across the floor between the player's box at `p` and the volume (at
+    // heights where they overlap, a step's play either way for stairs walked).
+    let gap = |p: Vec3, (lo, hi): (Vec3, Vec3)| -> Option<f32> {
+        let (bl, bh) = (p + PLAYER_MINS, p + PLAYER_MAXS);
+        if bl.z >= hi.z + STEP_SIZE || bh.z <= lo.z - STEP_SIZE {
+            return None;
+        }
+        let dx = (lo.x - bh.x).max(bl.x - hi.x).max(0.0);
+        let dy = (lo.y - bh.y).max(bl.y - hi.y).max(0.0);
+        Some(dx.hypot(dy))
+    };
+    let steps = ((to - from).length() / 8.0).ceil().max(1.0) as usize;
+    boxes.iter().any(|&b| {
+        let near = gap(from, b).map_or(TELEPORTER_BERTH, |g| g.min(TELEPORTER_BERTH));
+        (1..=steps)
+            .any(|k| gap(from.lerp(to, k as f32 / steps as f32), b).is_some_and(|g| g < near))
+    })
+}
+
+/// How far on from a teleporter's destination an arrival comes down, about (sent on at 300
+/// units/s, an arrival stands again about 90 units on).
+pub const ARRIVAL_RUN: f32 = 96.0;
+
+/// How far a player's box reaches into a teleporter's face at its entry point.
+pub const ENTRY_OVERLAP: f32 = 2.0;
+
+/// The teleporter a player walking in a straight line from `from` to `to` touches first,
+/// if any (the path sampled every 4 units): from the wrong side of a teleporter beside
+/// another, the other one.
+pub fn touched_first(teleporters: &[TeleporterView], from: Vec3, to: Vec3) -> Option<usize> {
+    let steps = ((to - from).length() / 4.0).ceil().max(1.0) as usize;
+    (0..=steps).find_map(|k| {
+        let p = from.lerp(to, k as f32 / steps as f32);
+        teleporters
+            .iter()
+            .find(|t| {
+                crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, t.mins, t.maxs)
+            })
+            .map(|t| t.index)
+    })
+}
+
+/// The side a teleporter (trigger `index`, its box) is entered from, where a player's box
+/// at the middle of one of its four vertical faces, just overlapping it, would touch
+/// another of the `boxes` too (see [`TeleporterView::entry`]): the first face, in the
+/// order +x, −x, +y, −y, where the box touches this one alone. `None` where every face
+/// touches it alone, or none does.
+pub(super) fn entry_side(
+    index: usize,
+    mins: Vec3,
+    maxs: Vec3,
+    boxes: &[(usize, Vec3, Vec3)],
+) -> Option<(Vec3, Vec3)> {
+    let centre = (mins + maxs) * 0.5;
+    let half = PLAYER_MAXS.x;
+    let faces = [
+        (
+            Vec3::X,
+            Vec3::new(maxs.x + half - ENTRY_OVERLAP, centre.y, centre.z),
+        ),
+        (
+            Vec3::NEG_X,
+            Vec3::new(mins.x - half + ENTRY_OVERLAP, centre.y, centre.z),
+        ),
+        (
+            Vec3::Y,
+            Vec3::new(centre.x, maxs.y + half - ENTRY_OVERLAP, centre.z),
+        ),
+        (
+            Vec3::NEG_Y,
+            Vec3::new(centre.x, mins.y - half + ENTRY_OVERLAP, centre.z),
+        ),
+    ];
+    let alone = |p: Vec3| {
+        !boxes.iter().any(|&(i, lo, hi)| {
+            i != index && crate::map::collision::overlaps(p + PLAYER_MINS, p + PLAYER_MAXS, lo, hi)
+        })
+    };
+    let clean: Vec<bool> = faces.iter().map(|f| alone(f.1)).collect();
+    if clean.iter().all(|c| *c) {
+        return None;
+    }
+    faces.iter().zip(&clean).find(|(_, c)| **c).map(|(f, _)| *f)
+}
+
+/// How far in front of a button's face (beyond a player's half width) an explorer stands
+/// before running into it: close enough that nothing comes between.
+pub const BUTTON_FRONT: f32 = 24.0;
+
+/// How far below a button's centre the floor in front of it is looked for.
+pub const BUTTON_FLOOR_BELOW: f32 = 128.0;
+
+/// How far past a door's face (flat) a bot walking through it heads.
+pub const DOORWAY_BEYOND: f32 = 48.0;
+
+/// The thickest open door that explorers take for a doorway in a wall (a slab that sinks
+/// into a pool as a lift is no doorway).
+pub const DOORWAY_THICK: f32 = 64.0;
+
+/// How far above or below the floor of a door's opening (a standing origin there) a floor
+/// counts as that floor ([`ShootableView::walked_through_from`]).
+pub const DOOR_LEVEL: f32 = 32.0;
+
+/// How far out from a door's face its floor in front is looked for
+/// ([`ShootableView::walked_through_from`]).
+pub const DOOR_FRONT: f32 = 48.0;
+
+/// How far off a door's face a player stands in front of it ([`ShootableView::front_stand`]):
+/// a box touching a wall reads as inside it.
+pub const DOOR_GAP: f32 = 4.0;

@@ -10,8 +10,6 @@ use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents};
 use crate::sim::rng::SimRng;
 
-use super::swim::POOL_SPACING;
-
 /// Side of a cell of the visit map.
 pub const VISIT_CELL: f32 = 128.0;
 
@@ -152,3 +150,7 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
         })
         .collect()
 }
+
+/// Spacing of the points on the map's liquid surfaces among which exploring bots look for
+/// pools to jump into ([`VisitMap::surfaces`]).
+pub const POOL_SPACING: f32 = 64.0;
