@@ -31,10 +31,6 @@ const UPWARD: &[(&str, &str)] = &[
     ("physics/stage.rs", "sim"),
 ];
 
-/// Folders split from one file whose files still import each other round a circle, to be
-/// ordered so that none does; no other circle is allowed.
-const CIRCLES_LEFT: &[&str] = &["bot/compiled"];
-
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
@@ -420,32 +416,5 @@ fn no_file_import_circle() {
             visit(&mut t, n);
         }
     }
-    // A circle inside one of the folders still being untangled is let through (the folder
-    // is one module split by job); any other fails, and so does a folder on the list that
-    // no longer has one, so the list only shrinks.
-    let folder = |c: &Vec<&str>| {
-        let f = c[0].rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        c.iter()
-            .all(|x| x.rsplit_once('/').is_some_and(|(d, _)| d == f))
-            .then_some(f)
-    };
-    let mut left: BTreeSet<String> = BTreeSet::new();
-    let others: Vec<_> = t
-        .circles
-        .iter()
-        .filter(|c| match folder(c) {
-            Some(f) if CIRCLES_LEFT.contains(&f.as_str()) => {
-                left.insert(f);
-                false
-            }
-            _ => true,
-        })
-        .collect();
-    assert!(others.is_empty(), "import circles: {others:?}");
-    for f in CIRCLES_LEFT {
-        assert!(
-            left.contains(*f),
-            "{f} has no import circle now: take it off CIRCLES_LEFT"
-        );
-    }
+    assert!(t.circles.is_empty(), "import circles: {:?}", t.circles);
 }

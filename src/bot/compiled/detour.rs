@@ -5,41 +5,19 @@ use glam::Vec3;
 
 use crate::aas::route::Travel;
 use crate::map::EntId;
-use crate::physics::movers::Phase;
 use crate::physics::pmove::{PLAYER_MINS, PlayerState, UserCmd, pmove};
 
-use super::follow::{FollowCtx, follow_route};
+use super::cmd::{stand, yaw_to};
+use super::ctx::{FollowCtx, door_coming, door_shut};
 use super::openers::{Opener, SHOT_HEIGHT};
 use super::query::CompiledNav;
-use super::start::{stand, yaw_to};
 use super::state::{AreaNav, Detour, Step};
 use crate::aas::run::{NEAR_LEVEL, run_in};
 
-/// Whether door `index` (a mover index) rests where it spawned (nothing has fired it yet:
-/// shut, or open for a door that starts open).
-pub(super) fn door_shut(ctx: &FollowCtx, index: usize) -> bool {
-    let Some(id) = ctx.mover_ids.get(index) else {
-        return false;
-    };
-    (ctx.mover)(*id).is_none_or(|m| m.phase == Phase::AtA)
-}
-
-/// Whether door `index` (a mover index) is moving (not resting at either end).
-pub(super) fn door_moving(ctx: &FollowCtx, index: usize) -> bool {
-    ctx.mover_ids
-        .get(index)
-        .and_then(|&id| (ctx.mover)(id))
-        .is_some_and(|m| !matches!(m.phase, Phase::AtA | Phase::AtB | Phase::Fixed))
-}
-
-/// Whether door `index` (a mover index) is on its way from where it rested to where it is
-/// fired to.
-pub(super) fn door_coming(ctx: &FollowCtx, index: usize) -> bool {
-    ctx.mover_ids
-        .get(index)
-        .and_then(|&id| (ctx.mover)(id))
-        .is_some_and(|m| m.phase == Phase::ToB)
-}
+/// The route follower a detour routes by to the opener (the follower itself: a detour is
+/// part of following a route, handed it so that this file need not name it).
+pub(super) type Follow =
+    fn(&FollowCtx, &mut CompiledNav, &mut AreaNav, &PlayerState, Vec3, Travel) -> Step;
 
 /// Seconds beyond twice the route time to an opener after which going to fire a door
 /// with it is given up.
@@ -74,6 +52,7 @@ pub(super) fn detour(
         door, opener: k, ..
     }: Detour,
     travel: Travel,
+    again: Follow,
 ) -> Option<Step> {
     if !door_shut(ctx, door as usize) {
         return None;
@@ -92,9 +71,9 @@ pub(super) fn detour(
             {
                 return Some(Step::Cmd(run_in(yaw_to(s.origin, centre), s.pitch)));
             }
-            routed(follow_route(ctx, nav, st, s, front, travel))
+            routed(again(ctx, nav, st, s, front, travel))
         }
-        Opener::Touch { at, .. } => routed(follow_route(ctx, nav, st, s, at, travel)),
+        Opener::Touch { at, .. } => routed(again(ctx, nav, st, s, at, travel)),
         Opener::Shot {
             index,
             centre,
@@ -136,7 +115,7 @@ pub(super) fn detour(
                     ..Default::default()
                 }));
             }
-            routed(follow_route(ctx, nav, st, s, place, travel))
+            routed(again(ctx, nav, st, s, place, travel))
         }
     }
 }
@@ -144,6 +123,10 @@ pub(super) fn detour(
 /// Off to fire the shut door that blocked reachability `r` needs on the way to `goal`,
 /// with the opener [`CompiledNav::choose_opener`] chooses: the first tick of the detour,
 /// or `None` (the door is not shut, nothing that fires it can be got to).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the follower's state, the route's goal and the follower to route by"
+)]
 pub(super) fn start_detour(
     ctx: &FollowCtx,
     nav: &mut CompiledNav,
@@ -152,6 +135,7 @@ pub(super) fn start_detour(
     r: u32,
     goal: Vec3,
     travel: Travel,
+    again: Follow,
 ) -> Option<Step> {
     // Whether the door is still to be fired first: choosing its opener asks for routes.
     if !door_shut(ctx, nav.doors.openers_for(r)?.0) {
@@ -161,7 +145,7 @@ pub(super) fn start_detour(
         Some((door, k, t)) => (door, k, t, r),
         None => nav.chained_opener(s.origin, r, travel, |d| door_shut(ctx, d))?,
     };
-    begin_detour(ctx, nav, st, s, (door, k, t, r), travel)
+    begin_detour(ctx, nav, st, s, (door, k, t, r), travel, again)
 }
 
 /// Off to fire the shut door blocked reachability `r` needs with an opener whose way
@@ -174,12 +158,13 @@ pub(super) fn detour_past_coming(
     s: &PlayerState,
     r: u32,
     travel: Travel,
+    again: Follow,
 ) -> Option<Step> {
     if !door_shut(ctx, nav.doors.openers_for(r)?.0) {
         return None;
     }
     let (door, k, t) = nav.opener_past_coming(s.origin, r, travel, |d| door_coming(ctx, d))?;
-    begin_detour(ctx, nav, st, s, (door, k, t, r), travel)
+    begin_detour(ctx, nav, st, s, (door, k, t, r), travel, again)
 }
 
 /// The first tick of a detour to door `door`'s opener `k` (`t` seconds away) for
@@ -191,6 +176,7 @@ pub(super) fn begin_detour(
     s: &PlayerState,
     (door, k, t, r): (usize, usize, f32, u32),
     travel: Travel,
+    again: Follow,
 ) -> Option<Step> {
     let d = Detour {
         door: door as u32,
@@ -199,7 +185,7 @@ pub(super) fn begin_detour(
         left: ((2.0 * t + DETOUR_SLACK) / ctx.dt).ceil() as u32,
     };
     st.detour = Some(d);
-    let step = detour(ctx, nav, st, s, d, travel);
+    let step = detour(ctx, nav, st, s, d, travel, again);
     if step.is_none() {
         st.detour = None;
     }

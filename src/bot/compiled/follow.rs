@@ -1,165 +1,28 @@
 //! Following a route: each tick, the command that takes a compiled bot along the first
 //! reachability of its route ([`follow`]), with waits for the movers it needs.
 
-use super::AT_DOOR;
-use super::NEAR_END;
-use super::NEAR_END_RISE;
-use super::RUN_SPEED;
-use super::WAIT_SHARE;
-use crate::aas::run::RunWorld;
+use crate::aas::run::APPROACH;
 use std::sync::Arc;
 
 use glam::Vec3;
 
 use crate::aas::route::{Travel, cross};
-use crate::aas::{MoverNeed, NavMesh, ReachKind};
-use crate::map::{CollisionMap, EntId};
-use crate::physics::movers::Phase;
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState};
+use crate::aas::{NavMesh, ReachKind};
+use crate::physics::pmove::PlayerState;
 
-use super::APPROACH;
+use super::cmd::{brake, stand};
+use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
-use super::guard::{guard, over_floor};
-use super::kinds::{play_run, swim_across, walk_across};
+use super::guard::guard;
+use super::kinds::{Leg, carrier_waits, go, play_run, swim_across, walk_across};
 use super::query::{Answer, CompiledNav};
-use super::start::{brake, onto_start, overshoots, slowing, stand, steered};
+use super::start::{onto_start, overshoots, slowing, steered};
 use super::state::{AreaNav, Detour, Step};
 use super::steer::{climbing_out, head_for, head_to, kept, lookahead, taken_from_outside};
+use super::{AT_DOOR, NEAR_END, NEAR_END_RISE, WAIT_SHARE};
 use crate::aas::run::turned;
 use crate::aas::run::{landed_below, run_in};
 use crate::bot::movement::{MoveRequest, MoveTarget};
-
-/// Whether the movers a reachability needs are where they were when it was verified
-/// (`mover(id)`: the state of the mover with that id).
-pub(super) fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
-    let mover = ctx.mover;
-    needs.iter().all(|n| match *n {
-        // A plat waits low to be ridden (a train at its first stop).
-        MoverNeed::Down(id) => mover(id).is_none_or(|m| {
-            matches!(
-                m.phase,
-                Phase::AtA | Phase::TrainWaiting | Phase::TrainIdle | Phase::Fixed
-            ) && (m.phase != Phase::TrainWaiting || m.corner.is_some())
-        }),
-        MoverNeed::Moved(p) => mesh.positions.get(p as usize).is_none_or(|pos| {
-            mover(pos.mover).is_none_or(|m| {
-                (m.offset - pos.offset).length() < 2.0
-                    && !matches!(
-                        m.phase,
-                        Phase::ToA | Phase::ToB | Phase::TrainMoving | Phase::SecretIn
-                    )
-            })
-        }),
-        // A door the bot waits at opens as it comes near (the others are blocked in
-        // routing while closed).
-        MoverNeed::Open(id) => (ctx.door_open)(id),
-        // A fired mover or teleporter is what the reachability's own run fires.
-        MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
-    })
-}
-
-/// Where to wait for a plat that reachability `reach` needs down (a [`MoverNeed::Down`]) while
-/// it is not, where its start is in the plat's trigger (a player in it holds a raised plat
-/// up: plats.qc's `plat_center_touch`): the point nearest the start, straight out across x
-/// or y, where a player's box is clear of the trigger, on a floor. `None`: no such wait.
-pub(super) fn plat_wait(
-    ctx: &FollowCtx,
-    nav: &CompiledNav,
-    mesh: &NavMesh,
-    reach: &crate::aas::Reach,
-) -> Option<Vec3> {
-    reach.needs.iter().find_map(|n| {
-        let MoverNeed::Down(id) = *n else {
-            return None;
-        };
-        if (ctx.mover)(id).is_none_or(|m| m.phase == Phase::AtA) {
-            return None;
-        }
-        let &(_, tmin, tmax) = nav.plat_triggers.iter().find(|t| t.0 == id)?;
-        let p = reach.start;
-        let (lo, hi) = (
-            tmin - PLAYER_MAXS - Vec3::ONE,
-            tmax - PLAYER_MINS + Vec3::ONE,
-        );
-        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
-            return None;
-        }
-        crate::aas::reach::clear_of_box(tmin.truncate(), tmax.truncate(), p.truncate())
-            .map(|q| q.extend(p.z))
-            .into_iter()
-            .filter(|q| over_floor(mesh, *q))
-            .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
-    })
-}
-
-/// Whether the mover an elevator reachability rides (the one under its start area) stands
-/// still where it is, waiting out a timer before it moves back (a door fired open waits its
-/// `wait`, a plat at the top its 3 s): the ride was measured from the moment it moves.
-pub(super) fn carrier_waits(mesh: &NavMesh, reach: &crate::aas::Reach, ctx: &FollowCtx) -> bool {
-    reach.kind == ReachKind::Elevator
-        && mesh.areas()[reach.from as usize]
-            .mover
-            .and_then(|id| (ctx.mover)(id))
-            .is_some_and(|m| m.phase == Phase::AtB && m.timer > 0.0 && m.timer.is_finite())
-}
-
-/// What following a route reads of the world besides the bot.
-pub struct FollowCtx<'a> {
-    /// The geometry as it is this tick (a run's fit is tried on it).
-    pub map: &'a CollisionMap,
-    /// Movement constants.
-    pub physics: PhysicsParams,
-    /// Tick length, seconds.
-    pub dt: f32,
-    /// The bot's own body (traces ignore it).
-    pub me: Option<EntId>,
-    /// The state of the mover with a given id.
-    pub mover: &'a dyn Fn(u32) -> Option<crate::physics::movers::MoverState>,
-    /// Whether the door with a given id stands open.
-    pub door_open: &'a dyn Fn(u32) -> bool,
-    /// The shootable movers as they stand (the doors among them are shot open on the way).
-    pub doors: &'a [crate::bot::explore::ShootableView],
-    /// The movers' ids by index in the level's movers.
-    pub mover_ids: &'a [u32],
-}
-
-impl<'a> FollowCtx<'a> {
-    /// What a run's fit reads of this context ([`crate::aas::run`]).
-    pub fn world(&self) -> RunWorld<'a> {
-        RunWorld {
-            map: self.map,
-            physics: self.physics,
-            dt: self.dt,
-            me: self.me,
-        }
-    }
-}
-
-/// What a follower reads of the world's geometry as it is, with no mover state and nothing
-/// shootable (the fits of [`run_on_the_run`] for a route's prediction, and tests).
-pub fn geometry_ctx(
-    map: &CollisionMap,
-    physics: PhysicsParams,
-    dt: f32,
-    me: Option<EntId>,
-) -> FollowCtx<'_> {
-    fn no_mover(_: u32) -> Option<crate::physics::movers::MoverState> {
-        None
-    }
-    fn open(_: u32) -> bool {
-        true
-    }
-    FollowCtx {
-        map,
-        physics,
-        dt,
-        me,
-        mover: &no_mover,
-        door_open: &open,
-        doors: &[],
-        mover_ids: &[],
-    }
-}
 
 /// One tick of following the route to `goal` for a bot in state `s` (pure but for the
 /// goal searches it asks of `nav`): [`follow_route`], then, just after a reachability's
@@ -185,7 +48,7 @@ pub fn follow(
                 left: d.left - 1,
                 ..d
             });
-            detoured = detour(ctx, nav, st, s, d, travel);
+            detoured = detour(ctx, nav, st, s, d, travel, follow_route);
             if detoured.is_none() {
                 st.detour = None;
             }
@@ -232,37 +95,6 @@ pub fn follow(
 /// Speed (u/s) under which a bot that has just landed from a reachability's run goes on
 /// without braking.
 pub(super) const SETTLE_SPEED: f32 = 120.0;
-
-/// [`follow`] without the braking after a run.
-/// The reachability a compiled bot follows this tick, once it is chosen, with what the
-/// kind's way of following reads.
-#[derive(Clone, Copy)]
-pub(super) struct Leg<'a> {
-    pub(super) mesh: &'a NavMesh,
-    pub(super) goal: Vec3,
-    pub(super) goal_area: u32,
-    pub(super) travel: Travel,
-    /// The area the bot stands (or swims) in.
-    pub(super) area: u32,
-    /// The reachability and its record.
-    pub(super) r: u32,
-    pub(super) reach: &'a crate::aas::Reach,
-    pub(super) swimming: bool,
-    /// From the bot to the reachability's start, and its length across.
-    pub(super) to_start: Vec3,
-    pub(super) flat: f32,
-}
-
-/// A move request at full speed toward `p`.
-pub(super) fn go(p: Vec3) -> Step {
-    Step::Go(MoveRequest {
-        target: MoveTarget::Point(p),
-        speed: RUN_SPEED,
-        known: false,
-        wade: false,
-        to_target: true,
-    })
-}
 
 pub(super) fn follow_route(
     ctx: &FollowCtx,
@@ -382,7 +214,7 @@ pub(super) fn follow_route(
             if swimming {
                 swim_across(s, &leg)
             } else {
-                walk_across(ctx, nav, st, s, &leg)
+                walk_across(ctx, nav, st, s, &leg, follow_route)
             }
         }
         ReachKind::Walk
@@ -596,9 +428,9 @@ pub(super) fn choose(
                 let skip = |x: u32| avoid.iter().any(|a| a.is_some_and(|a| a.0 == x));
                 if let Some(b) = nav.first_blocked(s.origin, goal_area, travel, skip) {
                     let step = if moving {
-                        detour_past_coming(ctx, nav, st, s, b, travel)
+                        detour_past_coming(ctx, nav, st, s, b, travel, follow_route)
                     } else {
-                        start_detour(ctx, nav, st, s, b, goal, travel)
+                        start_detour(ctx, nav, st, s, b, goal, travel, follow_route)
                     };
                     if let Some(step) = step {
                         return Err(step);
@@ -632,7 +464,7 @@ pub(super) fn at_shut_door(
     // Through a closed door that something fires (a button, a trigger): off to fire it
     // first, the quickest of them to get to.
     if st.detour.is_none()
-        && let Some(step) = start_detour(ctx, nav, st, s, r, goal, travel)
+        && let Some(step) = start_detour(ctx, nav, st, s, r, goal, travel, follow_route)
     {
         return step;
     }

@@ -1,15 +1,14 @@
 //! The edge guard: a command that would carry the bot off the floors under its route within
 //! a few ticks is turned or slowed ([`guard`], [`kept_on`]).
 
-use super::RUN_SPEED;
 use crate::physics::pmove::STEP_SIZE;
 use glam::Vec3;
 
+use super::RUN_SPEED;
+use super::cmd::{brake, stand, yaw_to};
+use super::ctx::FollowCtx;
 use crate::aas::NavMesh;
 use crate::physics::pmove::{PlayerState, UserCmd, pmove};
-
-use super::follow::FollowCtx;
-use super::start::{brake, stand, yaw_to};
 
 /// Ticks a walking bot's command is run ahead through the physics where the way is narrow.
 pub(super) const GUARD_TICKS: u32 = 4;

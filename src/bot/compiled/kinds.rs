@@ -3,28 +3,30 @@
 //! the compiler recorded played ([`play_run`]). [`super::follow`] chooses among them with
 //! one `match` on the kind.
 
-use super::NEARER_SPEED;
-use super::RUN_SPEED;
-use super::WAIT_SHARE;
-use super::start::SETTLE_RATE;
+use crate::aas::MoverNeed;
+use crate::aas::run::APPROACH;
+use crate::physics::movers::Phase;
+use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
 use glam::{Vec2, Vec3};
 
 use crate::aas::route::{Travel, border, nearest_on};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::pmove::{PlayerState, UserCmd};
 
-use super::follow::{FollowCtx, Leg, follow_route, go, movers_ready, plat_wait};
-use super::guard::{guard, kept_on, moving};
+use super::cmd::{brake, yaw_to};
+use super::ctx::FollowCtx;
+use super::detour::Follow;
+use super::guard::{guard, kept_on, moving, over_floor};
 use super::query::CompiledNav;
 use super::start::{
-    READY_DISTANCE, READY_SPEED, ROUND_ACROSS, ROUND_NEAR, behind_start, brake, fall_heading,
-    onto_start, settled_onto, slowing, stop_below, yaw_to,
+    READY_DISTANCE, READY_SPEED, ROUND_ACROSS, ROUND_NEAR, SETTLE_RATE, behind_start, fall_heading,
+    onto_start, settled_onto, slowing, stop_below,
 };
 use super::state::{AreaNav, Step};
 use super::steer::{
-    ARRIVE, Ahead, Aim, head_for, head_to, kept, lookahead, past, straight_over, taken_from_outside,
+    Ahead, Aim, head_for, head_to, kept, lookahead, past, straight_over, taken_from_outside,
 };
-use super::{APPROACH, APPROACH_SECONDS};
+use super::{APPROACH_SECONDS, ARRIVE, NEARER_SPEED, RUN_SPEED, WAIT_SHARE};
 use crate::aas::run::turned;
 use crate::aas::run::{NEAR_LEVEL, PAST_START, command_at, fit, fit_on_the_run, run_in};
 use crate::bot::movement::{MoveRequest, MoveTarget};
@@ -139,6 +141,7 @@ pub(super) fn walk_across(
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
+    again: Follow,
 ) -> Step {
     let Leg {
         mesh,
@@ -174,7 +177,7 @@ pub(super) fn walk_across(
         st.reach = Some(*next);
         st.held = 0.0;
         st.approach = 0.0;
-        return follow_route(ctx, nav, st, s, goal, travel);
+        return again(ctx, nav, st, s, goal, travel);
     }
     // Down stairs toward a start to stop on, fast enough to fly past it: slowed while still
     // on the floor (a teleporter at the foot of stairs was run past and come back to).
@@ -455,4 +458,109 @@ pub(super) fn play_run(
         reach.commands.first().map(|c| c.cmd).unwrap_or_default(),
         st.turn,
     ))
+}
+
+/// Whether the movers a reachability needs are where they were when it was verified
+/// (`mover(id)`: the state of the mover with that id).
+pub(super) fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx) -> bool {
+    let mover = ctx.mover;
+    needs.iter().all(|n| match *n {
+        // A plat waits low to be ridden (a train at its first stop).
+        MoverNeed::Down(id) => mover(id).is_none_or(|m| {
+            matches!(
+                m.phase,
+                Phase::AtA | Phase::TrainWaiting | Phase::TrainIdle | Phase::Fixed
+            ) && (m.phase != Phase::TrainWaiting || m.corner.is_some())
+        }),
+        MoverNeed::Moved(p) => mesh.positions.get(p as usize).is_none_or(|pos| {
+            mover(pos.mover).is_none_or(|m| {
+                (m.offset - pos.offset).length() < 2.0
+                    && !matches!(
+                        m.phase,
+                        Phase::ToA | Phase::ToB | Phase::TrainMoving | Phase::SecretIn
+                    )
+            })
+        }),
+        // A door the bot waits at opens as it comes near (the others are blocked in
+        // routing while closed).
+        MoverNeed::Open(id) => (ctx.door_open)(id),
+        // A fired mover or teleporter is what the reachability's own run fires.
+        MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
+    })
+}
+
+/// Where to wait for a plat that reachability `reach` needs down (a [`MoverNeed::Down`]) while
+/// it is not, where its start is in the plat's trigger (a player in it holds a raised plat
+/// up: plats.qc's `plat_center_touch`): the point nearest the start, straight out across x
+/// or y, where a player's box is clear of the trigger, on a floor. `None`: no such wait.
+pub(super) fn plat_wait(
+    ctx: &FollowCtx,
+    nav: &CompiledNav,
+    mesh: &NavMesh,
+    reach: &crate::aas::Reach,
+) -> Option<Vec3> {
+    reach.needs.iter().find_map(|n| {
+        let MoverNeed::Down(id) = *n else {
+            return None;
+        };
+        if (ctx.mover)(id).is_none_or(|m| m.phase == Phase::AtA) {
+            return None;
+        }
+        let &(_, tmin, tmax) = nav.plat_triggers.iter().find(|t| t.0 == id)?;
+        let p = reach.start;
+        let (lo, hi) = (
+            tmin - PLAYER_MAXS - Vec3::ONE,
+            tmax - PLAYER_MINS + Vec3::ONE,
+        );
+        if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+            return None;
+        }
+        crate::aas::reach::clear_of_box(tmin.truncate(), tmax.truncate(), p.truncate())
+            .map(|q| q.extend(p.z))
+            .into_iter()
+            .filter(|q| over_floor(mesh, *q))
+            .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
+    })
+}
+
+/// Whether the mover an elevator reachability rides (the one under its start area) stands
+/// still where it is, waiting out a timer before it moves back (a door fired open waits its
+/// `wait`, a plat at the top its 3 s): the ride was measured from the moment it moves.
+pub(super) fn carrier_waits(mesh: &NavMesh, reach: &crate::aas::Reach, ctx: &FollowCtx) -> bool {
+    reach.kind == ReachKind::Elevator
+        && mesh.areas()[reach.from as usize]
+            .mover
+            .and_then(|id| (ctx.mover)(id))
+            .is_some_and(|m| m.phase == Phase::AtB && m.timer > 0.0 && m.timer.is_finite())
+}
+
+/// [`follow`] without the braking after a run.
+/// The reachability a compiled bot follows this tick, once it is chosen, with what the
+/// kind's way of following reads.
+#[derive(Clone, Copy)]
+pub(super) struct Leg<'a> {
+    pub(super) mesh: &'a NavMesh,
+    pub(super) goal: Vec3,
+    pub(super) goal_area: u32,
+    pub(super) travel: Travel,
+    /// The area the bot stands (or swims) in.
+    pub(super) area: u32,
+    /// The reachability and its record.
+    pub(super) r: u32,
+    pub(super) reach: &'a crate::aas::Reach,
+    pub(super) swimming: bool,
+    /// From the bot to the reachability's start, and its length across.
+    pub(super) to_start: Vec3,
+    pub(super) flat: f32,
+}
+
+/// A move request at full speed toward `p`.
+pub(super) fn go(p: Vec3) -> Step {
+    Step::Go(MoveRequest {
+        target: MoveTarget::Point(p),
+        speed: RUN_SPEED,
+        known: false,
+        wade: false,
+        to_target: true,
+    })
 }

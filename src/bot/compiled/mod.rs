@@ -22,13 +22,17 @@
 //!
 //! Entry points: [`Navigation`], [`CompiledNav`], [`AreaNav`], [`route_system`].
 //!
-//! Files, one job each: `travel` (travel flags), `openers` (what opens a door), `query`
-//! (the shared graph: door state and route answers), `state` (per-bot route state),
-//! `steer` (look-ahead and aiming), `guard` (the edge guard), `start` (slowing onto a run's
-//! start), `follow` (the per-tick follower: one `match` on the reachability kind), `kinds`
-//! (following each kind), `detour` (going to fire a door's opener). Runs taken on the run
-//! are fitted by [`crate::aas::run`], which the route's prediction shares.
+//! Files, one job each, each importing only from those before it: `travel` (travel
+//! flags), `openers` (what opens a door), `state` (per-bot route state), `cmd` (standing,
+//! braking), `ctx` (the follower's view of the world), `query` (the shared graph: door
+//! state and route answers), `guard` (the edge guard), `start` (slowing onto a run's start),
+//! `steer` (look-ahead and aiming), `detour` (going to fire a door's opener, routed by the
+//! follower it is handed), `kinds` (following each kind of reachability), `follow` (the
+//! per-tick follower: one `match` on the reachability kind). Runs taken on the run are
+//! fitted by [`crate::aas::run`], which the route's prediction shares.
 
+mod cmd;
+mod ctx;
 mod detour;
 mod follow;
 mod guard;
@@ -46,11 +50,6 @@ use crate::sim::components::{Command, Motion, Vitals};
 pub use super::Navigation;
 use super::movement::MoveIntent;
 use super::routing::RouteState;
-pub use follow::{FollowCtx, follow, geometry_ctx};
-pub use openers::{Opener, fired_by_anything, firing_triggers};
-pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
-pub use state::{AreaNav, Detour, Step};
-pub use travel::{travel_for, travel_of};
 
 /// The running speed a follower wishes (u/s): Quake's `sv_maxspeed`.
 const RUN_SPEED: f32 = 320.0;
@@ -62,6 +61,7 @@ const WAIT_SHARE: f32 = 0.25;
 /// How far from a run's end (units across, and up or down) a bot standing in an area a
 /// walk joins to the end's counts as where the run leads.
 const NEAR_END: f32 = 48.0;
+
 /// See [`NEAR_END`]: up or down.
 const NEAR_END_RISE: f32 = 24.0;
 
@@ -75,7 +75,12 @@ const NEARER_SPEED: f32 = 30.0;
 /// Seconds a reachability a bot failed to get through is left out of its choices.
 pub const AVOID_SECONDS: f32 = 5.0;
 
-use crate::aas::run::APPROACH;
+pub use ctx::{FollowCtx, geometry_ctx};
+pub use follow::follow;
+pub use openers::{Opener, fired_by_anything, firing_triggers};
+pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
+pub use state::{AreaNav, Detour, Step};
+pub use travel::{travel_for, travel_of};
 
 /// A swim through slime or lava is set off on from dry ground only where this many times
 /// the health it costs on the area graph's times ([`CompiledNav::liquid_hurt`]) is less
@@ -185,6 +190,9 @@ pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
         }
     }
 }
+
+/// The movement stage's arrival radius (units across): a point nearer is arrived at.
+pub(super) const ARRIVE: f32 = 16.0;
 
 #[cfg(test)]
 mod tests;

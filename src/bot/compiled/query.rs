@@ -9,17 +9,15 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
+use super::LIQUID_HURT_MARGIN;
+use super::ctx::{FollowCtx, door_coming, door_moving};
+use super::openers::{NeededDoor, Opener, openers};
 use crate::aas::route::{
     AreaCache, Blocked, HierCache, HierRouter, Travel, border, build_cache_blocked, cross,
     floor_walk, nearest_on, repair,
 };
 use crate::aas::{AreaFlags, MoverNeed, NavMesh};
 use crate::map::CollisionMap;
-
-use super::LIQUID_HURT_MARGIN;
-use super::detour::{door_coming, door_moving};
-use super::follow::FollowCtx;
-use super::openers::{NeededDoor, Opener, openers};
 
 /// Goal searches kept (each a few kilobytes on an id map).
 pub const GOAL_CACHES: usize = 256;

@@ -2,17 +2,16 @@
 //! recorded ([`slowing`], [`onto_start`]), braking where it would overshoot, and the checks
 //! that it has settled there.
 
-use super::RUN_SPEED;
 use glam::{Vec2, Vec3};
 
 use crate::aas::{NavMesh, ReachKind};
 use crate::map::EntId;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd, pmove};
 
-use super::APPROACH_SECONDS;
-use super::follow::FollowCtx;
+use super::cmd::{brake, stand, yaw_to};
+use super::ctx::FollowCtx;
 use super::guard::{kept_on, over_floor};
-use super::steer::ARRIVE;
+use super::{APPROACH_SECONDS, ARRIVE, RUN_SPEED};
 use crate::aas::run::{STEP, run_in};
 
 /// How near the start (units across) and how slow (u/s) a bot must be to play the commands.
@@ -205,20 +204,6 @@ pub(super) fn steered(mesh: &NavMesh, r: &crate::aas::Reach) -> bool {
     }
 }
 
-pub(super) fn yaw_to(from: Vec3, to: Vec3) -> f32 {
-    let d = to - from;
-    d.y.atan2(d.x).to_degrees()
-}
-
-/// Standing still, looking where it looks.
-pub(super) fn stand(s: &PlayerState) -> UserCmd {
-    UserCmd {
-        yaw: s.yaw,
-        pitch: s.pitch,
-        ..Default::default()
-    }
-}
-
 /// Waiting at reachability `reach`'s start for a mover: standing, or, on a ride's carrier
 /// (an elevator reachability; standing on a mover, not the world) and off the start,
 /// stepping back over it. A lift that set off under a bot still coming in carries it off
@@ -238,22 +223,6 @@ pub(super) fn onto_start(s: &PlayerState, reach: &crate::aas::Reach) -> UserCmd 
     UserCmd {
         forward_move: (flat * SETTLE_RATE).min(RUN_SPEED),
         yaw: yaw_to(s.origin, start),
-        pitch: s.pitch,
-        ..Default::default()
-    }
-}
-
-/// Wishing full speed against the motion: pmove's acceleration toward the wish brakes
-/// hard (on top of friction).
-pub(super) fn brake(s: &PlayerState) -> UserCmd {
-    let v = s.velocity.truncate();
-    if v.length() < 1.0 {
-        // Nothing to brake (a wish against no motion would run off at full speed).
-        return stand(s);
-    }
-    UserCmd {
-        forward_move: RUN_SPEED,
-        yaw: (-v).y.atan2(-v.x).to_degrees(),
         pitch: s.pitch,
         ..Default::default()
     }

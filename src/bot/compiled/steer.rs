@@ -2,8 +2,7 @@
 //! route's floors ([`lookahead`]), where it aims on the way ([`head_for`], [`head_to`]) and
 //! whether it still keeps to the reachability it follows.
 
-use super::RUN_SPEED;
-use super::start::SETTLE_RATE;
+use crate::aas::run::APPROACH;
 use crate::physics::pmove::STEP_SIZE;
 use glam::Vec3;
 
@@ -11,12 +10,13 @@ use crate::aas::NavMesh;
 use crate::map::EntId;
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
 
-use super::APPROACH;
-use super::follow::FollowCtx;
+use super::cmd::yaw_to;
+use super::ctx::FollowCtx;
 use super::guard::{PAST, kept_on};
 use super::query::{Answer, CompiledNav};
-use super::start::{steered, yaw_to};
+use super::start::{SETTLE_RATE, steered};
 use super::state::{AreaNav, Step};
+use super::{ARRIVE, RUN_SPEED};
 use crate::aas::run::{NEAR_LEVEL, STEP};
 use crate::bot::movement::{MoveRequest, MoveTarget};
 
@@ -339,9 +339,6 @@ pub(super) fn head_for(mesh: &NavMesh, origin: Vec3, a: &Ahead, goal: (Vec3, u32
     let before = if n >= 2 { corners[n - 2] } else { origin };
     (past(end, before), Aim::Go)
 }
-
-/// The movement stage's arrival radius (units across): a point nearer is arrived at.
-pub(super) const ARRIVE: f32 = 16.0;
 
 /// Heading for `p` as `aim` says: through the movement stage beyond its arrival radius;
 /// within it, slowing onto a start to stop on or running on round a corner (and in the

@@ -9,14 +9,16 @@ use crate::nav::routing::TravelFlags;
 use crate::physics::movers::Phase;
 use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd, pmove};
 
+use super::ARRIVE;
+use super::cmd::stand;
+use super::ctx::{FollowCtx, geometry_ctx};
 use super::detour::detour;
-use super::follow::{FollowCtx, geometry_ctx};
 use super::kinds::swim_crossing;
 use super::openers::Opener;
 use super::query::CompiledNav;
-use super::start::{READY_DISTANCE, READY_SPEED, slowing, stand, stop_below};
+use super::start::{READY_DISTANCE, READY_SPEED, slowing, stop_below};
 use super::state::{AreaNav, Detour, Step};
-use super::steer::{ARRIVE, CLIMB_OUT, climbing_out, start_taken};
+use super::steer::{CLIMB_OUT, climbing_out, start_taken};
 use super::travel::{travel_for, travel_of};
 use crate::aas::run::turned;
 use crate::aas::run::{
@@ -355,7 +357,15 @@ fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
     assert!(s.on_ground.is_some(), "on the ledge at {}", s.origin);
     s.velocity = Vec3::new(248.0, -81.0, 0.0);
     let travel = travel_of(TravelFlags::ALL);
-    let Some(Step::Shoot((yaw, pitch), c)) = detour(&ctx, &mut nav, &mut st, &s, d, travel) else {
+    let Some(Step::Shoot((yaw, pitch), c)) = detour(
+        &ctx,
+        &mut nav,
+        &mut st,
+        &s,
+        d,
+        travel,
+        super::follow::follow_route,
+    ) else {
         panic!("shoots from there");
     };
     let c = UserCmd { yaw, pitch, ..c };
