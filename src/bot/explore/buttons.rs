@@ -15,11 +15,11 @@ use crate::bot::movement::MoveStatus;
 
 /// Within this distance (flat and in height) of the point of a detour, a bot walks on
 /// straight again ([`Explorer::detour`]).
-pub const DETOUR_NEAR: f32 = 48.0;
+pub(super) const DETOUR_NEAR: f32 = 48.0;
 
 /// Units a second a detour is given (below running speed: the way round is longer than the
 /// straight line).
-pub const DETOUR_SPEED: f32 = 160.0;
+pub(super) const DETOUR_SPEED: f32 = 160.0;
 
 /// Within this distance (flat, origin to the button's centre) an explorer runs straight
 /// into the button.

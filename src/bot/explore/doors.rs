@@ -17,13 +17,13 @@ use super::{
 use crate::bot::movement::{MoveRequest, MoveStatus};
 
 /// Seconds an explorer spends shooting at one button or trigger with health, in all.
-pub const SHOT_SECONDS: f32 = 2.0;
+pub(super) const SHOT_SECONDS: f32 = 2.0;
 
 /// An explorer shoots a closed secret door within this distance of its gun...
-pub const SECRET_RANGE: f32 = 768.0;
+pub(super) const SECRET_RANGE: f32 = 768.0;
 
 /// ...and for this many seconds walks into the door's opening while it is open.
-pub const SECRET_SECONDS: f32 = 12.0;
+pub(super) const SECRET_SECONDS: f32 = 12.0;
 
 /// An explorer walking into a secret door's opening is there within this distance of the
 /// opening's middle (across the floor), and goes on its own way.

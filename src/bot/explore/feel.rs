@@ -30,7 +30,7 @@ pub fn walk_run(
 /// Seconds of biosuit an explorer keeps in hand: with more left it counts slime as water
 /// (walks and drops into it, swims through it: [`Explorer::suit_swim`]); with less it heads
 /// back out (a swimmer in slime loses 12 health a second out of the suit).
-pub const SUIT_RESERVE: f32 = 5.0;
+pub(super) const SUIT_RESERVE: f32 = 5.0;
 
 /// What an explorer with `suit` seconds of biosuit left does not walk into: lava, and slime
 /// unless more than [`SUIT_RESERVE`] is left (Quake's biosuit spares slime, not lava).
@@ -106,11 +106,11 @@ pub fn walk_run_to_edge(
 }
 
 /// Weight of the direction toward the nearest unvisited place in an explorer's choice.
-pub const FRONTIER_PULL: f32 = 120.0;
+pub(super) const FRONTIER_PULL: f32 = 120.0;
 
 /// A walk that ends more than this far below the bot went off a ledge higher than a jump
 /// climbs back ([`DROP_PENALTY`]).
-pub const DROP_BELOW: f32 = 64.0;
+pub(super) const DROP_BELOW: f32 = 64.0;
 
 /// What an explorer's choice takes off a way down off such a ledge: the level it stands on
 /// comes first while it holds places as new (a ring of ledges round a pit was left for the
@@ -237,4 +237,4 @@ pub(super) fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Op
 }
 
 /// How far down a swimming explorer looks for the floor to dive to.
-pub const DIVE_REACH: f32 = 1024.0;
+pub(super) const DIVE_REACH: f32 = 1024.0;

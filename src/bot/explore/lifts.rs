@@ -15,22 +15,22 @@ use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
 /// How far off an explorer sees a plat it goes to ride.
-pub const LIFT_RANGE: f32 = 768.0;
+pub(super) const LIFT_RANGE: f32 = 768.0;
 
 /// Seconds an explorer tries to get onto a plat and ride it up before giving up on it.
-pub const LIFT_SECONDS: f32 = 12.0;
+pub(super) const LIFT_SECONDS: f32 = 12.0;
 
 /// Slower than this across the floor, a bot at a plat counts as stopped (held by an edge, a
 /// post, or standing where it came to rest).
-pub const STOPPED_SPEED: f32 = 30.0;
+pub(super) const STOPPED_SPEED: f32 = 30.0;
 
 /// How far out from a plat's side an explorer uncovering a teleporter under it steps back
 /// off ([`Explorer::under_lift`]).
-pub const UNDER_LIFT_OFF: f32 = 40.0;
+pub(super) const UNDER_LIFT_OFF: f32 = 40.0;
 
 /// How far above a teleporter's top the feet of an explorer walking in under a plat may
 /// be (standing on a rim round it) before it counts as off on another level.
-pub const UNDER_LIFT_RIM: f32 = 64.0;
+pub(super) const UNDER_LIFT_RIM: f32 = 64.0;
 
 /// A teleporter under a plat waiting down that an explorer uncovers ([`Explorer::under_lift`]).
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +56,7 @@ pub struct UnderLift {
 /// How far up from its bottom a plat carries a rider before the rider is off its side, at
 /// most: a plat can carry one into beams round its shaft's mouth (and then turn back down,
 /// blocked).
-pub const STEP_OFF_RISE: f32 = 32.0;
+pub(super) const STEP_OFF_RISE: f32 = 32.0;
 
 /// How far out from the middle of plat `l`'s side `d` (a unit axis) an explorer
 /// uncovering a teleporter under it steps back off: [`UNDER_LIFT_OFF`] past the edge.
@@ -105,7 +105,7 @@ pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3) -> Vec3 {
 /// Seconds an explorer waits for a floor that slid away to come back and walks to the place
 /// on it it waited for ([`Explorer::moved_floor`]): a door-floor's travel both ways and its
 /// wait.
-pub const FLOOR_SECONDS: f32 = 15.0;
+pub(super) const FLOOR_SECONDS: f32 = 15.0;
 
 impl Explorer {
     /// Teleporters under plats, as a player new to a map finds them: a working teleporter

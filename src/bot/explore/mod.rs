@@ -57,46 +57,30 @@ use glam::Vec3;
 use crate::map::level::{ItemKind, Level};
 
 use super::movement::{MoveRequest, MoveTarget};
-pub use buttons::{DETOUR_NEAR, DETOUR_SPEED, PRESS_RANGE};
-pub use doors::{DOOR_STOOD, SECRET_RANGE, SECRET_SECONDS, SHOT_SECONDS};
+pub use buttons::PRESS_RANGE;
+pub use doors::DOOR_STOOD;
 pub use feel::{
-    DIVE_REACH, DROP_BELOW, DROP_PENALTY, EDGE_BACK, FRONTIER_PULL, MAX_DROP, SUIT_RESERVE,
-    choose_target, hazards, walk_run, walk_run_to_edge,
+    DROP_PENALTY, EDGE_BACK, MAX_DROP, choose_target, hazards, walk_run, walk_run_to_edge,
 };
-pub use lifts::{
-    FLOOR_SECONDS, LIFT_RANGE, LIFT_SECONDS, STEP_OFF_RISE, STOPPED_SPEED, UNDER_LIFT_OFF,
-    UNDER_LIFT_RIM, UnderLift, step_back, step_off,
-};
+pub use lifts::{UnderLift, step_back, step_off};
 pub use planned::{
-    FRONTIER_SECONDS, LEVEL_RANGE, LEVEL_TRIES, LEVEL_UP, PLAN_EXPANSIONS, PLAN_TOLERANCE,
-    PLAN_TRIES, PLAN_TUBE, PlannedRun, RunGoal, RunPlanner, SETTLE_SPEED, plan_try, planned_out,
+    PLAN_TRIES, PlannedRun, RunGoal, RunPlanner, SETTLE_SPEED, plan_try, planned_out,
 };
-pub use slime::{SLIME_NODES, SLIME_STEP, SUIT_ENTER, SlimeWay, slime_entry, slime_way};
-pub use swim::{
-    DIVE_DEPTH, DIVE_RANGE, DIVE_SECONDS, PASSAGE_DIRECTIONS, PASSAGE_GAIN, PASSAGE_STEP,
-    POOL_CANDIDATES, POOL_DEEP, POOL_RANGE, POOL_SECONDS, POOL_UP, SWIM_SECONDS,
-    underwater_passage,
-};
-pub use teleport::{
-    GATE_CANDIDATES, GATE_RADIUS, GATE_REACH_CANDIDATES, GATE_REACH_RADIUS, GATE_SECONDS,
-    GATE_TRIES,
-};
+pub use slime::{SlimeWay, slime_entry, slime_way};
+pub use swim::underwater_passage;
+pub use teleport::{GATE_REACH_CANDIDATES, GATE_REACH_RADIUS};
 pub use views::{
-    ARRIVAL_RUN, BUTTON_FLOOR_BELOW, BUTTON_FRONT, ButtonView, DOOR_FRONT, DOOR_GAP, DOOR_LEVEL,
-    DOORWAY_BEYOND, DOORWAY_THICK, DoorwayView, ENTRY_OVERLAP, FloorView, LiftView, ShootableView,
-    TELEPORTER_BERTH, TeleporterView, buttons, doorways, floor_door, lifts, moving_floors,
-    nears_teleporter, shootables, stood_where_it_leads, teleporter_boxes, teleporters,
-    touched_first,
+    BUTTON_FRONT, ButtonView, DOOR_GAP, DoorwayView, FloorView, LiftView, ShootableView,
+    TeleporterView, buttons, doorways, floor_door, lifts, moving_floors, nears_teleporter,
+    shootables, stood_where_it_leads, teleporter_boxes, teleporters, touched_first,
 };
-pub use visits::{
-    POOL_SPACING, VISIT_CELL, VisitCell, VisitMap, frontier_points, least_known_spawn,
-};
+pub use visits::{VisitCell, VisitMap, frontier_points, least_known_spawn};
 
 /// How far a direction is felt.
-pub const FEEL: f32 = 512.0;
+const FEEL: f32 = 512.0;
 
 /// Waypoints within this distance of a direction's end count against it.
-pub const CROWD_RADIUS: f32 = 192.0;
+const CROWD_RADIUS: f32 = 192.0;
 
 /// Seconds before a target is given up.
 pub const TARGET_SECONDS: f32 = 4.0;
@@ -128,7 +112,7 @@ pub const STUCK_SECONDS: f32 = 12.0;
 /// its walks and planned runs do not lead out of, when spawn points elsewhere start in
 /// parts it has not seen (parts reached from the middle only by jumps its walks do not
 /// take, with spawn points in them).
-pub const BORED_SECONDS: f32 = 60.0;
+const BORED_SECONDS: f32 = 60.0;
 
 /// Visits (10 Hz samples by any bot) up to which a cell counts as barely known, for
 /// [`BORED_SECONDS`]: a bot crossing a fresh cell at running speed samples it about four
@@ -354,7 +338,7 @@ pub(super) fn tried_out<K: PartialEq>(tries: &[(K, u32)], key: K) -> bool {
 }
 
 /// How far off an explorer sees a button it goes to press.
-pub const BUTTON_RANGE: f32 = 768.0;
+const BUTTON_RANGE: f32 = 768.0;
 
 /// Seconds an explorer tries to get to a button before giving up on it.
 pub const BUTTON_SECONDS: f32 = 6.0;

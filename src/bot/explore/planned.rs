@@ -206,19 +206,19 @@ pub struct RunPlanner<'a> {
 }
 
 /// Seconds between an explorer's runs planned toward the frontier.
-pub const FRONTIER_SECONDS: f32 = 4.0;
+pub(super) const FRONTIER_SECONDS: f32 = 4.0;
 
 /// A place nobody has been is on an explorer's level from [`DROP_BELOW`] under it to this
 /// height over it (steps up count; a drop down does not) ([`Explorer::frontier_run`]
 /// before a drop).
-pub const LEVEL_UP: f32 = 128.0;
+pub(super) const LEVEL_UP: f32 = 128.0;
 
 /// And within this distance across.
-pub const LEVEL_RANGE: f32 = 768.0;
+pub(super) const LEVEL_RANGE: f32 = 768.0;
 
 /// Places on its level an explorer about to drop off it plans runs to, nearest first, at
 /// most ([`Explorer::frontier_run`]).
-pub const LEVEL_TRIES: usize = 3;
+pub(super) const LEVEL_TRIES: usize = 3;
 
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
@@ -232,15 +232,15 @@ pub const PLAN_TRIES: u32 = 3;
 pub const SETTLE_SPEED: f32 = 60.0;
 
 /// Expansions of one planned run (at most about a tenth of a second on dm4).
-pub const PLAN_EXPANSIONS: usize = 10_000;
+pub(super) const PLAN_EXPANSIONS: usize = 10_000;
 
 /// Free space sampled by a planned run: floor points within this distance of the straight
 /// line from the bot to the item (found as often as with a disc around both, in less time).
-pub const PLAN_TUBE: f32 = 256.0;
+pub(super) const PLAN_TUBE: f32 = 256.0;
 
 /// Off the planned path by more than this (pushed by another player, a mover): the run is
 /// dropped.
-pub const PLAN_TOLERANCE: f32 = 16.0;
+pub(super) const PLAN_TOLERANCE: f32 = 16.0;
 
 impl Explorer {
     /// Where walking about leads only where the team has been, a run planned over the

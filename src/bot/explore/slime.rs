@@ -15,14 +15,14 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
 /// Seconds of biosuit beyond [`SUIT_RESERVE`] an explorer on land wants left to go into
 /// slime.
-pub const SUIT_ENTER: f32 = 6.0;
+pub(super) const SUIT_ENTER: f32 = 6.0;
 
 /// Spacing of the grid a swimmer's way through slime is searched on ([`slime_way`]).
-pub const SLIME_STEP: f32 = 32.0;
+pub(super) const SLIME_STEP: f32 = 32.0;
 
 /// Most grid points one search through slime takes in (a pool of 500 by 500 by 100 units
 /// has about 800).
-pub const SLIME_NODES: usize = 8192;
+pub(super) const SLIME_NODES: usize = 8192;
 
 /// Where a swimmer in slime goes next ([`slime_way`]).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,26 +13,26 @@ use crate::map::{CollisionMap, Contents};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState};
 
 /// How deep below a swimming explorer the floor lies for it to dive ([`Explorer::dive`]).
-pub const DIVE_DEPTH: f32 = 96.0;
+pub(super) const DIVE_DEPTH: f32 = 96.0;
 
 /// How far to the side of a swimming explorer a floor below may be to dive to.
-pub const DIVE_RANGE: f32 = 384.0;
+pub(super) const DIVE_RANGE: f32 = 384.0;
 
 /// Seconds a dive lasts at most (a player has 12 s of air).
-pub const DIVE_SECONDS: f32 = 6.0;
+pub(super) const DIVE_SECONDS: f32 = 6.0;
 
 /// How much further than at its own depth a swimmer must see along the bottom of the water
 /// for the way there to count as a passage ([`underwater_passage`]).
-pub const PASSAGE_GAIN: f32 = 128.0;
+pub(super) const PASSAGE_GAIN: f32 = 128.0;
 
 /// Directions a swimmer feels along the bottom for a flooded passage
 /// ([`underwater_passage`]): eight (45 degrees apart) missed a wide tunnel from most places
 /// in its pool, where its far end lies far off under a roof.
-pub const PASSAGE_DIRECTIONS: usize = 16;
+pub(super) const PASSAGE_DIRECTIONS: usize = 16;
 
 /// Spacing of the points along a passage looked at for water with air above
 /// ([`underwater_passage`]).
-pub const PASSAGE_STEP: f32 = 32.0;
+pub(super) const PASSAGE_STEP: f32 = 32.0;
 
 /// A way on under the surface, as a player new to a map looks for one from a pool: of
 /// [`PASSAGE_DIRECTIONS`] directions, those along which a player's box just over the bottom
@@ -91,25 +91,25 @@ pub fn underwater_passage(
 }
 
 /// How far across a water surface seen is gone into ([`Explorer::pool`]).
-pub const POOL_RANGE: f32 = 512.0;
+pub(super) const POOL_RANGE: f32 = 512.0;
 
 /// Highest a water surface lies above the bot's feet for it to go in: a jump onto the rim
 /// (the movement stage's highest barrier) and over.
-pub const POOL_UP: f32 = 40.0;
+pub(super) const POOL_UP: f32 = 40.0;
 
 /// How far under a water surface the point an explorer walks in to lies
 /// ([`Explorer::pool`]), where the water is that deep.
-pub const POOL_DEEP: f32 = 56.0;
+pub(super) const POOL_DEEP: f32 = 56.0;
 
 /// Seconds a walk into water lasts at most ([`Explorer::pool`]).
-pub const POOL_SECONDS: f32 = 5.0;
+pub(super) const POOL_SECONDS: f32 = 5.0;
 
 /// Surface points, nearest first, an explorer looks at a tick ([`Explorer::pool`]): one
 /// trace each.
-pub const POOL_CANDIDATES: usize = 4;
+pub(super) const POOL_CANDIDATES: usize = 4;
 
 /// Seconds a swim through slime toward one point lasts at most ([`Explorer::suit_swim`]).
-pub const SWIM_SECONDS: f32 = 3.0;
+pub(super) const SWIM_SECONDS: f32 = 3.0;
 
 impl Explorer {
     /// Whether nobody has been at a place and this bot has not dived to its cell

@@ -14,20 +14,20 @@ use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::PlayerState;
 
 /// Seconds an explorer routes toward a frontier point before giving up on it.
-pub const GATE_SECONDS: f32 = 20.0;
+pub(super) const GATE_SECONDS: f32 = 20.0;
 
 /// Tries per frontier cell and explorer of a route there.
-pub const GATE_TRIES: u32 = 2;
+pub(super) const GATE_TRIES: u32 = 2;
 
 /// How many of the nearest unvisited frontier points with a waypoint within [`GATE_RADIUS`]
 /// an explorer tests for a waypoint that reaches them, per choice (each costs up to eight
 /// reachability tests: the routing stage's goal test, [`GATE_REACH_RADIUS`] and
 /// [`GATE_REACH_CANDIDATES`]).
-pub const GATE_CANDIDATES: usize = 8;
+pub(super) const GATE_CANDIDATES: usize = 8;
 
 /// A frontier point is tested only with a waypoint this near (the drop stage's search
 /// radius: beyond it the bot would drop one on the way).
-pub const GATE_RADIUS: f32 = 320.0;
+pub(super) const GATE_RADIUS: f32 = 320.0;
 
 /// The routing stage's goal test (the waypoint a route to a point ends at: of this many
 /// nearest within [`GATE_REACH_RADIUS`], the first that reaches it; the routing module's

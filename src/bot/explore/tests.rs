@@ -105,7 +105,7 @@ fn a_bot_stopped_on_a_plats_edge_walks_into_its_field() {
 /// starts at where that is less; a floor over the volume is no nearer.
 #[test]
 fn walks_keep_off_teleporters() {
-    use super::{TELEPORTER_BERTH, nears_teleporter};
+    use super::views::{TELEPORTER_BERTH, nears_teleporter};
     use glam::Vec3;
     let v = Vec3::new;
     // A thin trigger 48 wide across x, 8 deep, on the floor (feet at z 0, origin 24).

@@ -555,7 +555,7 @@ pub fn shootables(sim: &crate::sim::Sim) -> Vec<ShootableView> {
 /// How near a walk chosen by [`choose_target`] comes to a teleporter's volume at most
 /// (its player box, across the floor), unless it starts nearer: a walk brushing past one
 /// is taken by it (a player turning away from a wall still drifts on toward it).
-pub const TELEPORTER_BERTH: f32 = 16.0;
+pub(super) const TELEPORTER_BERTH: f32 = 16.0;
 
 /// The volumes of the level's teleporters that lead where the team has stood (at the
 /// destination or where an arrival comes down, [`stood_where_it_leads`]).
@@ -616,10 +616,10 @@ pub fn nears_teleporter(boxes: &[(Vec3, Vec3)], from: Vec3, to: Vec3) -> bool {
 
 /// How far on from a teleporter's destination an arrival comes down, about (sent on at 300
 /// units/s, an arrival stands again about 90 units on).
-pub const ARRIVAL_RUN: f32 = 96.0;
+pub(super) const ARRIVAL_RUN: f32 = 96.0;
 
 /// How far a player's box reaches into a teleporter's face at its entry point.
-pub const ENTRY_OVERLAP: f32 = 2.0;
+pub(super) const ENTRY_OVERLAP: f32 = 2.0;
 
 /// The teleporter a player walking in a straight line from `from` to `to` touches first,
 /// if any (the path sampled every 4 units): from the wrong side of a teleporter beside
@@ -685,22 +685,22 @@ pub(super) fn entry_side(
 pub const BUTTON_FRONT: f32 = 24.0;
 
 /// How far below a button's centre the floor in front of it is looked for.
-pub const BUTTON_FLOOR_BELOW: f32 = 128.0;
+pub(super) const BUTTON_FLOOR_BELOW: f32 = 128.0;
 
 /// How far past a door's face (flat) a bot walking through it heads.
-pub const DOORWAY_BEYOND: f32 = 48.0;
+pub(super) const DOORWAY_BEYOND: f32 = 48.0;
 
 /// The thickest open door that explorers take for a doorway in a wall (a slab that sinks
 /// into a pool as a lift is no doorway).
-pub const DOORWAY_THICK: f32 = 64.0;
+pub(super) const DOORWAY_THICK: f32 = 64.0;
 
 /// How far above or below the floor of a door's opening (a standing origin there) a floor
 /// counts as that floor ([`ShootableView::walked_through_from`]).
-pub const DOOR_LEVEL: f32 = 32.0;
+pub(super) const DOOR_LEVEL: f32 = 32.0;
 
 /// How far out from a door's face its floor in front is looked for
 /// ([`ShootableView::walked_through_from`]).
-pub const DOOR_FRONT: f32 = 48.0;
+pub(super) const DOOR_FRONT: f32 = 48.0;
 
 /// How far off a door's face a player stands in front of it ([`ShootableView::front_stand`]):
 /// a box touching a wall reads as inside it.

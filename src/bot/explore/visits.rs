@@ -11,7 +11,7 @@ use crate::map::{CollisionMap, Contents};
 use crate::sim::rng::SimRng;
 
 /// Side of a cell of the visit map.
-pub const VISIT_CELL: f32 = 128.0;
+pub(super) const VISIT_CELL: f32 = 128.0;
 
 /// A cell of the visit map ([`VisitMap::cell`]).
 pub type VisitCell = (i32, i32, i32);
@@ -153,4 +153,4 @@ pub fn frontier_points(level: &Level, map: &CollisionMap) -> Vec<Vec3> {
 
 /// Spacing of the points on the map's liquid surfaces among which exploring bots look for
 /// pools to jump into ([`VisitMap::surfaces`]).
-pub const POOL_SPACING: f32 = 64.0;
+pub(super) const POOL_SPACING: f32 = 64.0;
