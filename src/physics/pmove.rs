@@ -27,7 +27,7 @@ pub const STEP_SIZE: f32 = 18.0;
 /// Upward speed a jump adds.
 pub const JUMP_SPEED: f32 = 270.0;
 /// Ground normals steeper than this are walls, not floors.
-const MIN_FLOOR_NORMAL_Z: f32 = 0.7;
+pub const MIN_FLOOR_NORMAL_Z: f32 = 0.7;
 /// Velocity components smaller than this are zeroed after clipping (Quake's STOP_EPSILON).
 const STOP_EPSILON: f32 = 0.1;
 const MAX_CLIP_PLANES: usize = 5;

@@ -7,7 +7,7 @@ use glam::Vec3;
 use crate::map::level::Level;
 use crate::map::{CollisionMap, Contents};
 use crate::nav::waypoints::WaypointGraph;
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
+use crate::physics::pmove::{MIN_FLOOR_NORMAL_Z, PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 use crate::sim::rng::SimRng;
 
 use super::views::{nears_teleporter, teleporter_boxes};
@@ -89,7 +89,7 @@ pub fn walk_run_to_edge(
         let safe = down.fraction < 1.0
             && !down.all_solid
             && !down.contents.intersects(hazards)
-            && (down.normal.z >= 0.7 || down.contents.intersects(Contents::LIQUID));
+            && (down.normal.z >= MIN_FLOOR_NORMAL_Z || down.contents.intersects(Contents::LIQUID));
         if !safe {
             break;
         }

@@ -6,7 +6,7 @@ use glam::Vec3;
 use super::MASK;
 use crate::map::{CollisionMap, Contents, EntId};
 use crate::physics::pmove::{
-    PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, pmove,
+    MIN_FLOOR_NORMAL_Z, PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, STEP_SIZE, pmove,
 };
 use crate::physics::predict::{PredictParams, StopEvent, predict, run_toward};
 
@@ -19,6 +19,8 @@ pub(super) fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>)
     map.trace(a, b, PLAYER_MINS, PLAYER_MAXS, MASK, me).fraction >= 1.0
 }
 
+/// Spacing (units) of the floor samples [`scan_ahead`] takes along the way ahead.
+const SCAN_STEP: f32 = 16.0;
 /// Whether a player off the ground rests on a slope too steep to stand on (a unit below
 /// it is a plane that is no floor): with no speed at all, it hangs there while it wishes
 /// into the slope.
@@ -51,7 +53,7 @@ pub(super) fn scan_ahead(
     max_drop: f32,
     hazards: Contents,
 ) -> Ahead {
-    let mut d = 16.0;
+    let mut d = SCAN_STEP;
     while d <= range {
         let p = origin + dir * d;
         let t = map.trace_ray(
@@ -64,13 +66,15 @@ pub(super) fn scan_ahead(
             return Ahead::Clear; // a wall or step ahead: the feelers deal with it
         }
         let floor_under_ray =
-            t.fraction < 1.0 && t.normal.z >= 0.7 && !t.contents.intersects(hazards);
+            t.fraction < 1.0 && t.normal.z >= MIN_FLOOR_NORMAL_Z && !t.contents.intersects(hazards);
         if !floor_under_ray && box_supported(map, p, max_drop, hazards) {
             // The ray fell through a hole the player's box bridges (dm4's grates over lava).
-            d += 16.0;
+            d += SCAN_STEP;
             continue;
         }
-        if t.fraction >= 1.0 || (t.contents.intersects(Contents::SOLID) && t.normal.z < 0.7) {
+        if t.fraction >= 1.0
+            || (t.contents.intersects(Contents::SOLID) && t.normal.z < MIN_FLOOR_NORMAL_Z)
+        {
             return Ahead::Bad {
                 distance: d,
                 hazard: false,
@@ -82,7 +86,7 @@ pub(super) fn scan_ahead(
                 hazard: true,
             };
         }
-        d += 16.0;
+        d += SCAN_STEP;
     }
     Ahead::Clear
 }
@@ -101,7 +105,7 @@ pub(super) fn box_supported(map: &CollisionMap, p: Vec3, max_drop: f32, hazards:
     let feet = t.end_pos + Vec3::new(0.0, 0.0, PLAYER_MINS.z + 1.0);
     !t.start_solid
         && t.fraction < 1.0
-        && t.normal.z >= 0.7
+        && t.normal.z >= MIN_FLOOR_NORMAL_Z
         && !map.point_contents(feet).intersects(hazards)
 }
 
