@@ -14,7 +14,10 @@ use super::cmd::{brake, stand};
 use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
 use super::guard::guard;
-use super::kinds::{Leg, carrier_waits, go, play_run, swim_across, walk_across};
+use super::kinds::{
+    Leg, carrier_waits, go, play_fall, play_jump, play_recorded, swim_across, take_teleporter,
+    walk_across,
+};
 use super::query::{Answer, CompiledNav};
 use super::start::{onto_start, overshoots, slowing, steered};
 use super::state::{AreaNav, Detour, Step};
@@ -217,16 +220,14 @@ pub(super) fn follow_route(
                 walk_across(ctx, nav, st, s, &leg, follow_route)
             }
         }
+        ReachKind::Jump | ReachKind::BarrierJump => play_jump(ctx, nav, st, s, &leg),
+        ReachKind::WalkOffLedge | ReachKind::WaterJump => play_fall(ctx, nav, st, s, &leg),
+        ReachKind::Teleport => take_teleporter(ctx, nav, st, s, &leg),
         ReachKind::Walk
         | ReachKind::StepUp
         | ReachKind::Swim
-        | ReachKind::BarrierJump
-        | ReachKind::Jump
-        | ReachKind::WalkOffLedge
-        | ReachKind::WaterJump
-        | ReachKind::Teleport
         | ReachKind::Elevator
-        | ReachKind::JumpPad => play_run(ctx, nav, st, s, &leg),
+        | ReachKind::JumpPad => play_recorded(ctx, nav, st, s, &leg),
     }
 }
 

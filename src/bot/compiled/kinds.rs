@@ -263,38 +263,123 @@ pub(super) fn swim_across(s: &PlayerState, leg: &Leg) -> Step {
     }
 }
 
-/// A run the compiler recorded (a jump, a fall, a water jump, a teleport, a ride on a plat
-/// or train, a jump pad): waits for the movers it needs, taken on the run where it fits,
-/// else slowed onto its start and played from a stand.
-pub(super) fn play_run(
+/// A running jump or barrier jump: waits for the movers it needs, takes the jump on the
+/// way in where it fits, backs off and runs in where the bot comes at it across its way or
+/// a stand falls short, else slows to a stand on the start and plays it.
+pub(super) fn play_jump(
     ctx: &FollowCtx,
     nav: &mut CompiledNav,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
 ) -> Step {
-    let Leg {
-        mesh,
-        goal_area,
-        travel,
-        r,
-        reach,
-        swimming,
-        to_start,
-        flat,
-        ..
-    } = *leg;
+    wait_for_plat(ctx, nav, st, s, leg)
+        .or_else(|| fall_now(ctx, nav, st, s, leg))
+        .or_else(|| run_in_again(ctx, st, s, leg))
+        .or_else(|| go_to_start(ctx, st, s, leg))
+        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
+        .or_else(|| round_behind(ctx, st, s, leg))
+        .or_else(|| brake_down_slope(ctx, st, s, leg))
+        .or_else(|| slow_onto_start(ctx, st, s, leg))
+        .or_else(|| wait_for_movers(ctx, st, s, leg))
+        .or_else(|| fit_from_stand(ctx, st, s, leg))
+        .unwrap_or_else(|| play_from_start(st, leg.reach))
+}
+
+/// A walk off a ledge or a water jump: as a jump, without backing off to run in.
+pub(super) fn play_fall(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Step {
+    wait_for_plat(ctx, nav, st, s, leg)
+        .or_else(|| fall_now(ctx, nav, st, s, leg))
+        .or_else(|| go_to_start(ctx, st, s, leg))
+        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
+        .or_else(|| brake_down_slope(ctx, st, s, leg))
+        .or_else(|| slow_onto_start(ctx, st, s, leg))
+        .or_else(|| wait_for_movers(ctx, st, s, leg))
+        .or_else(|| fit_from_stand(ctx, st, s, leg))
+        .unwrap_or_else(|| play_from_start(st, leg.reach))
+}
+
+/// A run into a teleporter: taken on the way in where it fits, else from a stand.
+pub(super) fn take_teleporter(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Step {
+    wait_for_plat(ctx, nav, st, s, leg)
+        .or_else(|| go_to_start(ctx, st, s, leg))
+        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
+        .or_else(|| brake_down_slope(ctx, st, s, leg))
+        .or_else(|| slow_onto_start(ctx, st, s, leg))
+        .or_else(|| wait_for_movers(ctx, st, s, leg))
+        .or_else(|| fit_from_stand(ctx, st, s, leg))
+        .unwrap_or_else(|| play_from_start(st, leg.reach))
+}
+
+/// A ride on a plat or train, a jump pad, or a swim out of the water: from a stand on the
+/// start once the movers are where they were when it was recorded, played as recorded.
+pub(super) fn play_recorded(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Step {
+    wait_for_plat(ctx, nav, st, s, leg)
+        .or_else(|| go_to_start(ctx, st, s, leg))
+        .or_else(|| brake_down_slope(ctx, st, s, leg))
+        .or_else(|| slow_onto_start(ctx, st, s, leg))
+        .or_else(|| wait_for_movers(ctx, st, s, leg))
+        .or_else(|| fit_from_stand(ctx, st, s, leg))
+        .unwrap_or_else(|| play_from_start(st, leg.reach))
+}
+
+/// A plat the reachability needs down and is not: waited for off its trigger.
+fn wait_for_plat(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
+    let Leg { mesh, reach, .. } = *leg;
     let dt = ctx.dt;
     if let Some(p) = plat_wait(ctx, nav, mesh, reach) {
         // A plat the reachability needs down is not: waited for off its trigger,
         // which would hold it up (standing on it at the top, or under it).
         st.held += dt * WAIT_SHARE;
-        return if (p - s.origin).truncate().length() > READY_DISTANCE {
+        return Some(if (p - s.origin).truncate().length() > READY_DISTANCE {
             go(p)
         } else {
             Step::Cmd(brake(s))
-        };
+        });
     }
+    None
+}
+
+/// A hop whose next reachability is a fall that lands from where the bot already is: that fall, now.
+fn fall_now(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
+    let Leg {
+        mesh,
+        goal_area,
+        travel,
+        reach,
+        swimming,
+        ..
+    } = *leg;
     // A hop (onto a lip) whose next is a fall that lands from where the bot is already: the
     // fall now (come down beside a lip, the bot hopped up, walked back to the fall's start
     // and walked off from a stand).
@@ -310,9 +395,24 @@ pub(super) fn play_run(
         st.lead = None;
         st.skip = 0;
         st.played = Some(1);
-        return Step::Cmd(turned(command_at(&mesh.reaches()[next as usize], 0), turn));
+        return Some(Step::Cmd(turned(
+            command_at(&mesh.reaches()[next as usize], 0),
+            turn,
+        )));
     }
-    let speed = s.velocity.truncate().length();
+    None
+}
+
+/// Backed off behind a jump's start: on back, then running in.
+fn run_in_again(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        mesh,
+        r,
+        reach,
+        swimming,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
     if let Some((b, false)) = st.backup
         && b == r
         && !swimming
@@ -321,22 +421,53 @@ pub(super) fn play_run(
         let p = behind_start(ctx, mesh, reach).unwrap_or(s.origin);
         if (p - s.origin).truncate().length() > ARRIVE && st.approach < APPROACH_SECONDS {
             st.approach += dt;
-            return go(p);
+            return Some(go(p));
         }
         // Backed off: run in (the fit on the run below takes it from here).
         st.backup = Some((r, true));
         st.approach = 0.0;
-        return Step::Cmd(run_in(yaw_to(s.origin, reach.start), s.pitch));
+        return Some(Step::Cmd(run_in(yaw_to(s.origin, reach.start), s.pitch)));
     }
+    None
+}
+
+/// Far from the start (or swimming to it): going there.
+fn go_to_start(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        reach,
+        swimming,
+        to_start,
+        flat,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
     if swimming {
         st.held += dt;
         if to_start.length() > ARRIVE {
-            return swim_to(s, reach.start);
+            return Some(swim_to(s, reach.start));
         }
     } else if flat > APPROACH {
         st.held += dt;
-        return go(reach.start);
+        return Some(go(reach.start));
     }
+    None
+}
+
+/// Near the start and moving: the run taken on the way in where it fits.
+fn take_on_the_run(
+    ctx: &FollowCtx,
+    nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
+    let Leg {
+        mesh,
+        reach,
+        swimming,
+        ..
+    } = *leg;
+    let speed = s.velocity.truncate().length();
     // On the run: near the start, a jump or fall that lands from the bot's state as
     // it is (moving), run in to the start first, is played without stopping — a
     // stand on the start costs the braking and the run-up again.
@@ -351,12 +482,27 @@ pub(super) fn play_run(
         st.lead = (lead.0 > 0).then_some(lead);
         st.skip = skip;
         st.played = Some(1);
-        return Step::Cmd(if lead.0 > 0 {
+        return Some(Step::Cmd(if lead.0 > 0 {
             run_in(lead.1, s.pitch)
         } else {
             turned(command_at(reach, skip), turn)
-        });
+        }));
     }
+    None
+}
+
+/// At a jump's start coming across its way: round to behind it to run in.
+fn round_behind(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        mesh,
+        r,
+        reach,
+        swimming,
+        flat,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
+    let speed = s.velocity.truncate().length();
     if !swimming
         && flat <= ROUND_NEAR
         && matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
@@ -378,8 +524,21 @@ pub(super) fn play_run(
         st.held += dt;
         st.backup = Some((r, false));
         st.approach = 0.0;
-        return go(p);
+        return Some(go(p));
     }
+    None
+}
+
+/// Coming down a slope onto the start too fast to stop by slowing: braking.
+fn brake_down_slope(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        mesh,
+        r,
+        reach,
+        swimming,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
     // Down a slope onto the start, too fast to stop on it by slowing (a barrier jump at the
     // foot of a sloped hall, come at running down it).
     if !swimming
@@ -395,8 +554,22 @@ pub(super) fn play_run(
     {
         st.held += dt;
         st.approach += dt;
-        return Step::Cmd(c);
+        return Some(Step::Cmd(c));
     }
+    None
+}
+
+/// Slowing to a stand on the start.
+fn slow_onto_start(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        mesh,
+        reach,
+        swimming,
+        flat,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
+    let speed = s.velocity.truncate().length();
     if !swimming && (flat > READY_DISTANCE || speed > READY_SPEED) && st.approach < APPROACH_SECONDS
     {
         // Slow to a stand on the start: toward it, the wished speed falls with the
@@ -406,14 +579,34 @@ pub(super) fn play_run(
         // braked, not circled round the start while friction takes it off.
         st.held += dt;
         st.approach += dt;
-        return Step::Cmd(slowing(ctx, mesh, s, reach.start));
+        return Some(Step::Cmd(slowing(ctx, mesh, s, reach.start)));
     }
+    None
+}
+
+/// Waiting for the movers the reachability needs.
+fn wait_for_movers(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg { mesh, reach, .. } = *leg;
+    let dt = ctx.dt;
     if !movers_ready(mesh, &reach.needs, ctx) {
         // Waiting for the lift or door counts against the reachability at a quarter
         // of the time (a door that never opens is given up on in the end).
         st.held += dt * WAIT_SHARE;
-        return Step::Cmd(onto_start(s, reach));
+        return Some(Step::Cmd(onto_start(s, reach)));
     }
+    None
+}
+
+/// On the start: the recorded commands tried as they are, then turned a little; else nearer, backing off, or giving the reachability up.
+fn fit_from_stand(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+    let Leg {
+        mesh,
+        r,
+        reach,
+        flat,
+        ..
+    } = *leg;
+    let dt = ctx.dt;
     // The commands were verified from the start exactly; from where the bot stands
     // they are tried first as they are, then turned a little, and played the first
     // way that gets there (kinds that ride movers or teleport are played as they
@@ -432,7 +625,7 @@ pub(super) fn play_run(
                     pitch: s.pitch,
                     ..Default::default()
                 };
-                return Step::Cmd(kept_on(ctx, mesh, s, nearer, &[]));
+                return Some(Step::Cmd(kept_on(ctx, mesh, s, nearer, &[])));
             }
             None => {
                 if matches!(reach.kind, ReachKind::Jump | ReachKind::BarrierJump)
@@ -443,14 +636,20 @@ pub(super) fn play_run(
                     // run's fit on the run finds where to jump).
                     st.backup = Some((r, false));
                     st.approach = 0.0;
-                    return go(p);
+                    return Some(go(p));
                 }
                 st.avoid(r);
                 st.reach = None;
-                return go(s.origin);
+                return Some(go(s.origin));
             }
         }
     }
+    None
+}
+
+/// On the start, ready: the recorded commands played from the first, turned as the fit
+/// found.
+fn play_from_start(st: &mut AreaNav, reach: &crate::aas::Reach) -> Step {
     st.played = Some(1);
     st.lead = None;
     st.skip = 0;
