@@ -17,6 +17,16 @@ use crate::physics::pmove::{
 };
 use crate::physics::predict::run_toward;
 
+/// Up or down from a point within the arrival radius across that still counts as arrived.
+const ARRIVE_RISE: f32 = 48.0;
+/// How far ahead of a tick's travel the way is felt for walls (units).
+const FEEL_AHEAD: f32 = 24.0;
+/// How far past a blocked feel a side step must clear the way on (units).
+const FEEL_PAST: f32 = 32.0;
+/// The turn of a side step round what blocks the way (degrees); twice it is tried next.
+const SIDE_STEP: f32 = 45.0;
+/// How far along a side step a bot looks for the way on to be free (units).
+const SIDE_STEP_LENGTH: f32 = 96.0;
 /// What steering needs besides the bot's own state.
 #[derive(Clone, Copy)]
 pub struct SteerCtx<'a> {
@@ -52,7 +62,7 @@ pub fn steer(
         MoveTarget::Point(p) => {
             let d = p - s.origin;
             let flat = Vec3::new(d.x, d.y, 0.0);
-            if flat.length() <= params.arrive_radius && d.z.abs() <= 48.0 {
+            if flat.length() <= params.arrive_radius && d.z.abs() <= ARRIVE_RISE {
                 return (stand, MoveStatus::Arrived);
             }
             (d, flat.normalize_or_zero(), flat.length())
@@ -90,7 +100,7 @@ pub fn steer(
     }
     // Feeling no farther than the target where asked (`to_target`): a target on a ledge
     // lies beyond the ledge's face by a box's half width, so the face is still felt.
-    let stride = 24.0 + speed * dt;
+    let stride = FEEL_AHEAD + speed * dt;
     let feel = if req.to_target {
         stride.min(short)
     } else {
@@ -116,7 +126,7 @@ pub fn steer(
         // the route turns into a corridor a step up): a side step round it comes first, the
         // jump only where none does.
         let side_first = req.known && {
-            let sides = [-45.0f32, 45.0];
+            let sides = [-SIDE_STEP, SIDE_STEP];
             sides.iter().any(|&a| free(rotate_z(want, a)))
         };
         if jumpable && !side_first {
@@ -131,9 +141,9 @@ pub fn steer(
             jump = !sliding && !s.jump_held;
         } else {
             let sides: [f32; 4] = if mem.avoid_side >= 0 {
-                [-45.0, 45.0, -90.0, 90.0]
+                [-SIDE_STEP, SIDE_STEP, -2.0 * SIDE_STEP, 2.0 * SIDE_STEP]
             } else {
-                [45.0, -45.0, 90.0, -90.0]
+                [SIDE_STEP, -SIDE_STEP, 2.0 * SIDE_STEP, -2.0 * SIDE_STEP]
             };
             // A side step only helps when, a little way along it, the way on is free: that
             // walks around a pillar but not along a wall that closes the way.
@@ -144,18 +154,18 @@ pub fn steer(
                 }
                 let t = map.trace(
                     s.origin,
-                    s.origin + side * 96.0,
+                    s.origin + side * SIDE_STEP_LENGTH,
                     PLAYER_MINS,
                     PLAYER_MAXS,
                     MASK,
                     me,
                 );
                 let p = t.end_pos;
-                box_clear(map, p, p + want * (feel + 32.0), me)
+                box_clear(map, p, p + want * (feel + FEEL_PAST), me)
                     || box_clear(
                         map,
                         p + Vec3::Z * STEP_SIZE,
-                        p + Vec3::Z * STEP_SIZE + want * (feel + 32.0),
+                        p + Vec3::Z * STEP_SIZE + want * (feel + FEEL_PAST),
                         me,
                     )
             };
