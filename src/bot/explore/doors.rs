@@ -2,6 +2,7 @@
 //! ([`super::Explorer::doorway`]) and shooting a secret door open
 //! ([`super::Explorer::secret_door`]).
 
+use super::buttons::DETOUR_SPEED;
 use glam::Vec3;
 
 use crate::map::{CollisionMap, Contents};
@@ -108,7 +109,7 @@ impl Explorer {
         plan_try(&mut self.doorway_tries, d.index);
         // Time to get there at half running speed (round whatever is in the way), and then
         // for the door to open.
-        let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / 160.0;
+        let time = BUTTON_SECONDS + (far - s.origin).truncate().length() / DETOUR_SPEED;
         self.activity = Activity::Doorway(d.index, far, time);
         Some(ButtonGo::walk_to(far))
     }

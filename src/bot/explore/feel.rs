@@ -2,6 +2,7 @@
 //! ([`walk_run`], [`walk_run_to_edge`]) and the choice of where an explorer heads next
 //! ([`choose_target`]).
 
+use super::{EIGHTH, MIN_WALK};
 use glam::Vec3;
 
 use crate::map::level::Level;
@@ -187,14 +188,14 @@ pub fn choose_target(
         .map(|f| (f - s.origin).truncate().normalize_or_zero().extend(0.0));
     let gates = teleporter_boxes(level, visits);
     for k in 0..8 {
-        let a = (start + 45.0 * k as f32).to_radians();
+        let a = (start + EIGHTH * k as f32).to_radians();
         let dir = Vec3::new(a.cos(), a.sin(), 0.0);
         // As far as one can walk: over steps and up ramps, not into pits or hazards.
         // A walk off a ledge, and the same walk stopped at its edge: both are choices.
         let (full, edge) = walk_run_to_edge(map, from, dir, FEEL, max_drop, hazards);
         let toward = pull.map_or(0.0, |d| d.dot(dir).max(0.0) * FRONTIER_PULL);
         for (travel, end) in std::iter::once(full).chain(edge.filter(|_| edge_stops)) {
-            if travel < 48.0 || nears_teleporter(&gates, from, end) {
+            if travel < MIN_WALK || nears_teleporter(&gates, from, end) {
                 continue;
             }
             // Far, to places few have been and with few waypoints.

@@ -3,6 +3,7 @@
 //! ([`super::Explorer::under_lift`]) and crossing a floor that slid away once it is back
 //! ([`super::Explorer::moved_floor`]).
 
+use super::{EIGHTH, MIN_WALK};
 use glam::Vec3;
 
 use super::feel::walk_run;
@@ -331,11 +332,11 @@ impl Explorer {
                 // does not go down), not back over the edge it came up by.
                 let (travel, end) = (0..8)
                     .map(|k| {
-                        let a = (45.0 * k as f32).to_radians();
+                        let a = (EIGHTH * k as f32).to_radians();
                         walk_run(map, s.origin, Vec3::new(a.cos(), a.sin(), 0.0), FEEL, 1.0)
                     })
                     .max_by(|a, b| a.0.total_cmp(&b.0))?;
-                if travel < 48.0 {
+                if travel < MIN_WALK {
                     return None;
                 }
                 self.target = Some(end);

@@ -91,6 +91,12 @@ const RUN_SPEED: f32 = 320.0;
 /// Within this distance of a try's point (units across, and up or down) the bot is there.
 const THERE: f32 = 48.0;
 
+/// Degrees between the eight directions an explorer feels along.
+const EIGHTH: f32 = 45.0;
+
+/// The shortest walk (units) that counts as a way somewhere.
+const MIN_WALK: f32 = 48.0;
+
 /// How far (units) a bot must get from where it was to count as not stuck there.
 const ANCHOR_RADIUS: f32 = 64.0;
 

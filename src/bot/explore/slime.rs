@@ -1,6 +1,7 @@
 //! Slime in the biosuit: going in, searching it for what lies under a roof and for the ways
 //! out ([`slime_way`], [`super::Explorer::suit_swim`]).
 
+use super::EIGHTH;
 use std::collections::BTreeMap;
 
 use glam::Vec3;
@@ -64,7 +65,7 @@ pub fn slime_entry(
     let from = down.end_pos;
     (0..8)
         .filter_map(|k| {
-            let a = (s.yaw + 45.0 * k as f32).to_radians();
+            let a = (s.yaw + EIGHTH * k as f32).to_radians();
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
             let (walked, end) = walk_run_to_edge(map, from, dir, FEEL, MAX_DROP, Contents::LAVA).0;
             let feet = end + Vec3::Z * (PLAYER_MINS.z - 1.0);
@@ -127,7 +128,7 @@ pub fn slime_way(
     // Land beside a surface point: a short walk that ends on a floor out of any liquid.
     let land = |top: Vec3| {
         (0..8).find_map(|k| {
-            let a = (45.0 * k as f32).to_radians();
+            let a = (EIGHTH * k as f32).to_radians();
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
             let (walked, end) = walk_run_to_edge(map, top, dir, 64.0, STEP_SIZE, Contents::LAVA).0;
             // Under the feet, not at them: a walk over the surface rests on the liquid.
