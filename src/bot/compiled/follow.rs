@@ -15,8 +15,7 @@ use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
 use super::guard::guard;
 use super::kinds::{
-    Leg, carrier_waits, go, play_fall, play_jump, play_recorded, swim_across, take_teleporter,
-    walk_across,
+    FALL, JUMP, Leg, RECORDED, TELEPORT, carrier_waits, go, play, swim_across, walk_across,
 };
 use super::query::{Answer, CompiledNav};
 use super::start::{onto_start, overshoots, slowing, steered};
@@ -220,14 +219,14 @@ pub(super) fn follow_route(
                 walk_across(ctx, nav, st, s, &leg, follow_route)
             }
         }
-        ReachKind::Jump | ReachKind::BarrierJump => play_jump(ctx, nav, st, s, &leg),
-        ReachKind::WalkOffLedge | ReachKind::WaterJump => play_fall(ctx, nav, st, s, &leg),
-        ReachKind::Teleport => take_teleporter(ctx, nav, st, s, &leg),
+        ReachKind::Jump | ReachKind::BarrierJump => play(JUMP, ctx, nav, st, s, &leg),
+        ReachKind::WalkOffLedge | ReachKind::WaterJump => play(FALL, ctx, nav, st, s, &leg),
+        ReachKind::Teleport => play(TELEPORT, ctx, nav, st, s, &leg),
         ReachKind::Walk
         | ReachKind::StepUp
         | ReachKind::Swim
         | ReachKind::Elevator
-        | ReachKind::JumpPad => play_recorded(ctx, nav, st, s, &leg),
+        | ReachKind::JumpPad => play(RECORDED, ctx, nav, st, s, &leg),
     }
 }
 

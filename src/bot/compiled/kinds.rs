@@ -263,82 +263,78 @@ pub(super) fn swim_across(s: &PlayerState, leg: &Leg) -> Step {
     }
 }
 
+/// One step of playing a recorded run: what to do this tick, or `None` to go on to the
+/// next step.
+pub(super) type RunStep =
+    fn(&FollowCtx, &mut CompiledNav, &mut AreaNav, &PlayerState, &Leg) -> Option<Step>;
+
 /// A running jump or barrier jump: waits for the movers it needs, takes the jump on the
 /// way in where it fits, backs off and runs in where the bot comes at it across its way or
 /// a stand falls short, else slows to a stand on the start and plays it.
-pub(super) fn play_jump(
-    ctx: &FollowCtx,
-    nav: &mut CompiledNav,
-    st: &mut AreaNav,
-    s: &PlayerState,
-    leg: &Leg,
-) -> Step {
-    wait_for_plat(ctx, nav, st, s, leg)
-        .or_else(|| fall_now(ctx, nav, st, s, leg))
-        .or_else(|| run_in_again(ctx, st, s, leg))
-        .or_else(|| go_to_start(ctx, st, s, leg))
-        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
-        .or_else(|| round_behind(ctx, st, s, leg))
-        .or_else(|| brake_down_slope(ctx, st, s, leg))
-        .or_else(|| slow_onto_start(ctx, st, s, leg))
-        .or_else(|| wait_for_movers(ctx, st, s, leg))
-        .or_else(|| fit_from_stand(ctx, st, s, leg))
-        .unwrap_or_else(|| play_from_start(st, leg.reach))
-}
+pub(super) const JUMP: &[RunStep] = &[
+    wait_for_plat,
+    fall_now,
+    run_in_again,
+    go_to_start,
+    take_on_the_run,
+    round_behind,
+    brake_down_slope,
+    slow_onto_start,
+    wait_for_movers,
+    fit_from_stand,
+];
 
 /// A walk off a ledge or a water jump: as a jump, without backing off to run in.
-pub(super) fn play_fall(
-    ctx: &FollowCtx,
-    nav: &mut CompiledNav,
-    st: &mut AreaNav,
-    s: &PlayerState,
-    leg: &Leg,
-) -> Step {
-    wait_for_plat(ctx, nav, st, s, leg)
-        .or_else(|| fall_now(ctx, nav, st, s, leg))
-        .or_else(|| go_to_start(ctx, st, s, leg))
-        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
-        .or_else(|| brake_down_slope(ctx, st, s, leg))
-        .or_else(|| slow_onto_start(ctx, st, s, leg))
-        .or_else(|| wait_for_movers(ctx, st, s, leg))
-        .or_else(|| fit_from_stand(ctx, st, s, leg))
-        .unwrap_or_else(|| play_from_start(st, leg.reach))
-}
+pub(super) const FALL: &[RunStep] = &[
+    wait_for_plat,
+    fall_now,
+    go_to_start,
+    take_on_the_run,
+    brake_down_slope,
+    slow_onto_start,
+    wait_for_movers,
+    fit_from_stand,
+];
 
 /// A run into a teleporter: taken on the way in where it fits, else from a stand.
-pub(super) fn take_teleporter(
-    ctx: &FollowCtx,
-    nav: &mut CompiledNav,
-    st: &mut AreaNav,
-    s: &PlayerState,
-    leg: &Leg,
-) -> Step {
-    wait_for_plat(ctx, nav, st, s, leg)
-        .or_else(|| go_to_start(ctx, st, s, leg))
-        .or_else(|| take_on_the_run(ctx, nav, st, s, leg))
-        .or_else(|| brake_down_slope(ctx, st, s, leg))
-        .or_else(|| slow_onto_start(ctx, st, s, leg))
-        .or_else(|| wait_for_movers(ctx, st, s, leg))
-        .or_else(|| fit_from_stand(ctx, st, s, leg))
-        .unwrap_or_else(|| play_from_start(st, leg.reach))
-}
+pub(super) const TELEPORT: &[RunStep] = &[
+    wait_for_plat,
+    go_to_start,
+    take_on_the_run,
+    brake_down_slope,
+    slow_onto_start,
+    wait_for_movers,
+    fit_from_stand,
+];
 
 /// A ride on a plat or train, a jump pad, or a swim out of the water: from a stand on the
 /// start once the movers are where they were when it was recorded, played as recorded.
-pub(super) fn play_recorded(
+pub(super) const RECORDED: &[RunStep] = &[
+    wait_for_plat,
+    go_to_start,
+    brake_down_slope,
+    slow_onto_start,
+    wait_for_movers,
+    fit_from_stand,
+];
+
+/// A recorded run, through `phases` in order (each keeps its own kind checks; a kind's list
+/// leaves out only those that never act for it): the first that acts decides the tick, and
+/// once none does, the commands are played from the start.
+pub(super) fn play(
+    phases: &[RunStep],
     ctx: &FollowCtx,
     nav: &mut CompiledNav,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
 ) -> Step {
-    wait_for_plat(ctx, nav, st, s, leg)
-        .or_else(|| go_to_start(ctx, st, s, leg))
-        .or_else(|| brake_down_slope(ctx, st, s, leg))
-        .or_else(|| slow_onto_start(ctx, st, s, leg))
-        .or_else(|| wait_for_movers(ctx, st, s, leg))
-        .or_else(|| fit_from_stand(ctx, st, s, leg))
-        .unwrap_or_else(|| play_from_start(st, leg.reach))
+    for phase in phases {
+        if let Some(step) = phase(ctx, nav, st, s, leg) {
+            return step;
+        }
+    }
+    play_from_start(st, leg.reach)
 }
 
 /// A plat the reachability needs down and is not: waited for off its trigger.
@@ -404,7 +400,13 @@ fn fall_now(
 }
 
 /// Backed off behind a jump's start: on back, then running in.
-fn run_in_again(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn run_in_again(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         mesh,
         r,
@@ -432,7 +434,13 @@ fn run_in_again(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -
 }
 
 /// Far from the start (or swimming to it): going there.
-fn go_to_start(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn go_to_start(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         reach,
         swimming,
@@ -492,7 +500,13 @@ fn take_on_the_run(
 }
 
 /// At a jump's start coming across its way: round to behind it to run in.
-fn round_behind(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn round_behind(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         mesh,
         r,
@@ -530,7 +544,13 @@ fn round_behind(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -
 }
 
 /// Coming down a slope onto the start too fast to stop by slowing: braking.
-fn brake_down_slope(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn brake_down_slope(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         mesh,
         r,
@@ -560,7 +580,13 @@ fn brake_down_slope(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Le
 }
 
 /// Slowing to a stand on the start.
-fn slow_onto_start(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn slow_onto_start(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         mesh,
         reach,
@@ -585,7 +611,13 @@ fn slow_onto_start(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg
 }
 
 /// Waiting for the movers the reachability needs.
-fn wait_for_movers(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn wait_for_movers(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg { mesh, reach, .. } = *leg;
     let dt = ctx.dt;
     if !movers_ready(mesh, &reach.needs, ctx) {
@@ -598,7 +630,13 @@ fn wait_for_movers(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg
 }
 
 /// On the start: the recorded commands tried as they are, then turned a little; else nearer, backing off, or giving the reachability up.
-fn fit_from_stand(ctx: &FollowCtx, st: &mut AreaNav, s: &PlayerState, leg: &Leg) -> Option<Step> {
+fn fit_from_stand(
+    ctx: &FollowCtx,
+    _nav: &mut CompiledNav,
+    st: &mut AreaNav,
+    s: &PlayerState,
+    leg: &Leg,
+) -> Option<Step> {
     let Leg {
         mesh,
         r,
