@@ -1033,7 +1033,7 @@ fn a_compiled_match_sees_its_doors_before_the_first_tick() {
         .collect();
     let times: Vec<Option<f32>> = places
         .iter()
-        .map(|&p| nav.seconds(from, p, travel))
+        .map(|&p| nav.query().seconds(from, p, travel))
         .collect();
     assert!(times.iter().any(|t| t.is_some()), "{places:?}: {times:?}");
 }
@@ -1447,6 +1447,7 @@ fn a_compiled_bot_sets_off_through_slime_only_where_it_lives_through_it() {
     let (level, cmap) = common::slime_trench(false);
     let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
     let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
+    let mut nav = nav.query();
     let dry = Travel::ALL.dry();
     let (from, to) = (Vec3::new(128., 128., 40.), Vec3::new(896., 128., 40.));
     let hurt = nav
@@ -1479,6 +1480,7 @@ fn a_compiled_bot_sets_off_through_slime_only_where_it_lives_through_it() {
         return;
     };
     let mut nav = CompiledNav::new(Arc::new(mesh), &level, &cmap);
+    let mut nav = nav.query();
     let (channel, rl) = (Vec3::new(1252., 1469., -488.), Vec3::new(144., 2352., 41.));
     let hurt = nav
         .liquid_hurt(channel, rl, Travel::ALL)

@@ -259,7 +259,7 @@ pub fn look_at(from: Vec3, to: Vec3) -> (f32, f32) {
 pub fn brain_system(
     sim: &mut Sim,
     learned: &mut LearnedMap,
-    mut nav: Option<&mut super::compiled::CompiledNav>,
+    mut nav: Option<super::compiled::NavQuery<'_>>,
     rules: &MatchRules,
 ) {
     let dt = sim.dt;
@@ -533,7 +533,7 @@ pub fn brain_system(
                 // sight; otherwise it is not a candidate (exploring will find a way).
                 // A compiled-navigation bot knows the route time on the area graph (as the
                 // distance run at full speed in that time).
-                let known = match (here, goal_wp, nav.as_deref_mut()) {
+                let known = match (here, goal_wp, nav.as_mut()) {
                     (_, _, Some(n)) if compiled => {
                         n.seconds(s.origin, stand, area_travel).map(|t| t * 320.0)
                     }

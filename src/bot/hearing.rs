@@ -35,7 +35,7 @@ use crate::sim::parallel::JobSize;
 use crate::sim::rng::SimRng;
 use crate::sim::sound::{Producers, Sound};
 
-use super::compiled::CompiledNav;
+use super::compiled::NavQuery;
 use super::{Heard, Percepts, Senses};
 
 /// Radius around a sound in which possible producers are counted.
@@ -200,7 +200,7 @@ fn maybe_in_reach(spots: &[[f32; 4]], ear: Vec3, hearing: f32, near: &mut [(u32,
 /// Seconds at running speed along the quickest way between `a` and `b` on the area graph,
 /// either way round, teleporters left out, times 320 u/s; straight where either point is
 /// over no area, unbounded where no way joins them.
-pub fn path_distance(nav: &mut CompiledNav, a: Vec3, b: Vec3) -> f32 {
+pub fn path_distance(nav: &mut NavQuery<'_>, a: Vec3, b: Vec3) -> f32 {
     let travel = Travel::ALL.without(ReachKind::Teleport);
     // A sound in the air (a rocket's blast) is heard from the floor under it.
     let (Some((fa, _)), Some((fb, _))) = (nav.mesh.area_under(a), nav.mesh.area_under(b)) else {
@@ -221,7 +221,7 @@ pub fn path_distance(nav: &mut CompiledNav, a: Vec3, b: Vec3) -> f32 {
 /// path hearer, the compiled navigation (goal searches made on use, in id order); writes
 /// [`Percepts::heard`] and the bot's random stream (one draw per new sound). Distance
 /// hearers are jobs on the worker pool; path hearers follow on this thread.
-pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
+pub fn hearing_system(sim: &mut Sim, nav: Option<NavQuery<'_>>) {
     let level = Arc::clone(&sim.level);
     let players: Vec<Vec3> = sim
         .players
@@ -318,7 +318,7 @@ pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
             );
         })
     });
-    if let Some(nav) = nav {
+    if let Some(mut nav) = nav {
         let mut near = vec![(0, 0.0); ctx.spots.len()];
         for l in &mut path {
             let n = maybe_in_reach(&ctx.spots, l.ear, l.senses.hearing, &mut near);
@@ -336,7 +336,7 @@ pub fn hearing_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
                     if straight > s.kind.audible_distance() * hearing {
                         straight
                     } else {
-                        path_distance(nav, s.pos, feet).max(straight)
+                        path_distance(&mut nav, s.pos, feet).max(straight)
                     }
                 },
                 |s| ctx.producers(s),

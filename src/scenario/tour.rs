@@ -416,7 +416,8 @@ fn predict_as(
             .is_some_and(|inv| m.sim.tick < inv.suit_until);
         let t = crate::bot::compiled::travel_for(crate::nav::routing::TravelFlags::ALL, &s, suit);
         let health = m.sim.player_vitals(0).map_or(100.0, |v| v.health);
-        nav.or_through_liquids(s.origin, item.stand, t, health)
+        nav.query()
+            .or_through_liquids(s.origin, item.stand, t, health)
     };
     let through = build_cache_blocked(&mesh, g, travel, None);
     // Doors fired on the way: (mover index, seconds from `from` when it gets where the way
@@ -529,10 +530,10 @@ fn predict_as(
         // then on through the door from there.
         // (Where no opener can be got to, the door shut on the way to one first: a
         // bridge slid out to shoot a trigger from.)
-        let (door, k, first) = match nav.choose_opener(first, at, item.stand, travel) {
+        let (door, k, first) = match nav.query().choose_opener(first, at, item.stand, travel) {
             Some((door, k, _)) => (door, k, first),
             None => {
-                let (door, k, _, b) = nav.chained_opener(at, first, travel, shut)?;
+                let (door, k, _, b) = nav.query().chained_opener(at, first, travel, shut)?;
                 (door, k, b)
             }
         };

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::bot::compiled::CompiledNav;
 use crate::bot::learned::LearnedMap;
 use crate::bot::perception::PerceptionStage;
 use crate::bot::prediction::PredictionStage;
@@ -189,7 +190,7 @@ pub fn run_tick(
     sim: &mut Sim,
     game: &mut GameState,
     learned: &mut LearnedMap,
-    mut nav: Option<&mut crate::bot::compiled::CompiledNav>,
+    mut nav: Option<&mut CompiledNav>,
     stages: &mut Stages,
     timings: &mut StageTimings,
 ) {
@@ -202,13 +203,22 @@ pub fn run_tick(
         let p0 = pool_seconds(sim);
         match stage {
             Stage::Sense => stages.perception.run(sim),
-            Stage::Hear => hearing::hearing_system(sim, nav.as_deref_mut()),
+            Stage::Hear => hearing::hearing_system(sim, nav.as_deref_mut().map(CompiledNav::query)),
             Stage::Predict => stages.prediction.run(sim),
             Stage::Control => control::control_system(sim, learned),
-            Stage::Brain => brain::brain_system(sim, learned, nav.as_deref_mut(), &game.rules),
+            Stage::Brain => brain::brain_system(
+                sim,
+                learned,
+                nav.as_deref_mut().map(CompiledNav::query),
+                &game.rules,
+            ),
             Stage::Route => {
                 stages.routing.run(sim, learned);
-                crate::bot::compiled::route_system(sim, nav.as_deref_mut());
+                // The doors' state follows the movers once a tick, before routes are asked.
+                if let Some(n) = nav.as_deref_mut() {
+                    n.doors.update(|i| sim.mover_state(i));
+                }
+                crate::bot::compiled::route_system(sim, nav.as_deref_mut().map(CompiledNav::query));
             }
             Stage::Move => movement::movement_system(sim),
             Stage::Aim => aim::aim_system(sim),

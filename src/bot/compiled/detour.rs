@@ -10,14 +10,14 @@ use crate::physics::pmove::{PLAYER_MINS, PlayerState, UserCmd, pmove};
 use super::cmd::{stand, yaw_to};
 use super::ctx::{FollowCtx, door_coming, door_shut};
 use super::openers::{Opener, SHOT_HEIGHT};
-use super::query::CompiledNav;
+use super::query::NavQuery;
 use super::state::{AreaNav, Detour, Step};
 use crate::aas::run::{NEAR_LEVEL, run_in};
 
 /// The route follower a detour routes by to the opener (the follower itself: a detour is
 /// part of following a route, handed it so that this file need not name it).
 pub(super) type Follow =
-    fn(&FollowCtx, &mut CompiledNav, &mut AreaNav, &PlayerState, Vec3, Travel) -> Step;
+    fn(&FollowCtx, &mut NavQuery<'_>, &mut AreaNav, &PlayerState, Vec3, Travel) -> Step;
 
 /// Seconds beyond twice the route time to an opener after which going to fire a door
 /// with it is given up.
@@ -45,7 +45,7 @@ pub(super) const PRESS_RANGE: f32 = 20.0;
 /// (it moves or stands open) or the opener cannot be got to.
 pub(super) fn detour(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     Detour {
@@ -121,7 +121,7 @@ pub(super) fn detour(
 }
 
 /// Off to fire the shut door that blocked reachability `r` needs on the way to `goal`,
-/// with the opener [`CompiledNav::choose_opener`] chooses: the first tick of the detour,
+/// with the opener [`NavQuery::choose_opener`] chooses: the first tick of the detour,
 /// or `None` (the door is not shut, nothing that fires it can be got to).
 #[expect(
     clippy::too_many_arguments,
@@ -129,7 +129,7 @@ pub(super) fn detour(
 )]
 pub(super) fn start_detour(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     r: u32,
@@ -149,11 +149,11 @@ pub(super) fn start_detour(
 }
 
 /// Off to fire the shut door blocked reachability `r` needs with an opener whose way
-/// waits on a door coming into place now ([`CompiledNav::opener_past_coming`]): the first
+/// waits on a door coming into place now ([`NavQuery::opener_past_coming`]): the first
 /// tick of the detour, or `None`.
 pub(super) fn detour_past_coming(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     r: u32,
@@ -171,7 +171,7 @@ pub(super) fn detour_past_coming(
 /// reachability `r`, or `None` (the opener cannot be got to).
 pub(super) fn begin_detour(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     (door, k, t, r): (usize, usize, f32, u32),

@@ -17,7 +17,7 @@ use super::guard::guard;
 use super::kinds::{
     FALL, JUMP, Leg, RECORDED, TELEPORT, carrier_waits, go, play, swim_across, walk_across,
 };
-use super::query::{Answer, CompiledNav};
+use super::query::{Answer, NavQuery};
 use super::start::{onto_start, overshoots, slowing, steered};
 use super::state::{AreaNav, Detour, Step};
 use super::steer::{climbing_out, head_for, head_to, kept, lookahead, taken_from_outside};
@@ -33,7 +33,7 @@ use crate::bot::movement::{MoveRequest, MoveTarget};
 /// ledge whose way on turns, and would slide off.
 pub fn follow(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     goal: Vec3,
@@ -100,7 +100,7 @@ pub(super) const SETTLE_SPEED: f32 = 120.0;
 
 pub(super) fn follow_route(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     goal: Vec3,
@@ -125,7 +125,7 @@ pub(super) fn follow_route(
         st.played = None;
     }
     let (_, goal_area) = st.goal.expect("set above");
-    let mesh = Arc::clone(&nav.mesh);
+    let mesh = Arc::clone(nav.mesh);
     // Sent on by a teleporter this tick (walked into one, or at the end of a teleport's
     // run): whatever was followed is behind; the route goes on from where it comes down.
     if s.teleport_time > crate::physics::teleport::TELEPORT_LOCK - 0.5 * dt
@@ -316,7 +316,7 @@ pub(super) fn play_on(
 )]
 pub(super) fn airborne(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     mesh: &NavMesh,
@@ -371,7 +371,7 @@ pub(super) fn airborne(
 )]
 pub(super) fn choose(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     mesh: &NavMesh,
@@ -391,7 +391,7 @@ pub(super) fn choose(
         None => {
             let avoid = st.avoid;
             let was = st.reach.filter(|&r| !st.avoided(r));
-            let first = |nav: &CompiledNav, a: &Answer| {
+            let first = |nav: &NavQuery<'_>, a: &Answer| {
                 let skip = |r: u32| avoid.iter().any(|x| x.is_some_and(|x| x.0 == r));
                 let (t, r) = nav.first_step(a, area, s.origin, skip)?;
                 // Strayed over a border beside the floor walk it followed: back over
@@ -446,7 +446,7 @@ pub(super) fn choose(
 /// open it (shoot a secret door in sight) or wait for it.
 pub(super) fn at_shut_door(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,

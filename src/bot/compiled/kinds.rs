@@ -17,7 +17,7 @@ use super::cmd::{brake, yaw_to};
 use super::ctx::FollowCtx;
 use super::detour::Follow;
 use super::guard::{guard, kept_on, moving, over_floor};
-use super::query::CompiledNav;
+use super::query::NavQuery;
 use super::start::{
     READY_DISTANCE, READY_SPEED, ROUND_ACROSS, ROUND_NEAR, SETTLE_RATE, behind_start, fall_heading,
     onto_start, settled_onto, slowing, stop_below,
@@ -36,7 +36,7 @@ use crate::bot::movement::{MoveRequest, MoveTarget};
 /// from the bot's state as it is: (that fall, its turn).
 pub(super) fn fall_from_here(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &AreaNav,
     reach: &crate::aas::Reach,
     s: &PlayerState,
@@ -55,7 +55,7 @@ pub(super) fn fall_from_here(
     let (_, next) = nav.first_step(&hc, reach.to, reach.end, |r| {
         avoid.iter().any(|x| x.is_some_and(|x| x.0 == r))
     })?;
-    let mesh = &*nav.mesh;
+    let mesh = nav.mesh;
     let fall = &mesh.reaches()[next as usize];
     let off = fall.start - s.origin;
     if fall.kind != ReachKind::WalkOffLedge
@@ -137,7 +137,7 @@ pub(super) fn swim_to(s: &PlayerState, p: Vec3) -> Step {
 /// route's floors ahead, to the start of a run to play where one comes, guarded at edges.
 pub(super) fn walk_across(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -266,7 +266,7 @@ pub(super) fn swim_across(s: &PlayerState, leg: &Leg) -> Step {
 /// One step of playing a recorded run: what to do this tick, or `None` to go on to the
 /// next step.
 pub(super) type RunStep =
-    fn(&FollowCtx, &mut CompiledNav, &mut AreaNav, &PlayerState, &Leg) -> Option<Step>;
+    fn(&FollowCtx, &mut NavQuery<'_>, &mut AreaNav, &PlayerState, &Leg) -> Option<Step>;
 
 /// A running jump or barrier jump: waits for the movers it needs, takes the jump on the
 /// way in where it fits, backs off and runs in where the bot comes at it across its way or
@@ -324,7 +324,7 @@ pub(super) const RECORDED: &[RunStep] = &[
 pub(super) fn play(
     phases: &[RunStep],
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -340,7 +340,7 @@ pub(super) fn play(
 /// A plat the reachability needs down and is not: waited for off its trigger.
 fn wait_for_plat(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -363,7 +363,7 @@ fn wait_for_plat(
 /// A hop whose next reachability is a fall that lands from where the bot already is: that fall, now.
 fn fall_now(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -402,7 +402,7 @@ fn fall_now(
 /// Backed off behind a jump's start: on back, then running in.
 fn run_in_again(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -436,7 +436,7 @@ fn run_in_again(
 /// Far from the start (or swimming to it): going there.
 fn go_to_start(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -464,7 +464,7 @@ fn go_to_start(
 /// Near the start and moving: the run taken on the way in where it fits.
 fn take_on_the_run(
     ctx: &FollowCtx,
-    nav: &mut CompiledNav,
+    nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -484,7 +484,7 @@ fn take_on_the_run(
         && (reach.kind.played() || reach.kind == ReachKind::Teleport)
         && speed > READY_SPEED
         && let Some((lead, turn, skip, ..)) =
-            fit_on_the_run(&ctx.world(), mesh, &nav.teleporters, reach, s)
+            fit_on_the_run(&ctx.world(), mesh, nav.teleporters, reach, s)
     {
         st.turn = turn;
         st.lead = (lead.0 > 0).then_some(lead);
@@ -502,7 +502,7 @@ fn take_on_the_run(
 /// At a jump's start coming across its way: round to behind it to run in.
 fn round_behind(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -546,7 +546,7 @@ fn round_behind(
 /// Coming down a slope onto the start too fast to stop by slowing: braking.
 fn brake_down_slope(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -582,7 +582,7 @@ fn brake_down_slope(
 /// Slowing to a stand on the start.
 fn slow_onto_start(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -613,7 +613,7 @@ fn slow_onto_start(
 /// Waiting for the movers the reachability needs.
 fn wait_for_movers(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -632,7 +632,7 @@ fn wait_for_movers(
 /// On the start: the recorded commands tried as they are, then turned a little; else nearer, backing off, or giving the reachability up.
 fn fit_from_stand(
     ctx: &FollowCtx,
-    _nav: &mut CompiledNav,
+    _nav: &mut NavQuery<'_>,
     st: &mut AreaNav,
     s: &PlayerState,
     leg: &Leg,
@@ -732,7 +732,7 @@ pub(super) fn movers_ready(mesh: &NavMesh, needs: &[MoverNeed], ctx: &FollowCtx)
 /// or y, where a player's box is clear of the trigger, on a floor. `None`: no such wait.
 pub(super) fn plat_wait(
     ctx: &FollowCtx,
-    nav: &CompiledNav,
+    nav: &NavQuery<'_>,
     mesh: &NavMesh,
     reach: &crate::aas::Reach,
 ) -> Option<Vec3> {

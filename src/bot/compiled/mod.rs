@@ -15,7 +15,7 @@
 //! - a reachability the bot fails to get through within twice its time (plus 3 s) is
 //!   left out of its choices for [`AVOID_SECONDS`], so the route goes round.
 //!
-//! The brain asks [`CompiledNav::seconds`] for its item choice. The hierarchy's goal
+//! The brain asks [`NavQuery::seconds`] for its item choice. The hierarchy's goal
 //! searches are kept per (goal area, travel) under an LRU cap; they are made in the players'
 //! id order on the scheduling thread, and each answer is a pure function of the mesh, so
 //! routes do not depend on the thread count.
@@ -24,8 +24,9 @@
 //!
 //! Files, one job each, each importing only from those before it: `travel` (travel
 //! flags), `openers` (what opens a door), `state` (per-bot route state), `cmd` (standing,
-//! braking), `ctx` (the follower's view of the world), `query` (the shared graph: door
-//! state and route answers), `guard` (the edge guard), `start` (slowing onto a run's start),
+//! braking), `ctx` (the follower's view of the world), `doors` (which
+//! reachabilities shut doors block now), `query` (the shared graph and the route queries
+//! over it and the doors), `guard` (the edge guard), `start` (slowing onto a run's start),
 //! `steer` (look-ahead and aiming), `detour` (going to fire a door's opener, routed by the
 //! follower it is handed), `kinds` (following each kind of reachability), `follow` (the
 //! per-tick follower: one `match` on the reachability kind). Runs taken on the run are
@@ -34,6 +35,7 @@
 mod cmd;
 mod ctx;
 mod detour;
+mod doors;
 mod follow;
 mod guard;
 mod kinds;
@@ -76,14 +78,15 @@ const NEARER_SPEED: f32 = 30.0;
 pub const AVOID_SECONDS: f32 = 5.0;
 
 pub use ctx::{FollowCtx, geometry_ctx};
+pub use doors::DoorState;
 pub use follow::follow;
 pub use openers::{Opener, fired_by_anything, firing_triggers};
-pub use query::{Answer, CompiledNav, DoorState, GOAL_CACHES, RouteAnswers};
+pub use query::{Answer, CompiledNav, GOAL_CACHES, NavQuery, RouteAnswers};
 pub use state::{AreaNav, Detour, Step};
 pub use travel::{travel_for, travel_of};
 
 /// A swim through slime or lava is set off on from dry ground only where this many times
-/// the health it costs on the area graph's times ([`CompiledNav::liquid_hurt`]) is less
+/// the health it costs on the area graph's times ([`NavQuery::liquid_hurt`]) is less
 /// than the bot has: a bot swims slower than the graph's runner and not along its line.
 pub const LIQUID_HURT_MARGIN: f32 = 1.5;
 
@@ -93,11 +96,12 @@ const APPROACH_SECONDS: f32 = 1.5;
 /// The routing stage's part for compiled-navigation bots (after the waypoint bots'): each
 /// living one with a route goal follows its route one tick. Reads [`Motion`], [`Vitals`],
 /// the movers; writes [`AreaNav`], [`MoveIntent`], [`Command`] (while a reachability's
-/// commands play), and [`RouteState`]'s `no_route`.
-pub fn route_system(sim: &mut Sim, nav: Option<&mut CompiledNav>) {
-    let Some(nav) = nav else { return };
+/// commands play), and [`RouteState`]'s `no_route`; asks its routes of `nav`, over the
+/// doors as [`DoorState::update`] left them this tick.
+pub fn route_system(sim: &mut Sim, nav: Option<NavQuery<'_>>) {
+    let Some(mut nav) = nav else { return };
+    let nav = &mut nav;
     let dt = sim.dt;
-    nav.doors.update(|i| sim.mover_state(i));
     // Mover states by id, as they stand this tick.
     let movers: Vec<(u32, crate::physics::movers::MoverState)> = sim
         .level

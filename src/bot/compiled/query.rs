@@ -1,7 +1,8 @@
-//! Route queries: [`CompiledNav`], the area graph shared by every compiled bot of a match,
-//! with the doors' state and the cached answers of the hierarchy's goal searches, asked for
-//! a route's next reachability ([`CompiledNav::next`]) and an item's time
-//! ([`CompiledNav::seconds`]).
+//! Route queries: [`CompiledNav`], the area graph shared by every compiled bot of a match
+//! with the doors' state and the goal searches' answers ([`RouteAnswers`]), and
+//! [`NavQuery`], the view routes are asked of: a route's first step
+//! ([`NavQuery::first_step`]), an item's time ([`NavQuery::seconds`]), the opener a shut
+//! door needs ([`NavQuery::choose_opener`]).
 
 use crate::nav::lru::Lru;
 use std::ops::ControlFlow;
@@ -11,12 +12,12 @@ use glam::Vec3;
 
 use super::LIQUID_HURT_MARGIN;
 use super::ctx::{FollowCtx, door_coming, door_moving};
-use super::openers::{NeededDoor, Opener, openers};
+use super::doors::DoorState;
 use crate::aas::route::{
-    AreaCache, Blocked, HierCache, HierRouter, Travel, border, build_cache_blocked, cross,
-    floor_walk, nearest_on, repair,
+    AreaCache, HierCache, HierRouter, Travel, border, build_cache_blocked, cross, floor_walk,
+    nearest_on, repair,
 };
-use crate::aas::{AreaFlags, MoverNeed, NavMesh};
+use crate::aas::{AreaFlags, NavMesh};
 use crate::map::CollisionMap;
 
 /// Goal searches kept (each a few kilobytes on an id map).
@@ -50,20 +51,6 @@ impl Answer {
     }
 }
 
-/// The doors a match's routes wait on: the reachabilities through each door that does not
-/// open by approach, and which of them are blocked now (updated from the movers each tick,
-/// [`DoorState::update`]).
-#[derive(Clone, Debug)]
-pub struct DoorState {
-    /// Reachabilities that cannot be taken now (through a closed door that a player cannot
-    /// open by walking up to it).
-    pub blocked: Blocked,
-    /// How many are blocked.
-    pub(super) count: usize,
-    /// The doors some reachability needs, with what opens each.
-    pub(super) needed: Vec<NeededDoor>,
-}
-
 /// The goal searches' answers, kept least recently used first out: the hierarchy's while
 /// nothing is blocked, flat caches repaired with the blocked reachabilities while something
 /// is. Each answer is a pure function of the mesh and the door state.
@@ -78,8 +65,24 @@ pub struct RouteAnswers {
     pub repairs: u64,
 }
 
-/// The compiled area graph a match's compiled-navigation bots share: the mesh, the doors'
-/// state, and the answers of the goal searches made on them.
+impl RouteAnswers {
+    /// None yet, over `mesh`'s default clusters.
+    pub fn new(mesh: &NavMesh) -> RouteAnswers {
+        RouteAnswers {
+            router: HierRouter::for_mesh(mesh),
+            goals: Lru::new(),
+            flat: Lru::new(),
+            searches: 0,
+            repairs: 0,
+        }
+    }
+}
+
+/// The compiled navigation a match's compiled-navigation bots share, in parts with their
+/// own jobs: the graph (read only), the doors' state (written only by
+/// [`DoorState::update`] from the movers, once a tick) and the goal searches' answers
+/// (written only by the queries that make them). Routes are asked of a [`NavQuery`],
+/// which reads the graph and the doors and keeps its answers.
 #[derive(Clone, Debug)]
 pub struct CompiledNav {
     /// The compiled navigation.
@@ -97,70 +100,13 @@ pub struct CompiledNav {
 
 impl CompiledNav {
     /// Over `mesh` (compiled for `level`), with its default clusters; every reachability
-    /// through a door that does not open by approach is blocked until [`CompiledNav::update`]
-    /// sees it open.
+    /// through a door that does not open by approach is blocked until
+    /// [`DoorState::update`] sees it open.
     pub fn new(mesh: Arc<NavMesh>, level: &crate::map::Level, cmap: &CollisionMap) -> CompiledNav {
-        use crate::map::level::MoverKind;
-        let mut doors: Vec<NeededDoor> = Vec::new();
-        for (i, r) in mesh.reaches().iter().enumerate() {
-            for n in &r.needs {
-                // Through a door (where it stands open), or over one moved somewhere by
-                // being fired (a bridge that a start-open door slides into place).
-                let (id, at) = match *n {
-                    MoverNeed::Open(id) => (id, None),
-                    MoverNeed::Moved(p) => match mesh.positions.get(p as usize) {
-                        Some(pos) if pos.corner.is_none() => (pos.mover, Some(pos.offset)),
-                        _ => continue,
-                    },
-                    _ => continue,
-                };
-                let Some(mover) = level.movers.iter().position(|m| m.id.0 == id) else {
-                    continue;
-                };
-                let open = match level.movers[mover].kind {
-                    MoverKind::Door {
-                        open,
-                        touch_opens: false,
-                        ..
-                    } => at.unwrap_or(open),
-                    MoverKind::SecretDoor { open, .. } => at.unwrap_or(open),
-                    _ => continue,
-                };
-                match doors
-                    .iter_mut()
-                    .find(|d| d.mover == mover && (d.open - open).length() < 0.5)
-                {
-                    Some(d) => d.reaches.push(i as u32),
-                    None => doors.push(NeededDoor {
-                        mover,
-                        open,
-                        reaches: vec![i as u32],
-                        openers: openers(&mesh, cmap, level, mover),
-                    }),
-                }
-            }
-        }
-        let mut blocked = Blocked::new(&mesh);
-        for d in &doors {
-            for &r in &d.reaches {
-                blocked.set(r, true);
-            }
-        }
-        let blocked_count = blocked.blocked.iter().filter(|b| **b).count();
         CompiledNav {
-            answers: RouteAnswers {
-                router: HierRouter::for_mesh(&mesh),
-                goals: Lru::new(),
-                flat: Lru::new(),
-                searches: 0,
-                repairs: 0,
-            },
+            doors: DoorState::new(&mesh, level, cmap),
+            answers: RouteAnswers::new(&mesh),
             mesh,
-            doors: DoorState {
-                blocked,
-                count: blocked_count,
-                needed: doors,
-            },
             teleporters: crate::aas::teleporters(level),
             plat_triggers: level
                 .triggers
@@ -177,20 +123,62 @@ impl CompiledNav {
         }
     }
 
+    /// The route queries over the graph and the doors as they stand, keeping their
+    /// answers in [`NavQuery::answers`].
+    pub fn query(&mut self) -> NavQuery<'_> {
+        NavQuery {
+            mesh: &self.mesh,
+            doors: &self.doors,
+            answers: &mut self.answers,
+            teleporters: &self.teleporters,
+            plat_triggers: &self.plat_triggers,
+        }
+    }
+}
+
+/// Route queries (stateless but for the answers they keep): the graph and the doors read,
+/// the answers of the goal searches made on first use and kept. Every answer is a pure
+/// function of the graph and the door state.
+#[derive(Debug)]
+pub struct NavQuery<'a> {
+    /// The compiled navigation.
+    pub mesh: &'a Arc<NavMesh>,
+    /// The doors' state.
+    pub doors: &'a DoorState,
+    /// The goal searches' answers.
+    pub answers: &'a mut RouteAnswers,
+    pub(super) teleporters: &'a [crate::aas::Teleporter],
+    pub(super) plat_triggers: &'a [(u32, Vec3, Vec3)],
+}
+
+impl NavQuery<'_> {
     /// The answer for goal area `goal` under `travel`, searched on first use (the
     /// hierarchy's while nothing is blocked; a flat cache, repaired, while something is).
     pub fn goal(&mut self, goal: u32, travel: Travel) -> Answer {
+        self.answer(goal, travel, self.doors.count > 0)
+    }
+
+    /// The hierarchy's answer for `goal`, as if every door stood open: the way a bot takes
+    /// when the doors that are closed now cut it off from the goal (it opens them on the
+    /// way — shoots a secret door — or waits).
+    pub fn goal_through_doors(&mut self, goal: u32, travel: Travel) -> Answer {
+        self.answer(goal, travel, false)
+    }
+
+    /// The answer for `goal`: a flat cache round the blocked reachabilities (`around`), or
+    /// the hierarchy's.
+    fn answer(&mut self, goal: u32, travel: Travel, around: bool) -> Answer {
         let key = (goal, travel);
-        if self.doors.count > 0 {
+        if around {
             if let Some(c) = self.answers.flat.get_mut(&key) {
                 if c.revision != self.doors.blocked.revision {
-                    repair(&self.mesh, Arc::make_mut(c), &self.doors.blocked);
+                    repair(self.mesh, Arc::make_mut(c), &self.doors.blocked);
                     self.answers.repairs += 1;
                 }
                 return Answer::Flat(Arc::clone(c));
             }
             let c = Arc::new(build_cache_blocked(
-                &self.mesh,
+                self.mesh,
                 goal,
                 travel,
                 Some(&self.doors.blocked),
@@ -203,27 +191,17 @@ impl CompiledNav {
         if let Some(hc) = self.answers.goals.get_mut(&key) {
             return Answer::Hier(Arc::clone(hc));
         }
-        let hc = Arc::new(self.answers.router.goal(&self.mesh, goal, travel));
+        let hc = Arc::new(self.answers.router.goal(self.mesh, goal, travel));
         self.answers.searches += 1;
         self.answers.goals.make_room(GOAL_CACHES);
         self.answers.goals.insert(key, Arc::clone(&hc));
         Answer::Hier(hc)
     }
 
-    /// The hierarchy's answer for `goal`, as if every door stood open: the way a bot takes
-    /// when the doors that are closed now cut it off from the goal (it opens them on the
-    /// way — shoots a secret door — or waits).
-    pub fn goal_through_doors(&mut self, goal: u32, travel: Travel) -> Answer {
-        let count = std::mem::replace(&mut self.doors.count, 0);
-        let a = self.goal(goal, travel);
-        self.doors.count = count;
-        a
-    }
-
     /// Seconds from the end of reachability `r` to the goal area's centre.
     pub fn time_after(&self, a: &Answer, r: u32) -> f32 {
         match a {
-            Answer::Hier(h) => self.answers.router.time_after(&self.mesh, h, r),
+            Answer::Hier(h) => self.answers.router.time_after(self.mesh, h, r),
             Answer::Flat(c) => c.time[r as usize],
         }
     }
@@ -232,7 +210,7 @@ impl CompiledNav {
     /// `skip` does not leave out: (seconds to the goal area's centre, reachability); ties
     /// go to the lower reachability id. Blocked reachabilities are left out unless the
     /// answer is a hierarchy's (made as if every door stood open, see
-    /// [`CompiledNav::goal_through_doors`]).
+    /// [`NavQuery::goal_through_doors`]).
     pub fn first_step(
         &self,
         a: &Answer,
@@ -240,7 +218,7 @@ impl CompiledNav {
         from: Vec3,
         skip: impl Fn(u32) -> bool,
     ) -> Option<(f32, u32)> {
-        let mesh = &*self.mesh;
+        let mesh = self.mesh;
         mesh.reach_ids_from(area)
             .iter()
             .filter(|&&i| self.usable(a, i) && !skip(i))
@@ -258,7 +236,7 @@ impl CompiledNav {
     pub(super) fn usable(&self, a: &Answer, i: u32) -> bool {
         (matches!(a, Answer::Hier(_)) || !self.doors.blocked.blocked[i as usize])
             && a.travel()
-                .permits(&self.mesh, &self.mesh.reaches()[i as usize])
+                .permits(self.mesh, &self.mesh.reaches()[i as usize])
     }
 
     /// For a bot at `from` in `area` that has strayed there off floor walk `was` (from a
@@ -277,7 +255,7 @@ impl CompiledNav {
         seconds: f32,
         skip: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        let mesh = &*self.mesh;
+        let mesh = self.mesh;
         let usable = |i: u32| self.usable(a, i) && !skip(i);
         let w = &mesh.reaches()[was as usize];
         if w.from == area || w.to == area || !floor_walk(mesh, w) || !usable(was) {
@@ -345,7 +323,7 @@ impl CompiledNav {
     pub fn liquid_hurt(&mut self, from: Vec3, to: Vec3, travel: Travel) -> Option<f32> {
         let goal = self.mesh.area_at(to)?;
         let ans = self.goal_through_doors(goal, travel);
-        let mesh = &*self.mesh;
+        let mesh = self.mesh;
         let rate = |a: u32| {
             let f = mesh.areas()[a as usize].flags;
             if f.has(AreaFlags::LAVA) {
@@ -372,7 +350,7 @@ impl CompiledNav {
         )
     }
 
-    /// [`CompiledNav::seconds`] as if every door stood open (`through`), or around those
+    /// [`NavQuery::seconds`] as if every door stood open (`through`), or around those
     /// blocked now.
     pub(super) fn seconds_on(
         &mut self,
@@ -384,7 +362,7 @@ impl CompiledNav {
         let a = self.mesh.area_at(from)?;
         let g = self.mesh.area_at(to)?;
         if a == g {
-            return Some(cross(&self.mesh, a, from, to));
+            return Some(cross(self.mesh, a, from, to));
         }
         let ans = if through {
             self.goal_through_doors(g, travel)
@@ -549,96 +527,5 @@ impl CompiledNav {
             }
         }
         best
-    }
-}
-
-impl DoorState {
-    /// What fires the door reachability `r` needs (none where it needs no door that stays
-    /// shut, or nothing in the map fires it), and the door's mover index.
-    pub fn openers_for(&self, r: u32) -> Option<(usize, &[Opener])> {
-        let d = self.needed.iter().find(|d| d.reaches.contains(&r))?;
-        Some((d.mover, &d.openers))
-    }
-
-    /// Seconds the door reachability `r` needs (one that does not open by approach) takes
-    /// to open from shut once fired or shot, run through the mover code at `dt`; `None`
-    /// when `r` needs no such door.
-    pub fn opening_seconds(&self, level: &crate::map::Level, r: u32, dt: f32) -> Option<f32> {
-        Some(self.door_times(level, r, dt)?.0)
-    }
-
-    /// For the door blocked reachability `r` needs, fired from where it rests: the seconds
-    /// it takes to get where `r` needs it (open, or moved into place), and when it leaves
-    /// there again (after its `wait`; `None` when it stays), run through the mover code at
-    /// `dt` for up to 60 s.
-    pub fn door_times(
-        &self,
-        level: &crate::map::Level,
-        r: u32,
-        dt: f32,
-    ) -> Option<(f32, Option<f32>)> {
-        use crate::physics::movers::MoverState;
-        let d = self.needed.iter().find(|d| d.reaches.contains(&r))?;
-        let def = &level.movers[d.mover];
-        let mut s = MoverState::spawn(def, &level.path_corners);
-        s.use_mover(def);
-        let (mut t, mut open) = (0.0, None);
-        while t < 60.0 {
-            let there = (s.offset - d.open).length() < 1.0;
-            match open {
-                None if there => open = Some(t),
-                Some(o) if !there => return Some((o, Some(t - dt))),
-                _ => {}
-            }
-            s = s.step(def, &level.path_corners, dt).0;
-            t += dt;
-        }
-        Some((open.unwrap_or(t), None))
-    }
-
-    /// The offset from its rest of door `door` (a mover index) open, for a door some
-    /// reachability needs open; `None` for any other mover.
-    pub fn door_open_offset(&self, door: usize) -> Option<Vec3> {
-        self.needed.iter().find(|d| d.mover == door).map(|d| d.open)
-    }
-
-    /// Frees the reachabilities through each needed door that stands open now and blocks
-    /// those through one that does not (`mover(index)`: a mover's state this tick).
-    pub fn update(&mut self, mover: impl Fn(usize) -> Option<crate::physics::movers::MoverState>) {
-        for d in &self.needed {
-            let open = mover(d.mover).is_some_and(|m| (m.offset - d.open).length() < 1.0);
-            for &r in &d.reaches {
-                if self.blocked.set(r, !open) {
-                    self.count = if open { self.count - 1 } else { self.count + 1 };
-                }
-            }
-        }
-    }
-
-    /// Whether reachability `r` is blocked now.
-    pub fn is_blocked(&self, r: u32) -> bool {
-        self.blocked.blocked[r as usize]
-    }
-
-    /// Frees every reachability through door `mover` (a mover index), as if it stood open
-    /// (for a prediction made on a copy: the door fired on the way), till the next
-    /// [`DoorState::update`].
-    pub fn assume_open(&mut self, mover: usize) {
-        for d in self.needed.iter().filter(|d| d.mover == mover) {
-            for &r in &d.reaches {
-                if self.blocked.set(r, false) {
-                    self.count -= 1;
-                }
-            }
-        }
-    }
-
-    /// The openers of door `mover` (a mover index) that blocks reachabilities, or `None`
-    /// where no blocked reachability needs it.
-    pub fn door_openers(&self, mover: usize) -> Option<&[Opener]> {
-        self.needed
-            .iter()
-            .find(|d| d.mover == mover)
-            .map(|d| &d.openers[..])
     }
 }

@@ -13,7 +13,7 @@ use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, UserCmd};
 use super::cmd::yaw_to;
 use super::ctx::FollowCtx;
 use super::guard::{PAST, kept_on};
-use super::query::{Answer, CompiledNav};
+use super::query::{Answer, NavQuery};
 use super::start::{SETTLE_RATE, steered};
 use super::state::{AreaNav, Step};
 use super::{ARRIVE, RUN_SPEED};
@@ -94,14 +94,14 @@ pub(super) struct Ahead {
 /// a route through areas a few cells wide (stairs, curved rooms), which a bot at running
 /// speed crosses in less than a tick, and of rooms cut into several areas.
 pub(super) fn lookahead(
-    nav: &CompiledNav,
+    nav: &NavQuery<'_>,
     hc: &Answer,
     st: &AreaNav,
     area: u32,
     r: u32,
     origin: Vec3,
 ) -> Option<Ahead> {
-    let mesh = &*nav.mesh;
+    let mesh = nav.mesh;
     let mut areas = vec![area];
     let mut walks = Vec::new();
     let mut end = None;
@@ -173,9 +173,9 @@ pub(super) const CLIMB_OUT: f32 = 24.0;
 /// open. Kept from its own area and where the start is clear (a bot beside the fall into a
 /// plat's shaft waits there, as it must, while the plat is up; choosing again there walked
 /// it onto the plat, where it was crushed).
-pub(super) fn taken_from_outside(ctx: &FollowCtx, nav: &CompiledNav, r: u32, area: u32) -> bool {
+pub(super) fn taken_from_outside(ctx: &FollowCtx, nav: &NavQuery<'_>, r: u32, area: u32) -> bool {
     let reach = &nav.mesh.reaches()[r as usize];
-    reach.from != area && nav.doors.is_blocked(r) && start_taken(ctx, &nav.mesh, reach)
+    reach.from != area && nav.doors.is_blocked(r) && start_taken(ctx, nav.mesh, reach)
 }
 
 /// Whether a mover `reach` needs in another place stands where a player would stand on its

@@ -359,7 +359,7 @@ fn a_trigger_is_aimed_at_from_where_the_shooter_fires() {
     let travel = travel_of(TravelFlags::ALL);
     let Some(Step::Shoot((yaw, pitch), c)) = detour(
         &ctx,
-        &mut nav,
+        &mut nav.query(),
         &mut st,
         &s,
         d,
