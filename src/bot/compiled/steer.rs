@@ -26,6 +26,13 @@ pub(super) const LOOKAHEAD: f32 = 1200.0;
 /// The most walks looked along.
 pub(super) const LOOKAHEAD_WALKS: usize = 64;
 
+/// How far above or below an area's floor (units) a look-ahead point still lies on it.
+const ON_FLOOR: f32 = 20.0;
+
+/// Within this distance across (units) of a steered reachability's start a bot counts as
+/// near it ([`kept`]).
+const NEAR_WALK_START: f32 = 24.0;
+
 /// Whether a player could go straight from `a` to `b` over the floors of `areas`: every
 /// 8 units along the way is over one of them, within a step of its floor.
 pub(super) fn straight_over(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> bool {
@@ -39,7 +46,7 @@ pub(super) fn straight_over(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec3) -> 
             let ar = &mesh.areas()[id as usize];
             (ar.cell_min[0]..=ar.cell_max[0]).contains(&ix)
                 && (ar.cell_min[1]..=ar.cell_max[1]).contains(&iy)
-                && (p.z - ar.floor_z(p.truncate())).abs() <= 20.0
+                && (p.z - ar.floor_z(p.truncate())).abs() <= ON_FLOOR
         })
     })
 }
@@ -66,7 +73,7 @@ pub(super) fn straight_over_floor(mesh: &NavMesh, areas: &[u32], a: Vec3, b: Vec
                 ar.flags.has(crate::aas::AreaFlags::GROUNDED)
                     && !ar.flags.has(crate::aas::AreaFlags::TELEPORTER)
                     && shared(ar)
-                    && (p.z - ar.floor_z(p.truncate())).abs() <= 20.0
+                    && (p.z - ar.floor_z(p.truncate())).abs() <= ON_FLOOR
             })
     })
 }
@@ -205,7 +212,11 @@ pub(super) fn start_taken(ctx: &FollowCtx, mesh: &NavMesh, reach: &crate::aas::R
 pub(super) fn kept(mesh: &NavMesh, st: &AreaNav, r: u32, area: u32, origin: Vec3) -> bool {
     let reach = &mesh.reaches()[r as usize];
     let near = (reach.start - origin).truncate().length()
-        <= if steered(mesh, reach) { 24.0 } else { APPROACH }
+        <= if steered(mesh, reach) {
+            NEAR_WALK_START
+        } else {
+            APPROACH
+        }
         && (reach.start.z - origin.z).abs() <= NEAR_LEVEL;
     !st.avoided(r) && (reach.from == area || (near && reach.to != area))
 }

@@ -30,6 +30,10 @@ pub(super) const SECRET_SECONDS: f32 = 12.0;
 /// opening's middle (across the floor), and goes on its own way.
 pub const DOOR_STOOD: f32 = 24.0;
 
+/// How far above the gun (units) an opening door's centre may be and still be shot: one
+/// higher is opening out of the way.
+const OPENING_ABOVE_GUN: f32 = 64.0;
+
 impl Explorer {
     /// Doors, as a player new to a map tries them: a closed door in sight within
     /// [`BUTTON_RANGE`] that opens when a player comes near, or an open one seen through its
@@ -171,7 +175,7 @@ impl Explorer {
         for d in doors.iter().filter(|d| {
             d.closed
                 && s.on_ground != Some(d.id)
-                && (!d.opening || d.centre.z < gun.z + 64.0)
+                && (!d.opening || d.centre.z < gun.z + OPENING_ABOVE_GUN)
                 && !spent(d)
         }) {
             let to = d.centre - gun;

@@ -157,7 +157,7 @@ pub fn choose_target(
         _ => None,
     });
     let seen = percepts.visible.iter().find_map(|v| match v.thing {
-        Thing::Item(i) if unmarked(i) && v.distance < 1024.0 => Some(i),
+        Thing::Item(i) if unmarked(i) && v.distance < SEEN_ITEM_RANGE => Some(i),
         _ => None,
     });
     if let Some(i) = reached.or(seen)
@@ -229,8 +229,8 @@ pub(super) fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Op
         map.point_contents(Vec3::new(p.x, p.y, z))
             .intersects(liquid)
     };
-    let top = (1..=(DIVE_REACH / 4.0) as i32)
-        .map(|k| p.z + 4.0 * k as f32)
+    let top = (1..=(DIVE_REACH / SURFACE_STEP) as i32)
+        .map(|k| p.z + SURFACE_STEP * k as f32)
         .find(|z| !wet(*z))?;
     let out = Vec3::new(p.x, p.y, top - PLAYER_MINS.z);
     let up = map.trace(p, out, PLAYER_MINS, PLAYER_MAXS, Contents::SOLID, None);
@@ -239,3 +239,9 @@ pub(super) fn surface_above(map: &CollisionMap, p: Vec3, liquid: Contents) -> Op
 
 /// How far down a swimming explorer looks for the floor to dive to.
 pub(super) const DIVE_REACH: f32 = 1024.0;
+
+/// The step (units) the surface above a point is felt up by.
+const SURFACE_STEP: f32 = 4.0;
+
+/// The farthest (units) an unmarked item only seen, not in reach, draws an explorer.
+const SEEN_ITEM_RANGE: f32 = 1024.0;

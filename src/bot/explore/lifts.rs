@@ -108,6 +108,13 @@ pub fn step_off(map: &CollisionMap, l: &LiftView, from: Vec3) -> Vec3 {
 /// wait.
 pub(super) const FLOOR_SECONDS: f32 = 15.0;
 
+/// How near across (units) the point a bot walks out from under a lift by counts as
+/// reached.
+const VIA_REACHED: f32 = 8.0;
+
+/// How far back from a floor mover (units) a bot on a pressure plate steps to wait.
+const PLATE_BACK: f32 = 64.0;
+
 impl Explorer {
     /// Teleporters under plats, as a player new to a map finds them: a working teleporter
     /// that sends a player where nobody has been, within [`LIFT_RANGE`], hidden from the
@@ -177,7 +184,7 @@ impl Explorer {
                     });
                 }
                 if u.via
-                    .is_some_and(|p| (p - s.origin).truncate().length() < 8.0)
+                    .is_some_and(|p| (p - s.origin).truncate().length() < VIA_REACHED)
                 {
                     u.via = None;
                 }
@@ -284,7 +291,7 @@ impl Explorer {
             // by touch) holds it away, so not on a mover but a step back from the floor.
             if s.on_ground.is_some_and(|g| g != EntId::WORLD) {
                 let back = (s.origin - q).truncate().normalize_or_zero().extend(0.0);
-                return Some(ButtonGo::walk_to(s.origin + back * 64.0));
+                return Some(ButtonGo::walk_to(s.origin + back * PLATE_BACK));
             }
             return Some(ButtonGo::Walk(stand_at(s.origin)));
         }

@@ -64,7 +64,7 @@ impl PlannedRun {
             expansions: PLAN_EXPANSIONS,
             seed,
             stop_at_first: true,
-            goal_bias: 0.3,
+            goal_bias: PLAN_GOAL_BIAS,
             me: Some(me),
             teleporters: goal.teleporters.clone(),
             goal_standing: goal.standing,
@@ -81,7 +81,8 @@ impl PlannedRun {
             .copied()
             .filter(|p| {
                 // Around the segment, a little behind the bot (a run-up) and past the goal.
-                let t = ((*p - a).dot(ab) / ab.length_squared().max(1.0)).clamp(-0.3, 1.1);
+                let t = ((*p - a).dot(ab) / ab.length_squared().max(1.0))
+                    .clamp(-PLAN_BEHIND, PLAN_PAST);
                 p.distance(a + ab * t) < PLAN_TUBE
             })
             .collect();
@@ -163,8 +164,8 @@ pub(super) fn standing_goal(stand: Vec3) -> RunGoal {
     RunGoal {
         standing: true,
         ..RunGoal::touch(crate::planner::Goal {
-            mins: feet - Vec3::new(2.0, 2.0, 1.0),
-            maxs: feet + Vec3::new(2.0, 2.0, 1.0),
+            mins: feet - STAND_GOAL_HALF,
+            maxs: feet + STAND_GOAL_HALF,
         })
     }
 }
@@ -238,6 +239,27 @@ pub(super) const PLAN_EXPANSIONS: usize = 10_000;
 /// line from the bot to the item (found as often as with a disc around both, in less time).
 pub(super) const PLAN_TUBE: f32 = 256.0;
 
+/// The share of an explorer's planned runs' expansions grown toward the goal (reference
+/// 004's goal bias).
+const PLAN_GOAL_BIAS: f32 = 0.3;
+
+/// How far behind the bot (a share of the way to the goal) the floor a run is planned on
+/// reaches: room for a run-up ...
+const PLAN_BEHIND: f32 = 0.3;
+
+/// ... and how far past the goal (the way's end is 1).
+const PLAN_PAST: f32 = 1.1;
+
+/// Half the box round a standing goal's feet (units): a box standing on the floor there
+/// touches it, one falling past does not, as it is not standing.
+const STAND_GOAL_HALF: Vec3 = Vec3::new(2.0, 2.0, 1.0);
+
+/// The box round an unvisited point a run to it ends in: across and below ...
+const FRONTIER_BELOW: Vec3 = Vec3::new(32.0, 32.0, 24.0);
+
+/// ... and across and above.
+const FRONTIER_ABOVE: Vec3 = Vec3::new(32.0, 32.0, 32.0);
+
 /// Off the planned path by more than this (pushed by another player, a mover): the run is
 /// dropped.
 pub(super) const PLAN_TOLERANCE: f32 = 16.0;
@@ -290,8 +312,8 @@ impl Explorer {
             let goal = RunGoal {
                 standing: true,
                 ..RunGoal::touch(crate::planner::Goal {
-                    mins: q - Vec3::new(32.0, 32.0, 24.0),
-                    maxs: q + Vec3::new(32.0, 32.0, 32.0),
+                    mins: q - FRONTIER_BELOW,
+                    maxs: q + FRONTIER_ABOVE,
                 })
             };
             let world = (map, level, visits);

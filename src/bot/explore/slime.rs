@@ -9,10 +9,10 @@ use glam::Vec3;
 use super::feel::{MAX_DROP, SUIT_RESERVE, surface_above, walk_run_to_edge};
 use super::planned::plan_try;
 use super::swim::SWIM_SECONDS;
-use super::visits::{VisitCell, VisitMap};
+use super::visits::{VISIT_CELL, VisitCell, VisitMap};
 use super::{Activity, ButtonGo, Explorer, FEEL, RUN_SPEED, TARGET_SECONDS, tried_out_cell};
 use crate::map::{CollisionMap, Contents};
-use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
+use crate::physics::pmove::{MIN_FLOOR_NORMAL_Z, PLAYER_MAXS, PLAYER_MINS, PlayerState, STEP_SIZE};
 
 /// Seconds of biosuit beyond [`SUIT_RESERVE`] an explorer on land wants left to go into
 /// slime.
@@ -25,6 +25,33 @@ pub(super) const SLIME_STEP: f32 = 32.0;
 /// has about 800).
 pub(super) const SLIME_NODES: usize = 8192;
 
+/// A swimmer within this many units across of its point is there ([`swum_to`]): the
+/// movement stage's arrival.
+const SWUM_ACROSS: f32 = 32.0;
+
+/// See [`SWUM_ACROSS`]: up or down.
+const SWUM_RISE: f32 = 48.0;
+
+/// How far below a bot the floor a way into slime is felt from may lie (units).
+const FLOOR_BELOW: f32 = 64.0;
+
+/// The shortest walk into slime worth going in by (units): shorter, the bot stands at it.
+const ENTRY_WALK: f32 = 32.0;
+
+/// How far from a surface point a walk out onto land is felt (units) ...
+const LAND_FEEL: f32 = 64.0;
+
+/// ... and the least of it that must be walked for the land to count.
+const LAND_WALK: f32 = 48.0;
+
+/// Up or down from a grid point a player's box is tried when it does not fit at the
+/// point: a tunnel 80 units high leaves a box 24 units of height, which the grid steps over.
+const PLACE_SHIFT: f32 = 12.0;
+
+/// The wished change of velocity (u/s) above which a bot running into slime steers
+/// against its motion across the way rather than straight at it.
+const AGAINST_SPEED: f32 = 40.0;
+
 /// Where a swimmer in slime goes next ([`slime_way`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SlimeWay {
@@ -34,14 +61,14 @@ pub enum SlimeWay {
     Rise(Vec3, Vec3),
 }
 
-/// Whether a swimmer at `p` is at `to` for [`Explorer::suit_swim`]: within 32 units across
-/// and 48 up or down (the movement stage's arrival).
+/// Whether a swimmer at `p` is at `to` for [`Explorer::suit_swim`] ([`SWUM_ACROSS`],
+/// [`SWUM_RISE`]).
 pub(super) fn swum_to(p: Vec3, to: Vec3) -> bool {
     let d = to - p;
-    d.truncate().length() <= 32.0 && d.z.abs() <= 48.0
+    d.truncate().length() <= SWUM_ACROSS && d.z.abs() <= SWUM_RISE
 }
 
-/// Where a walk of up to [`FEEL`] from the floor under `s` (within 64 units) along one of
+/// Where a walk of up to [`FEEL`] from the floor under `s` (within [`FLOOR_BELOW`]) along one of
 /// eight directions ends over slime (the nearest such end, in a cell not gone in at
 /// [`BUTTON_TRIES`] times: `tries`), for a bot in the biosuit to go in there.
 pub fn slime_entry(
@@ -53,13 +80,13 @@ pub fn slime_entry(
     // does not (a curb by a slime pool).
     let down = map.trace(
         s.origin,
-        s.origin - Vec3::Z * 64.0,
+        s.origin - Vec3::Z * FLOOR_BELOW,
         PLAYER_MINS,
         PLAYER_MAXS,
         Contents::MASK_PLAYER_NO_BODIES,
         None,
     );
-    if down.fraction >= 1.0 || down.normal.z < 0.7 {
+    if down.fraction >= 1.0 || down.normal.z < MIN_FLOOR_NORMAL_Z {
         return None;
     }
     let from = down.end_pos;
@@ -69,7 +96,7 @@ pub fn slime_entry(
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
             let (walked, end) = walk_run_to_edge(map, from, dir, FEEL, MAX_DROP, Contents::LAVA).0;
             let feet = end + Vec3::Z * (PLAYER_MINS.z - 1.0);
-            (walked >= 32.0
+            (walked >= ENTRY_WALK
                 && map.point_contents(feet).intersects(Contents::SLIME)
                 && !tried_out_cell(tries, VisitMap::cell(end)))
             .then_some((walked, end))
@@ -116,11 +143,9 @@ pub fn slime_way(
     let fits = |q: Vec3| {
         map.point_contents(q).intersects(Contents::SLIME) && crate::nav::sample::player_fits(map, q)
     };
-    // Where a grid point's player stands: the point, else 12 units below or above it (a
-    // tunnel 80 units high leaves a player's box 24 units of height, which a 32-unit grid
-    // steps over).
+    // Where a grid point's player stands: the point, else a little below or above it.
     let place = |k: Key| {
-        [0.0, -12.0, 12.0]
+        [0.0, -PLACE_SHIFT, PLACE_SHIFT]
             .iter()
             .map(|h| grid(k) + Vec3::Z * *h)
             .find(|q| fits(*q))
@@ -130,10 +155,11 @@ pub fn slime_way(
         (0..8).find_map(|k| {
             let a = (EIGHTH * k as f32).to_radians();
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
-            let (walked, end) = walk_run_to_edge(map, top, dir, 64.0, STEP_SIZE, Contents::LAVA).0;
+            let (walked, end) =
+                walk_run_to_edge(map, top, dir, LAND_FEEL, STEP_SIZE, Contents::LAVA).0;
             // Under the feet, not at them: a walk over the surface rests on the liquid.
             let under = end + Vec3::Z * (PLAYER_MINS.z - 2.0);
-            (walked >= 48.0 && !map.point_contents(under).intersects(Contents::LIQUID))
+            (walked >= LAND_WALK && !map.point_contents(under).intersects(Contents::LIQUID))
                 .then_some(end)
         })
     };
@@ -156,7 +182,7 @@ pub fn slime_way(
         // over it unvisited; the floor over a tunnel's roof shares its cells).
         let unknown = || {
             !swum.contains(&VisitMap::cell(q))
-                && [0.0, 64.0, -64.0]
+                && [0.0, VISIT_CELL / 2.0, -VISIT_CELL / 2.0]
                     .iter()
                     .all(|h| visits.wet_visits(q + Vec3::Z * *h) == 0)
         };
@@ -295,7 +321,7 @@ impl Explorer {
                     // the way in on the run was carried off a ledge beside it).
                     let dir = (to - s.origin).truncate().normalize_or_zero();
                     let want = dir * RUN_SPEED - s.velocity.truncate();
-                    let wish = if want.length() > 40.0 {
+                    let wish = if want.length() > AGAINST_SPEED {
                         want.normalize()
                     } else {
                         dir

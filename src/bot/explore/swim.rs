@@ -34,6 +34,32 @@ pub(super) const PASSAGE_DIRECTIONS: usize = 16;
 /// ([`underwater_passage`]).
 pub(super) const PASSAGE_STEP: f32 = 32.0;
 
+/// The least depth (units) a swimmer must have below it for an underwater passage to be
+/// looked for.
+const PASSAGE_DEPTH: f32 = 32.0;
+
+/// The deepest (units) under the surface a swimmer looks for an underwater passage from:
+/// deeper, it goes up for air first.
+const PASSAGE_UNDER: f32 = 80.0;
+
+/// How far short of the far end of a felt passage (units) its first point is: a box's
+/// half width off the wall.
+const PASSAGE_SHORT: f32 = 16.0;
+
+/// How near across (units) over a dive's point a diver stops going over it and goes down.
+const DIVE_OVER: f32 = 16.0;
+
+/// How far (units) above or below a dive's point the diver aims, so the last steps are
+/// down onto it (or along under the surface).
+const DIVE_SLACK: f32 = 4.0;
+
+/// How far under a surface point (units, below a resting box's feet) a swimmer is taken
+/// to be for the visit map and the sight line to it.
+const UNDER_SURFACE: f32 = 8.0;
+
+/// How far above the point under the surface the sight line to a pool ends (units).
+const POOL_SIGHT_RISE: f32 = 16.0;
+
 /// A way on under the surface, as a player new to a map looks for one from a pool: of
 /// [`PASSAGE_DIRECTIONS`] directions, those along which a player's box just over the bottom
 /// (`floor`, the solid straight below) goes at least [`PASSAGE_GAIN`] further than at the
@@ -58,7 +84,10 @@ pub fn underwater_passage(
     // passage gets air before it looks for the next).
     let down = sweep(s.origin, low);
     let up = surface_above(map, s.origin, Contents::WATER)?;
-    if down.fraction < 1.0 || s.origin.z - low.z < 32.0 || up.z - s.origin.z > 80.0 {
+    if down.fraction < 1.0
+        || s.origin.z - low.z < PASSAGE_DEPTH
+        || up.z - s.origin.z > PASSAGE_UNDER
+    {
         return None;
     }
     let step = 360.0 / PASSAGE_DIRECTIONS as f32;
@@ -77,7 +106,7 @@ pub fn underwater_passage(
             // From the far end back: the first place with air above nobody has been.
             let steps = ((far - near) / PASSAGE_STEP) as usize;
             (0..=steps)
-                .map(|j| far - 16.0 - PASSAGE_STEP * j as f32)
+                .map(|j| far - PASSAGE_SHORT - PASSAGE_STEP * j as f32)
                 .map(|d| (d, low + dir * d))
                 .find(|(_, end)| {
                     map.point_contents(*end).intersects(Contents::WATER)
@@ -164,13 +193,13 @@ impl Explorer {
             // nearly straight (air control is weak), onto a ledge only from right above it.
             // Under water (a flooded passage's far end) the other way round: down first, then
             // along the bottom into the passage, whose mouth lies below the wall ahead.
-            let over = s.water_level >= 1 && d.truncate().length() > 16.0;
+            let over = s.water_level >= 1 && d.truncate().length() > DIVE_OVER;
             let wet = map.point_contents(to).intersects(Contents::WATER);
             return Some(ButtonGo::walk_to(
-                if over && wet && s.origin.z > to.z + 4.0 {
+                if over && wet && s.origin.z > to.z + DIVE_SLACK {
                     Vec3::new(s.origin.x, s.origin.y, to.z)
                 } else if over && !wet {
-                    Vec3::new(to.x, to.y, s.origin.z - 4.0)
+                    Vec3::new(to.x, to.y, s.origin.z - DIVE_SLACK)
                 } else {
                     to
                 },
@@ -278,7 +307,7 @@ impl Explorer {
         }
         let o = s.origin;
         // Just under the surface (the points are where a box rests on it).
-        let under = |p: Vec3| p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + 8.0);
+        let under = |p: Vec3| p - Vec3::new(0.0, 0.0, -PLAYER_MINS.z + UNDER_SURFACE);
         let tries = &self.pool_tries;
         let unswum = |p: Vec3| {
             !tried_out_cell(tries, VisitMap::cell(p))
@@ -300,7 +329,7 @@ impl Explorer {
         // try's cost).
         let unswum_near = near.into_iter().filter(|(_, p)| unswum(*p));
         let (_, p) = unswum_near.take(POOL_CANDIDATES).find(|(_, p)| {
-            let over = under(*p) + Vec3::new(0.0, 0.0, 16.0);
+            let over = under(*p) + Vec3::new(0.0, 0.0, POOL_SIGHT_RISE);
             map.trace_ray(eye, over, Contents::SOLID, None).fraction >= 1.0
         })?;
         plan_try(&mut self.pool_tries, VisitMap::cell(p));

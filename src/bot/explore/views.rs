@@ -52,7 +52,7 @@ impl ButtonView {
     /// pressed, a box's half width and a little more out, at `z`. `None` for a button
     /// pressed from above or below (one stands on it) or one that does not move.
     pub(super) fn front(&self, z: f32) -> Option<Vec3> {
-        if self.push.z.abs() > 0.7 || self.push == Vec3::ZERO {
+        if self.push.z.abs() > STEEP_PUSH || self.push == Vec3::ZERO {
             return None;
         }
         let flat = self.push.truncate().normalize_or_zero().extend(0.0);
@@ -420,7 +420,7 @@ impl ShootableView {
             map,
             out * (half + PLAYER_MAXS.x + DOOR_FRONT),
             floor,
-            1024.0,
+            DOOR_FLOOR_BELOW,
         );
         down.start_solid || (down.fraction < 1.0 && (down.end_pos.z - floor).abs() <= DOOR_LEVEL)
     }
@@ -705,3 +705,9 @@ pub(super) const DOOR_FRONT: f32 = 48.0;
 /// How far off a door's face a player stands in front of it ([`ShootableView::front_stand`]):
 /// a box touching a wall reads as inside it.
 pub const DOOR_GAP: f32 = 4.0;
+
+/// A button whose push is steeper than this (its z share) is pressed from above or below.
+const STEEP_PUSH: f32 = 0.7;
+
+/// How far below a door's floor (units) the floor in front of it is felt for.
+const DOOR_FLOOR_BELOW: f32 = 1024.0;

@@ -21,6 +21,12 @@ pub(super) fn box_clear(map: &CollisionMap, a: Vec3, b: Vec3, me: Option<EntId>)
 
 /// Spacing (units) of the floor samples [`scan_ahead`] takes along the way ahead.
 const SCAN_STEP: f32 = 16.0;
+
+/// The least way ahead (units) a jump or a drop must land to count as crossing.
+const LANDING_AHEAD: f32 = 32.0;
+
+/// How far below a step (units) floor still counts as within it.
+const FLOOR_SLACK: f32 = 4.0;
 /// Whether a player off the ground rests on a slope too steep to stand on (a unit below
 /// it is a plane that is no floor): with no speed at all, it hangs there while it wishes
 /// into the slope.
@@ -120,7 +126,7 @@ pub(super) fn jump_lands(
     me: Option<EntId>,
 ) -> bool {
     landing(map, s, dir, true, physics, max_drop, me)
-        .is_some_and(|end| (end - s.origin).dot(dir) > 32.0)
+        .is_some_and(|end| (end - s.origin).dot(dir) > LANDING_AHEAD)
 }
 
 /// Where running on along `dir` at full speed (jumping first when `jump`) comes down on
@@ -161,8 +167,9 @@ pub(super) fn falls_safely(
     max_drop: f32,
     me: Option<EntId>,
 ) -> bool {
-    landing(map, s, dir, false, physics, max_drop, me)
-        .is_some_and(|end| end.z < s.origin.z - STEP_SIZE && (end - s.origin).dot(dir) > 32.0)
+    landing(map, s, dir, false, physics, max_drop, me).is_some_and(|end| {
+        end.z < s.origin.z - STEP_SIZE && (end - s.origin).dot(dir) > LANDING_AHEAD
+    })
 }
 
 /// Whether running along `dir` climbs: two ticks of the real physics at full speed from `s`
@@ -193,7 +200,7 @@ pub(super) fn walks_on(
 pub(super) fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) -> bool {
     let t = map.trace(
         p,
-        p - Vec3::Z * (STEP_SIZE + 4.0),
+        p - Vec3::Z * (STEP_SIZE + FLOOR_SLACK),
         PLAYER_MINS,
         PLAYER_MAXS,
         MASK,

@@ -27,6 +27,20 @@ const FEEL_PAST: f32 = 32.0;
 const SIDE_STEP: f32 = 45.0;
 /// How far along a side step a bot looks for the way on to be free (units).
 const SIDE_STEP_LENGTH: f32 = 96.0;
+/// How near a gap's edge (units, beyond this tick's travel) a bot acts on it, and how far
+/// short of it a run-up's jump is tried from; also how far past a target point the way is
+/// scanned: about half a player's width.
+const EDGE_MARGIN: f32 = 16.0;
+/// The share of the running speed below which a bot at a gap backs up for a run-up.
+const RUN_UP_SLOW: f32 = 0.9;
+/// How far under its feet the floor is felt for a slope (units).
+const SLOPE_PROBE: f32 = 4.0;
+/// The slowest motion (u/s) [`hold_the_edge`] looks after: slower, friction stops a bot
+/// before an edge.
+const HOLD_SPEED: f32 = 100.0;
+/// The cosine between the motion and the heading above which the motion keeps to the way
+/// and [`hold_the_edge`] leaves the command as it is.
+const HOLD_ALONG_COS: f32 = 0.99;
 /// What steering needs besides the bot's own state.
 #[derive(Clone, Copy)]
 pub struct SteerCtx<'a> {
@@ -212,7 +226,7 @@ pub fn steer(
     };
     if !jump && !req.known {
         let range = params.lookahead.min(match req.target {
-            MoveTarget::Point(_) => to3.truncate().length() + 16.0,
+            MoveTarget::Point(_) => to3.truncate().length() + EDGE_MARGIN,
             MoveTarget::Direction(_) => params.lookahead,
         });
         // Dropping off the edge is the way when the target is down there; otherwise a jump
@@ -227,7 +241,7 @@ pub fn steer(
             && !(target_below && falls())
         {
             let step = s.velocity.truncate().length().max(speed) * dt;
-            if distance <= step + 16.0 {
+            if distance <= step + EDGE_MARGIN {
                 if jump_lands(map, s, heading, physics, params.max_drop, me) {
                     jump = true;
                 } else {
@@ -242,7 +256,7 @@ pub fn steer(
                             Ahead::Clear
                         );
                     if room
-                        && s.velocity.truncate().length() < physics.max_speed * 0.9
+                        && s.velocity.truncate().length() < physics.max_speed * RUN_UP_SLOW
                         && jump_lands(map, &fast, heading, physics, params.max_drop, me)
                     {
                         mem.runup_ticks = ((RUN_UP / physics.max_speed) / dt).ceil() as u32 + 1;
@@ -262,7 +276,7 @@ pub fn steer(
             } else {
                 // Would a running jump from the edge make it? If not, brake now.
                 let mut at_edge = *s;
-                at_edge.origin += heading * (distance - 16.0);
+                at_edge.origin += heading * (distance - EDGE_MARGIN);
                 at_edge.velocity = heading * physics.max_speed;
                 let edge_ok = box_clear(map, s.origin, at_edge.origin, me)
                     && jump_lands(map, &at_edge, heading, physics, params.max_drop, me);
@@ -320,7 +334,7 @@ pub(super) fn on_slope(
 ) -> bool {
     let t = map.trace(
         s.origin,
-        s.origin - Vec3::Z * 4.0,
+        s.origin - Vec3::Z * SLOPE_PROBE,
         PLAYER_MINS,
         PLAYER_MAXS,
         MASK,
@@ -357,7 +371,7 @@ pub(super) fn hold_the_edge(
 ) -> UserCmd {
     let (map, physics, dt, me) = (ctx.map, &ctx.physics, ctx.dt, ctx.me);
     let vel = s.velocity.truncate().extend(0.0);
-    if vel.length() < 100.0 || vel.normalize().dot(heading) > 0.99 {
+    if vel.length() < HOLD_SPEED || vel.normalize().dot(heading) > HOLD_ALONG_COS {
         return cmd;
     }
     // A first look where the motion alone would carry the bot next tick: away from edges
@@ -373,7 +387,7 @@ pub(super) fn hold_the_edge(
             && !floor_within_step(map, p.origin, me)
     };
     // Only a fall the heading does not ask for: along it the floor goes on.
-    if !off(&cmd) || !floor_within_step(map, s.origin + heading * (speed * dt + 16.0), me) {
+    if !off(&cmd) || !floor_within_step(map, s.origin + heading * (speed * dt + EDGE_MARGIN), me) {
         return cmd;
     }
     let against = (heading * speed - vel).normalize_or_zero();
