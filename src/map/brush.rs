@@ -90,10 +90,15 @@ pub enum BrushKind {
     Volume(Contents),
     /// The visible `*teleport` surface: neither solid nor liquid (the trigger does the work).
     TeleportSurface,
+    /// A compiler's tool brush that leaves nothing in the world: `hint` (splits the BSP for
+    /// visibility) or `origin` (a mover's rotation centre).
+    Tool,
 }
 
 /// Classifies one texture name. DESIGN.md: `*lava*` lava, `*slime*` slime, `*teleport` the
-/// teleporter's face, other `*` names water; `sky` solid; `clip` and `trigger` non-visible.
+/// teleporter's face, other `*` names water; `sky` solid; `clip` and `trigger` non-visible;
+/// ericw-tools' `skip` (solid, not drawn), `hint` and `hintskip` (visibility splits, not
+/// solid) and `origin` (a mover's rotation centre, not solid).
 pub fn texture_kind(texture: &str) -> TextureKind {
     let t = texture.to_ascii_lowercase();
     if let Some(rest) = t.strip_prefix('*') {
@@ -108,6 +113,10 @@ pub fn texture_kind(texture: &str) -> TextureKind {
         }
     } else if t == "clip" {
         TextureKind::Clip
+    } else if t == "hint" || t == "hintskip" {
+        TextureKind::Hint
+    } else if t == "origin" {
+        TextureKind::Origin
     } else if t == "trigger" {
         TextureKind::Trigger
     } else if t.starts_with("sky") {
@@ -128,6 +137,10 @@ pub enum TextureKind {
     Clip,
     /// `trigger`: the texture trigger volumes are drawn with.
     Trigger,
+    /// `hint` or `hintskip`: where the compiler splits the world for visibility.
+    Hint,
+    /// `origin`: a brush entity's rotation centre.
+    Origin,
     /// `*` water names.
     Water,
     /// `*slime*`.
@@ -138,12 +151,16 @@ pub enum TextureKind {
     Teleport,
 }
 
-/// Decides a whole brush from its faces' textures. A liquid face makes the brush that liquid
-/// (as Quake's qbsp does, where a brush must be one contents), most harmful liquid first; a
+/// Decides a whole brush from its faces' textures. A brush with an `origin` or a `hint`
+/// face is the compiler's alone (ericw-tools' qbsp makes the whole brush so; a hint brush's
+/// other faces are `hintskip` or `skip`); a liquid face makes the brush that liquid (as
+/// Quake's qbsp does, where a brush must be one contents), most harmful liquid first; a
 /// brush textured only with `clip` or `trigger` blocks players but not sight.
 pub fn brush_kind(faces: &[TextureKind]) -> BrushKind {
     let has = |k: TextureKind| faces.contains(&k);
-    if has(TextureKind::Lava) {
+    if has(TextureKind::Origin) || has(TextureKind::Hint) {
+        BrushKind::Tool
+    } else if has(TextureKind::Lava) {
         BrushKind::Volume(Contents::LAVA)
     } else if has(TextureKind::Slime) {
         BrushKind::Volume(Contents::SLIME)
@@ -478,6 +495,18 @@ mod tests {
         assert_eq!(texture_kind("*TELEPORT"), TextureKind::Teleport);
         assert_eq!(texture_kind("SKY4"), TextureKind::Sky);
         assert_eq!(texture_kind("CLIP"), TextureKind::Clip);
+        assert_eq!(texture_kind("SKIP"), TextureKind::Solid);
+        assert_eq!(texture_kind("hint"), TextureKind::Hint);
+        assert_eq!(texture_kind("HINTSKIP"), TextureKind::Hint);
+        assert_eq!(texture_kind("origin"), TextureKind::Origin);
+        assert_eq!(
+            brush_kind(&[TextureKind::Hint, TextureKind::Solid]),
+            BrushKind::Tool
+        );
+        assert_eq!(
+            brush_kind(&[TextureKind::Origin, TextureKind::Water]),
+            BrushKind::Tool
+        );
         assert_eq!(
             brush_kind(&[TextureKind::Solid, TextureKind::Water]),
             BrushKind::Volume(Contents::WATER)

@@ -1,14 +1,19 @@
-//! Maps: `.map` parsing ([`parse`]), convex brushes ([`brush`]), the collision world that
-//! answers every geometry question ([`collision`]), the interpretation of entities for the
-//! simulation ([`level`]), map statistics ([`info`]) and a small writer for box-built maps
-//! ([`builder`]).
+//! Maps: `.map` parsing ([`parse`]), TrenchBroom layers and external maps ([`compose`]),
+//! convex brushes ([`brush`]), how each brush-entity class is treated ([`classes`]), the
+//! collision world that answers every geometry question ([`collision`]), the
+//! interpretation of entities for the simulation ([`level`]), whether the map is sealed
+//! ([`seal`]), map statistics ([`info`]) and a small writer for box-built maps ([`builder`]).
 
 pub mod brush;
 pub mod builder;
+pub mod classes;
 pub mod collision;
+pub mod compose;
 pub mod info;
 pub mod level;
 pub mod parse;
+mod raw;
+pub mod seal;
 
 pub use brush::{Brush, Contents, Plane};
 pub use collision::{CollisionMap, EntId, Trace};

@@ -1,54 +1,15 @@
-//! Reads Quake `.map` text (id standard and Valve 220) through the `quake-map` crate and
-//! turns it into [`MapData`]: entities with their key/values and convex brushes.
-//!
-//! The crate reports a line for a syntax error; this module adds the file name and a column,
-//! and a light pre-scan gives every entity and brush its line so warnings can name it.
+//! Turns Quake `.map` text (id standard and Valve 220), as read by `raw`, into [`MapData`]:
+//! entities with their key/values and convex brushes, after TrenchBroom's omitted layers
+//! are left out and external maps brought in ([`super::compose`]).
+//! Entry points: [`MapData::load`], [`MapData::parse`].
 
 use std::path::Path;
 
 use glam::Vec3;
 
 use super::brush::{Brush, BrushKind, Contents, brush_kind, texture_kind};
-
-/// A `.map` file that could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum MapError {
-    /// The file could not be opened or read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What the OS said.
-        source: std::io::Error,
-    },
-    /// The text is not a valid `.map`.
-    #[error("{path}:{line}:{column}: {message}")]
-    Syntax {
-        /// The file.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The file parsed but holds no worldspawn entity.
-    #[error("{path}: no worldspawn entity (the first entity of a map must be worldspawn)")]
-    NoWorldspawn {
-        /// The file.
-        path: String,
-    },
-}
-
-/// Something in the map that was skipped or looked odd; loading went on without it.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct MapWarning {
-    /// 1-based line of the entity or brush concerned (0 when unknown).
-    pub line: usize,
-    /// What was skipped and why.
-    pub message: String,
-}
+use super::raw::read_raw;
+pub use super::raw::{MapError, MapWarning};
 
 /// One entity of the map file.
 #[derive(Clone, Debug)]
@@ -65,6 +26,11 @@ pub struct MapEntity {
     pub brushes: Vec<Brush>,
     /// Brushes that are only a `*teleport` surface (kept for pictures and counts).
     pub teleport_surfaces: Vec<Brush>,
+    /// Brushes of compiler tool textures that leave nothing in the world (`hint`, `origin`).
+    pub tool_brushes: usize,
+    /// Brushes written for it (in the file, or brought in from an external map), degenerate
+    /// ones included.
+    pub brushes_written: usize,
 }
 
 impl MapEntity {
@@ -90,6 +56,10 @@ pub struct MapData {
     pub warnings: Vec<MapWarning>,
     /// Number of brushes written in the file (including skipped ones).
     pub brushes_in_file: usize,
+    /// Entities left out with the TrenchBroom layer they are in (omitted from export).
+    pub omitted: Vec<super::compose::Omitted>,
+    /// Brushes brought in by `misc_external_map` entities from other files.
+    pub external_brushes: usize,
 }
 
 impl MapData {
@@ -103,84 +73,87 @@ impl MapData {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Self::parse(&text, &path.display().to_string(), &name)
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let stack = vec![super::compose::canonical(path)];
+        Self::parse_in(&text, &path.display().to_string(), &name, &base, &stack)
     }
 
-    /// Parses `.map` text; `source` names it in errors.
+    /// Parses `.map` text; `source` names it in errors, and the folder it names is where
+    /// `misc_external_map` paths are resolved from.
     pub fn parse(text: &[u8], source: &str, name: &str) -> Result<MapData, MapError> {
-        let mut reader = text;
-        let parsed = quake_map::parse(&mut reader).map_err(|e| syntax_error(e, text, source))?;
-        let lines = prescan_lines(text);
+        let base = Path::new(source)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let stack = vec![super::compose::canonical(Path::new(source))];
+        Self::parse_in(text, source, name, &base, &stack)
+    }
+
+    /// [`MapData::parse`] with external maps resolved from `base`, `stack` the files being
+    /// read (each includes the next), so that a file including itself is refused.
+    fn parse_in(
+        text: &[u8],
+        source: &str,
+        name: &str,
+        base: &Path,
+        stack: &[std::path::PathBuf],
+    ) -> Result<MapData, MapError> {
+        let mut raw = read_raw(text, source)?;
+        if raw.first().and_then(|e| e.get("classname")) != Some("worldspawn") {
+            return Err(MapError::NoWorldspawn {
+                path: source.to_string(),
+            });
+        }
+        let brushes_in_file = raw.iter().map(|e| e.brushes.len()).sum();
         let mut warnings = Vec::new();
-        let mut entities = Vec::with_capacity(parsed.entities.len());
-        let mut brushes_in_file = 0;
-        for (index, ent) in parsed.entities.iter().enumerate() {
-            let (eline, brush_lines) = lines
-                .get(index)
-                .map(|(l, b)| (*l, b.as_slice()))
-                .unwrap_or((0, &[]));
-            let keys: Vec<(String, String)> = ent
-                .edict
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        k.to_string_lossy().into_owned(),
-                        v.to_string_lossy().into_owned(),
-                    )
-                })
-                .collect();
-            let classname = keys
-                .iter()
-                .find(|(k, _)| k == "classname")
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
+        let omitted = super::compose::omit_layers(&mut raw);
+        let external =
+            super::compose::place_external_maps(&mut raw, source, base, stack, &mut warnings)?;
+        let mut entities = Vec::with_capacity(raw.len());
+        for ent in raw {
+            let classname = ent.get("classname").unwrap_or_default().to_string();
             if classname.is_empty() {
                 warnings.push(MapWarning {
-                    line: eline,
-                    message: format!("entity {index} has no classname"),
+                    line: ent.line,
+                    message: format!("entity {} has no classname", ent.index),
                 });
             }
             let mut brushes = Vec::new();
             let mut teleport_surfaces = Vec::new();
+            let mut tool_brushes = 0;
             for (bi, b) in ent.brushes.iter().enumerate() {
-                brushes_in_file += 1;
-                let bline = brush_lines.get(bi).copied().unwrap_or(eline);
-                let kinds: Vec<_> = b
-                    .iter()
-                    .map(|s| texture_kind(&s.texture.to_string_lossy()))
-                    .collect();
+                let kinds: Vec<_> = b.faces.iter().map(|f| texture_kind(&f.texture)).collect();
                 let kind = brush_kind(&kinds);
                 let contents = match kind {
                     BrushKind::Volume(c) => c,
-                    BrushKind::TeleportSurface => Contents::EMPTY,
+                    BrushKind::TeleportSurface | BrushKind::Tool => Contents::EMPTY,
                 };
-                let faces: Vec<[[f64; 3]; 3]> = b.iter().map(|s| s.half_space).collect();
+                let faces: Vec<[[f64; 3]; 3]> = b.faces.iter().map(|f| f.points).collect();
                 match Brush::from_point_triples(&faces, contents) {
                     Ok(brush) => match kind {
                         BrushKind::TeleportSurface => teleport_surfaces.push(brush),
                         BrushKind::Volume(_) => brushes.push(brush),
+                        BrushKind::Tool => tool_brushes += 1,
                     },
                     Err(e) => warnings.push(MapWarning {
-                        line: bline,
+                        line: b.line,
                         message: format!(
-                            "skipped degenerate brush {} of entity {index} ({classname}): {e}",
-                            bi + 1
+                            "skipped degenerate brush {} of entity {} ({classname}): {e}",
+                            bi + 1,
+                            ent.index
                         ),
                     }),
                 }
             }
             entities.push(MapEntity {
-                index,
-                line: eline,
+                index: ent.index,
+                line: ent.line,
                 classname,
-                keys,
+                keys: ent.keys,
                 brushes,
                 teleport_surfaces,
-            });
-        }
-        if entities.first().map(|e| e.classname.as_str()) != Some("worldspawn") {
-            return Err(MapError::NoWorldspawn {
-                path: source.to_string(),
+                tool_brushes,
+                brushes_written: ent.brushes.len(),
             });
         }
         Ok(MapData {
@@ -189,6 +162,8 @@ impl MapData {
             entities,
             warnings,
             brushes_in_file,
+            omitted,
+            external_brushes: external,
         })
     }
 
@@ -203,81 +178,6 @@ pub fn parse_vec3(s: &str) -> Option<Vec3> {
     let mut it = s.split_whitespace().map(|t| t.parse::<f32>().ok());
     let v = Vec3::new(it.next()??, it.next()??, it.next()??);
     (it.next().is_none() && v.is_finite()).then_some(v)
-}
-
-fn syntax_error(e: quake_map::TextParseError, text: &[u8], source: &str) -> MapError {
-    let (line, message) = match &e {
-        quake_map::TextParseError::Io(io) => (None, io.to_string()),
-        quake_map::TextParseError::Lexer(l) | quake_map::TextParseError::Parser(l) => {
-            (l.line_number.map(|n| n.get() as usize), l.message.clone())
-        }
-    };
-    let total_lines = text.split(|b| *b == b'\n').count().max(1);
-    let line = line.unwrap_or(total_lines);
-    let line_text = text
-        .split(|b| *b == b'\n')
-        .nth(line.saturating_sub(1))
-        .map(|l| String::from_utf8_lossy(l).into_owned())
-        .unwrap_or_default();
-    // The crate quotes the offending token as "got `TOKEN`": find it on the line for a column.
-    let column = message
-        .rsplit_once("got `")
-        .and_then(|(_, rest)| rest.strip_suffix('`'))
-        .and_then(|tok| line_text.find(tok))
-        .or_else(|| line_text.find(|c: char| !c.is_whitespace()))
-        .map(|c| c + 1)
-        .unwrap_or(1);
-    let message = if message == "Unexpected end-of-file" {
-        "unexpected end of file (an entity or brush is not closed with `}`)".to_string()
-    } else {
-        message
-    };
-    MapError::Syntax {
-        path: source.to_string(),
-        line,
-        column,
-        message,
-    }
-}
-
-/// Line of each entity's and brush's opening brace, skipping comments and quoted strings.
-fn prescan_lines(text: &[u8]) -> Vec<(usize, Vec<usize>)> {
-    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
-    let mut line = 1;
-    let mut depth = 0;
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'\n' => line += 1,
-            b'/' if text.get(i + 1) == Some(&b'/') => {
-                while i < text.len() && text[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' => {
-                i += 1;
-                while i < text.len() && text[i] != b'"' {
-                    if text[i] == b'\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'{' => {
-                if depth == 0 {
-                    out.push((line, Vec::new()));
-                } else if let Some(e) = out.last_mut() {
-                    e.1.push(line);
-                }
-                depth += 1;
-            }
-            b'}' => depth -= 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    out
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::{
     SPAWNFLAG_NOT_DEATHMATCH, SpawnPoint, TeleportDest, TriggerDef, TriggerKind,
 };
 use crate::map::brush::{Brush, Contents};
+use crate::map::classes::{Treatment, treatment};
 use crate::map::collision::EntId;
 use crate::map::parse::{MapData, MapEntity, MapWarning, parse_vec3};
 
@@ -186,15 +187,28 @@ impl Level {
                 continue;
             }
             teleport_surfaces.extend(e.teleport_surfaces.iter().cloned());
+            let treated = treatment(class, !e.brushes.is_empty());
             match class {
-                "worldspawn" | "func_wall" | "func_bossgate" => {
+                _ if treated == Treatment::World => {
+                    static_brushes.extend(e.brushes.iter().cloned());
+                    wall_names.extend(k.string("targetname"));
+                }
+                _ if treated == Treatment::Unknown => {
+                    k.warnings.push(MapWarning {
+                        line: e.line,
+                        message: format!(
+                            "{class} (entity {}) is a brush entity of a class not known here; \
+                             its brushes are solid, as a func_wall's",
+                            e.index
+                        ),
+                    });
                     static_brushes.extend(e.brushes.iter().cloned());
                     wall_names.extend(k.string("targetname"));
                 }
                 // misc.qc: an episode gate appears only once its episode is completed (the
                 // server's episode flags); a match starts with none, so it is not there. The
                 // boss gate is the other way round: there until all four are done.
-                "func_illusionary" | "func_episodegate" => {}
+                _ if matches!(treated, Treatment::NotSolid | Treatment::Absent) => {}
                 "func_plat" | "func_door" | "func_button" | "func_train" | "func_door_secret" => {
                     let Some((mins, maxs)) = bounds_of(&e.brushes) else {
                         k.warnings.push(MapWarning {
