@@ -89,7 +89,7 @@ pub struct Trap {
 /// One thing worth a designer's look.
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
-    /// `unreachable_item`, `far_spawn`, `one_way_trap`, `only_by_lift`,
+    /// `leak`, `unreachable_item`, `far_spawn`, `one_way_trap`, `only_by_lift`,
     /// `only_by_long_fall`, `off_the_floors`.
     pub kind: &'static str,
     /// For people.
@@ -113,6 +113,8 @@ pub struct LintReport {
     pub traps: Vec<Trap>,
     /// Everything flagged, in the order above.
     pub findings: Vec<Finding>,
+    /// The way out of the map, where it leaks ([`crate::map::seal`]).
+    pub leak: Option<crate::map::seal::Leak>,
     /// Where players were in a batch of matches (`lint --traffic`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub traffic: Option<Traffic>,
@@ -312,6 +314,27 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
         }
     }
     let mut findings = Vec::new();
+    // A leak first: a map that is not sealed is not what its author will ship.
+    let leak = crate::map::seal::find_leak(level);
+    if let Some(l) = &leak {
+        findings.push(Finding {
+            kind: "leak",
+            message: format!(
+                "the map leaks: {} (line {}) at ({:.0} {:.0} {:.0}) has a way out, {:.0} units \
+                 long, through ({:.0} {:.0} {:.0}) (--pointfile writes it for TrenchBroom)",
+                l.classname,
+                l.line,
+                l.origin[0],
+                l.origin[1],
+                l.origin[2],
+                l.length(),
+                l.exit()[0],
+                l.exit()[1],
+                l.exit()[2],
+            ),
+            at: Vec3::from(l.origin),
+        });
+    }
     let nearest = |i: usize, want: &dyn Fn(ItemKind) -> bool| {
         items
             .iter()
@@ -455,6 +478,7 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
         items: item_reports,
         traps,
         findings,
+        leak,
         traffic: None,
     }
 }

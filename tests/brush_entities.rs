@@ -170,13 +170,6 @@ fn an_external_map_is_placed_scaled_turned_and_moved() {
     assert_eq!(level.map.external_brushes, 6);
 }
 
-/// A folder of its own under the system's temporary folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("botarena-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 const ROOM: &str = "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) T 0 0 0 1 1\n( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) T 0 0 0 1 1\n( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) T 0 0 0 1 1\n( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) T 0 0 0 1 1\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) T 0 0 0 1 1\n( 0 0 64 ) ( 0 1 64 ) ( 1 0 64 ) T 0 0 0 1 1\n}\n}\n";
 
 fn including(file: &str) -> String {
@@ -187,7 +180,7 @@ fn including(file: &str) -> String {
 
 #[test]
 fn a_missing_external_map_is_an_error_with_file_and_line() {
-    let d = scratch("missing");
+    let d = common::TempDir::new("missing");
     let main = d.join("main.map");
     std::fs::write(&main, including("nowhere.map")).unwrap();
     let e = MapData::load(&main).unwrap_err();
@@ -200,12 +193,11 @@ fn a_missing_external_map_is_an_error_with_file_and_line() {
     std::fs::write(&main, text).unwrap();
     let s = MapData::load(&main).unwrap_err().to_string();
     assert!(s.contains("_external_map"), "{s}");
-    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
 fn a_map_that_includes_itself_is_an_error_not_a_hang() {
-    let d = scratch("cycle");
+    let d = common::TempDir::new("cycle");
     std::fs::write(d.join("self.map"), including("self.map")).unwrap();
     let s = MapData::load(&d.join("self.map")).unwrap_err().to_string();
     assert!(s.contains("includes a map that includes it"), "{s}");
@@ -227,7 +219,6 @@ fn a_map_that_includes_itself_is_an_error_not_a_hang() {
         m.external_brushes, 3,
         "one brush, then the mid map's own and its leaf's"
     );
-    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]

@@ -805,3 +805,60 @@ fn explore_runs_several_seeds_and_sums_them_up() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no such folder"), "{err}");
 }
+
+#[test]
+fn lint_finds_a_leak_and_writes_its_pointfile() {
+    let dir = TempDir::new("lint_leak");
+    let pts = dir.join("leak.pts");
+    let out = bin()
+        .args(["lint", "maps/leak.map", "--json", "--pointfile"])
+        .arg(&pts)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["findings"][0]["kind"], "leak", "{v}");
+    assert_eq!(v["leak"]["classname"], "info_player_deathmatch");
+    let text = std::fs::read_to_string(&pts).unwrap();
+    let points: Vec<Vec<f32>> = text
+        .lines()
+        .map(|l| l.split(' ').map(|t| t.parse().unwrap()).collect())
+        .collect();
+    assert!(
+        points.len() > 2 && points.iter().all(|p| p.len() == 3),
+        "{text}"
+    );
+    assert_eq!(
+        points[0],
+        vec![256.0, 256.0, 24.0],
+        "from the entity inside"
+    );
+    assert!(
+        points.last().unwrap()[0] > 528.0,
+        "to beyond the east wall: {text}"
+    );
+    // A sealed map: no pointfile, and the text says why.
+    let sealed = dir.join("sealed.pts");
+    let out = bin()
+        .args(["lint", "maps/arena.map", "--pointfile"])
+        .arg(&sealed)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("sealed, no pointfile written"));
+    assert!(!sealed.exists());
+    // `map info` says it too.
+    let out = bin()
+        .args(["map", "info", "maps/leak.map"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("LEAK") && text.contains("leak.map:70:"),
+        "{text}"
+    );
+}

@@ -29,6 +29,11 @@ pub struct Args {
     /// time; with --traffic, areas shaded yellow to red by how much players stood there.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Where the map leaks, write the way out from the entity inside to the outside as a
+    /// pointfile (one `x y z` a line) that TrenchBroom draws (File > Load Point File); the
+    /// SVG draws it too. Nothing is written for a sealed map.
+    #[arg(long, value_name = "FILE.pts")]
+    pointfile: Option<PathBuf>,
     /// Also map where players are: run this scenario (it must play MAP) once per seed and
     /// count, tick by tick, the area each living player stands in.
     #[arg(long, value_name = "SCENARIO")]
@@ -92,6 +97,21 @@ pub fn run(args: Args) -> Outcome {
         bar.done();
         report.traffic = Some(counter.finish(&mesh));
     }
+    if let Some(out) = &args.pointfile {
+        match &report.leak {
+            Some(l) => {
+                std::fs::write(out, l.pointfile())
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                if !args.json {
+                    println!("wrote {}", out.display());
+                }
+            }
+            None if !args.json => {
+                println!("{}: sealed, no pointfile written", args.map.display())
+            }
+            None => {}
+        }
+    }
     if let Some(out) = &args.svg {
         let mut marks: Vec<Mark> = report
             .findings
@@ -99,7 +119,11 @@ pub fn run(args: Args) -> Outcome {
             .filter(|f| f.kind != "one_way_trap" && f.kind != "far_spawn")
             .map(|f| Mark {
                 at: f.at,
-                label: f.message.split(" at ").next().unwrap_or("").to_string(),
+                label: if f.kind == "leak" {
+                    "leak: the way out".to_string()
+                } else {
+                    f.message.split(" at ").next().unwrap_or("").to_string()
+                },
                 colour: if f.kind.starts_with("only_by") {
                     "#f08c00"
                 } else {
@@ -143,9 +167,16 @@ pub fn run(args: Args) -> Outcome {
             ),
             None => format!("lint: {} finding(s)", report.findings.len()),
         };
+        let leak_way: Vec<glam::Vec3> = report
+            .leak
+            .iter()
+            .flat_map(|l| l.path.iter().map(|p| glam::Vec3::from(*p)))
+            .collect();
+        let lines = [(&leak_way[..], "#e03131")];
         let svg = render_map(
             &level,
             &Overlay {
+                lines: if leak_way.is_empty() { &[] } else { &lines },
                 marks: &marks,
                 boxes: &boxes,
                 heat: &heat,

@@ -191,13 +191,14 @@ pub fn telefrag(sim: &mut Sim, arriving: EntId, origin: Vec3) {
     }
 }
 
-/// The environment's damage stage: lava, slime, drowning and hard landings hurt living
-/// players (the biosuit spares slime and drowning and makes lava hurt once a second), in id
-/// order.
+/// The environment's damage stage: the void ([`in_the_void`]) kills; lava, slime, drowning
+/// and hard landings hurt living players (the biosuit spares slime and drowning and makes
+/// lava hurt once a second), in id order.
 /// Reads [`Motion`], [`LastMove`], [`Inventory`]; writes [`Vitals`] (and deaths).
 pub fn damage_system(sim: &mut Sim) {
     let dt = sim.dt;
     let tick = sim.tick;
+    let void = sim.cmap.bounds();
     for pi in 0..sim.players.len() {
         let p = sim.players[pi];
         let Ok((m, v, last, inv)) = sim
@@ -207,6 +208,12 @@ pub fn damage_system(sim: &mut Sim) {
             continue;
         };
         if !v.alive {
+            continue;
+        }
+        // Out of the world through a leak: nothing there holds a player, who would fall for
+        // ever; the void kills, as a trigger_hurt would.
+        if in_the_void(m.0.origin, void) {
+            kill(sim, p, "void", None);
             continue;
         }
         let suit = tick < inv.suit_until;
@@ -223,6 +230,17 @@ pub fn damage_system(sim: &mut Sim) {
             }
         }
     }
+}
+
+/// How far beyond every brush of the world (units, any way) the void begins: more than a
+/// player's height, so that no player the world holds is in it.
+pub const VOID_MARGIN: f32 = 128.0;
+
+/// Whether `origin` is in the void: beyond the world's brushes (`bounds`) by more than
+/// [`VOID_MARGIN`], where only a leak in the map leads.
+pub fn in_the_void(origin: Vec3, bounds: (Vec3, Vec3)) -> bool {
+    let m = Vec3::splat(VOID_MARGIN);
+    origin.cmplt(bounds.0 - m).any() || origin.cmpgt(bounds.1 + m).any()
 }
 
 /// The respawn stage: dead players wait [`RESPAWN_DELAY`] and come back at a free spawn

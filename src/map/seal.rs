@@ -52,6 +52,11 @@ impl Leak {
             .collect()
     }
 
+    /// The last point of the way still among the map's brushes: where it leaves the map.
+    pub fn exit(&self) -> [f32; 3] {
+        self.path[self.path.len().saturating_sub(2)]
+    }
+
     /// Length of the way out (units).
     pub fn length(&self) -> f32 {
         self.path

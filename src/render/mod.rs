@@ -26,6 +26,8 @@ pub struct Overlay<'a> {
     pub boxes: &'a [(Vec3, Vec3, &'static str)],
     /// Boxes (x, y extent) filled by heat, 0 (pale yellow) to 1 (red): a traffic map.
     pub heat: &'a [(Vec3, Vec3, f32)],
+    /// Lines through points in a colour, dashed: e.g. the way out of a leaking map.
+    pub lines: &'a [(&'a [Vec3], &'static str)],
     /// Points ringed in a colour with a label beside them.
     pub marks: &'a [Mark],
     /// Appended to the caption.
@@ -505,6 +507,24 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
                 .set("fill-opacity", 0.25)
                 .set("stroke", colour)
                 .set("stroke-width", 1.5),
+        );
+    }
+    for (line, colour) in overlay.lines {
+        let d: Vec<String> = line
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (x, y) = view.xy(*p);
+                format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" })
+            })
+            .collect();
+        doc = doc.add(
+            Path::new()
+                .set("d", d.join(" "))
+                .set("fill", "none")
+                .set("stroke", *colour)
+                .set("stroke-width", 3.0)
+                .set("stroke-dasharray", "8 4"),
         );
     }
     for m in overlay.marks {
