@@ -266,3 +266,47 @@ fn tool_textures_leave_nothing_and_illusionary_detail_is_not_solid() {
         );
     }
 }
+
+#[test]
+fn brain_bots_stay_in_the_world_on_librequake_maps() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    for n in 1..=6 {
+        let map = dir.join(format!("librequake/lqdm{n}.map"));
+        if !map.is_file() {
+            continue;
+        }
+        let mut text = format!(
+            "map = {:?}\nseed = 1\ntick_rate = 20\nticks = 1200\nthreads = 1\n",
+            map.canonicalize().unwrap().display().to_string()
+        );
+        for i in 0..8 {
+            text.push_str(&format!("[[players]]\nname = \"b{i}\"\n"));
+        }
+        let s = botarena::scenario::Scenario::parse(
+            &text,
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/t.toml"),
+        )
+        .unwrap();
+        let mut m = s.build().unwrap();
+        let bounds = m.sim.cmap.bounds();
+        for _ in 0..s.ticks {
+            m.step();
+            for e in &m.sim.events {
+                assert!(
+                    !matches!(e, botarena::sim::SimEvent::Death { cause: "void", .. }),
+                    "lqdm{n}: a player died in the void at tick {}",
+                    m.sim.tick
+                );
+            }
+            for i in 0..m.sim.players.len() {
+                let o = m.sim.player_state(i).unwrap().origin;
+                assert!(
+                    !botarena::game::life::in_the_void(o, bounds),
+                    "lqdm{n}: player {i} out of the world at {o}"
+                );
+            }
+        }
+    }
+}
