@@ -53,6 +53,17 @@ fn an_unreachable_item_and_a_one_way_trap_are_flagged() {
             .any(|f| f.kind == "unreachable_item" && f.message.starts_with("weapon_nailgun")),
         "{kinds:?}"
     );
+    // Checked again over the physics, and said why.
+    let armour = r
+        .findings
+        .iter()
+        .find(|f| f.message.starts_with("item_armor1"))
+        .unwrap();
+    assert!(
+        armour.message.contains("above every jump") && armour.message.contains("96 units below"),
+        "{}",
+        armour.message
+    );
     let trap = r.traps.first().expect("the pit is a one-way trap");
     assert!(trap.mins.z < -50.0, "{trap:?}");
     assert!(trap.mins.x >= 380.0 && trap.maxs.x <= 580.0, "{trap:?}");
@@ -293,4 +304,33 @@ fn lint_maps_area_traffic_from_a_batch_of_matches() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn an_item_on_a_mover_is_reported_with_why() {
+    let v = Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(0., 0., 0.), v(1024., 512., 512.));
+    // A hatch high in the air, fired by a trigger, carrying a rocket launcher: the areas are
+    // made with the hatch where it starts.
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("targetname", "hatch"),
+            ("angle", "-2"),
+            ("lip", "-192"),
+            ("wait", "-1"),
+        ],
+        &[(v(448., 192., 240.), v(576., 320., 248.), "HATCH")],
+    )
+    .point("info_player_deathmatch", v(96., 96., 24.), &[])
+    .point("weapon_rocketlauncher", v(512., 256., 256.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let r = lint(&level, &cmap, &mesh, LintParams::default());
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.message.starts_with("weapon_rocketlauncher"))
+        .expect("the launcher is flagged");
+    assert!(f.message.contains("rests on func_door"), "{}", f.message);
 }

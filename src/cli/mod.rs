@@ -59,10 +59,11 @@ enum Command {
     /// teleporters, items, spawn points), optionally with a waypoint graph or compiled
     /// navigation (.nav: areas by flag, reachabilities by type) over it.
     Render(render::Args),
-    /// Check a map's flow for level designers: items some spawn point cannot reach, spawn
-    /// points far (in route seconds) from every weapon, one-way traps, items only a lift or
-    /// a long fall leads to, and each spawn's time to its nearest weapon and armour (text,
-    /// --json, --svg).
+    /// Check a map's flow for level designers: a leak (the way out, --pointfile for
+    /// TrenchBroom), items some spawn point cannot reach (with why), spawn points far (in
+    /// route seconds) from every weapon, one-way traps, items only a lift or a long fall
+    /// leads to, and each spawn's time to its nearest weapon and armour (text, --json,
+    /// --svg).
     Lint(lint::Args),
     /// Distances from every waypoint of a waypoint file to a goal waypoint (the reference's
     /// cache update algorithm), and the path from a start waypoint.

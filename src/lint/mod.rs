@@ -1,7 +1,10 @@
 //! `botarena lint`: what a level designer wants to know about a map's flow, from its
 //! compiled navigation ([`crate::aas`]) and area routing ([`crate::aas::route`]).
 //!
-//! - Items some spawn point cannot reach (and from which spawns).
+//! - A leak: a way out of the map from an entity inside ([`crate::map::seal`]).
+//! - Items some spawn point cannot reach (and from which spawns); one that no spawn point
+//!   reaches on the area graph is checked again with the planner over the player physics
+//!   and reported only where that finds no way either, with why (`why`).
 //! - Spawn points far, in seconds, from every weapon; each spawn's time to its nearest
 //!   weapon and armour.
 //! - One-way traps: places a player can get to from a spawn but from which no spawn can be
@@ -15,6 +18,8 @@
 //! movers are taken as the routing takes them (it waits for them).
 //!
 //! Entry point: [`lint`].
+
+mod why;
 
 use glam::Vec3;
 use serde::Serialize;
@@ -71,6 +76,10 @@ pub struct ItemReport {
     pub best_seconds: Option<f32>,
     /// `"a lift"` or `"a long fall"` where every way there takes one.
     pub only_by: Option<&'static str>,
+    /// Where the area graph reaches it from no spawn point but the planner, run over the
+    /// player physics from the nearest floors players do reach, finds a way: from where and
+    /// in how many seconds (the graph lacks that way; the item is not reported).
+    pub planner_reaches: Option<(Vec3, f32)>,
 }
 
 /// Areas a player gets into from a spawn and cannot leave for any spawn without dying.
@@ -400,6 +409,8 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
     let no_lift = reach_without(&|r| r.kind == ReachKind::Elevator);
     let no_fall =
         reach_without(&|r| r.kind == ReachKind::WalkOffLedge && r.start.z - r.end.z > HURTING_FALL);
+    let reached_any = reach_without(&|_| false);
+    let mut recheck = why::Recheck::new(level, cmap, mesh, &reached_any);
     let mut item_reports = Vec::new();
     for (j, (label, _, stand, area)) in items.iter().enumerate() {
         let unreachable_from: Vec<usize> = (0..spawns.len())
@@ -413,18 +424,32 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
             Some(a) if best.is_some() && !no_fall[a as usize] => Some("a long fall"),
             _ => None,
         };
-        if area.is_none() {
+        let n = spawns.iter().filter(|s| s.1.is_some()).count();
+        // Out of every spawn's reach on the graph: checked again over the physics.
+        let verdict = (n > 0 && (area.is_none() || unreachable_from.len() == n))
+            .then(|| recheck.why(&refs[j], *stand));
+        let planner_reaches = match &verdict {
+            Some(why::Verdict::Reached(from, t)) => Some((*from, *t)),
+            _ => None,
+        };
+        let because = match &verdict {
+            Some(why::Verdict::Unreached(w)) => format!(": {w}"),
+            _ => String::new(),
+        };
+        if planner_reaches.is_some() {
+        } else if area.is_none() {
             findings.push(Finding {
                 kind: "off_the_floors",
-                message: format!("{label} at {stand}: not on any floor a player can stand on"),
+                message: format!(
+                    "{label} at {stand}: not on any floor a player can stand on{because}"
+                ),
                 at: *stand,
             });
         } else if !unreachable_from.is_empty() {
-            let n = spawns.iter().filter(|s| s.1.is_some()).count();
             findings.push(Finding {
                 kind: "unreachable_item",
                 message: if unreachable_from.len() == n {
-                    format!("{label} at {stand}: no spawn point reaches it")
+                    format!("{label} at {stand}: no spawn point reaches it{because}")
                 } else {
                     format!(
                         "{label} at {stand}: not reached from spawn(s) {:?}",
@@ -452,6 +477,7 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
             unreachable_from,
             best_seconds: best,
             only_by,
+            planner_reaches,
         });
     }
     let traps = traps(mesh, &spawns, travel);
