@@ -334,3 +334,37 @@ fn an_item_on_a_mover_is_reported_with_why() {
         .expect("the launcher is flagged");
     assert!(f.message.contains("rests on func_door"), "{}", f.message);
 }
+
+#[test]
+fn an_item_behind_a_locked_door_is_reported_with_the_door() {
+    let v = Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(0., 0., 0.), v(1024., 512., 256.));
+    // A wall across at x 512..528 whose doorway (y 192..320, up to 128) a gold-key door
+    // fills: no player holds a key in a match.
+    b.solid(v(512., 0., 0.), v(528., 192., 256.), "WALL")
+        .solid(v(512., 320., 0.), v(528., 512., 256.), "WALL")
+        .solid(v(512., 192., 128.), v(528., 320., 256.), "WALL")
+        .brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("spawnflags", "8"),
+                ("angle", "-1"),
+            ],
+            &[(v(512., 192., 0.), v(528., 320., 128.), "DOOR")],
+        )
+        .point("info_player_deathmatch", v(96., 256., 24.), &[])
+        .point("item_armor2", v(896., 256., 8.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let r = lint(&level, &cmap, &mesh, LintParams::default());
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.message.starts_with("item_armor2"))
+        .expect("the armour is flagged");
+    assert!(
+        f.message.contains("behind func_door") && f.message.contains("a key opens"),
+        "{}",
+        f.message
+    );
+}

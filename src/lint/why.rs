@@ -16,6 +16,9 @@ use crate::planner::{Plan, PlanConfig};
 /// How far across (units) from an item the floors players reach are looked at.
 const NEAR: f32 = 768.0;
 
+/// How near (units) a door's box must come to an area to be on its way.
+const TOUCH: f32 = 16.0;
+
 /// Reached areas the planner starts from, nearest first.
 const STARTS: usize = 3;
 
@@ -113,6 +116,25 @@ impl<'a> Recheck<'a> {
         None
     }
 
+    /// The areas no spawn point reaches from which a way leads to area `a` (with `a`).
+    fn leading_to(&self, a: u32) -> Vec<u32> {
+        let mut seen = vec![false; self.mesh.areas().len()];
+        let (mut out, mut stack) = (Vec::new(), vec![a]);
+        seen[a as usize] = true;
+        while let Some(x) = stack.pop() {
+            out.push(x);
+            for r in self.mesh.reachabilities_to(x) {
+                let f = r.from as usize;
+                if !seen[f] && !self.reached[f] {
+                    seen[f] = true;
+                    stack.push(r.from);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// The likeliest reason nobody gets to `item`.
     fn reason(&self, item: &ItemRef, stand: Vec3, near: &[(u32, Vec3, f32)]) -> String {
         let def = &self.level.items[item.index];
@@ -157,6 +179,40 @@ impl<'a> Recheck<'a> {
                 }
             }
         }
+        // Behind a door: one shut where it starts touches the unreached areas that lead to
+        // the item.
+        if let Some(a) = self.mesh.area_at(stand) {
+            let region = self.leading_to(a);
+            for m in &self.level.movers {
+                use crate::map::level::MoverKind;
+                let opens = match m.kind {
+                    MoverKind::Door { locked: true, .. } => "which a key opens (none in a match)",
+                    MoverKind::Door {
+                        shootable: true, ..
+                    }
+                    | MoverKind::SecretDoor {
+                        shootable: true, ..
+                    } => "which a shot opens",
+                    MoverKind::Door { .. } | MoverKind::SecretDoor { .. } => match &m.targetname {
+                        Some(_) => "which a button or trigger opens",
+                        None => "which opens as players come near",
+                    },
+                    _ => continue,
+                };
+                let (lo, hi) = (m.mins - Vec3::splat(TOUCH), m.maxs + Vec3::splat(TOUCH));
+                let touches = region.iter().any(|&r| {
+                    let ar = &self.mesh.areas()[r as usize];
+                    ar.mins.cmple(hi).all() && ar.maxs.cmpge(lo).all()
+                });
+                if touches {
+                    return format!(
+                        "behind {} (line {}), {opens}: the areas and the planner's world have \
+                         it shut",
+                        m.classname, m.line
+                    );
+                }
+            }
+        }
         // Above every jump: the floors reached around lie lower than a jump gets (heights
         // of a standing player's origin on both).
         let floor = stand.z;
@@ -182,8 +238,7 @@ impl<'a> Recheck<'a> {
             ),
             None => format!(
                 "no floor players reach lies within {NEAR:.0} units across of it ({:.0} {:.0})",
-                stand.x,
-                stand.y
+                stand.x, stand.y
             ),
         }
     }
