@@ -198,16 +198,17 @@ fn areas_cover_floors_spawns_and_items() {
         let world = NavWorld::new(level, cmap);
         // Two samplers: the planner's floor grid (16 units apart, off the cells' centres)
         // and random columns.
-        // (The grid keeps roofs outside the map too; a player is never there.)
-        let (_, hi) = world.cmap.bounds();
+        // Both keep floors outside the sealed world too (roofs, closed pockets no entity is
+        // in); a player is never there.
+        let flood = botarena::map::seal::Flood::of(level).expect("structural brushes");
         let grid: Vec<Vec3> = floor_points(level, &world.cmap, 16.0)
             .into_iter()
-            .filter(|p| {
-                let up = p.truncate().extend(hi.z + 256.0);
-                world.cmap.trace_ray(*p, up, Contents::SOLID, None).fraction < 1.0
-            })
+            .filter(|p| flood.inside(*p))
             .collect();
-        let random = random_floor_points(&world, 3000, 7);
+        let random: Vec<Vec3> = random_floor_points(&world, 3000, 7)
+            .into_iter()
+            .filter(|p| flood.inside(*p))
+            .collect();
         for (what, pts) in [("grid", &grid), ("random", &random)] {
             let missed: Vec<&Vec3> = pts.iter().filter(|p| mesh.area_at(**p).is_none()).collect();
             let share = 1.0 - missed.len() as f64 / pts.len().max(1) as f64;

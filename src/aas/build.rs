@@ -363,6 +363,11 @@ pub fn compile(
         |done| progress("floors", done as u64, total),
     );
     let mut spans: Vec<Span> = per_row.into_iter().flatten().collect();
+    // Floors only inside the sealed world: not on the hull's outside, nor in closed pockets
+    // no entity is in (qbsp fills both).
+    if let Some(flood) = crate::map::seal::Flood::of(level) {
+        spans.retain(|s| flood.inside(s.origin));
+    }
     if !spans.iter().any(|s| !s.key.swim) {
         return Err(CompileError::NoFloor { map: name });
     }
