@@ -1362,3 +1362,62 @@ fn relays_and_counters_load_and_a_killtarget_of_a_wall_is_reported() {
     });
     assert!(warned, "warnings: {:?}", level.map.warnings);
 }
+
+/// sv_phys.c `SV_PushMove`: a pusher moves every entity standing on it, items included
+/// (an item dropped onto a plat or a hatch at spawn rides along); subs.qc `SetMovedir`: a
+/// door's `angles` give its direction, pitch 90 down.
+#[test]
+fn an_item_on_a_mover_rides_with_it() {
+    let mut b = room();
+    // A hatch 8 thick, its top at 256, fired at once by a trigger round the spawn points;
+    // it goes down 8 + 192 units and stays (lip -192, wait -1), a rocket launcher on it.
+    b.brush_entity(
+        &[
+            ("classname", "func_door"),
+            ("targetname", "hatch"),
+            // subs.qc SetMovedir over the angles: pitch 90 is straight down.
+            ("angles", "90 0 0"),
+            ("lip", "-192"),
+            ("wait", "-1"),
+            ("speed", "200"),
+        ],
+        &[(v(-64.0, -64.0, 248.0), v(64.0, 64.0, 256.0), "HATCH")],
+    )
+    .brush_entity(
+        &[("classname", "trigger_once"), ("target", "hatch")],
+        &[(v(-1000.0, -500.0, 0.0), v(-800.0, 500.0, 128.0), "trigger")],
+    )
+    .point("weapon_rocketlauncher", v(0.0, 0.0, 264.0), &[]);
+    let mut m = match_in(
+        &b,
+        vec![scripted(
+            "still",
+            v(-900.0, 0.0, 25.0),
+            0.0,
+            ControllerConfig::Script(vec![step(200, 0.0, 0.0)]),
+        )],
+        MatchRules::default(),
+    );
+    let z = |m: &Match| {
+        let e = m.sim.items[0];
+        m.sim
+            .world
+            .get::<&botarena::sim::components::ItemSlot>(e)
+            .unwrap()
+            .origin
+            .z
+    };
+    assert!(
+        (z(&m) - 256.0).abs() < 0.1,
+        "dropped onto the hatch: {}",
+        z(&m)
+    );
+    for _ in 0..100 {
+        m.step();
+    }
+    assert!(
+        (z(&m) - 56.0).abs() < 0.1,
+        "carried down with the hatch: {}",
+        z(&m)
+    );
+}

@@ -266,7 +266,8 @@ pub fn brain_system(
     let tick = sim.tick;
     let rate = sim.tick_rate();
     let level = Arc::clone(&sim.level);
-    // Items as they lie (their dropped origins never change) with their waypoint, if any.
+    // Items as they lie (dropped to the floor, carried by the movers they rest on) with
+    // their waypoint, if any.
     let items: Vec<(Vec3, Option<u32>)> = sim
         .items
         .iter()

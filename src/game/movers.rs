@@ -16,7 +16,7 @@ use crate::map::EntId;
 use crate::map::level::MoverKind;
 use crate::physics::movers::{Carry, MoverEvent, carry};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
-use crate::sim::components::{Motion, MoverSlot, Vitals};
+use crate::sim::components::{ItemSlot, Motion, MoverSlot, Vitals};
 use crate::sim::sound::SoundKind;
 use crate::sim::{DelayedUse, Player, Sim, SimEvent};
 
@@ -323,6 +323,16 @@ pub fn movers_system(sim: &mut Sim) {
         }
         if let Ok(mut slot) = sim.world.get::<&mut MoverSlot>(me) {
             slot.state = new;
+        }
+        if delta != Vec3::ZERO {
+            // What rests on it rides along.
+            for &e in &sim.items {
+                if let Ok(mut item) = sim.world.get::<&mut ItemSlot>(e)
+                    && item.rides == Some(def.id)
+                {
+                    item.origin += delta;
+                }
+            }
         }
         if event == Some(MoverEvent::ReachedB) && matches!(def.kind, MoverKind::Button { .. }) {
             use_targets(

@@ -15,7 +15,7 @@
 use glam::Vec3;
 
 use crate::map::level::ItemKind;
-use crate::map::{CollisionMap, Contents, Level, Trace};
+use crate::map::{CollisionMap, Contents, EntId, Level, Trace};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams, PlayerState, UserCmd, pmove};
 
 use super::reach::{ReachParams, reachable};
@@ -185,6 +185,21 @@ pub fn drop_to_floor(cmap: &CollisionMap, origin: Vec3, (mins, maxs): (Vec3, Vec
     }
 }
 
+/// The mover a thing with box `(mins, maxs)` at `origin` rests on, if it rests on one (a
+/// mover's brush right under it).
+pub fn resting_on(cmap: &CollisionMap, origin: Vec3, (mins, maxs): (Vec3, Vec3)) -> Option<EntId> {
+    let tr = cmap.trace(
+        origin,
+        origin - Vec3::new(0.0, 0.0, 1.0),
+        mins,
+        maxs,
+        Contents::MASK_PLAYER_NO_BODIES,
+        None,
+    );
+    tr.ent
+        .filter(|&e| e != EntId::WORLD && tr.fraction < 1.0 && !tr.start_solid)
+}
+
 /// A player origin given by a person (whose z is rarely exact) settled onto the floor under
 /// it: the player box swept from 18 units above to 64 below; `p` itself when it starts in
 /// solid or finds no floor.
@@ -217,7 +232,7 @@ pub fn stand_still_as(
     cmap: &CollisionMap,
     physics: &PhysicsParams,
     stand: Vec3,
-    me: Option<crate::map::EntId>,
+    me: Option<EntId>,
 ) -> PlayerState {
     let mut s = PlayerState::at(stand, 0.0);
     for _ in 0..10 {

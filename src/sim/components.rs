@@ -138,8 +138,11 @@ pub struct MoverSlot {
 pub struct ItemSlot {
     /// Index into `Level::items`.
     pub def: usize,
-    /// Origin after dropping to the floor.
+    /// Origin: dropped to the floor, then carried by the mover it rests on.
     pub origin: Vec3,
+    /// The mover it rests on, which carries it as it moves (Quake's pushers move what stands
+    /// on them, items included: an item on a plat or a hatch rides along).
+    pub rides: Option<crate::map::EntId>,
     /// Can be picked up now.
     pub available: bool,
     /// Ticks until it respawns (`u64::MAX`: never). Whole ticks, so that a 30 s respawn

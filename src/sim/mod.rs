@@ -315,10 +315,17 @@ impl Sim {
     }
 
     /// Spawns item `def` of the level lying at `origin`, available or not.
-    pub fn spawn_item(&mut self, def: usize, origin: Vec3, available: bool) {
+    pub fn spawn_item(
+        &mut self,
+        def: usize,
+        origin: Vec3,
+        rides: Option<crate::map::EntId>,
+        available: bool,
+    ) {
         let e = self.world.spawn((ItemSlot {
             def,
             origin,
+            rides,
             available,
             respawn_ticks: if available { 0 } else { u64::MAX },
             rotting: None,

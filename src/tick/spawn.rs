@@ -13,7 +13,7 @@ use crate::bot::compiled::Navigation;
 use crate::bot::control::ControllerConfig;
 use crate::game::{GameState, MatchRules};
 use crate::map::EntId;
-use crate::nav::sample::{drop_to_floor, free_spot_near};
+use crate::nav::sample::{drop_to_floor, free_spot_near, resting_on};
 use crate::physics::pmove::PlayerState;
 use crate::sim::{Sim, SimError, SimEvent};
 
@@ -78,9 +78,10 @@ pub fn spawn_world(sim: &mut Sim, rules: &MatchRules) {
     let level = Arc::clone(&sim.level);
     for (i, def) in level.items.iter().enumerate() {
         let origin = drop_to_floor(&sim.cmap, def.origin, def.kind.bounds());
+        let rides = resting_on(&sim.cmap, origin, def.kind.bounds());
         // Items the rules take out never appear.
         let available = !rules.removed_items.contains(&def.classname);
-        sim.spawn_item(i, origin, available);
+        sim.spawn_item(i, origin, rides, available);
     }
 }
 

@@ -84,10 +84,11 @@ pub(super) fn move_dir(angle: f32) -> Vec3 {
     }
 }
 
-/// A `trigger_push`'s direction (subs.qc SetMovedir over the entity's angles): `angles`
-/// "0 -1 0" is up and "0 -2 0" down, other angles point along Quake's forward vector
-/// (pitch down positive); a lone `angle` is a yaw, −1 up, −2 down.
-pub(super) fn push_dir(k: &mut Keys) -> Vec3 {
+/// The direction a door or button moves, or a `trigger_push` pushes (subs.qc SetMovedir
+/// over the entity's angles): `angles` "0 -1 0" is up and "0 -2 0" down, other angles point
+/// along Quake's forward vector (pitch down positive: "90 0 0" is straight down); a lone
+/// `angle` is a yaw, −1 up, −2 down.
+pub(super) fn set_movedir(k: &mut Keys) -> Vec3 {
     if let Some(a) = k.e.get("angles").and_then(parse_vec3) {
         if a.x == 0.0 && a.z == 0.0 && (a.y == -1.0 || a.y == -2.0) {
             return move_dir(a.y);
@@ -238,7 +239,7 @@ impl Level {
                             )
                         }
                         "func_door" => {
-                            let dir = move_dir(angle);
+                            let dir = set_movedir(&mut k);
                             let lip = k.f32_or("lip", 8.0);
                             let open = dir * (dir.dot(size).abs() - lip);
                             let health = k.f32_or("health", 0.0);
@@ -259,7 +260,7 @@ impl Level {
                             )
                         }
                         "func_button" => {
-                            let dir = move_dir(angle);
+                            let dir = set_movedir(&mut k);
                             let lip = k.f32_or("lip", 4.0);
                             (
                                 MoverKind::Button {
@@ -421,7 +422,7 @@ impl Level {
                             // triggers.qc: `if (!self.speed) self.speed = 1000`.
                             let speed = if speed == 0.0 { 1000.0 } else { speed };
                             TriggerKind::Push {
-                                velocity: push_dir(&mut k) * speed * 10.0,
+                                velocity: set_movedir(&mut k) * speed * 10.0,
                                 once: spawnflags & 1 != 0,
                             }
                         }
