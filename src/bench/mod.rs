@@ -57,6 +57,28 @@ pub fn bench_maps(root: &Path) -> Vec<BenchMap> {
     maps
 }
 
+/// Maps made today with TrenchBroom and ericw-tools whose navigation compile is timed too
+/// (LibreQuake's deathmatch maps, under the Quake maps' `librequake/`), with the target a
+/// level designer waits at most.
+pub fn compile_only_maps(root: &Path) -> Vec<BenchMap> {
+    let dir = std::env::var_os("BOTARENA_QUAKE_MAPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/quake-maps"))
+        .join("librequake");
+    let mut out: Vec<BenchMap> = (1..=6)
+        .map(|n| BenchMap {
+            name: format!("lqdm{n}"),
+            path: dir.join(format!("lqdm{n}.map")),
+        })
+        .filter(|m| m.path.is_file())
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Seconds a navigation compile of a map made today may take (issue: today's maps).
+const COMPILE_TARGET_TODAY: f64 = 5.0;
+
 /// A simulation of `bots` brain bots on `map`, spread over its floor, with `threads` worker
 /// threads; they never react to each other (reaction 10 s), so none dies.
 pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
@@ -545,7 +567,12 @@ pub fn run_bench(
     }
     let threads = opts.threads.iter().copied().max().unwrap_or(1);
     let mut nav_compile = Vec::new();
-    for m in measured {
+    let today = if opts.matches_only || !opts.maps.is_empty() {
+        Vec::new()
+    } else {
+        compile_only_maps(root)
+    };
+    for m in measured.iter().chain(&today) {
         let mut rounds_s = Vec::new();
         let mut made = (0, 0);
         let mut lookup = f64::INFINITY;
@@ -562,7 +589,14 @@ pub fn run_bench(
             rounds: rounds_s,
             areas: made.0,
             reachabilities: made.1,
-            target: (m.name == "dm4").then_some(1.0),
+            target: if m.name == "dm4" {
+                Some(1.0)
+            } else {
+                today
+                    .iter()
+                    .any(|t| t.name == m.name)
+                    .then_some(COMPILE_TARGET_TODAY)
+            },
             area_at_ns: lookup,
         });
     }

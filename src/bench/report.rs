@@ -332,7 +332,9 @@ impl BenchReport {
              between seeded floor points at most 512 units apart. Results are the same for any \
              thread count (tests/matches.rs compares every tick's hash for 1, 2 and 4 threads). \
              Navigation compile (`botarena nav compile`, default settings, on the most threads \
-             asked for): loading the map is not timed, the fastest of the rounds counts, and \
+             asked for; also on LibreQuake's six deathmatch maps, made with TrenchBroom and \
+             ericw-tools, target 5 s each): loading the map is not timed, the fastest of the \
+             rounds counts, and \
              the file is the same for any thread count (tests/aas.rs); `area_at`: a million \
              point → area lookups over the map's floor points (24 units apart, each moved by up \
              to 7 units sideways and 12 up), fastest round.\n\n\
