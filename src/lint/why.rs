@@ -45,6 +45,8 @@ pub(super) struct Recheck<'a> {
     /// Areas some spawn point reaches.
     reached: &'a [bool],
     planning: Option<(CollisionMap, Vec<Vec3>, PlanConfig)>,
+    /// The world with the movers where they start, made on first use.
+    placed: std::cell::OnceCell<CollisionMap>,
 }
 
 impl<'a> Recheck<'a> {
@@ -60,6 +62,7 @@ impl<'a> Recheck<'a> {
             mesh,
             reached,
             planning: None,
+            placed: std::cell::OnceCell::new(),
         }
     }
 
@@ -141,8 +144,11 @@ impl<'a> Recheck<'a> {
         // Resting on a mover: where the mover carries it, the graph (made with the movers
         // where they start) does not follow.
         let (mins, maxs) = def.kind.bounds();
-        let mut placed = self.cmap.clone();
-        crate::physics::movers::place_at_spawn(self.level, &mut placed);
+        let placed = self.placed.get_or_init(|| {
+            let mut placed = self.cmap.clone();
+            crate::physics::movers::place_at_spawn(self.level, &mut placed);
+            placed
+        });
         let down = placed.trace(
             def.origin + Vec3::Z * 6.0,
             def.origin - Vec3::Z * 256.0,

@@ -123,6 +123,19 @@ struct View {
 }
 
 impl View {
+    /// An SVG path's `d` through `points` on the picture.
+    fn path_data(&self, points: &[Vec3]) -> String {
+        let d: Vec<String> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (x, y) = self.xy(*p);
+                format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" })
+            })
+            .collect();
+        d.join(" ")
+    }
+
     fn xy(&self, p: Vec3) -> (f32, f32) {
         (
             self.pad + (p.x - self.min.x) * self.scale,
@@ -443,18 +456,9 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
             );
         }
         if t.path.len() > 1 {
-            let d: Vec<String> = t
-                .path
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let (x, y) = view.xy(*p);
-                    format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" })
-                })
-                .collect();
             doc = doc.add(
                 Path::new()
-                    .set("d", d.join(" "))
+                    .set("d", view.path_data(&t.path))
                     .set("fill", "none")
                     .set("stroke", "#e03131")
                     .set("stroke-width", 2.5),
@@ -510,17 +514,9 @@ pub fn render_map(level: &Level, overlay: &Overlay, width: f32) -> String {
         );
     }
     for (line, colour) in overlay.lines {
-        let d: Vec<String> = line
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let (x, y) = view.xy(*p);
-                format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" })
-            })
-            .collect();
         doc = doc.add(
             Path::new()
-                .set("d", d.join(" "))
+                .set("d", view.path_data(line))
                 .set("fill", "none")
                 .set("stroke", *colour)
                 .set("stroke-width", 3.0)
