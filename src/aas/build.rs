@@ -106,6 +106,15 @@ fn column(
             };
             if t.all_solid || t.fraction >= 1.0 || !fits() {
                 z -= 16.0;
+                // Deep in a solid: the steps with solid all the 16 units under them are
+                // passed over. Their sweeps would start stuck, and what they hit either
+                // lies in that solid (no room for the box) or lower, where the sweep from
+                // the next step below finds it too.
+                if let Some(solid) = cmap.solid_below(start, PLAYER_MINS, PLAYER_MAXS, MASK) {
+                    while z - 16.0 >= solid {
+                        z -= 16.0;
+                    }
+                }
                 continue;
             }
         }

@@ -584,3 +584,52 @@ fn point_contents_inside_and_out() {
     );
     assert_eq!(m.point_contents(Vec3::NAN), Contents::EMPTY);
 }
+
+#[test]
+fn solid_below_is_solid_all_the_way_and_chains_through_stacked_brushes() {
+    let (mins, maxs) = (Vec3::new(-16., -16., -24.), Vec3::new(16., 16., 32.));
+    // Two slabs sharing a face (0..128 and 128..256) and one apart (-400..-300).
+    let slab = |lo: f32, hi: f32| {
+        Brush::from_box(
+            Vec3::new(-256., -256., lo),
+            Vec3::new(256., 256., hi),
+            Contents::SOLID,
+        )
+    };
+    let m = CollisionMap::new(
+        vec![slab(0., 128.), slab(128., 256.), slab(-400., -300.)],
+        vec![],
+    );
+    // The box overlaps the stack while -32 < z < 280: a quarter unit deep, down to -31.75.
+    let z = m.solid_below(Vec3::new(0., 0., 200.), mins, maxs, Contents::SOLID);
+    assert_eq!(z, Some(-31.75));
+    assert_eq!(
+        m.solid_below(Vec3::new(0., 0., 300.), mins, maxs, Contents::SOLID),
+        None
+    );
+    assert_eq!(
+        m.solid_below(Vec3::new(0., 0., 200.), mins, maxs, Contents::WATER),
+        None
+    );
+    // Random boxes: every height it passes over holds the box stuck.
+    let mut rnd = uniform(7);
+    let boxes = lattice_boxes(&mut rnd, 300, (5, Contents::WATER));
+    let m = CollisionMap::new(boxes, vec![]);
+    let mut found = 0;
+    for _ in 0..2000 {
+        let p = Vec3::new(rnd(-700., 700.), rnd(-700., 700.), rnd(-300., 300.));
+        let Some(z) = m.solid_below(p, mins, maxs, Contents::SOLID) else {
+            continue;
+        };
+        found += 1;
+        assert!(z < p.z);
+        let mut h = p.z;
+        while h >= z {
+            let at = Vec3::new(p.x, p.y, h);
+            let t = m.trace(at, at, mins, maxs, Contents::SOLID, None);
+            assert!(t.start_solid, "{p} lowered to {h} (bottom {z})");
+            h -= 0.5;
+        }
+    }
+    assert!(found > 50, "deep in a solid somewhere ({found})");
+}

@@ -435,6 +435,61 @@ impl CollisionMap {
         })
     }
 
+    /// How far the box `mins..maxs` at `origin` can be lowered and stay stuck in static
+    /// brushes of `mask` all the way: the lowest origin height such that the box at every
+    /// height from there up to `origin.z` lies a quarter unit or more inside some brush
+    /// (movers and bodies aside), or `None` when the box at `origin` is not that deep in
+    /// one. A sweep down a column (navigation's heightfield) skips a thick solid with it
+    /// instead of starting a sweep every few units inside it.
+    pub fn solid_below(&self, origin: Vec3, mins: Vec3, maxs: Vec3, mask: Contents) -> Option<f32> {
+        // Deeper than DIST_EPSILON: where a sweep's clip says "inside" too.
+        const MARGIN: f32 = 0.25;
+        let centre = origin + (mins + maxs) * 0.5;
+        let half = (maxs - mins) * 0.5;
+        let grow = half + Vec3::ONE;
+        let floor = self.mins.z - half.z - 1.0;
+        let (lo, hi) = (centre.truncate().extend(floor) - grow, centre + grow);
+        // Each brush's range of centre heights that keeps the box that deep inside it.
+        let mut ranges: Vec<(f32, f32)> = Vec::new();
+        let down = Vec3::new(0.0, 0.0, floor - centre.z);
+        self.brushes_along(lo, hi, (centre, down, grow), |_, b| {
+            if b.contents.intersects(mask) {
+                let (mut low, mut high) = (f32::NEG_INFINITY, f32::INFINITY);
+                for p in &b.clip_planes {
+                    // n·c < dist + |n|·half − MARGIN, solved for the centre's height.
+                    let room = p.dist + p.normal.abs().dot(half)
+                        - MARGIN
+                        - p.normal.x * centre.x
+                        - p.normal.y * centre.y;
+                    if p.normal.z > 0.0 {
+                        high = high.min(room / p.normal.z);
+                    } else if p.normal.z < 0.0 {
+                        low = low.max(room / p.normal.z);
+                    } else if room <= 0.0 {
+                        high = f32::NEG_INFINITY;
+                    }
+                }
+                if low < high {
+                    ranges.push((low, high));
+                }
+            }
+            Some(1.0)
+        });
+        // Down through overlapping ranges from the centre's height.
+        let mut z = centre.z;
+        loop {
+            let next = ranges
+                .iter()
+                .filter(|&&(low, high)| low < z && z < high)
+                .fold(z, |m, &(low, _)| m.min(low));
+            if next >= z {
+                break;
+            }
+            z = next;
+        }
+        (z < centre.z).then_some(z - (mins.z + maxs.z) * 0.5)
+    }
+
     /// Ids of bodies whose boxes overlap `mins..maxs` (absolute), in id order.
     pub fn bodies_in_box(&self, mins: Vec3, maxs: Vec3) -> impl Iterator<Item = EntId> + '_ {
         self.bodies
