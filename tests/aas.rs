@@ -73,20 +73,9 @@ fn settled(world: &NavWorld, p: Vec3) -> Vec3 {
 
 /// Weapons and exits the area graph does not reach from the start, each with what is known
 /// ("exit" names the map's trigger_changelevel). A gap listed here must still be a gap (the
-/// test fails when it closes, so the list stays true).
-const KNOWN_GAPS: [(&str, &str, &str); 1] = [(
-    "e1m1",
-    "weapon_grenadelauncher",
-    "deathmatch-only secret room (x 1136..1488, y 784..1136, floor z -432) closed on every \
-     side but one: its floor is an 18-unit slab over slime with a 6-unit air gap under it, \
-     and every area beside it is that slime. Out of slime a player climbs only by a water \
-     jump, which needs something solid 8 units above a waist-deep origin ahead \
-     (pmove's check_water_jump, as QuakeWorld's PM_CheckWaterJump): the air gap gives none, \
-     and the 32-unit channel at x 1120..1152 where the slime is open is too narrow to rise \
-     in (the box's head meets the slab). The room is left by its teleporter; no walk, \
-     jump, swim, ride or teleport leads in, so the way in must be something navigation \
-     does not model (a rocket or grenade jump, perhaps)",
-)];
+/// test fails when it closes, so the list stays true). None today: e1m1's room under the
+/// slime, once listed, is entered by a water jump out of its pit (tests/water_jumps.rs).
+const KNOWN_GAPS: [(&str, &str, &str); 0] = [];
 
 #[test]
 fn every_map_compiles_with_areas_and_reachabilities() {

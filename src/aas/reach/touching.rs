@@ -21,6 +21,11 @@ impl Ctx<'_> {
         let areas = self.mesh.areas();
         let (fa, ta) = (&areas[from as usize], &areas[to as usize]);
         let mut first_walk: Option<(PlayerState, Vec<CmdRun>)> = None;
+        // Out of a liquid onto a floor: a water jump, tried also facing level (the ledge
+        // is found ahead at waist depth; swum at steeply, the wall is met above the
+        // surface).
+        let hop = fa.is_swim() && !ta.is_swim();
+        let mut first_hop: Option<(PlayerState, Vec<CmdRun>)> = None;
         for &(c, n) in places {
             let (cxy, nxy) = (self.cell_xy(c), self.cell_xy(n));
             let dir = (nxy - cxy).normalize_or_zero();
@@ -43,14 +48,23 @@ impl Ctx<'_> {
             let swim = fa.is_swim() || ta.is_swim();
             let dist = (aim - start.origin).length();
             let n_ticks = self.max_ticks(dist / 320.0 + 2.0);
-            for jump in [false, true] {
-                let cmd = run_cmd(start.origin, aim, jump, swim);
+            for (jump, level) in [(false, false), (true, false), (true, true)] {
+                if level && !hop {
+                    continue;
+                }
+                let mut cmd = run_cmd(start.origin, aim, jump, swim);
+                if level {
+                    cmd.pitch = 0.0;
+                }
                 let commands = vec![CmdRun {
                     ticks: n_ticks,
                     cmd,
                 }];
                 if first_walk.is_none() {
                     first_walk = Some((start, commands.clone()));
+                }
+                if level && first_hop.is_none() {
+                    first_hop = Some((start, commands.clone()));
                 }
                 if let Some((arr, cmds)) = self.run(start, commands, None, Some(to), ticks) {
                     let dz = arr.state.origin.z - start.origin.z;
@@ -70,6 +84,12 @@ impl Ctx<'_> {
                     return self.make((from, to, kind), &start, &arr, cmds);
                 }
             }
+        }
+        // A water jump over a narrow lip (a pool's rim) carries the player past it, onto the
+        // floor beyond: kept as a water jump to the floor it first stands on.
+        if hop {
+            let (start, commands) = first_hop?;
+            return self.lands_beyond((from, ReachKind::WaterJump), start, commands, ticks);
         }
         // A drop whose fall carries the player past the area below (a long fall at running
         // speed lands far out): the walk is kept as a walk off the ledge to the area it
@@ -102,6 +122,38 @@ impl Ctx<'_> {
         } else {
             ReachKind::Walk
         };
+        self.make((from, landed, kind), &start, &arr, cmds)
+    }
+
+    /// The run's reachability (`kind`) from `from` to the dry floor it first stands on,
+    /// timed as every run is.
+    fn lands_beyond(
+        &self,
+        (from, kind): (u32, ReachKind),
+        start: PlayerState,
+        commands: Vec<CmdRun>,
+        ticks: &mut u64,
+    ) -> Option<Reach> {
+        let arr = simulate(
+            (self.world, self.cmap()),
+            start,
+            &commands,
+            None,
+            self.dt,
+            |s, sent| {
+                sent.is_none()
+                    && s.on_ground.is_some()
+                    && self.mesh.area_at(s.origin).is_some_and(|l| {
+                        l != from
+                            && !self.mesh.areas()[l as usize].is_swim()
+                            && self.here(l)
+                            && in_area(self.mesh, s, l)
+                    })
+            },
+            ticks,
+        )?;
+        let landed = self.mesh.area_at(arr.state.origin)?;
+        let (arr, cmds) = self.run(start, commands, None, Some(landed), ticks)?;
         self.make((from, landed, kind), &start, &arr, cmds)
     }
 }

@@ -33,3 +33,18 @@ pub(super) fn brake(s: &PlayerState) -> UserCmd {
         ..Default::default()
     }
 }
+
+/// Out of a liquid by a water jump toward `p` (beyond the ledge): swimming level at it and
+/// up. pmove lifts the player out as soon as it is waist deep facing the ledge, from
+/// wherever in the liquid it comes at it, so the recorded start need not be reached first
+/// (a swimmer drifts, and one steered to a point below the surface bobbed about it).
+pub(super) fn hop_toward(s: &PlayerState, p: Vec3) -> UserCmd {
+    UserCmd {
+        forward_move: RUN_SPEED,
+        up_move: RUN_SPEED,
+        jump: true,
+        yaw: yaw_to(s.origin, p),
+        pitch: 0.0,
+        ..Default::default()
+    }
+}

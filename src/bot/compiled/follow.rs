@@ -10,7 +10,7 @@ use crate::aas::route::{Travel, cross};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::pmove::PlayerState;
 
-use super::cmd::{brake, stand};
+use super::cmd::{brake, hop_toward, stand};
 use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
 use super::guard::guard;
@@ -218,6 +218,10 @@ pub(super) fn follow_route(
             } else {
                 walk_across(ctx, nav, st, s, &leg, follow_route)
             }
+        }
+        ReachKind::WaterJump if swimming => {
+            st.held += dt;
+            Step::Cmd(hop_toward(s, reach.end))
         }
         ReachKind::Jump | ReachKind::BarrierJump => play(JUMP, ctx, nav, st, s, &leg),
         ReachKind::WalkOffLedge | ReachKind::WaterJump => play(FALL, ctx, nav, st, s, &leg),
