@@ -669,7 +669,7 @@ fn maps_without_floor_or_geometry_are_refused() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no floor a player can stand on"), "{err}");
     assert!(!out.exists());
@@ -679,7 +679,7 @@ fn maps_without_floor_or_geometry_are_refused() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cell 2"));
     assert!(!out.exists());
 }
@@ -739,7 +739,7 @@ fn truncated_foreign_and_wrong_map_nav_files_are_refused() {
     let half = dir.join("half.nav");
     std::fs::write(&half, &text[..text.len() / 3]).unwrap();
     let o = bin().args(["nav", "info"]).arg(&half).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a botarena .nav file"));
     // A good one reads back.
     let o = bin()
@@ -789,7 +789,7 @@ fn render_draws_areas_reachabilities_and_a_legend() {
         .arg(dir.join("p.svg"))
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map \"arena\""));
 }
 

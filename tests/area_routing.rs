@@ -261,7 +261,7 @@ fn route_nav_prints_a_time_and_refuses_bad_input() {
             .args(&args)
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
     }
@@ -271,7 +271,7 @@ fn route_nav_prints_a_time_and_refuses_bad_input() {
         .args(["--from", &arg(a), "--to", &arg(b)])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map"));
 }
 

@@ -380,7 +380,7 @@ fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
             .unwrap()
             .contains("final hash")
     );
-    // Corrupt one byte: a clear error and exit status 1.
+    // Corrupt one byte: a clear error and exit status 2 (bad input).
     let mut bytes = std::fs::read(&file).unwrap();
     let n = bytes.len();
     bytes[n / 2] ^= 1;
@@ -390,7 +390,7 @@ fn run_records_and_replay_verifies_dumps_and_refuses_bad_files() {
         .args(["replay", bad.to_str().unwrap(), "--verify"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains("bad.replay") && err.contains("corrupted"),
@@ -407,7 +407,7 @@ fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
             "batch",
             "scenarios/duel.toml",
             "--seeds",
-            "3..6",
+            "3-5",
             "--ticks",
             "100",
             "--threads",
@@ -440,7 +440,7 @@ fn batch_writes_a_line_per_seed_and_checks_its_arguments() {
             .arg(dir.join("bad.jsonl"))
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("--seeds"),
             "{bad}"
@@ -460,7 +460,7 @@ fn batch_shards_and_resumes() {
                 "batch",
                 "scenarios/duel.toml",
                 "--seeds",
-                "0..6",
+                "0-5",
                 "--ticks",
                 "60",
             ])
@@ -536,7 +536,7 @@ fn batch_shards_and_resumes() {
                 "batch",
                 "scenarios/duel.toml",
                 "--seeds",
-                "0..6",
+                "0-5",
                 "--ticks",
                 "60",
             ])
@@ -545,7 +545,7 @@ fn batch_shards_and_resumes() {
             .arg(out)
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(1), "{extra:?}");
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
         assert!(
             String::from_utf8_lossy(&o.stderr).contains(want),
             "{extra:?}"
@@ -566,7 +566,7 @@ fn an_interrupted_batch_keeps_every_finished_line() {
             "batch",
             "scenarios/duel.toml",
             "--seeds",
-            "0..500",
+            "0-499",
             "--ticks",
             "600",
             "--threads",
@@ -849,7 +849,7 @@ fn lint_finds_a_leak_and_writes_its_pointfile() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("sealed, no pointfile written"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sealed, no pointfile written"));
     assert!(!sealed.exists());
     // `map info` says it too.
     let out = bin()

@@ -175,7 +175,7 @@ fn lint_prints_text_json_and_svg_and_refuses_bad_input() {
         (vec!["lint", "maps/nothing.map"], "nothing.map"),
     ] {
         let o = bin().args(&args).output().unwrap();
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(
             String::from_utf8_lossy(&o.stderr).contains(want),
             "{args:?}"
@@ -194,7 +194,7 @@ fn lint_prints_text_json_and_svg_and_refuses_bad_input() {
         .arg(&nav)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("compiled for map"));
 }
 

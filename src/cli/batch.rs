@@ -13,7 +13,7 @@ use super::progress::Progress;
 pub struct Args {
     /// The scenario (TOML).
     scenario: PathBuf,
-    /// Seeds: `A..B` (B excluded), `A..=B` or one number.
+    /// Seeds: `A-B` or `A..=B` (both include B), or one number.
     #[arg(long)]
     seeds: String,
     /// Worker threads (default: the machine's cores).
@@ -117,7 +117,7 @@ pub fn run(args: Args) -> Outcome {
     }
     // Resuming, the file is cut after its whole lines (they are its beginning: only a last
     // line can be cut short) and each finished match is appended; else it is replaced.
-    let io = |e: std::io::Error| format!("{}: {e}", out.display());
+    let io = |e: std::io::Error| super::Failed(format!("{}: {e}", out.display()));
     let mut file = if args.resume {
         let mut f = std::fs::OpenOptions::new()
             .write(true)

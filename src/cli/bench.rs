@@ -88,8 +88,7 @@ pub fn run(args: Args) -> Outcome {
                     .map(|at| format!("\n{}", &old[at..]))
             })
             .unwrap_or_default();
-        std::fs::write(&file, report.to_markdown() + &kept)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        super::write_out(&file, report.to_markdown() + &kept)?;
         eprintln!("wrote {}", file.display());
     }
     Ok(())

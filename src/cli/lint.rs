@@ -38,7 +38,7 @@ pub struct Args {
     /// count, tick by tick, the area each living player stands in.
     #[arg(long, value_name = "SCENARIO")]
     traffic: Option<PathBuf>,
-    /// Seeds of the traffic matches: `A..B`, `A..=B` or one seed.
+    /// Seeds of the traffic matches: `A-B` or `A..=B` (both include B), or one seed.
     #[arg(long, default_value = "1..=4", requires = "traffic")]
     seeds: String,
     /// Ticks per traffic match (default: the scenario's `ticks`).
@@ -100,14 +100,13 @@ pub fn run(args: Args) -> Outcome {
     if let Some(out) = &args.pointfile {
         match &report.leak {
             Some(l) => {
-                std::fs::write(out, l.pointfile())
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                super::write_out(out, l.pointfile())?;
                 if !args.json {
-                    println!("wrote {}", out.display());
+                    eprintln!("wrote {}", out.display());
                 }
             }
             None if !args.json => {
-                println!("{}: sealed, no pointfile written", args.map.display())
+                eprintln!("{}: sealed, no pointfile written", args.map.display())
             }
             None => {}
         }
@@ -185,9 +184,9 @@ pub fn run(args: Args) -> Outcome {
             },
             1200.0,
         );
-        std::fs::write(out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
+        super::write_out(out, svg)?;
         if !args.json {
-            println!("wrote {}", out.display());
+            eprintln!("wrote {}", out.display());
         }
     }
     if args.json {

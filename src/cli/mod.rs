@@ -1,6 +1,7 @@
 //! The `botarena` command line: one file per command, each parsing its arguments, calling the
-//! library and printing — data to stdout, errors, warnings and progress to stderr — with a
-//! non-zero exit on any error. No command does the domain work itself.
+//! library and printing — data to stdout; errors, warnings, progress and "wrote FILE" to
+//! stderr. Exit status 0 on success, 1 when the command's own work failed ([`Failed`]), 2
+//! for bad usage or bad input. No command does the domain work itself.
 
 mod batch;
 mod bench;
@@ -24,6 +25,27 @@ use clap::{Parser, Subcommand};
 
 /// What a command returns: nothing, or an error to print.
 pub type Outcome = Result<(), Box<dyn std::error::Error>>;
+
+/// A command that failed at its own work, not at what it was asked: a replay that
+/// diverges, an output that could not be written. Exit status 1; every other error is bad
+/// usage or bad input (a file that is missing or not what it should be, a value out of
+/// range), exit status 2, as clap gives its own.
+#[derive(Debug)]
+pub struct Failed(pub String);
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failed {}
+
+/// Writes an output file; a failure is the command's ([`Failed`]), named with the path.
+pub fn write_out(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> Outcome {
+    std::fs::write(path, bytes)
+        .map_err(|e| Box::new(Failed(format!("{}: {e}", path.display()))) as _)
+}
 
 /// Headless, deterministic Quake arena simulation for bot AI.
 ///
@@ -106,7 +128,7 @@ enum Command {
 }
 
 /// Parses the command line, runs the command, and turns an error into its message on stderr
-/// and exit status 1.
+/// and exit status 1 ([`Failed`]) or 2 (anything else: bad usage or input).
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -129,7 +151,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(if e.is::<Failed>() { 1 } else { 2 })
         }
     }
 }

@@ -78,7 +78,7 @@ pub fn run(cmd: Command) -> Outcome {
             if let Some((_, b)) = &bar {
                 b.done();
             }
-            save(&mesh, &out)?;
+            save(&mesh, &out).map_err(|e| super::Failed(e.to_string()))?;
             print_info(&mesh, json, Some(&out.display().to_string()));
             Ok(())
         }
@@ -154,6 +154,6 @@ fn print_info(mesh: &NavMesh, json: bool, wrote: Option<&str>) {
     }
     println!("memory: {:.1} KiB", mesh.memory_bytes() as f64 / 1024.0);
     if let Some(w) = wrote {
-        println!("wrote {w}");
+        eprintln!("wrote {w}");
     }
 }

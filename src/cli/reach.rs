@@ -67,13 +67,11 @@ pub fn run(args: Args) -> Outcome {
         plan.nodes.len()
     );
     let drawing = TreeDrawing::of_plan(&plan, Some(seconds), caption);
-    std::fs::write(&svg, render_tree(&level, &drawing))
-        .map_err(|e| format!("{}: {e}", svg.display()))?;
+    super::write_out(&svg, render_tree(&level, &drawing))?;
     println!(
-        "{within} states within {seconds} s of {} ({} expansions); wrote {}",
-        fa.label,
-        plan.expansions,
-        svg.display()
+        "{within} states within {seconds} s of {} ({} expansions)",
+        fa.label, plan.expansions,
     );
+    eprintln!("wrote {}", svg.display());
     Ok(())
 }

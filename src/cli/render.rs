@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Outcome {
         },
         width,
     );
-    std::fs::write(&out, svg).map_err(|e| format!("{}: {e}", out.display()))?;
-    println!("wrote {}", out.display());
+    super::write_out(&out, svg)?;
+    eprintln!("wrote {}", out.display());
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Outcome {
         let f = Frames::record(&r, &file.display().to_string(), |t| progress.tick(t))?;
         progress.done();
         let text = f.to_json();
-        std::fs::write(&out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+        super::write_out(&out, &text)?;
         if json {
             let o = serde_json::json!({
                 "frames": out.display().to_string(),
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Outcome {
             });
             println!("{}", serde_json::to_string_pretty(&o)?);
         } else {
-            println!(
+            eprintln!(
                 "wrote {} ({:.2} MB, ticks 0..={})",
                 out.display(),
                 text.len() as f64 / 1e6,
@@ -74,7 +74,10 @@ pub fn run(args: Args) -> Outcome {
                 }
                 Ok(())
             }
-            Some(d) => Err(format!("{}: replay diverged at {d}", file.display()).into()),
+            Some(d) => Err(Box::new(super::Failed(format!(
+                "{}: replay diverged at {d}",
+                file.display()
+            )))),
         };
     }
     if json {

@@ -86,10 +86,12 @@ pub fn run(args: Args) -> Outcome {
     progress.done();
     let wall = start.elapsed().as_secs_f64();
     if let (Some(r), Some(file)) = (recorder, &record) {
-        r.finish().save(file)?;
+        r.finish()
+            .save(file)
+            .map_err(|e| super::Failed(format!("{}: {e}", file.display())))?;
     }
     if let (Some(h), Some(file)) = (hash_lines, &hashes) {
-        std::fs::write(file, h).map_err(|e| format!("{}: {e}", file.display()))?;
+        super::write_out(file, h)?;
     }
     let report = RunReport::new(
         &m,

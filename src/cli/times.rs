@@ -151,8 +151,7 @@ pub fn run(args: Args) -> Outcome {
                 plan.nodes.len()
             );
             let drawing = TreeDrawing::of_plan(&plan, None, caption);
-            std::fs::write(file, render_tree(&level, &drawing))
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            super::write_out(file, render_tree(&level, &drawing))?;
             eprintln!("wrote {}", file.display());
         }
         return Ok(());

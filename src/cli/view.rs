@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Outcome {
         (frames, title, r.header.ticks)
     };
     let html = page(&frames, &title);
-    std::fs::write(&out, &html).map_err(|e| format!("{}: {e}", out.display()))?;
+    super::write_out(&out, &html)?;
     if json {
         let o = serde_json::json!({
             "input": name,
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Outcome {
         });
         println!("{}", serde_json::to_string_pretty(&o)?);
     } else {
-        println!(
+        eprintln!(
             "wrote {} ({:.1} MB, {}); open it in a browser",
             out.display(),
             html.len() as f64 / 1e6,

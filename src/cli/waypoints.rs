@@ -76,7 +76,8 @@ pub fn run(cmd: Command) -> Outcome {
                 ..Default::default()
             };
             let graph = seed_grid(&cmap, &params);
-            save(&graph, &level.map.name, &geometry_hash(&level), &out)?;
+            save(&graph, &level.map.name, &geometry_hash(&level), &out)
+                .map_err(|e| super::Failed(e.to_string()))?;
             let report = coverage(&level, &cmap, &graph, 0, 0.0, 0);
             if json {
                 println!("{}", serde_json::to_string_pretty(&report.graph)?);
@@ -112,7 +113,8 @@ pub fn run(cmd: Command) -> Outcome {
                 println!("stitched {added} links");
             }
             let h = &merged.header;
-            save(&merged.graph, &h.map, &h.geometry_hash, &out)?;
+            save(&merged.graph, &h.map, &h.geometry_hash, &out)
+                .map_err(|e| super::Failed(e.to_string()))?;
             let st = merged.graph.stats();
             println!(
                 "merged {} files: {} waypoints, {} links, {} components -> {}",

@@ -12,17 +12,24 @@ use super::{Scenario, run_match};
 /// Most seeds one batch runs.
 pub const MAX_SEEDS: usize = 1_000_000;
 
-/// Parses `A..B` (B excluded), `A..=B` or `A` into the seeds it names.
+/// Parses `A-B` or `A..=B` (both inclusive) or `A` into the seeds it names; `A..B` is
+/// refused with a message saying which to write.
 pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
     let num = |t: &str| {
         t.trim()
             .parse::<u64>()
-            .map_err(|_| format!("--seeds {s:?}: {t:?} is not a seed (expected A..B, A..=B or A)"))
+            .map_err(|_| format!("--seeds {s:?}: {t:?} is not a seed (expected A-B, A..=B or A)"))
     };
     let seeds: Vec<u64> = if let Some((a, b)) = s.split_once("..=") {
         (num(a)?..=num(b)?).collect()
     } else if let Some((a, b)) = s.split_once("..") {
-        (num(a)?..num(b)?).collect()
+        // Rust's `A..B` leaves B out, a reader's "1..5" often does not: refused, not guessed.
+        return Err(format!(
+            "--seeds {s:?}: write {a}..={b} or {a}-{b} (both include {b}), or {a}..={} to leave it out",
+            num(b)?.saturating_sub(1)
+        ));
+    } else if let Some((a, b)) = s.split_once('-') {
+        (num(a)?..=num(b)?).collect()
     } else {
         vec![num(s)?]
     };
@@ -132,9 +139,11 @@ mod tests {
     #[test]
     fn seeds_are_ranges_or_one_number() {
         assert_eq!(parse_seeds("3").unwrap(), vec![3]);
-        assert_eq!(parse_seeds("1..4").unwrap(), vec![1, 2, 3]);
+        assert_eq!(parse_seeds("1-4").unwrap(), vec![1, 2, 3, 4]);
         assert_eq!(parse_seeds("1..=4").unwrap(), vec![1, 2, 3, 4]);
-        for bad in ["", "x", "4..1", "1..x", "0..2000000"] {
+        let e = parse_seeds("1..5").unwrap_err();
+        assert!(e.contains("1..=5 or 1-5") && e.contains("1..=4"), "{e}");
+        for bad in ["", "x", "4-1", "4..=1", "1..=x", "-3", "0-2000000"] {
             assert!(parse_seeds(bad).is_err(), "{bad:?}");
         }
     }
