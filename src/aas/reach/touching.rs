@@ -7,7 +7,7 @@ use crate::physics::pmove::PlayerState;
 
 use super::ctx::{Ctx, Job};
 use super::ctx::{MAX_FALL, MAX_JUMP_UP, MAX_WATER_JUMP_UP, STEP_DROP, same_world};
-use super::replay::{in_area, run_cmd, simulate};
+use super::replay::{Arrival, in_area, run_cmd, simulate};
 use crate::aas::mesh::{CmdRun, NavMesh, Reach, ReachKind};
 
 impl Ctx<'_> {
@@ -98,26 +98,10 @@ impl Ctx<'_> {
         if fa.is_swim() || ta.is_swim() || ta.maxs.z >= start.origin.z - STEP_DROP {
             return None;
         }
-        let arr = simulate(
-            (self.world, self.cmap()),
-            start,
-            &commands,
-            None,
-            self.dt,
-            |s, sent| {
-                sent.is_none()
-                    && s.origin.z < start.origin.z - STEP_DROP
-                    && self
-                        .mesh
-                        .area_at(s.origin)
-                        .is_some_and(|l| l != from && self.here(l) && in_area(self.mesh, s, l))
-            },
-            ticks,
-        )?;
-        let landed = self.mesh.area_at(arr.state.origin)?;
-        // Timed as every reachability is (and as a replay sees it): the first tick in it.
-        let (arr, cmds) = self.run(start, commands, None, Some(landed), ticks)?;
-        let kind = if arr.state.origin.z < start.origin.z - STEP_DROP {
+        let drop = start.origin.z - STEP_DROP;
+        let (landed, arr, cmds) =
+            self.to_where_it_lands(from, start, commands, |s, _| s.origin.z < drop, ticks)?;
+        let kind = if arr.state.origin.z < drop {
             ReachKind::WalkOffLedge
         } else {
             ReachKind::Walk
@@ -134,6 +118,25 @@ impl Ctx<'_> {
         commands: Vec<CmdRun>,
         ticks: &mut u64,
     ) -> Option<Reach> {
+        let dry = |s: &PlayerState, l: u32| {
+            s.on_ground.is_some() && !self.mesh.areas()[l as usize].is_swim()
+        };
+        let (landed, arr, cmds) = self.to_where_it_lands(from, start, commands, dry, ticks)?;
+        self.make((from, landed, kind), &start, &arr, cmds)
+    }
+
+    /// The area other than `from` the run first comes to be in (as [`in_area`] has it, and
+    /// `counts` for that state and area), before any teleporter sends it on; and the run to
+    /// it, cut at the first tick in it (as every reachability is timed, and as a replay
+    /// sees it).
+    fn to_where_it_lands(
+        &self,
+        from: u32,
+        start: PlayerState,
+        commands: Vec<CmdRun>,
+        counts: impl Fn(&PlayerState, u32) -> bool,
+        ticks: &mut u64,
+    ) -> Option<(u32, Arrival, Vec<CmdRun>)> {
         let arr = simulate(
             (self.world, self.cmap()),
             start,
@@ -142,19 +145,15 @@ impl Ctx<'_> {
             self.dt,
             |s, sent| {
                 sent.is_none()
-                    && s.on_ground.is_some()
                     && self.mesh.area_at(s.origin).is_some_and(|l| {
-                        l != from
-                            && !self.mesh.areas()[l as usize].is_swim()
-                            && self.here(l)
-                            && in_area(self.mesh, s, l)
+                        l != from && self.here(l) && in_area(self.mesh, s, l) && counts(s, l)
                     })
             },
             ticks,
         )?;
         let landed = self.mesh.area_at(arr.state.origin)?;
         let (arr, cmds) = self.run(start, commands, None, Some(landed), ticks)?;
-        self.make((from, landed, kind), &start, &arr, cmds)
+        Some((landed, arr, cmds))
     }
 }
 

@@ -14,9 +14,8 @@ use super::cmd::{brake, hop_toward, stand};
 use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
 use super::guard::guard;
-use super::kinds::{
-    FALL, JUMP, Leg, RECORDED, TELEPORT, carrier_waits, go, play, swim_across, walk_across,
-};
+use super::kinds::{Leg, go, swim_across, walk_across};
+use super::play::{FALL, JUMP, RECORDED, TELEPORT, carrier_waits, play};
 use super::query::{Answer, NavQuery};
 use super::start::{onto_start, overshoots, slowing, steered};
 use super::state::{AreaNav, Detour, Step};

@@ -40,6 +40,7 @@ mod follow;
 mod guard;
 mod kinds;
 mod openers;
+mod play;
 mod query;
 mod start;
 mod state;
