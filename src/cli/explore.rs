@@ -135,7 +135,8 @@ pub fn run(args: Args) -> Outcome {
         args.out.with_file_name(name)
     };
     // One run: explore, write its waypoint file, measure. Progress shows on a terminal for
-    // a single run; several show how many are done.
+    // a single run; several show how many are done. A run that fails (its file not
+    // written) is the command's failure: the arguments were checked above.
     let one = |seed: u64| -> Result<ExploreReport, String> {
         let cfg = ExploreConfig { seed, ..cfg };
         let m = explore(Arc::clone(&level), cmap.clone(), &cfg, |m| {
@@ -224,8 +225,8 @@ pub fn run(args: Args) -> Outcome {
     for (slot, seed) in slots.into_iter().zip(&seeds) {
         match slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(Ok(r)) => reports.push(r),
-            Some(Err(e)) => return Err(format!("seed {seed}: {e}").into()),
-            None => return Err(format!("seed {seed}: not run").into()),
+            Some(Err(e)) => return Err(Box::new(super::Failed(format!("seed {seed}: {e}")))),
+            None => return Err(Box::new(super::Failed(format!("seed {seed}: not run")))),
         }
     }
     if args.runs == 1 {
