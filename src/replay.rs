@@ -83,6 +83,9 @@ pub struct Replay {
     pub part_hashes: Vec<u32>,
     /// Events as JSON values, each `{"tick": t, "event": ...}`.
     pub events: Vec<serde_json::Value>,
+    /// The folder of the file it was read from (`None`: read from memory, or recorded):
+    /// where a scenario recorded by a relative path is looked for too.
+    pub folder: Option<std::path::PathBuf>,
 }
 
 /// Why a replay could not be read or checked.
@@ -137,6 +140,12 @@ pub enum ReplayError {
     /// The embedded scenario does not load any more.
     #[error("replay's scenario: {0}")]
     Scenario(#[from] ScenarioError),
+    /// The embedded scenario's files (its map) are found neither from the working directory
+    /// nor from the replay's folder or any above it.
+    #[error(
+        "replay's scenario: {0} (looked for from the working directory, and from the replay's folder and each folder above it)"
+    )]
+    ScenarioElsewhere(ScenarioError),
     /// The map's geometry differs from the recording's.
     #[error("the map {map} changed since the recording (geometry {now}, recorded {then})")]
     MapChanged {
@@ -231,6 +240,7 @@ impl Recorder {
             hashes: self.hashes.clone(),
             part_hashes: self.part_hashes.clone(),
             events: self.events.clone(),
+            folder: None,
         }
     }
 
@@ -241,6 +251,7 @@ impl Recorder {
             hashes: self.hashes,
             part_hashes: self.part_hashes,
             events: self.events,
+            folder: None,
         }
     }
 }
@@ -284,7 +295,12 @@ impl Replay {
             path: path.display().to_string(),
             source,
         })?;
-        Self::from_bytes(&bytes, &path.display().to_string())
+        let mut r = Self::from_bytes(&bytes, &path.display().to_string())?;
+        r.folder = Some(match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        });
+        Ok(r)
     }
 
     /// Parses file bytes; `name` names the file in errors.
@@ -388,15 +404,29 @@ impl Replay {
             hashes,
             part_hashes,
             events,
+            folder: None,
         })
     }
 
-    /// The scenario the replay was recorded from, as recorded.
+    /// The scenario the replay was recorded from, as recorded. Its path was recorded as
+    /// given to `run`, relative to where that ran: when its files (the map) are not found
+    /// from the working directory, the path is tried from the replay's folder and each
+    /// folder above it (a replay kept in the project, read from elsewhere).
     pub fn scenario(&self) -> Result<Scenario, ReplayError> {
-        Ok(Scenario::parse(
-            &self.header.scenario,
-            Path::new(&self.header.scenario_path),
-        )?)
+        let recorded = Path::new(&self.header.scenario_path);
+        let here = Scenario::parse(&self.header.scenario, recorded);
+        let Err(e) = here else {
+            return Ok(here?);
+        };
+        if recorded.is_absolute() || self.folder.is_none() {
+            return Err(e.into());
+        }
+        for dir in self.folder.iter().flat_map(|f| f.ancestors()) {
+            if let Ok(s) = Scenario::parse(&self.header.scenario, &dir.join(recorded)) {
+                return Ok(s);
+            }
+        }
+        Err(ReplayError::ScenarioElsewhere(e))
     }
 
     /// Events by kind (`Pickup`, `Death`, ...), counted.

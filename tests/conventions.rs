@@ -154,3 +154,44 @@ fn seed_ranges_are_inclusive_and_a_half_open_one_is_refused() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("1..=3 or 1-3"), "{err}");
 }
+
+#[test]
+fn a_replay_kept_in_the_project_is_verified_and_viewed_from_elsewhere() {
+    // Recorded from the project folder (its scenario path relative to it), read from a
+    // folder where that path leads nowhere: the scenario is found from the replay's folder
+    // and the folders above it.
+    let dir = TempDir::new("conv-elsewhere");
+    let replay = common::root().join("tests/golden/duel.replay");
+    let o = bin()
+        .current_dir(&*dir)
+        .arg("replay")
+        .arg(&replay)
+        .arg("--verify")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = dir.join("duel.html");
+    let o = bin()
+        .current_dir(&*dir)
+        .arg("view")
+        .arg(&replay)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(page.exists());
+    // A copy alone, far from the scenario: a clear error, bad input.
+    let lonely = dir.join("lonely.replay");
+    std::fs::copy(&replay, &lonely).unwrap();
+    let o = bin()
+        .current_dir(&*dir)
+        .arg("replay")
+        .arg(&lonely)
+        .arg("--verify")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("the replay's folder"), "{err}");
+}
