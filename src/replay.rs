@@ -25,7 +25,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::tick::Match;
 
 /// The file's first bytes.
-pub const MAGIC: &[u8; 4] = b"BARP";
+pub const MAGIC: &[u8; 4] = crate::map::file_kind::REPLAY_MAGIC;
 /// The layout version this binary reads and writes.
 pub const FORMAT: u32 = 1;
 
@@ -91,6 +91,9 @@ pub struct Replay {
 /// Why a replay could not be read or checked.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
+    /// A file of another kind given for this one (the message names both).
+    #[error("{0}")]
+    WrongKind(String),
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -295,7 +298,12 @@ impl Replay {
             path: path.display().to_string(),
             source,
         })?;
-        let mut r = Self::from_bytes(&bytes, &path.display().to_string())?;
+        let name = path.display().to_string();
+        let mut r = Self::from_bytes(&bytes, &name).map_err(|e| {
+            crate::map::file_kind::mismatch(&name, &bytes, crate::map::file_kind::FileKind::Replay)
+                .map(ReplayError::WrongKind)
+                .unwrap_or(e)
+        })?;
         r.folder = Some(match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => std::path::PathBuf::from("."),

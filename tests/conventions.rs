@@ -2,7 +2,8 @@
 //! ("wrote …", progress, warnings) on stderr; exit status 0 on success, 1 when the work
 //! itself failed (an output that cannot be written, a replay that diverges), 2 for bad
 //! usage or bad input; a reader that closes the pipe early ends the command quietly; seed
-//! ranges inclusive (`A-B`, `A..=B`), `A..B` refused with what to write.
+//! ranges inclusive (`A-B`, `A..=B`), `A..B` refused with what to write; a file of the wrong
+//! kind named in one line; a replay read from another folder.
 
 mod common;
 
@@ -194,4 +195,49 @@ fn a_replay_kept_in_the_project_is_verified_and_viewed_from_elsewhere() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("the replay's folder"), "{err}");
+}
+
+#[test]
+fn a_file_of_the_wrong_kind_is_named_in_one_line() {
+    let dir = TempDir::new("conv-kinds");
+    let nav = dir.join("arena.nav");
+    let o = bin()
+        .args(["nav", "compile", "maps/arena.map", "--out"])
+        .arg(&nav)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let nav = nav.to_str().unwrap();
+    let replay = "tests/golden/duel.replay";
+    for (args, is, not) in [
+        (
+            vec!["map", "info", nav],
+            "compiled navigation",
+            "Quake .map",
+        ),
+        (vec!["run", replay], "replay", "scenario"),
+        (
+            vec!["nav", "info", "maps/arena.map"],
+            "Quake .map",
+            "compiled",
+        ),
+        (vec!["replay", "scenarios/duel.toml"], "scenario", "replay"),
+        (
+            vec!["waypoints", "info", nav],
+            "compiled navigation",
+            "waypoint",
+        ),
+        (vec!["run", "maps/arena.map"], "Quake .map", "scenario"),
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        let line = err.trim();
+        let (before, after) = line.split_once(", not ").expect("names both kinds");
+        assert!(
+            before.contains(is) && after.contains(not),
+            "{args:?}: {line}"
+        );
+    }
 }

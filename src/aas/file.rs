@@ -27,6 +27,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Level;
+use crate::map::file_kind::{FileKind, mismatch};
 
 use super::mesh::{
     Area, CompileParams, CompileStats, Frame, MoverNeed, MoverPosition, NavMesh, Reach,
@@ -54,6 +55,9 @@ struct NavFile {
 /// Why a `.nav` file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum NavFileError {
+    /// A file of another kind given for this one (the message names both).
+    #[error("{0}")]
+    WrongKind(String),
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -228,11 +232,17 @@ pub fn parse(text: &str, path: &str) -> Result<NavMesh, NavFileError> {
 
 /// Reads a `.nav` file.
 pub fn load(path: &Path) -> Result<NavMesh, NavFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| NavFileError::Io {
+    let bytes = std::fs::read(path).map_err(|source| NavFileError::Io {
         path: path.display().to_string(),
         source,
     })?;
-    parse(&text, &path.display().to_string())
+    let name = path.display().to_string();
+    let text = String::from_utf8_lossy(&bytes);
+    parse(&text, &name).map_err(|e| {
+        mismatch(&name, &bytes, FileKind::Nav)
+            .map(NavFileError::WrongKind)
+            .unwrap_or(e)
+    })
 }
 
 /// Reads a `.nav` file and checks it was compiled for `level` as it is now.

@@ -9,6 +9,7 @@ pub mod builder;
 pub mod classes;
 pub mod collision;
 pub mod compose;
+pub mod file_kind;
 pub mod info;
 pub mod level;
 pub mod parse;

@@ -75,7 +75,12 @@ impl MapData {
             .unwrap_or_default();
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let stack = vec![super::compose::canonical(path)];
-        Self::parse_in(&text, &path.display().to_string(), &name, &base, &stack)
+        let source = path.display().to_string();
+        Self::parse_in(&text, &source, &name, &base, &stack).map_err(|e| {
+            super::file_kind::mismatch(&source, &text, super::file_kind::FileKind::Map)
+                .map(MapError::WrongKind)
+                .unwrap_or(e)
+        })
     }
 
     /// Parses `.map` text; `source` names it in errors, and the folder it names is where

@@ -7,6 +7,9 @@
 /// A `.map` file that could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum MapError {
+    /// A file of another kind given for this one (the message names both).
+    #[error("{0}")]
+    WrongKind(String),
     /// The file could not be opened or read.
     #[error("{path}: {source}")]
     Io {

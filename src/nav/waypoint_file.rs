@@ -17,6 +17,8 @@
 
 use std::path::Path;
 
+use crate::map::file_kind::{FileKind, mismatch};
+
 use serde::{Deserialize, Serialize};
 
 use crate::map::Level;
@@ -55,6 +57,9 @@ struct File {
 /// A waypoint file that could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum WaypointFileError {
+    /// A file of another kind given for this one (the message names both).
+    #[error("{0}")]
+    WrongKind(String),
     /// Could not be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -222,11 +227,17 @@ pub fn load(
     path: &Path,
     expect: Option<(&str, &str)>,
 ) -> Result<(Header, WaypointGraph), WaypointFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| WaypointFileError::Io {
+    let bytes = std::fs::read(path).map_err(|source| WaypointFileError::Io {
         path: path.display().to_string(),
         source,
     })?;
-    parse(&text, &path.display().to_string(), expect)
+    let name = path.display().to_string();
+    let text = String::from_utf8_lossy(&bytes);
+    parse(&text, &name, expect).map_err(|e| {
+        mismatch(&name, &bytes, FileKind::Waypoints)
+            .map(WaypointFileError::WrongKind)
+            .unwrap_or(e)
+    })
 }
 
 /// Reads a waypoint file that must have been made for `level` (its name and geometry hash).

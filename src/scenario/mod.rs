@@ -64,6 +64,7 @@ use crate::bot::compiled::Navigation;
 use crate::bot::control::ControllerConfig;
 use crate::bot::control::ScriptStep;
 use crate::game::MatchRules;
+use crate::map::file_kind::{FileKind, mismatch};
 use crate::map::{MapData, MapError, build_level};
 use crate::nav::routing::TravelFlags;
 use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
@@ -73,6 +74,9 @@ use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
 /// A scenario that could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
+    /// A file of another kind given for this one (the message names both).
+    #[error("{0}")]
+    WrongKind(String),
     /// The file could not be read.
     #[error("{path}: {source}")]
     Io {
@@ -230,11 +234,24 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 impl Scenario {
     /// Reads and validates a scenario file (the map file must exist).
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let bytes = std::fs::read(path).map_err(|source| ScenarioError::Io {
             path: path.display().to_string(),
             source,
         })?;
-        Self::parse(&text, path)
+        let wrong = || {
+            let name = path.display().to_string();
+            mismatch(&name, &bytes, FileKind::Scenario).map(ScenarioError::WrongKind)
+        };
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                return Err(wrong().unwrap_or_else(|| ScenarioError::Io {
+                    path: path.display().to_string(),
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+                }));
+            }
+        };
+        Self::parse(text, path).map_err(|e| wrong().unwrap_or(e))
     }
 
     /// Makes the players called `names` external (their commands come from
