@@ -17,9 +17,13 @@ pub struct Args {
     /// Number of ticks to run (default: the scenario's `ticks`).
     #[arg(long)]
     ticks: Option<u64>,
-    /// Print the summary as JSON on stdout.
+    /// Print the summary as JSON on stdout (with the run's costs, as --profile shows).
     #[arg(long)]
     json: bool,
+    /// Also print the run's costs after the scoreboard: speed, each stage's share of the
+    /// time and its traces per tick, the time outside the worker pool.
+    #[arg(long)]
+    profile: bool,
     /// Record a replay (state hash per tick and events) to this file.
     #[arg(long)]
     record: Option<PathBuf>,
@@ -45,6 +49,7 @@ pub fn run(args: Args) -> Outcome {
         scenario: path,
         ticks,
         json,
+        profile,
         record,
         threads,
         integration,
@@ -103,7 +108,7 @@ pub fn run(args: Args) -> Outcome {
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report.to_text());
+        print!("{}", report.to_text(profile));
         if let Some(file) = &record {
             println!("replay      {} ({} ticks)", file.display(), m.tick());
         }

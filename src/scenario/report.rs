@@ -163,8 +163,9 @@ impl RunReport {
         }
     }
 
-    /// Readable text.
-    pub fn to_text(&self) -> String {
+    /// Readable text: the run, the scoreboard and the events; with `profile`, the run's
+    /// costs after them.
+    pub fn to_text(&self, profile: bool) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "scenario    {}", self.scenario);
         let _ = writeln!(s, "map         {}", self.map);
@@ -174,77 +175,6 @@ impl RunReport {
             self.ticks, self.tick_rate, self.sim_seconds, self.seed
         );
         let _ = writeln!(s, "final hash  {}", self.final_hash);
-        let _ = writeln!(
-            s,
-            "speed       {:.0} ticks/s ({:.3} s wall)",
-            self.ticks_per_second, self.wall_seconds
-        );
-        let total: f64 = self.stage_seconds.values().sum();
-        let stages: Vec<String> = self
-            .stage_order
-            .iter()
-            .map(|k| {
-                let v = self.stage_seconds[k];
-                let pct = if total > 0.0 { 100.0 * v / total } else { 0.0 };
-                format!("{k} {pct:.0}%")
-            })
-            .collect();
-        let _ = writeln!(s, "stages      {}", stages.join(", "));
-        let traces: Vec<String> = self
-            .stage_order
-            .iter()
-            .filter_map(|k| {
-                let v = *self.stage_traces_per_tick.get(k)?;
-                (v >= 0.05).then(|| format!("{k} {v:.1}"))
-            })
-            .collect();
-        let _ = writeln!(s, "traces/tick {}", traces.join(", "));
-        if self.threads > 1 {
-            let serial: f64 = self.stage_serial_seconds.values().sum();
-            let mut largest: Vec<(&str, f64)> = self
-                .stage_serial_seconds
-                .iter()
-                .map(|(k, v)| (*k, *v))
-                .collect();
-            largest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-            let per_tick = |v: f64| v * 1e6 / self.ticks.max(1) as f64;
-            let top: Vec<String> = largest
-                .iter()
-                .take(4)
-                .map(|(k, v)| format!("{k} {:.0}", per_tick(*v)))
-                .collect();
-            let _ = writeln!(
-                s,
-                "serial      {:.0} µs/tick ({:.0}% of stage time) outside the {}-thread pool (largest: {})",
-                per_tick(serial),
-                if total > 0.0 {
-                    100.0 * serial / total
-                } else {
-                    0.0
-                },
-                self.threads,
-                top.join(", ")
-            );
-        }
-        let _ = writeln!(
-            s,
-            "perception  {:.1} traces per tick; {} sounds made",
-            self.perception_traces_per_tick, self.sounds
-        );
-        let ev: Vec<String> = self
-            .events
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(
-            s,
-            "events      {}",
-            if ev.is_empty() {
-                "none".to_string()
-            } else {
-                ev.join(", ")
-            }
-        );
         if let Some(e) = &self.ended {
             let _ = writeln!(s, "ended       {e} at {:.1} s", self.sim_seconds);
         }
@@ -293,6 +223,85 @@ impl RunReport {
                 o
             );
         }
+        let ev: Vec<String> = self
+            .events
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nevents      {}",
+            if ev.is_empty() {
+                "none".to_string()
+            } else {
+                ev.join(", ")
+            }
+        );
+        if profile {
+            self.profile_text(&mut s);
+        }
         s
+    }
+
+    /// The run's costs: speed, each stage's share of the time and traces per tick, what
+    /// ran outside the worker pool, perception's traces.
+    fn profile_text(&self, s: &mut String) {
+        let _ = writeln!(
+            *s,
+            "speed       {:.0} ticks/s ({:.3} s wall)",
+            self.ticks_per_second, self.wall_seconds
+        );
+        let total: f64 = self.stage_seconds.values().sum();
+        let stages: Vec<String> = self
+            .stage_order
+            .iter()
+            .map(|k| {
+                let v = self.stage_seconds[k];
+                let pct = if total > 0.0 { 100.0 * v / total } else { 0.0 };
+                format!("{k} {pct:.0}%")
+            })
+            .collect();
+        let _ = writeln!(*s, "stages      {}", stages.join(", "));
+        let traces: Vec<String> = self
+            .stage_order
+            .iter()
+            .filter_map(|k| {
+                let v = *self.stage_traces_per_tick.get(k)?;
+                (v >= 0.05).then(|| format!("{k} {v:.1}"))
+            })
+            .collect();
+        let _ = writeln!(*s, "traces/tick {}", traces.join(", "));
+        if self.threads > 1 {
+            let serial: f64 = self.stage_serial_seconds.values().sum();
+            let mut largest: Vec<(&str, f64)> = self
+                .stage_serial_seconds
+                .iter()
+                .map(|(k, v)| (*k, *v))
+                .collect();
+            largest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+            let per_tick = |v: f64| v * 1e6 / self.ticks.max(1) as f64;
+            let top: Vec<String> = largest
+                .iter()
+                .take(4)
+                .map(|(k, v)| format!("{k} {:.0}", per_tick(*v)))
+                .collect();
+            let _ = writeln!(
+                s,
+                "serial      {:.0} µs/tick ({:.0}% of stage time) outside the {}-thread pool (largest: {})",
+                per_tick(serial),
+                if total > 0.0 {
+                    100.0 * serial / total
+                } else {
+                    0.0
+                },
+                self.threads,
+                top.join(", ")
+            );
+        }
+        let _ = writeln!(
+            *s,
+            "perception  {:.1} traces per tick; {} sounds made",
+            self.perception_traces_per_tick, self.sounds
+        );
     }
 }
