@@ -241,3 +241,37 @@ fn a_file_of_the_wrong_kind_is_named_in_one_line() {
         );
     }
 }
+
+#[test]
+fn times_writes_each_pair_as_it_finishes() {
+    // A budget that keeps the whole table at work for a while: the first rows come out
+    // long before the last, and stopping the command keeps them.
+    let mut child = bin()
+        .args([
+            "times",
+            "maps/arena.map",
+            "--samples",
+            "150000",
+            "--threads",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while lines.len() < 3 {
+        let mut l = String::new();
+        if std::io::BufRead::read_line(&mut out, &mut l).unwrap() == 0 {
+            break;
+        }
+        lines.push(l);
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(running, "the rows came only at the end: {lines:?}");
+    assert!(lines[0].starts_with("from"), "{lines:?}");
+    assert!(lines[1..].iter().all(|l| l.ends_with('\n')), "{lines:?}");
+}

@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Outcome {
         eprintln!("nothing to run");
         return Ok(());
     }
-    let mut progress = Progress::new(seeds.len() as u64, false);
+    let mut progress = Progress::counting(seeds.len() as u64, false, "matches");
     let mut written = 0u64;
     let done = run_batch(
         &scenario,
@@ -148,7 +148,7 @@ pub fn run(args: Args) -> Outcome {
                 .and_then(|_| file.flush())
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             written += 1;
-            progress.tick_every(written, 1);
+            progress.tick(written);
             Ok(())
         },
     )?;

@@ -68,8 +68,8 @@ pub fn run(args: Args) -> Outcome {
     let mut progress = None;
     let report = run_bench(&root, &opts, |done, total| {
         progress
-            .get_or_insert_with(|| Progress::new(total as u64, args.json))
-            .tick_every(done as u64, 1);
+            .get_or_insert_with(|| Progress::counting(total as u64, args.json, "cases"))
+            .tick(done as u64);
     })?;
     if let Some(p) = &progress {
         p.done();

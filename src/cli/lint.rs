@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Outcome {
             return Err("--ticks: must be at least 1".into());
         }
         let mut counter = TrafficCounter::new(&mesh);
-        let mut bar = Progress::counting(seeds.len() as u64 * ticks, args.json, "traffic: tick");
+        let mut bar = Progress::counting(seeds.len() as u64 * ticks, args.json, "traffic ticks");
         for (k, &seed) in seeds.iter().enumerate() {
             sc.seed = seed;
             let mut m = sc.build()?;

@@ -72,7 +72,7 @@ pub fn run(cmd: Command) -> Outcome {
                     bar = Some((stage.to_string(), Progress::counting(total, json, stage)));
                 }
                 if let Some((_, b)) = bar.as_mut() {
-                    b.tick_every(done, 1);
+                    b.tick(done);
                 }
             })?;
             if let Some((_, b)) = &bar {

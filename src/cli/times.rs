@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use botarena::map::{CollisionMap, load_level};
 use botarena::nav::waypoint_file::load_for;
 use botarena::planner::times::{
-    Compare, ItemRef, default_selection, items, pair_text, plan_one, select, table, table_csv,
-    table_text,
+    CSV_HEAD, Compare, ItemRef, PairTime, csv_line, default_selection, items, pair_text, plan_one,
+    select, table, table_foot, table_head, table_line,
 };
 use botarena::planner::{Metric, PlanConfig};
 use botarena::render::{TreeDrawing, render_tree};
@@ -173,11 +173,24 @@ pub fn run(args: Args) -> Outcome {
         .map(usize::from)
         .unwrap_or_else(botarena::sim::parallel::default_threads);
     let pairs = selection.len() * (selection.len() - 1);
-    let mut progress = Progress::new(pairs as u64, args.json || args.csv);
+    let mut progress = Progress::counting(pairs as u64, args.json || args.csv, "pairs");
     let estimates = graph.as_ref().map(|g| {
         let (level, physics) = (&level, &physics);
         move |map: &CollisionMap, a: &ItemRef, b: &ItemRef| compare(level, map, g, a, b, physics)
     });
+    // Text and CSV rows are written as they finish, in the table's order (pairs finish out
+    // of order: a row waits for those before it), so that an interrupt keeps them.
+    let line: Option<fn(&PairTime) -> String> = if args.json {
+        None
+    } else if args.csv {
+        print!("{CSV_HEAD}");
+        Some(csv_line)
+    } else {
+        print!("{}", table_head());
+        Some(table_line)
+    };
+    let mut finished: Vec<Option<PairTime>> = vec![None; pairs];
+    let (mut written, mut count) = (0, 0);
     let rows = table(
         &level,
         &cmap,
@@ -187,20 +200,27 @@ pub fn run(args: Args) -> Outcome {
         &physics,
         estimates.as_ref().map(|c| c as &Compare),
         threads,
-        |n, _| progress.tick_every(n as u64, 1),
+        |k, row| {
+            count += 1;
+            progress.tick(count);
+            let Some(line) = line else { return };
+            finished[k] = Some(row.clone());
+            while let Some(Some(r)) = finished.get(written) {
+                progress.suspend(|| print!("{}", line(r)));
+                written += 1;
+            }
+        },
     );
     progress.done();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else if args.csv {
-        print!("{}", table_csv(&rows));
-    } else {
+    } else if !args.csv {
         let budget = if cfg.deadline.is_some() {
             "up to a time budget".to_string()
         } else {
             cfg.expansions.to_string()
         };
-        print!("{}", table_text(&rows, &budget, graph.is_some()));
+        print!("{}", table_foot(&rows, &budget, graph.is_some()));
     }
     Ok(())
 }

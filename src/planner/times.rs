@@ -161,8 +161,9 @@ pub type Compare<'a> =
     dyn Fn(&CollisionMap, &ItemRef, &ItemRef) -> (Option<f32>, Option<f32>) + Sync + 'a;
 
 /// The directed time table for `selection` with the player physics `physics`, pairs spread
-/// over `threads` threads. `done` is
-/// called (from the calling thread) after each finished pair with the count so far.
+/// over `threads` threads. `done` is called (from the calling thread) with each pair as it
+/// finishes and its place in the table (pairs finish out of order), so that a caller can
+/// write them as they come.
 #[allow(
     clippy::too_many_arguments,
     reason = "each is a separate input of the table"
@@ -176,7 +177,7 @@ pub fn table(
     physics: &PhysicsParams,
     compare: Option<&Compare>,
     threads: usize,
-    mut done: impl FnMut(usize, usize),
+    mut done: impl FnMut(usize, &PairTime),
 ) -> Vec<PairTime> {
     let (open, free, cfg) = planning(level, cmap, cfg);
     let cmap = &open;
@@ -219,11 +220,9 @@ pub fn table(
             });
         }
         drop(tx);
-        let mut n = 0;
         for (k, row) in rx {
+            done(k, &row);
             out[k] = Some(row);
-            n += 1;
-            done(n, pairs.len());
         }
     });
     out.into_iter().flatten().collect()
@@ -291,24 +290,38 @@ fn seconds(t: Option<f32>, missing: &str) -> String {
 /// were found with `budget` (what each pair was given, in words) and, when no waypoint file
 /// was given (`compared` false), how to get the other two estimates.
 pub fn table_text(rows: &[PairTime], budget: &str, compared: bool) -> String {
+    let mut s = table_head();
+    for r in rows {
+        s += &table_line(r);
+    }
+    s + &table_foot(rows, budget, compared)
+}
+
+/// The text table's first line.
+pub fn table_head() -> String {
+    format!(
+        "{:<28} {:<28} {:>8} {:>8} {:>8}\n",
+        "from", "to", "planner", "route", "bot"
+    )
+}
+
+/// One pair's line of the text table.
+pub fn table_line(r: &PairTime) -> String {
+    format!(
+        "{:<28} {:<28} {:>8} {:>8} {:>8}\n",
+        r.from,
+        r.to,
+        seconds(r.rrt, "not found"),
+        seconds(r.route, "–"),
+        seconds(r.bot, "–")
+    )
+}
+
+/// The text table's last line: how many pairs were found with `budget` (what each pair
+/// was given, in words), and how to get the other estimates when none were asked for.
+pub fn table_foot(rows: &[PairTime], budget: &str, compared: bool) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{:<28} {:<28} {:>8} {:>8} {:>8}",
-        "from", "to", "planner", "route", "bot"
-    );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{:<28} {:<28} {:>8} {:>8} {:>8}",
-            r.from,
-            r.to,
-            seconds(r.rrt, "not found"),
-            seconds(r.route, "–"),
-            seconds(r.bot, "–")
-        );
-    }
     let _ = writeln!(
         s,
         "{} of {} pairs found; {budget} expansions per pair{}",
@@ -325,23 +338,29 @@ pub fn table_text(rows: &[PairTime], budget: &str, compared: bool) -> String {
 
 /// The table as CSV, a header line first.
 pub fn table_csv(rows: &[PairTime]) -> String {
-    use std::fmt::Write as _;
-    let cell = |t: Option<f32>| t.map(|t| format!("{t:.2}")).unwrap_or_default();
-    let mut s = String::from("from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds\n");
+    let mut s = String::from(CSV_HEAD);
     for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{}",
-            r.from,
-            r.to,
-            cell(r.rrt),
-            r.expansions,
-            r.first_at.map(|f| f.to_string()).unwrap_or_default(),
-            cell(r.route),
-            cell(r.bot)
-        );
+        s += &csv_line(r);
     }
     s
+}
+
+/// The CSV table's header line.
+pub const CSV_HEAD: &str = "from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds\n";
+
+/// One pair's CSV line.
+pub fn csv_line(r: &PairTime) -> String {
+    let cell = |t: Option<f32>| t.map(|t| format!("{t:.2}")).unwrap_or_default();
+    format!(
+        "{},{},{},{},{},{},{}\n",
+        r.from,
+        r.to,
+        cell(r.rrt),
+        r.expansions,
+        r.first_at.map(|f| f.to_string()).unwrap_or_default(),
+        cell(r.route),
+        cell(r.bot)
+    )
 }
 
 /// One pair's line: the planner's time, its expansions and first solution, and the other
