@@ -294,7 +294,12 @@ impl Replay {
 
     /// Reads a file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let bytes = std::fs::read(path).map_err(|source| ReplayError::Io {
+        let bytes = crate::map::file_kind::read_at_most(
+            path,
+            crate::map::file_kind::MAX_DATA_BYTES,
+            "a replay",
+        )
+        .map_err(|source| ReplayError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -315,11 +320,12 @@ impl Replay {
     pub fn from_bytes(b: &[u8], name: &str) -> Result<Replay, ReplayError> {
         let path = name.to_string();
         let take = |at: usize, n: usize, what: &'static str| -> Result<&[u8], ReplayError> {
-            b.get(at..at + n).ok_or(ReplayError::Truncated {
+            let to = at.saturating_add(n);
+            b.get(at..to).ok_or(ReplayError::Truncated {
                 path: path.clone(),
                 what,
                 from: at,
-                to: at + n,
+                to,
                 len: b.len(),
             })
         };
@@ -376,10 +382,21 @@ impl Replay {
                 message: format!("{} in the header, {ticks} in the table", header.ticks),
             });
         }
+        if ticks > crate::scenario::MAX_TICKS {
+            return Err(ReplayError::Invalid {
+                path,
+                what: "tick count",
+                message: format!(
+                    "{ticks} ticks claimed, more than a scenario may run ({})",
+                    crate::scenario::MAX_TICKS
+                ),
+            });
+        }
         let parts = header.parts.len();
         let row = 8 + 4 * parts;
         let rows = ticks as usize + 1;
-        let table = take(at, rows * row, "hash table")?;
+        // Bounded above: a table longer than the file is refused before anything is kept.
+        let table = take(at, rows.saturating_mul(row), "hash table")?;
         let mut hashes = Vec::with_capacity(rows);
         let mut part_hashes = Vec::with_capacity(rows * parts);
         for r in table.chunks_exact(row) {

@@ -1,6 +1,6 @@
 //! id Software's GPL maps (../shared/quake-maps, or $BOTARENA_QUAKE_MAPS): they load with
 //! the right counts and players stand on every spawn point. Skipped, with the reason
-//! printed, where the folder is absent.
+//! printed, where the folder is absent; failed instead on CI (`CI=true`).
 
 mod common;
 
@@ -289,5 +289,42 @@ fn bench_bots_start_inside_the_level_and_stay_there() {
             .filter(|&i| m.sim.player_state(i).unwrap().origin.z < lo.z)
             .collect();
         assert!(fallen.is_empty(), "{}: bots {fallen:?} fell out", e.name);
+    }
+}
+
+/// Asks for the maps, as every test that needs them does (run on its own below).
+#[test]
+fn probe_for_the_quake_maps() {
+    let _ = common::quake_maps();
+}
+
+/// Without the maps a newcomer's run skips with the reason; with `CI=true` it fails.
+#[test]
+fn missing_maps_skip_here_and_fail_on_ci() {
+    let me = std::env::current_exe().unwrap();
+    let probe = |ci: &str| {
+        std::process::Command::new(&me)
+            .args(["--exact", "probe_for_the_quake_maps", "--nocapture"])
+            .env("BOTARENA_QUAKE_MAPS", "/nonexistent/quake-maps")
+            .env("CI", ci)
+            .output()
+            .unwrap()
+    };
+    let o = probe("");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("SKIPPED: Quake maps not found at /nonexistent/quake-maps"),
+        "{err}"
+    );
+    for ci in ["true", "1"] {
+        let o = probe(ci);
+        let text =
+            String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success(),
+            "CI={ci}: a missing folder must fail: {text}"
+        );
+        assert!(text.contains("CI is set"), "{text}");
     }
 }

@@ -144,7 +144,11 @@ fn broken_map_is_reported_through_the_scenario() {
         "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 )\n",
     )
     .unwrap();
-    std::fs::write(dir.join("s.toml"), "map = \"broken.map\"\n").unwrap();
+    std::fs::write(
+        dir.join("s.toml"),
+        "map = \"broken.map\"\n[[players]]\nname = \"a\"\n",
+    )
+    .unwrap();
     let e = Scenario::load(&dir.join("s.toml"))
         .unwrap()
         .build()
@@ -216,7 +220,8 @@ fn a_scenario_can_start_from_a_waypoint_file_and_route() {
         "the router got to the balcony ({best} away at best)"
     );
     // A waypoint file made for another map, or a missing one, is an error at its key.
-    let text = "map = \"../maps/arena.map\"\nwaypoints = \"other.json\"\n";
+    let text =
+        "map = \"../maps/arena.map\"\nwaypoints = \"other.json\"\n[[players]]\nname = \"a\"\n";
     std::fs::write(dir.join("s/bad.toml"), text).unwrap();
     let e = Scenario::load(&dir.join("s/bad.toml"))
         .unwrap()

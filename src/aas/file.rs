@@ -232,7 +232,12 @@ pub fn parse(text: &str, path: &str) -> Result<NavMesh, NavFileError> {
 
 /// Reads a `.nav` file.
 pub fn load(path: &Path) -> Result<NavMesh, NavFileError> {
-    let bytes = std::fs::read(path).map_err(|source| NavFileError::Io {
+    let bytes = crate::map::file_kind::read_at_most(
+        path,
+        crate::map::file_kind::MAX_DATA_BYTES,
+        "a .nav file",
+    )
+    .map_err(|source| NavFileError::Io {
         path: path.display().to_string(),
         source,
     })?;

@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// Ticks per match (default: the scenario's `ticks`).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=botarena::scenario::MAX_TICKS))]
     ticks: Option<u64>,
     /// The JSON-lines file to write (replaced, unless --resume).
     #[arg(long)]

@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, default_value = "1..=4", requires = "traffic")]
     seeds: String,
     /// Ticks per traffic match (default: the scenario's `ticks`).
-    #[arg(long, requires = "traffic")]
+    #[arg(long, requires = "traffic", value_parser = clap::value_parser!(u64).range(1..=botarena::scenario::MAX_TICKS))]
     ticks: Option<u64>,
 }
 

@@ -15,7 +15,7 @@ pub struct Args {
     /// The scenario (TOML), e.g. scenarios/default.toml.
     scenario: PathBuf,
     /// Number of ticks to run (default: the scenario's `ticks`).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=botarena::scenario::MAX_TICKS))]
     ticks: Option<u64>,
     /// Print the summary as JSON on stdout (with the run's costs, as --profile shows).
     #[arg(long)]

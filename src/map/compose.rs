@@ -135,8 +135,9 @@ pub(super) fn place_external_maps(
                 chain.join(" -> ")
             )));
         }
-        let text = std::fs::read(&path)
-            .map_err(|io| err(format!("misc_external_map: {}: {io}", path.display())))?;
+        let text =
+            crate::map::file_kind::read_at_most(&path, super::raw::MAX_MAP_BYTES as u64, "a map")
+                .map_err(|io| err(format!("misc_external_map: {}: {io}", path.display())))?;
         let inner_source = path.display().to_string();
         let mut inner = read_raw(&text, &inner_source)?;
         if inner.first().and_then(|w| w.get("classname")) != Some("worldspawn") {

@@ -99,6 +99,32 @@ pub fn mismatch(path: &str, bytes: &[u8], expected: FileKind) -> Option<String> 
     ))
 }
 
+/// Reads a whole file of at most `limit` bytes; a larger one is refused unread, as an
+/// `InvalidData` error saying the size, the limit and what the file was to be (`what`).
+pub fn read_at_most(path: &std::path::Path, limit: u64, what: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    // One byte over the limit tells a file that is too large, whatever its metadata says.
+    f.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        let size = std::fs::metadata(path)
+            .map(|m| m.len())
+            .unwrap_or(limit + 1);
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{size} bytes, more than {what} may be ({limit})"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The largest scenario file read, bytes (a scenario is a page of settings; scripts of
+/// recorded runs make it longer, never this long).
+pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
+/// The largest waypoint, `.nav` or replay file read, bytes.
+pub const MAX_DATA_BYTES: u64 = 1 << 30;
+
 #[cfg(test)]
 mod tests {
     use super::*;

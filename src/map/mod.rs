@@ -20,6 +20,7 @@ pub use brush::{Brush, Contents, Plane};
 pub use collision::{CollisionMap, EntId, Trace};
 pub use level::Level;
 pub use parse::{MapData, MapError, MapWarning};
+pub use raw::{MAX_BRUSHES, MAX_MAP_BYTES};
 
 use std::path::Path;
 

@@ -65,10 +65,12 @@ pub struct MapData {
 impl MapData {
     /// Reads and parses a `.map` file.
     pub fn load(path: &Path) -> Result<MapData, MapError> {
-        let text = std::fs::read(path).map_err(|source| MapError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text =
+            crate::map::file_kind::read_at_most(path, super::raw::MAX_MAP_BYTES as u64, "a map")
+                .map_err(|source| MapError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -114,6 +116,16 @@ impl MapData {
         let omitted = super::compose::omit_layers(&mut raw);
         let external =
             super::compose::place_external_maps(&mut raw, source, base, stack, &mut warnings)?;
+        let total: usize = raw.iter().map(|e| e.brushes.len()).sum();
+        if total > super::raw::MAX_BRUSHES {
+            let what = "brushes with its external maps";
+            return Err(super::raw::too_large(
+                source,
+                what,
+                total,
+                super::raw::MAX_BRUSHES,
+            ));
+        }
         let mut entities = Vec::with_capacity(raw.len());
         for ent in raw {
             let classname = ent.get("classname").unwrap_or_default().to_string();

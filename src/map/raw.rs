@@ -41,6 +41,15 @@ pub enum MapError {
         /// What is wrong.
         message: String,
     },
+    /// More than a map may hold ([`MAX_MAP_BYTES`], [`MAX_BRUSHES`]): refused before the
+    /// memory and time it would take.
+    #[error("{path}: {message}")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// What is too large, and the limit.
+        message: String,
+    },
     /// The file parsed but holds no worldspawn entity.
     #[error("{path}: no worldspawn entity (the first entity of a map must be worldspawn)")]
     NoWorldspawn {
@@ -92,11 +101,33 @@ impl RawEntity {
     }
 }
 
+/// The largest `.map` file read, bytes: several times the largest maps made today.
+pub const MAX_MAP_BYTES: usize = 256 << 20;
+/// The most brushes a map may have, external maps included: many times today's largest
+/// maps (a few tens of thousands), and about what fits this program's memory per brush.
+pub const MAX_BRUSHES: usize = 1 << 19;
+
+/// The error for a map over `what`'s limit.
+pub(super) fn too_large(source: &str, what: &str, n: usize, limit: usize) -> MapError {
+    MapError::TooLarge {
+        path: source.to_string(),
+        message: format!("{n} {what}, more than a map may have ({limit})"),
+    }
+}
+
 /// The entities of `.map` text as written, each with its line and its brushes' lines.
 pub(super) fn read_raw(text: &[u8], source: &str) -> Result<Vec<RawEntity>, MapError> {
+    if text.len() > MAX_MAP_BYTES {
+        return Err(too_large(source, "bytes", text.len(), MAX_MAP_BYTES));
+    }
+    // Counted before parsing, so that a huge map costs a scan of its text and no more.
+    let lines = prescan_lines(text);
+    let brushes: usize = lines.iter().map(|(_, b)| b.len()).sum();
+    if brushes > MAX_BRUSHES {
+        return Err(too_large(source, "brushes", brushes, MAX_BRUSHES));
+    }
     let mut reader = text;
     let parsed = quake_map::parse(&mut reader).map_err(|e| syntax_error(e, text, source))?;
-    let lines = prescan_lines(text);
     Ok(parsed
         .entities
         .iter()

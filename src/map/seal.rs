@@ -192,6 +192,12 @@ impl Flood {
         Some(f)
     }
 
+    /// Whether the flood reached anything: a map with no point entity in open space has no
+    /// known inside (qbsp refuses such a map), and [`Flood::inside`] says no everywhere.
+    pub fn found_inside(&self) -> bool {
+        self.parent.iter().any(|&p| p != UNSEEN)
+    }
+
     /// Whether `p` lies inside the sealed map: a flood point it sees in a clear line lies
     /// within a cell of it. Everything is inside a map that leaks (nothing is filled, as qbsp
     /// fills nothing then).

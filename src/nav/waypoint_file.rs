@@ -227,7 +227,12 @@ pub fn load(
     path: &Path,
     expect: Option<(&str, &str)>,
 ) -> Result<(Header, WaypointGraph), WaypointFileError> {
-    let bytes = std::fs::read(path).map_err(|source| WaypointFileError::Io {
+    let bytes = crate::map::file_kind::read_at_most(
+        path,
+        crate::map::file_kind::MAX_DATA_BYTES,
+        "a waypoint file",
+    )
+    .map_err(|source| WaypointFileError::Io {
         path: path.display().to_string(),
         source,
     })?;

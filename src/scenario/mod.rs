@@ -48,7 +48,9 @@
 //! Entry points: [`Scenario::load`], [`Scenario::parse`], [`Scenario::build`].
 
 pub mod batch;
+mod check;
 pub mod explore;
+mod players;
 pub mod report;
 pub mod tour;
 
@@ -58,15 +60,10 @@ use std::sync::Arc;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::Senses;
-use crate::bot::brain::Skill;
 use crate::bot::compiled::Navigation;
-use crate::bot::control::ControllerConfig;
-use crate::bot::control::ScriptStep;
 use crate::game::MatchRules;
 use crate::map::file_kind::{FileKind, mismatch};
 use crate::map::{MapData, MapError, build_level};
-use crate::nav::routing::TravelFlags;
 use crate::nav::waypoint_file::{geometry_hash, load as load_waypoints};
 use crate::physics::PhysicsParams;
 use crate::tick::{Match, MatchConfig, MatchError, PlayerConfig};
@@ -120,7 +117,7 @@ struct RawScenario {
     items: Option<RawItems>,
     physics: Option<RawPhysics>,
     #[serde(default)]
-    players: Vec<RawPlayer>,
+    players: Vec<players::RawPlayer>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,36 +134,17 @@ struct RawItems {
     remove: Vec<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPlayer {
-    name: Spanned<String>,
-    #[serde(default)]
-    controller: Option<Spanned<String>>,
-    spawn: Option<Spanned<usize>>,
-    start: Option<Spanned<[f32; 3]>>,
-    #[serde(default)]
-    yaw: f32,
-    script: Option<Spanned<Vec<ScriptStep>>>,
-    fov: Option<Spanned<f32>>,
-    sight: Option<Spanned<f32>>,
-    hearing: Option<Spanned<f32>>,
-    target: Option<Spanned<[f32; 3]>>,
-    reaction: Option<Spanned<f32>>,
-    aim_error: Option<Spanned<f32>>,
-    travel: Option<Spanned<Vec<String>>>,
-    navigation: Option<Spanned<String>>,
-    hearing_model: Option<Spanned<String>>,
-    reach_checks: Option<bool>,
-}
-
 /// A player as the scenario describes it.
 #[derive(Clone, Debug)]
 pub struct ScenarioPlayer {
     /// The player config handed to the simulation.
     pub config: PlayerConfig,
-    /// Line of its `spawn` key (for errors found once the map is loaded).
+    /// Lines of its `spawn`, `start`, `target` and `name` keys (0: not given), for errors
+    /// found once the map is loaded.
     spawn_line: usize,
+    start_line: usize,
+    target_line: usize,
+    name_line: usize,
 }
 
 /// A validated scenario.
@@ -197,6 +175,8 @@ pub struct Scenario {
     pub threads: Option<usize>,
     /// The player physics (`[physics]`).
     pub physics: PhysicsParams,
+    /// `items.remove` classes that are not Quake's, with their lines: the map must have them.
+    removals_to_check: Vec<(String, usize)>,
 }
 
 /// Runs `m` for up to `ticks` ticks, stopping early when the match ends (a time or frag
@@ -217,24 +197,21 @@ pub const DEFAULT_TICK_RATE: u32 = 20;
 pub const DEFAULT_TICKS: u64 = 1200;
 /// Most players a scenario may have.
 pub const MAX_PLAYERS: usize = 256;
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, col)
-}
+/// The longest run a scenario may ask for: 58 days of play at 20 ticks a second, and a
+/// bound on what a replay of it may claim.
+pub const MAX_TICKS: u64 = 100_000_000;
+/// The longest time limit, seconds (a year).
+pub const MAX_TIME_LIMIT: f32 = 3.2e7;
 
 impl Scenario {
     /// Reads and validates a scenario file (the map file must exist).
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let bytes = std::fs::read(path).map_err(|source| ScenarioError::Io {
+        let bytes = crate::map::file_kind::read_at_most(
+            path,
+            crate::map::file_kind::MAX_SCENARIO_BYTES,
+            "a scenario",
+        )
+        .map_err(|source| ScenarioError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -282,16 +259,11 @@ impl Scenario {
 
     /// Validates scenario text; `path` names it in errors and anchors the map path.
     pub fn parse(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
-        let p = path.display().to_string();
-        let err_at = |offset: usize, message: String| {
-            let (line, column) = line_col(text, offset);
-            ScenarioError::Invalid {
-                path: p.clone(),
-                line,
-                column,
-                message,
-            }
+        let at = check::At {
+            text,
+            path: path.display().to_string(),
         };
+        let err_at = |offset: usize, message: String| at.err(offset, message);
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
             let msg = e.message().trim().to_string();
@@ -331,7 +303,7 @@ impl Scenario {
                         format!("{key}: file {} does not exist", f.display()),
                     ));
                 }
-                Ok(Some((f, line_col(text, w.span().start).0)))
+                Ok(Some((f, at.line(w.span().start))))
             }
             None => Ok(None),
         };
@@ -353,8 +325,11 @@ impl Scenario {
                 .map_err(|m| err_at(i.span().start, format!("integration: {m}")))?;
         }
         let ticks = match &raw.ticks {
-            Some(t) if *t.get_ref() == 0 => {
-                return Err(err_at(t.span().start, "ticks: must be at least 1".into()));
+            Some(t) if !(1..=MAX_TICKS).contains(t.get_ref()) => {
+                return Err(err_at(
+                    t.span().start,
+                    format!("ticks: {} is outside 1..={MAX_TICKS}", t.get_ref()),
+                ));
             }
             Some(t) => *t.get_ref(),
             None => DEFAULT_TICKS,
@@ -378,16 +353,19 @@ impl Scenario {
             Some(t) => Some(*t.get_ref()),
             None => None,
         };
+        let mut removals_to_check = Vec::new();
         let mut rules = MatchRules {
             footsteps: raw.footsteps.unwrap_or(false),
             ..MatchRules::default()
         };
         if let Some(t) = &raw.time_limit {
             let x = *t.get_ref();
-            if !(x.is_finite() && x > 0.0) {
+            if !(x.is_finite() && x > 0.0 && x <= MAX_TIME_LIMIT) {
                 return Err(err_at(
                     t.span().start,
-                    format!("time_limit: {x} must be a positive number of seconds"),
+                    format!(
+                        "time_limit: {x} is outside 0..={MAX_TIME_LIMIT} seconds (and must be more than 0)"
+                    ),
                 ));
             }
             rules.time_limit = Some(x);
@@ -414,180 +392,43 @@ impl Scenario {
             }
             for c in &items.remove {
                 let class = c.get_ref();
-                if crate::map::level::ItemKind::from_classname(class, 0).is_none() {
-                    return Err(err_at(
-                        c.span().start,
-                        format!("items.remove: {class:?} is not an item class (weapon_*, item_*)"),
-                    ));
+                let known = crate::map::level::ITEM_CLASSES;
+                if !known.contains(&class.as_str()) {
+                    if crate::map::level::ItemKind::from_classname(class, 0).is_none() {
+                        return Err(err_at(
+                            c.span().start,
+                            format!(
+                                "items.remove: {class:?} is not an item class (weapon_*, item_*){}",
+                                check::suggestion(class, known.iter().copied())
+                            ),
+                        ));
+                    }
+                    // Another game's item: the map must have it (checked once it is loaded).
+                    removals_to_check.push((class.clone(), at.line(c.span().start)));
                 }
                 rules.removed_items.push(class.clone());
             }
         }
-        let mut players = Vec::new();
+        if raw.players.is_empty() {
+            return Err(err_at(
+                text.len(),
+                "players: none given (add a [[players]] table with at least a name)".into(),
+            ));
+        }
+        let mut players: Vec<ScenarioPlayer> = Vec::with_capacity(raw.players.len());
         for rp in raw.players {
-            if rp.name.get_ref().trim().is_empty() {
+            let name_at = rp.name.span().start;
+            let p = players::player(rp, &at)?;
+            if let Some(first) = players.iter().find(|q| q.config.name == p.config.name) {
                 return Err(err_at(
-                    rp.name.span().start,
-                    "name: must not be empty".into(),
+                    name_at,
+                    format!(
+                        "name: {:?} is already the name of the player on line {} (names must differ)",
+                        p.config.name, first.name_line
+                    ),
                 ));
             }
-            let (ctrl, ctrl_at) = match &rp.controller {
-                Some(c) => (c.get_ref().as_str(), c.span().start),
-                None => ("brain", rp.name.span().start),
-            };
-            // A number key within its range, or the error naming it.
-            let in_range = |key: &str, v: &Spanned<f32>, lo: f32, hi: f32| {
-                let x = *v.get_ref();
-                if (lo..=hi).contains(&x) {
-                    Ok(x)
-                } else {
-                    Err(err_at(
-                        v.span().start,
-                        format!("{key}: {x} is outside {lo}..={hi}"),
-                    ))
-                }
-            };
-            let mut skill = Skill::default();
-            for (key, field, lo, hi, slot) in [
-                ("reaction", &rp.reaction, 0.0, 10.0, &mut skill.reaction),
-                ("aim_error", &rp.aim_error, 0.0, 90.0, &mut skill.aim_error),
-            ] {
-                if let Some(v) = field {
-                    let x = in_range(key, v, lo, hi)?;
-                    if ctrl != "brain" {
-                        return Err(err_at(
-                            v.span().start,
-                            format!("{key}: only used with controller = \"brain\""),
-                        ));
-                    }
-                    *slot = x;
-                }
-            }
-            if let Some(t) = &rp.travel {
-                let f = TravelFlags::parse(&t.get_ref().join(","))
-                    .map_err(|m| err_at(t.span().start, format!("travel: {m}")))?;
-                if f.0 == 0 {
-                    return Err(err_at(
-                        t.span().start,
-                        "travel: name at least one travel type".into(),
-                    ));
-                }
-                skill.travel = f;
-            }
-            let controller = match ctrl {
-                "brain" => ControllerConfig::Brain(skill),
-                "idle" => ControllerConfig::Idle,
-                "wander" => ControllerConfig::Wander,
-                "explore" => ControllerConfig::Explore,
-                "external" => ControllerConfig::External,
-                "route" | "goto" => {
-                    let target = match &rp.target {
-                        Some(t) if t.get_ref().iter().all(|v| v.is_finite()) => {
-                            glam::Vec3::from(*t.get_ref())
-                        }
-                        Some(t) => {
-                            return Err(err_at(
-                                t.span().start,
-                                "target: coordinates must be finite".into(),
-                            ));
-                        }
-                        None => {
-                            return Err(err_at(
-                                ctrl_at,
-                                format!("controller = {ctrl:?} needs a `target = [x, y, z]`"),
-                            ));
-                        }
-                    };
-                    if ctrl == "route" {
-                        ControllerConfig::Route(target)
-                    } else {
-                        ControllerConfig::Goto(target)
-                    }
-                }
-                "script" => match &rp.script {
-                    Some(s) if !s.get_ref().is_empty() => {
-                        ControllerConfig::Script(s.get_ref().clone())
-                    }
-                    Some(s) => {
-                        return Err(err_at(
-                            s.span().start,
-                            "script: needs at least one step".into(),
-                        ));
-                    }
-                    None => {
-                        return Err(err_at(
-                            ctrl_at,
-                            "controller = \"script\" needs a `script` list of steps".into(),
-                        ));
-                    }
-                },
-                other => {
-                    return Err(err_at(
-                        ctrl_at,
-                        format!(
-                            "controller: unknown controller {other:?} (expected brain, idle, wander, explore, goto, route, script or external)"
-                        ),
-                    ));
-                }
-            };
-            if let (Some(s), false) = (&rp.script, ctrl == "script") {
-                return Err(err_at(
-                    s.span().start,
-                    "script: only used with controller = \"script\"".into(),
-                ));
-            }
-            if let (Some(t), false) = (&rp.target, ctrl == "goto" || ctrl == "route") {
-                return Err(err_at(
-                    t.span().start,
-                    "target: only used with controller = \"goto\" or \"route\"".into(),
-                ));
-            }
-            let start = match &rp.start {
-                Some(s) if s.get_ref().iter().any(|v| !v.is_finite()) => {
-                    return Err(err_at(
-                        s.span().start,
-                        "start: coordinates must be finite".into(),
-                    ));
-                }
-                Some(s) => Some((glam::Vec3::from(*s.get_ref()), rp.yaw)),
-                None => None,
-            };
-            let mut senses = Senses::default();
-            for (key, field, lo, hi, slot) in [
-                ("fov", &rp.fov, 1.0, 360.0, &mut senses.fov),
-                ("sight", &rp.sight, 1.0, 1.0e6, &mut senses.sight),
-                ("hearing", &rp.hearing, 0.0, 100.0, &mut senses.hearing),
-            ] {
-                if let Some(v) = field {
-                    *slot = in_range(key, v, lo, hi)?;
-                }
-            }
-            let navigation = match &rp.navigation {
-                Some(n) => Navigation::parse(n.get_ref())
-                    .map_err(|m| err_at(n.span().start, format!("navigation: {m}")))?,
-                None => Navigation::Learned,
-            };
-            senses.reach_checks = rp.reach_checks;
-            if let Some(h) = &rp.hearing_model {
-                senses.hearing_model = crate::bot::hearing::HearingModel::parse(h.get_ref())
-                    .map_err(|m| err_at(h.span().start, format!("hearing_model: {m}")))?;
-            }
-            let spawn_line = rp
-                .spawn
-                .as_ref()
-                .map(|s| line_col(text, s.span().start).0)
-                .unwrap_or(0);
-            players.push(ScenarioPlayer {
-                config: PlayerConfig {
-                    name: rp.name.into_inner(),
-                    controller,
-                    spawn: rp.spawn.map(|s| s.into_inner()),
-                    start,
-                    senses,
-                    navigation,
-                },
-                spawn_line,
-            });
+            players.push(p);
         }
         Ok(Scenario {
             path: path.to_path_buf(),
@@ -606,6 +447,7 @@ impl Scenario {
             rules,
             threads,
             physics,
+            removals_to_check,
         })
     }
 
@@ -625,6 +467,7 @@ impl Scenario {
     pub fn build(&self) -> Result<Match, ScenarioError> {
         let data = MapData::load(&self.map)?;
         let (level, cmap) = build_level(data);
+        check::against_map(self, &level, &cmap)?;
         let graph = match &self.waypoints {
             Some((f, line)) => {
                 let expect = (level.map.name.clone(), geometry_hash(&level));

@@ -81,15 +81,27 @@ pub fn quake_maps() -> Option<PathBuf> {
         Some(d) => PathBuf::from(d),
         None => root().join("../shared/quake-maps"),
     };
-    if dir.join("dm4.map").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: Quake maps not found at {} (set BOTARENA_QUAKE_MAPS to their folder)",
-            dir.display()
-        );
-        None
+    let complete = dir.join("dm4.map").is_file() && dir.join("librequake/lqdm1.map").is_file();
+    if complete {
+        return Some(dir);
     }
+    let why = format!(
+        "Quake maps not found at {} (dm4.map, librequake/lqdm1.map; set BOTARENA_QUAKE_MAPS to their folder)",
+        dir.display()
+    );
+    // On CI (which sets CI=true) a missing folder fails the test: a run that skipped
+    // every test on real maps must not pass.
+    if ci_is_strict() {
+        panic!("{why}; CI is set, so the tests that need them fail instead of skipping");
+    }
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
+/// Whether the tests run on CI (`CI` set to anything but empty, `0` or `false`), where
+/// skipping is failing.
+pub fn ci_is_strict() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
 }
 
 /// Loads one of id's maps from `dir`.

@@ -16,6 +16,33 @@ use super::brush::{Brush, Contents};
 use super::collision::EntId;
 use super::parse::MapData;
 
+/// Quake's item classes (items.qc): what a scenario's `items.remove` may name on any map.
+/// Other `weapon_*` and `item_*` classes load too (mission packs, mods), as what they seem.
+pub const ITEM_CLASSES: &[&str] = &[
+    "weapon_supershotgun",
+    "weapon_nailgun",
+    "weapon_supernailgun",
+    "weapon_grenadelauncher",
+    "weapon_rocketlauncher",
+    "weapon_lightning",
+    "item_health",
+    "item_armor1",
+    "item_armor2",
+    "item_armorInv",
+    "item_shells",
+    "item_spikes",
+    "item_rockets",
+    "item_cells",
+    "item_weapon",
+    "item_key1",
+    "item_key2",
+    "item_sigil",
+    "item_artifact_invulnerability",
+    "item_artifact_envirosuit",
+    "item_artifact_invisibility",
+    "item_artifact_super_damage",
+];
+
 /// What kind of item an item entity is, with Quake's pickup box and respawn time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ItemKind {
