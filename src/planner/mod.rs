@@ -18,7 +18,7 @@
 //! the goal-directed extension by arrival time already keeps the tree from being fooled by
 //! height, and the stretched metric starves exploration up and down stairs. `Area` takes
 //! nearness from the compiled area graph's route times ([`AreaMetric`]); measured worse
-//! than Euclidean too (README). Toward the goal the node that would arrive soonest running
+//! than Euclidean too (docs/planner.md). Toward the goal the node that would arrive soonest running
 //! straight is extended (its time + distance /
 //! 320, from a queue), which keeps the fastest branch growing. Teleporters are taken (through
 //! the simulation's own teleport rule); doors that open on approach and secret doors that

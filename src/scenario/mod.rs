@@ -50,6 +50,7 @@
 pub mod batch;
 mod check;
 pub mod explore;
+pub use check::keys;
 mod players;
 pub mod report;
 pub mod tour;
