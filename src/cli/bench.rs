@@ -35,6 +35,10 @@ pub struct Args {
     /// Only the match cases: no trace rates, no navigation compile times.
     #[arg(long)]
     matches_only: bool,
+    /// Busy threads to run beside the measurement (each spins a core), to see the speed a
+    /// match gets on a loaded machine (a build, other matches, a CI job beside it).
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    load: u16,
 }
 
 /// The heading of BENCHMARKS.md's section that python/benches/env_steps.py writes.
@@ -65,6 +69,7 @@ pub fn run(args: Args) -> Outcome {
         ..BenchOptions::all(args.quick)
     };
     let root = root_from(&std::env::current_dir()?);
+    let load = BusyLoad::start(usize::from(args.load));
     let mut progress = None;
     let report = run_bench(&root, &opts, |done, total| {
         progress
@@ -73,6 +78,14 @@ pub fn run(args: Args) -> Outcome {
     })?;
     if let Some(p) = &progress {
         p.done();
+    }
+    drop(load);
+    let mut report = report;
+    if args.load > 0 {
+        report.machine += &format!(
+            ", with {} busy threads beside the measurement (--load)",
+            args.load
+        );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);
@@ -92,4 +105,36 @@ pub fn run(args: Args) -> Outcome {
         eprintln!("wrote {}", file.display());
     }
     Ok(())
+}
+
+/// Threads that keep cores busy until dropped (`bench --load`).
+struct BusyLoad {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl BusyLoad {
+    fn start(k: usize) -> BusyLoad {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..k)
+            .map(|_| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        BusyLoad { stop, threads }
+    }
+}
+
+impl Drop for BusyLoad {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
 }

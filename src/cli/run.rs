@@ -27,8 +27,9 @@ pub struct Args {
     /// Record a replay (state hash per tick and events) to this file.
     #[arg(long)]
     record: Option<PathBuf>,
-    /// Worker threads for the per-bot stages (default: the scenario's `threads`, else
-    /// the machine's cores). Results are the same for any number.
+    /// Worker threads for the per-bot stages (default: the scenario's `threads`, else one
+    /// thread below 64 players and the machine's cores from 64). Results are the same for
+    /// any number.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// Gravity integration, overriding the scenario's `[physics] integration`: `exact` (the

@@ -172,7 +172,7 @@ pub struct Scenario {
     pub players: Vec<ScenarioPlayer>,
     /// Match rules (limits, item rules).
     pub rules: MatchRules,
-    /// Worker threads for per-bot stages (`None`: the machine's cores).
+    /// Worker threads for per-bot stages (`None`: [`crate::sim::parallel::match_threads`]).
     pub threads: Option<usize>,
     /// The player physics (`[physics]`).
     pub physics: PhysicsParams,
@@ -539,7 +539,7 @@ impl Scenario {
         }
         m.sim.threads = self
             .threads
-            .unwrap_or_else(crate::sim::parallel::default_threads);
+            .unwrap_or_else(|| crate::sim::parallel::match_threads(self.players.len()));
         Ok(m)
     }
 }

@@ -10,12 +10,14 @@ use std::sync::Arc;
 
 type Task = Box<dyn FnOnce() + Send + 'static>;
 
-/// How long a waiting thread spins before it sleeps. Waking a sleeping thread costs tens of
-/// microseconds on a VM, as much as a small stage's work; the stages of one tick follow each
-/// other within this time. (The clock only paces waiting; no result depends on it.)
-const SPIN: std::time::Duration = std::time::Duration::from_micros(3000);
+/// How long a waiting thread spins before it sleeps: about what one stage's hand-off takes
+/// when every thread has a core. Longer spins burn the time slices other threads need
+/// when the machine is busy (at 3 ms, two busy processes beside a two-thread match made it
+/// 11× slower). (The clock only paces waiting; no result depends on it.)
+const SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
-/// Receives the next message, spinning for [`SPIN`] before blocking; `None` once closed.
+/// Receives the next message, spinning for [`SPIN`] (yielding the core between tries)
+/// before blocking; `None` once closed.
 fn spin_recv<M>(rx: &crossbeam::channel::Receiver<M>) -> Option<M> {
     let start = std::time::Instant::now();
     loop {
@@ -26,7 +28,7 @@ fn spin_recv<M>(rx: &crossbeam::channel::Receiver<M>) -> Option<M> {
                 if start.elapsed() > SPIN {
                     return rx.recv().ok();
                 }
-                std::hint::spin_loop();
+                std::thread::yield_now();
             }
         }
     }
@@ -161,14 +163,47 @@ impl Pool {
             /// answered by the reachability memo).
             Done(u64, u64),
         }
+        /// What a helper needs to take part in this call; the caller takes it back once
+        /// the queue is empty, so a helper that starts later (its thread was not scheduled
+        /// in time) finds nothing and ends at once, and the caller never waits for it.
+        struct Call<C, F, T> {
+            ctx: Arc<C>,
+            f: Arc<F>,
+            queue: crossbeam::channel::Receiver<(usize, Vec<T>)>,
+            results: crossbeam::channel::Sender<Msg<T>>,
+            /// Helpers that took part: the caller waits for each one's `Done`.
+            joined: usize,
+        }
         let f = Arc::new(f);
         let (rtx, rrx) = crossbeam::channel::unbounded::<Msg<T>>();
+        let call = Arc::new(std::sync::Mutex::new(Some(Call {
+            ctx: Arc::clone(ctx),
+            f: Arc::clone(&f),
+            queue: wrx.clone(),
+            results: rtx,
+            joined: 0,
+        })));
         let helpers = threads - 1;
         let tx = self.tx.as_ref().expect("pool is running");
         for _ in 0..helpers {
-            let (ctx, f, rtx, wrx) = (Arc::clone(ctx), Arc::clone(&f), rtx.clone(), wrx.clone());
+            let call = Arc::clone(&call);
             let time = Arc::clone(&self.time);
             tx.send(Box::new(move || {
+                let taken = {
+                    let mut slot = call.lock().unwrap_or_else(|p| p.into_inner());
+                    slot.as_mut().map(|c| {
+                        c.joined += 1;
+                        (
+                            Arc::clone(&c.ctx),
+                            Arc::clone(&c.f),
+                            c.queue.clone(),
+                            c.results.clone(),
+                        )
+                    })
+                };
+                let Some((ctx, f, wrx, rtx)) = taken else {
+                    return;
+                };
                 let traced = crate::map::collision::traces_on_this_thread();
                 let memo = crate::map::collision::memo_traces_on_this_thread();
                 let start = std::time::Instant::now();
@@ -202,9 +237,16 @@ impl Pool {
         for counter in [&self.time.busy, &self.time.caller] {
             counter.fetch_add(ran, std::sync::atomic::Ordering::Relaxed);
         }
+        // The queue is empty: close the call to helpers that have not started.
+        let joined = call
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .map(|c| c.joined)
+            .unwrap_or(0);
         let start = std::time::Instant::now();
         let mut finished = 0;
-        while finished < helpers || done.len() < chunks {
+        while finished < joined || done.len() < chunks {
             match spin_recv(&rrx).expect("a worker thread panicked") {
                 Msg::Chunk(i, c) => done.push((i, c)),
                 Msg::Done(traced, memo) => {
@@ -256,7 +298,23 @@ impl JobSize {
     }
 }
 
-/// The number of threads to use when none is asked for: the machine's cores.
+/// Matches with fewer players than this run on one thread unless told otherwise: below it a
+/// second thread gained at most 5 % on a quiet 2-core machine and lost up to a third beside
+/// two busy processes, while from it on two threads gained beside them too.
+pub const PARALLEL_FROM_PLAYERS: usize = 64;
+
+/// The threads a match of `players` players runs its per-bot stages on when none is asked
+/// for: one below [`PARALLEL_FROM_PLAYERS`], else the machine's cores. Many matches at once
+/// (`batch`) run one per core instead.
+pub fn match_threads(players: usize) -> usize {
+    if players >= PARALLEL_FROM_PLAYERS {
+        default_threads()
+    } else {
+        1
+    }
+}
+
+/// The machine's cores: the threads for work split across matches or pairs.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
