@@ -9,6 +9,8 @@
 //! `botarena.ScenarioError` (a scenario or map that cannot be loaded), `botarena.CommandError`
 //! (a command refused) or `botarena.BotarenaError` (their base).
 
+mod vector;
+
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -157,48 +159,11 @@ impl PyMatch {
         record: bool,
     ) -> PyResult<Self> {
         check_threads(threads)?;
-        let (m, ticks, seed, recorder) = py
-            .detach(|| -> Result<_, String> {
-                let mut sc = Scenario::load(&scenario).map_err(|e| e.to_string())?;
-                if let Some(s) = seed {
-                    sc.seed = s;
-                }
-                sc.make_external(&external)?;
-                let mut m = sc.build().map_err(|e| e.to_string())?;
-                m.sim.threads = threads;
-                let recorder = if record {
-                    let text = std::fs::read_to_string(&scenario)
-                        .map_err(|e| format!("{}: {e}", scenario.display()))?;
-                    let mut r = Recorder::new(&sc, &text, &m);
-                    r.set_external(&external);
-                    Some(r)
-                } else {
-                    None
-                };
-                Ok((m, sc.ticks, sc.seed, recorder))
-            })
+        let state = py
+            .detach(|| State::build(&scenario, seed, threads, &external, record))
             .map_err(scenario_error)?;
-        let mut events = VecDeque::new();
-        keep_events(&m, &mut events);
-        let scores = (0..m.sim.players.len())
-            .map(|i| {
-                m.sim
-                    .player_stats(i)
-                    .map_or((0, 0), |s| (s.frags, s.deaths))
-            })
-            .collect();
         Ok(PyMatch {
-            state: Mutex::new(State {
-                m,
-                events,
-                observer: Observer::new(),
-                ticks,
-                seed,
-                step_time: Duration::ZERO,
-                recorder,
-                scores,
-                agent: None,
-            }),
+            state: Mutex::new(state),
         })
     }
 
@@ -499,6 +464,59 @@ impl PyMatch {
 }
 
 impl State {
+    /// Loads `scenario` (its seed replaced by `seed` when given; the players in `external`
+    /// made external) and builds the match at tick 0, on `threads` threads, recording a
+    /// replay when `record`.
+    fn build(
+        scenario: &std::path::Path,
+        seed: Option<u64>,
+        threads: usize,
+        external: &[String],
+        record: bool,
+    ) -> Result<State, String> {
+        let mut sc = Scenario::load(scenario).map_err(|e| e.to_string())?;
+        if let Some(s) = seed {
+            sc.seed = s;
+        }
+        sc.make_external(external)?;
+        let mut m = sc.build().map_err(|e| e.to_string())?;
+        m.sim.threads = threads;
+        let recorder = if record {
+            let text = std::fs::read_to_string(scenario)
+                .map_err(|e| format!("{}: {e}", scenario.display()))?;
+            let mut r = Recorder::new(&sc, &text, &m);
+            r.set_external(external);
+            Some(r)
+        } else {
+            None
+        };
+        Ok(State::around(m, &sc, recorder))
+    }
+
+    /// The state of match `m`, just built from `sc`.
+    fn around(m: Match, sc: &Scenario, recorder: Option<Recorder>) -> State {
+        let mut events = VecDeque::new();
+        keep_events(&m, &mut events);
+        let scores = (0..m.sim.players.len())
+            .map(|i| {
+                m.sim
+                    .player_stats(i)
+                    .map_or((0, 0), |s| (s.frags, s.deaths))
+            })
+            .collect();
+        State {
+            m,
+            events,
+            observer: Observer::new(),
+            ticks: sc.ticks,
+            seed: sc.seed,
+            step_time: Duration::ZERO,
+            recorder,
+            scores,
+            agent: None,
+        }
+    }
+
     /// What `agent_step` does, the players given by index (GIL released by the caller).
     fn agent_step(
         &mut self,
@@ -690,6 +708,8 @@ fn run_line(
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyMatch>()?;
+    m.add_class::<vector::PyVecMatch>()?;
+    m.add_function(wrap_pyfunction!(vector::bundled_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(obs_layout, m)?)?;
     m.add_function(wrap_pyfunction!(py_weapons, m)?)?;
     m.add_function(wrap_pyfunction!(run_line, m)?)?;

@@ -50,7 +50,8 @@
 pub mod batch;
 mod check;
 pub mod explore;
-pub use check::keys;
+mod keys;
+pub use keys::keys;
 mod players;
 pub mod report;
 pub mod tour;
@@ -466,8 +467,23 @@ impl Scenario {
 
     /// Loads the map and builds the match.
     pub fn build(&self) -> Result<Match, ScenarioError> {
-        let data = MapData::load(&self.map)?;
-        let (level, cmap) = build_level(data);
+        let (level, cmap) = self.load_map()?;
+        self.build_on(Arc::new(level), cmap)
+    }
+
+    /// Loads the scenario's map: the level and its collision world, for
+    /// [`Scenario::build_on`].
+    pub fn load_map(&self) -> Result<(crate::map::Level, crate::map::CollisionMap), ScenarioError> {
+        Ok(build_level(MapData::load(&self.map)?))
+    }
+
+    /// Builds the match on a map already loaded ([`Scenario::load_map`]; many matches of
+    /// one scenario share one level and one collision world's static part).
+    pub fn build_on(
+        &self,
+        level: Arc<crate::map::Level>,
+        cmap: crate::map::CollisionMap,
+    ) -> Result<Match, ScenarioError> {
         check::against_map(self, &level, &cmap)?;
         let graph = match &self.waypoints {
             Some((f, line)) => {
@@ -516,7 +532,7 @@ impl Scenario {
         let mut cfg = self.match_config();
         cfg.nav = nav.map(Arc::new);
         let nav_line = self.nav.as_ref().map(|n| n.1).unwrap_or(0);
-        let mut m = Match::new(Arc::new(level), cmap, &cfg).map_err(|e| {
+        let mut m = Match::new(level, cmap, &cfg).map_err(|e| {
             let line = match &e {
                 MatchError::NoSuchSpawn { player, .. } => self
                     .players
