@@ -299,8 +299,8 @@ impl JobSize {
 }
 
 /// Matches with fewer players than this run on one thread unless told otherwise: below it a
-/// second thread gained at most 5 % on a quiet 2-core machine and lost up to a third beside
-/// two busy processes, while from it on two threads gained beside them too.
+/// second thread gained little on a quiet 2-core machine and lost up to a third beside two
+/// busy processes, while from it on two threads gained beside them too.
 pub const PARALLEL_FROM_PLAYERS: usize = 64;
 
 /// The threads a match of `players` players runs its per-bot stages on when none is asked
