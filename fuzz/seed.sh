@@ -15,4 +15,4 @@ if [ ! -f seeds/room.json ]; then
 fi
 cp seeds/room.json corpus/waypoint_json/
 cp seeds/room.nav corpus/nav_file/
-cp seeds/duel.replay corpus/replay_bytes/
+printf "\\001" | cat - seeds/duel.replay > corpus/replay_bytes/duel.replay
