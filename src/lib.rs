@@ -36,6 +36,7 @@ pub mod render;
 pub mod replay;
 pub mod scenario;
 pub mod sim;
+pub mod survey;
 pub mod tick;
 pub mod view;
 

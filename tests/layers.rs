@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may import from its own layer and those before it.
 const LAYERS: &[&str] = &[
     "map", "physics", "sim", "nav", "aas", "planner", "game", "bot", "tick", "render", "scenario",
-    "agent", "lint", "replay", "view", "bench",
+    "agent", "lint", "survey", "replay", "view", "bench",
 ];
 
 /// Imports up the layers that are there on purpose: (file, layer it imports).

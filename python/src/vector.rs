@@ -156,7 +156,10 @@ impl PyVecMatch {
     /// are built by `reset`.
     #[new]
     #[pyo3(signature = (scenario, num_envs, player, ticks=1, max_ticks=None, goal=None, threads=None))]
-    #[allow(clippy::too_many_arguments, reason = "the Python constructor's keywords")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the Python constructor's keywords"
+    )]
     fn new(
         py: Python<'_>,
         scenario: PathBuf,

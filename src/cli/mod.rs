@@ -15,6 +15,7 @@ mod render;
 mod replay;
 mod route;
 mod run;
+mod survey;
 mod times;
 mod view;
 mod waypoints;
@@ -125,6 +126,13 @@ enum Command {
     /// with play/pause/speed/scrub and jump-to-event, following a player, a height filter and
     /// layers for waypoints, routes, sight lines, heard sounds and a death heatmap.
     View(view::Args),
+    /// How bots do on each of many maps (files, or folders of them), one row a map: load
+    /// warnings, the compiled area graph, lint's findings by kind, compiled-navigation item
+    /// tours (legs predicted, reached, within 10 % of the prediction, deaths, the worst legs),
+    /// explorers' coverage (items marked, routable waypoints, floor covered) and an 8-bot
+    /// brain match (deaths, suicides, the longest a bot stood still). Maps run in parallel,
+    /// one thread each.
+    Survey(survey::Args),
 }
 
 /// Parses the command line, runs the command, and turns an error into its message on stderr
@@ -146,6 +154,7 @@ pub fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Replay(args) => replay::run(args),
         Command::View(args) => view::run(args),
+        Command::Survey(args) => survey::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

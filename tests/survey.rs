@@ -1,0 +1,116 @@
+//! `botarena survey`: a row and a JSON record per map, in the order given for any thread
+//! count, folders walked for their maps, a map that cannot be read reported in its row
+//! (exit 2), bad arguments refused.
+
+mod common;
+
+use common::{TempDir, bin, root};
+
+const QUICK: [&str; 6] = [
+    "--seeds",
+    "1-2",
+    "--explore-seconds",
+    "30",
+    "--match-seconds",
+    "20",
+];
+
+fn survey(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let o = bin().arg("survey").args(args).args(QUICK).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_record_per_map_the_same_for_any_thread_count() {
+    let maps = [
+        root().join("maps/arena.map"),
+        root().join("maps/rim_pool.map"),
+    ];
+    let mut records = Vec::new();
+    for threads in ["1", "2"] {
+        let mut args: Vec<&std::ffi::OsStr> = maps.iter().map(|m| m.as_os_str()).collect();
+        let more: [&std::ffi::OsStr; 3] =
+            ["--json".as_ref(), "--threads".as_ref(), threads.as_ref()];
+        args.extend(more);
+        let (code, out, err) = survey(&args);
+        assert_eq!(code, 0, "{err}");
+        let mut rows: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 2, "{out}");
+        assert!(rows[0]["map"].as_str().unwrap().ends_with("arena.map"));
+        assert!(rows[1]["map"].as_str().unwrap().ends_with("rim_pool.map"));
+        let arena = &rows[0];
+        assert!(arena["error"].is_null());
+        assert!(arena["areas"].as_u64().unwrap() > 10);
+        // The arena's rocket launcher is on a balcony only the plat reaches.
+        assert_eq!(arena["lint"]["only_by_lift"], 1);
+        let tour = &arena["tour"];
+        assert!(
+            tour["legs"].as_u64().unwrap() >= 8,
+            "every tour item, twice: {tour}"
+        );
+        assert!(tour["reached"].as_u64() <= tour["predicted"].as_u64());
+        assert!(arena["explore"]["items"].as_u64().unwrap() > 0);
+        assert_eq!(arena["brain"]["ticks"], 400);
+        for r in &mut rows {
+            // The one wall-clock figure.
+            r["compile_seconds"] = 0.into();
+        }
+        records.push(rows);
+    }
+    assert_eq!(
+        records[0], records[1],
+        "the same records on 1 and 2 threads"
+    );
+}
+
+#[test]
+fn folders_are_walked_and_a_bad_map_is_reported_in_its_row() {
+    let dir = TempDir::with_arena("survey-folder");
+    std::fs::create_dir_all(dir.join("maps/more")).unwrap();
+    std::fs::write(
+        dir.join("maps/more/broken.map"),
+        "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 )\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("maps/notes.txt"), "not a map").unwrap();
+    let (code, out, err) = survey(&[dir.join("maps").as_os_str()]);
+    assert_eq!(code, 2, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("map "), "{out}");
+    assert!(out.contains("\narena "), "{out}");
+    assert!(out.contains("\nbroken ") && out.contains("error:"), "{out}");
+    assert!(err.contains("1 of 2 maps could not be surveyed"), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let arena = root().join("maps/arena.map");
+    for (extra, word) in [
+        (vec!["--seeds", "1..5"], "seeds"),
+        (vec!["--leg-seconds", "0"], "leg-seconds"),
+        (vec!["--match-seconds", "nan"], "match-seconds"),
+    ] {
+        let o = bin()
+            .arg("survey")
+            .arg(&arena)
+            .args(&extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(word), "{err}");
+    }
+    let o = bin()
+        .args(["survey", "/nonexistent/maps"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such file or folder"));
+}
