@@ -304,6 +304,19 @@ fn brain_match(
     })
 }
 
+/// A lint finding kind in a few letters, for the table (docs/output.md lists them).
+fn short_kind(kind: &str) -> &str {
+    match kind {
+        "unreachable_item" => "unreach",
+        "far_spawn" => "far",
+        "one_way_trap" => "trap",
+        "only_by_lift" => "lift",
+        "only_by_long_fall" => "fall",
+        "off_the_floors" => "off",
+        other => other,
+    }
+}
+
 /// The table's header line.
 pub fn table_head() -> String {
     format!(
@@ -335,7 +348,7 @@ pub fn table_line(s: &MapSurvey) -> String {
     } else {
         s.lint
             .iter()
-            .map(|(k, n)| format!("{n} {k}"))
+            .map(|(k, n)| format!("{n} {}", short_kind(k)))
             .collect::<Vec<_>>()
             .join(", ")
     };
