@@ -68,6 +68,20 @@ def _act_space() -> spaces.MultiDiscrete:
     return spaces.MultiDiscrete(ACTION_NVEC)
 
 
+def _checked_settings(ticks_per_step: int, max_ticks: int | None, goal: Goal):
+    """Refuses a step length or episode limit below one tick and a goal that is not a
+    finite point; returns the goal as a tuple (or None)."""
+    if ticks_per_step < 1:
+        raise BotarenaError(f"ticks_per_step = {ticks_per_step}: expected at least 1")
+    if max_ticks is not None and max_ticks < 1:
+        raise BotarenaError(f"max_ticks = {max_ticks}: expected at least 1")
+    if goal is not None:
+        goal = tuple(float(x) for x in goal)
+        if len(goal) != 3 or not all(math.isfinite(x) for x in goal):
+            raise BotarenaError(f"goal {goal!r}: expected a finite (x, y, z) point")
+    return goal
+
+
 class _Core:
     """What both environments share: the match, actions to commands, rewards."""
 
@@ -82,14 +96,7 @@ class _Core:
         threads: int,
         record: bool = False,
     ) -> None:
-        if ticks_per_step < 1:
-            raise BotarenaError(f"ticks_per_step = {ticks_per_step}: expected at least 1")
-        if max_ticks is not None and max_ticks < 1:
-            raise BotarenaError(f"max_ticks = {max_ticks}: expected at least 1")
-        if goal is not None:
-            goal = tuple(float(x) for x in goal)
-            if len(goal) != 3 or not all(math.isfinite(x) for x in goal):
-                raise BotarenaError(f"goal {goal!r}: expected a finite (x, y, z) point")
+        goal = _checked_settings(ticks_per_step, max_ticks, goal)
         self.scenario = str(scenario)
         self.threads = threads
         self.record = record

@@ -16,7 +16,6 @@ episodes share a seed. ``infos`` holds per-match arrays: ``tick``, ``frags``, ``
 
 from __future__ import annotations
 
-import math
 from typing import Optional, Sequence
 
 import gymnasium
@@ -25,7 +24,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._native import OBS_LEN, BotarenaError, Match, VecMatch
-from .envs import ACTION_NVEC, _act_space, _obs_space
+from .envs import ACTION_NVEC, _act_space, _checked_settings, _obs_space
 
 _F32 = np.dtype(np.float32)
 _I64 = np.dtype("<i8")
@@ -47,14 +46,7 @@ class BotarenaVectorEnv(VectorEnv):
         goal: Optional[Sequence[float]] = None,
         threads: int | None = None,
     ) -> None:
-        if ticks_per_step < 1:
-            raise BotarenaError(f"ticks_per_step = {ticks_per_step}: expected at least 1")
-        if max_ticks is not None and max_ticks < 1:
-            raise BotarenaError(f"max_ticks = {max_ticks}: expected at least 1")
-        if goal is not None:
-            goal = tuple(float(x) for x in goal)
-            if len(goal) != 3 or not all(math.isfinite(x) for x in goal):
-                raise BotarenaError(f"goal {goal!r}: expected a finite (x, y, z) point")
+        goal = _checked_settings(ticks_per_step, max_ticks, goal)
         scenario = str(scenario)
         probe = Match(scenario, external=[player] if player is not None else [])
         if player is None:
