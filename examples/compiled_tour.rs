@@ -12,6 +12,9 @@
 //! - `MOVERS=7,15`: with `DBG`, those movers' (by index) phase and offset on each line;
 //! - `LEG=LABEL`: for that item's leg, the predicted runner's path and, tick by tick, the
 //!   bot's position, speed, the distance walked and how far along the path it is;
+//! - `WHY=1`: per leg not reached or over 10 %, what the bot was doing (activity and the
+//!   kind of reachability followed) tick by tick, summed, and each death with its cause and
+//!   what it was following; a total over the legs at the end;
 //! - `PROBE=x0,y0,z0,x1,y1,z1`: no tour; the areas along that line and the reachabilities
 //!   out of them.
 use std::collections::BTreeMap;
@@ -40,6 +43,11 @@ fn main() {
     let every = std::env::var("DBG_ALL").is_ok();
     let attr = std::env::var("ATTR").is_ok();
     let leg = std::env::var("LEG").ok();
+    let why = std::env::var("WHY").is_ok();
+    let mut doing: BTreeMap<String, u32> = BTreeMap::new();
+    let mut died: Vec<String> = Vec::new();
+    let mut total: BTreeMap<String, u32> = BTreeMap::new();
+    let mut before = String::new();
     if let Ok(line) = std::env::var("PROBE") {
         probe(&mesh, &line);
         return;
@@ -55,6 +63,44 @@ fn main() {
             if let Some(stop) = s {
                 attribute(&graph, stop, &spent);
                 spent.clear();
+            }
+        }
+        if why {
+            let what = doing_now(m);
+            for e in &m.sim.events {
+                if let botarena::sim::SimEvent::Death { cause, .. } = e {
+                    died.push(format!("{cause} during {before}"));
+                }
+            }
+            *doing.entry(what.clone()).or_default() += 1;
+            before = what;
+            if let Some(stop) = s {
+                let bad = stop.ratio().is_none_or(|r| r > 1.1);
+                if bad {
+                    let mut v: Vec<_> = doing.iter().collect();
+                    v.sort_by(|a, b| b.1.cmp(a.1));
+                    let top: Vec<String> = v
+                        .iter()
+                        .take(5)
+                        .map(|(k, n)| format!("{k} {:.1}s", **n as f32 * 0.05))
+                        .collect();
+                    println!(
+                        "WHY {} pred {:?} took {:?}: {} | deaths: {}",
+                        stop.item.label,
+                        stop.predicted,
+                        stop.reached_after,
+                        top.join(", "),
+                        died.join("; ")
+                    );
+                    for (k, n) in &doing {
+                        *total.entry(k.clone()).or_default() += n;
+                    }
+                    for d in &died {
+                        *total.entry(format!("DEATH {d}")).or_default() += 1;
+                    }
+                }
+                doing.clear();
+                died.clear();
             }
         }
         if let Some(leg) = &leg {
@@ -92,7 +138,7 @@ fn main() {
     for s in &stops {
         let r = s.ratio();
         ok += s.reached_after.is_some() as usize;
-        within += r.is_some_and(|r| (r - 1.0).abs() <= 0.1) as usize;
+        within += r.is_some_and(|r| r <= 1.1) as usize;
         println!(
             "{:24} from {:>6.0} {:>6.0} {:>5.0}  predicted {:>6}  took {:>6}  ratio {}",
             s.item.label,
@@ -115,6 +161,29 @@ fn main() {
         }
     }
     println!("reached {ok}/{}, within 10 %: {within}", stops.len());
+    if why {
+        let mut v: Vec<_> = total.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1));
+        for (k, n) in v {
+            println!("WHYTOTAL {n:>6} {k}");
+        }
+    }
+}
+
+/// `WHY`: the activity and the kind of reachability followed, as one label.
+fn doing_now(m: &Match) -> String {
+    let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
+    let alive = m.sim.player_vitals(0).is_none_or(|v| v.alive);
+    if !alive {
+        return "dead".into();
+    }
+    let mesh = &m.nav.as_ref().expect("compiled").mesh;
+    let kind = nav
+        .reach
+        .map(|r| mesh.reaches()[r as usize].kind.name())
+        .unwrap_or("-");
+    let detour = if nav.detour.is_some() { " detour" } else { "" };
+    format!("{} {kind}{detour}", activity(m))
 }
 
 /// `PROBE=x0,y0,z0,x1,y1,z1`: the areas under 41 points along the line (each once, in
@@ -143,11 +212,13 @@ fn probe(mesh: &NavMesh, line: &str) {
         };
         let area = &mesh.areas()[id as usize];
         println!(
-            "{p:.0}: area {id} floor {:.0} flags {:?} cells {:?}-{:?}",
+            "{p:.0}: area {id} floor {:.0} flags {:?} cells {:?}-{:?} z {:.0}..{:.0}",
             area.floor_z(q.truncate()),
             area.flags,
             area.cell_min,
-            area.cell_max
+            area.cell_max,
+            area.mins.z,
+            area.maxs.z
         );
         for r in mesh.reachabilities_from(id) {
             println!(
@@ -225,7 +296,14 @@ fn attribute(mesh: &NavMesh, stop: &CompiledStop, spent: &BTreeMap<&'static str,
 /// The leg's predicted path, then the bot tick by tick against it.
 fn follow_report(mesh: &NavMesh, stop: &CompiledStop, trail: &[(u64, Vec3, f32)]) {
     let Some(r) = leg_route(mesh, stop) else {
-        println!("LEG {}: no route", stop.item.label);
+        println!(
+            "LEG {}: no route (from {} in {:?}, stand {} in {:?})",
+            stop.item.label,
+            stop.from,
+            mesh.area_at(stop.from),
+            stop.item.stand,
+            mesh.area_at(stop.item.stand)
+        );
         return;
     };
     println!(

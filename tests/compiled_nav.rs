@@ -659,6 +659,36 @@ fn a_way_through_a_door_a_button_opens_is_predicted_by_way_of_the_button() {
     assert_eq!(stop.reached_after, None);
 }
 
+/// Two pools joined only by a tunnel under the wall between them (its ceiling far below
+/// the surface): a compiled bot swims down into the tunnel, through and up to the nailgun
+/// on the far landing. A crossing aimed at the very top of the depth pool and tunnel share
+/// kept the swimmer's head against the wall above the tunnel.
+#[test]
+fn a_swimmer_dives_into_a_tunnel_whose_ceiling_is_below_the_surface() {
+    use glam::Vec3;
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 256.));
+    // Landings at both ends, water between, a wall across it with a tunnel at the bottom.
+    b.solid(v(0., 0., 0.), v(128., 512., 192.), "L")
+        .solid(v(896., 0., 0.), v(1024., 512., 192.), "L")
+        .solid(v(504., 0., 72.), v(520., 512., 256.), "WALL")
+        .solid(v(504., 0., 0.), v(520., 200., 72.), "WALL")
+        .solid(v(504., 312., 0.), v(520., 512., 72.), "WALL")
+        .solid(v(128., 0., 0.), v(504., 512., 192.), "*water0")
+        .solid(v(520., 0., 0.), v(896., 512., 192.), "*water0")
+        .solid(v(504., 200., 0.), v(520., 312., 72.), "*water0")
+        .point("info_player_deathmatch", v(64., 256., 216.), &[])
+        .point("weapon_nailgun", v(960., 256., 200.), &[]);
+    let (level, cmap) = b.build();
+    let stop = tour_the_one_item(level, cmap, "the nailgun");
+    let predicted = stop.predicted.expect("a way through the tunnel");
+    let took = stop.reached_after.expect("through the tunnel");
+    assert!(
+        took <= 1.5 * predicted,
+        "took {took} s, predicted {predicted} s"
+    );
+}
+
 /// e1m1's nailgun is behind a door that sinks as a lift when a button fires it, waits its
 /// 5 s down and rises again with whoever stands on it. The prediction goes by way of the
 /// button and rides the door only when it leaves; the bot holds the ride's commands until

@@ -60,9 +60,13 @@ pub(super) fn fall_from_here(
     fit(&ctx.world(), mesh, fall, s).map(|turn| (next, turn))
 }
 
+/// How far inside the depth two swim areas share a swimmer crosses their border (units).
+const SWIM_INSIDE: f32 = 8.0;
+
 /// Where a swimmer at `origin` crosses swim reachability `reach` (start, end): between two
 /// swim areas side by side, at the point of their shared border nearest it, at its depth
-/// kept within both areas' spans, the run shifted there and level (the reachability was
+/// kept within both areas' spans (a little inside an opening's edge: there the box rubs
+/// on the opening's ceiling or sill and slides along it), the run shifted there and level (the reachability was
 /// measured at one place on the border; crossing anywhere along it is as good, and a
 /// swimmer that drifted into a narrow column beside the one it followed was sent back along
 /// it to that place). Other reachabilities as recorded.
@@ -82,7 +86,14 @@ pub(super) fn swim_crossing(
     let lr = r - l;
     let (lo, hi) = (a.mins.z.max(b.mins.z), a.maxs.z.min(b.maxs.z));
     let z = if lo <= hi {
-        origin.z.clamp(lo, hi)
+        // Where one area's span ends inside the other's, that end is the edge of an
+        // opening (a tunnel's ceiling, a sill): kept off it. A surface or floor both share
+        // bounds nothing.
+        let m = SWIM_INSIDE.min((hi - lo) * 0.5);
+        let edge = |x: f32, y: f32| if (x - y).abs() > 1.0 { m } else { 0.0 };
+        origin
+            .z
+            .clamp(lo + edge(a.mins.z, b.mins.z), hi - edge(a.maxs.z, b.maxs.z))
     } else {
         reach.start.z
     };
