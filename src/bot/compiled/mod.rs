@@ -13,7 +13,8 @@
 //!   a fall or a run into a teleporter that fits from the bot's own moving state near the
 //!   start is played on the run instead);
 //! - a reachability the bot fails to get through within twice its time (plus 3 s) is
-//!   left out of its choices for [`AVOID_SECONDS`], so the route goes round.
+//!   left out of its choices for [`AVOID_SECONDS`], so the route goes round; one that
+//!   fails again, twice as long each time ([`AVOID_DOUBLINGS`]).
 //!
 //! The brain asks [`NavQuery::seconds`] for its item choice. The hierarchy's goal
 //! searches are kept per (goal area, travel) under an LRU cap; they are made in the players'
@@ -77,6 +78,10 @@ const NEARER_SPEED: f32 = 30.0;
 
 /// Seconds a reachability a bot failed to get through is left out of its choices.
 pub const AVOID_SECONDS: f32 = 5.0;
+
+/// How many times a reachability failed again doubles the time it is left out (to
+/// 40 s): a failure that repeats has a cause the bot's waiting does not remove.
+pub const AVOID_DOUBLINGS: u8 = 3;
 
 pub use ctx::{FollowCtx, geometry_ctx};
 pub use doors::DoorState;

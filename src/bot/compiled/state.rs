@@ -7,7 +7,7 @@ use glam::Vec3;
 use crate::physics::pmove::UserCmd;
 use crate::sim::hash::{StateHash, StateHasher};
 
-use super::AVOID_SECONDS;
+use super::{AVOID_DOUBLINGS, AVOID_SECONDS};
 pub use crate::bot::Navigation;
 use crate::bot::movement::MoveRequest;
 
@@ -30,6 +30,9 @@ pub struct AreaNav {
     pub approach: f32,
     /// Reachabilities failed lately, with the seconds they stay left out.
     pub avoid: [Option<(u32, f32)>; 8],
+    /// The last reachabilities that failed, with how many times (most recent first): one
+    /// that fails again is left out twice as long as the time before.
+    pub failed: [Option<(u32, u8)>; 8],
     /// Degrees the played commands are turned by (the fit from where the bot started them).
     pub turn: f32,
     /// A reachability whose commands were played, until the bot lands (to check it landed
@@ -81,8 +84,16 @@ impl AreaNav {
     }
 
     pub(super) fn avoid(&mut self, r: u32) {
+        let k = self.failed.iter().position(|f| f.is_some_and(|f| f.0 == r));
+        let times = k.and_then(|k| self.failed[k]).map_or(0, |f| f.1);
+        let at = k.unwrap_or(self.failed.len() - 1);
+        self.failed[..=at].rotate_right(1);
+        self.failed[0] = Some((r, times.saturating_add(1)));
         self.avoid.rotate_right(1);
-        self.avoid[0] = Some((r, AVOID_SECONDS));
+        self.avoid[0] = Some((
+            r,
+            AVOID_SECONDS * 2f32.powi(times.min(AVOID_DOUBLINGS) as i32),
+        ));
     }
 }
 
@@ -106,6 +117,10 @@ impl StateHash for AreaNav {
         h.u64(opt(self.detour.map(|d| d.left)));
         h.u64(opt(self.backup.map(|b| b.0)));
         h.u64(self.backup.is_some_and(|b| b.1) as u64);
+        for f in self.failed.iter().flatten() {
+            h.u64(f.0 as u64);
+            h.u64(f.1 as u64);
+        }
     }
 }
 

@@ -678,3 +678,37 @@ fn a_bot_routes_into_slime_in_the_biosuit_and_out_of_what_it_is_in() {
         travel_of(TravelFlags::ALL)
     );
 }
+
+/// A reachability failed again is left out twice as long each time, up to eight times
+/// as long; another's first failure is left out the first time's length, and the memory
+/// of failures keeps the last eight reachabilities.
+#[test]
+fn a_reachability_that_fails_again_is_left_out_longer() {
+    use super::{AVOID_DOUBLINGS, AVOID_SECONDS};
+    let mut st = AreaNav::default();
+    let left = |st: &AreaNav, r: u32| {
+        st.avoid
+            .iter()
+            .flatten()
+            .find(|a| a.0 == r)
+            .map(|a| a.1)
+            .expect("left out")
+    };
+    for k in 0..6u8 {
+        st.avoid(7);
+        let want = AVOID_SECONDS * 2f32.powi(k.min(AVOID_DOUBLINGS) as i32);
+        assert_eq!(left(&st, 7), want, "failure {}", k + 1);
+    }
+    assert_eq!(left(&st, 7), 8.0 * AVOID_SECONDS);
+    st.avoid(9);
+    assert_eq!(left(&st, 9), AVOID_SECONDS);
+    assert_eq!(st.failed[0], Some((9, 1)));
+    assert_eq!(st.failed[1], Some((7, 6)));
+    // Eight others push the first out of the memory: it starts again from the start.
+    for r in 100..108 {
+        st.avoid(r);
+    }
+    assert!(st.failed.iter().flatten().all(|f| f.0 != 7));
+    st.avoid(7);
+    assert_eq!(left(&st, 7), AVOID_SECONDS);
+}
