@@ -12,9 +12,9 @@
 //! - `MOVERS=7,15`: with `DBG`, those movers' (by index) phase and offset on each line;
 //! - `LEG=LABEL`: for that item's leg, the predicted runner's path and, tick by tick, the
 //!   bot's position, speed, the distance walked and how far along the path it is;
-//! - `WHY=1`: per leg not reached or over 10 %, what the bot was doing (activity and the
-//!   kind of reachability followed) tick by tick, summed, and each death with its cause and
-//!   what it was following; a total over the legs at the end;
+//! - `WHY=1`: per leg not reached or over 10 %, what the bot was doing tick by tick
+//!   ([`botarena::survey::doing::doing`]), summed, and each death with its cause and what
+//!   the bot was doing before it; a total over the legs at the end;
 //! - `PROBE=x0,y0,z0,x1,y1,z1`: no tour; the areas along that line and the reachabilities
 //!   out of them.
 use std::collections::BTreeMap;
@@ -66,7 +66,7 @@ fn main() {
             }
         }
         if why {
-            let what = doing_now(m);
+            let what = botarena::survey::doing::doing(m);
             for e in &m.sim.events {
                 if let botarena::sim::SimEvent::Death { cause, .. } = e {
                     died.push(format!("{cause} during {before}"));
@@ -168,22 +168,6 @@ fn main() {
             println!("WHYTOTAL {n:>6} {k}");
         }
     }
-}
-
-/// `WHY`: the activity and the kind of reachability followed, as one label.
-fn doing_now(m: &Match) -> String {
-    let nav: AreaNav = m.sim.player_component(0).expect("the tourist");
-    let alive = m.sim.player_vitals(0).is_none_or(|v| v.alive);
-    if !alive {
-        return "dead".into();
-    }
-    let mesh = &m.nav.as_ref().expect("compiled").mesh;
-    let kind = nav
-        .reach
-        .map(|r| mesh.reaches()[r as usize].kind.name())
-        .unwrap_or("-");
-    let detour = if nav.detour.is_some() { " detour" } else { "" };
-    format!("{} {kind}{detour}", activity(m))
 }
 
 /// `PROBE=x0,y0,z0,x1,y1,z1`: the areas under 41 points along the line (each once, in

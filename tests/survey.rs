@@ -56,6 +56,33 @@ fn a_record_per_map_the_same_for_any_thread_count() {
             "every tour item, twice: {tour}"
         );
         assert!(tour["reached"].as_u64() <= tour["predicted"].as_u64());
+        // Each worst leg says what the bot spent it doing, most first, within the leg's
+        // time; the time of all slow and missed legs, by activity, holds each worst leg's.
+        let secs = |v: &serde_json::Value| v["seconds"].as_f64().unwrap();
+        let lost = tour["bad_leg_seconds"].as_array().unwrap();
+        let worst = tour["worst"].as_array().unwrap();
+        assert!(
+            !worst.is_empty(),
+            "the arena's tours have a slow leg: {tour}"
+        );
+        for w in worst {
+            let doing = w["doing"].as_array().unwrap();
+            assert!(!doing.is_empty() && doing.len() <= 3, "{w}");
+            assert!(doing.windows(2).all(|p| secs(&p[0]) >= secs(&p[1])), "{w}");
+            let took = w["took"].as_f64().unwrap_or(f64::INFINITY);
+            assert!(
+                doing.iter().map(secs).sum::<f64>() <= took.min(60.0) + 0.06,
+                "{w}"
+            );
+            assert_eq!(w["ended_at"].is_null(), !w["took"].is_null(), "{w}");
+            for d in doing {
+                let total = lost
+                    .iter()
+                    .find(|x| x["doing"] == d["doing"])
+                    .expect("summed");
+                assert!(secs(total) + 1e-3 >= secs(d), "{d} in {total}");
+            }
+        }
         assert!(arena["explore"]["items"].as_u64().unwrap() > 0);
         assert_eq!(arena["brain"]["ticks"], 400);
         for r in &mut rows {

@@ -20,6 +20,10 @@ use crate::scenario::tour::{tour_compiled, tour_items};
 use crate::sim::SimEvent;
 use crate::tick::{Match, MatchConfig, PlayerConfig};
 
+pub mod doing;
+
+use doing::{LegDoing, Spent, most_first};
+
 /// What a survey runs.
 #[derive(Clone, Debug, Serialize)]
 pub struct SurveyParams {
@@ -95,6 +99,9 @@ pub struct TourSummary {
     pub deaths: u32,
     /// The worst legs: not reached first, then the largest time over prediction.
     pub worst: Vec<WorstLeg>,
+    /// Where the time of the legs that went badly (not reached, or over 10 %) went: seconds
+    /// by what the bot was doing ([`doing::doing`]), most first — the failure classes.
+    pub bad_leg_seconds: Vec<Spent>,
 }
 
 /// One leg that went badly.
@@ -112,6 +119,12 @@ pub struct WorstLeg {
     pub took: Option<f32>,
     /// Deaths on the leg.
     pub deaths: u32,
+    /// What the bot spent the leg doing, seconds, most first (at most three).
+    pub doing: Vec<Spent>,
+    /// What it died of, with how many.
+    pub died_of: BTreeMap<&'static str, u32>,
+    /// Where it was when a leg not reached ran out of time.
+    pub ended_at: Option<[f32; 3]>,
 }
 
 /// What explorers learned.
@@ -180,7 +193,10 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
     let mesh = Arc::new(mesh);
     let items = tour_items(&level, &cmap);
     let mut legs = Vec::new();
+    let mut doings: Vec<LegDoing> = Vec::new();
+    let mut dt = 0.05;
     for &seed in &p.seeds {
+        let mut leg = LegDoing::default();
         let stops = tour_compiled(
             Arc::clone(&level),
             cmap.clone(),
@@ -188,7 +204,14 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
             &items,
             seed,
             p.leg_seconds,
-            |_, _| {},
+            |m, stop| {
+                // Called after each tick, then once more with the leg's stop.
+                dt = m.sim.dt;
+                match stop {
+                    None => leg.tick(m),
+                    Some(_) => doings.push(std::mem::take(&mut leg)),
+                }
+            },
         )
         .map_err(|e| e.to_string())?;
         legs.extend(stops.into_iter().map(|s| (seed, s)));
@@ -216,12 +239,22 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
             .total_cmp(&badness(&legs[a].1))
             .then(a.cmp(&b))
     });
+    let mut lost: BTreeMap<String, f32> = BTreeMap::new();
+    for (k, (_, s)) in legs.iter().enumerate() {
+        if badness(s) > 1.1 {
+            for x in doings[k].seconds(dt) {
+                *lost.entry(x.doing).or_default() += x.seconds;
+            }
+        }
+    }
+    t.bad_leg_seconds = most_first(lost);
     t.worst = order
         .into_iter()
         .take(WORST)
         .filter(|&i| badness(&legs[i].1) > 1.1)
         .map(|i| {
             let (seed, s) = &legs[i];
+            let d = &doings[i];
             WorstLeg {
                 seed: *seed,
                 item: s.item.label.clone(),
@@ -229,6 +262,9 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
                 predicted: s.predicted,
                 took: s.reached_after,
                 deaths: s.deaths,
+                doing: d.seconds(dt).into_iter().take(3).collect(),
+                died_of: d.deaths.clone(),
+                ended_at: s.reached_after.is_none().then(|| d.last.to_array()),
             }
         })
         .collect();
@@ -380,9 +416,24 @@ pub fn table_line(s: &MapSurvey) -> String {
         t.deaths,
     );
     let secs = |x: Option<f32>| x.map_or("–".to_string(), |x| format!("{x:.1} s"));
+    let spent = |v: &[Spent]| {
+        v.iter()
+            .map(|x| format!("{} {:.0} s", x.doing, x.seconds))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !t.bad_leg_seconds.is_empty() {
+        let top = &t.bad_leg_seconds[..t.bad_leg_seconds.len().min(4)];
+        out += &format!("    slow and missed legs' time: {}\n", spent(top));
+    }
     for w in &t.worst {
+        let died: Vec<String> = w
+            .died_of
+            .iter()
+            .map(|(cause, n)| format!("{n} {cause}"))
+            .collect();
         out += &format!(
-            "    worst: seed {} {} from ({:.0} {:.0} {:.0}): predicted {}, took {}{}\n",
+            "    worst: seed {} {} from ({:.0} {:.0} {:.0}): predicted {}, took {}{}{}; {}\n",
             w.seed,
             w.item,
             w.from[0],
@@ -390,11 +441,16 @@ pub fn table_line(s: &MapSurvey) -> String {
             w.from[2],
             secs(w.predicted),
             secs(w.took),
-            if w.deaths > 0 {
-                format!(", {} deaths", w.deaths)
-            } else {
+            w.ended_at.map_or(String::new(), |e| format!(
+                ", left at ({:.0} {:.0} {:.0})",
+                e[0], e[1], e[2]
+            )),
+            if died.is_empty() {
                 String::new()
-            }
+            } else {
+                format!(", died: {}", died.join(", "))
+            },
+            spent(&w.doing)
         );
     }
     out
