@@ -601,6 +601,74 @@ fn a_compiled_bot_presses_the_button_that_opens_its_way() {
     assert_eq!(run("elsewhere"), None, "nothing fires the gate");
 }
 
+/// A gate that a button pushed down (a floor plate, pressed by standing on it) or up (a
+/// ceiling button, pressed by jumping into it from below) opens: a compiled bot whose only
+/// way on is through the gate goes to the button, presses it as a player would, and gets
+/// through (before, such buttons were not counted as openers and the bot stood at the
+/// gate).
+#[test]
+fn a_compiled_bot_stands_on_a_floor_plate_and_jumps_at_a_ceiling_button() {
+    use botarena::bot::control::ControllerConfig;
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let v = Vec3::new;
+    let run = |lo: Vec3, hi: Vec3, angle: &str| {
+        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+        b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
+            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
+            .brush_entity(
+                &[
+                    ("classname", "func_door"),
+                    ("angle", "-1"),
+                    ("targetname", "gate"),
+                    ("wait", "-1"),
+                ],
+                &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
+            )
+            .brush_entity(
+                &[
+                    ("classname", "func_button"),
+                    ("angle", angle),
+                    ("target", "gate"),
+                ],
+                &[(lo, hi, "BUTTON")],
+            )
+            .point("info_player_deathmatch", v(300., 100., 24.), &[]);
+        let (level, cmap) = b.build();
+        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+        let mut cfg = MatchConfig::new(
+            1,
+            vec![PlayerConfig {
+                name: "opener".into(),
+                controller: ControllerConfig::Route(v(800., 256., 24.03125)),
+                spawn: None,
+                start: Some((v(300., 100., 40.), 0.0)),
+                senses: Default::default(),
+                navigation: Navigation::Compiled,
+            }],
+        );
+        cfg.nav = Some(Arc::new(mesh));
+        let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+        (0..400).find(|_| {
+            m.step();
+            m.sim.player_state(0).unwrap().origin.x > 700.0
+        })
+    };
+    // A plate 8 units high on the floor, pushed down.
+    let plate = run(v(200., 400., 0.), v(264., 464., 8.), "-2");
+    assert!(
+        plate.is_some_and(|t| t < 160),
+        "through by the plate: {plate:?}"
+    );
+    // A button in the air 80 units up (a standing player's head is at 56, a jump's at
+    // about 101), pushed up.
+    let ceiling = run(v(200., 424., 80.), v(216., 440., 96.), "-1");
+    assert!(
+        ceiling.is_some_and(|t| t < 160),
+        "through by the ceiling button: {ceiling:?}"
+    );
+}
+
 /// A built map's only toured item (`what`, for the message), toured from seed 1's spawn
 /// for up to 30 s on the map's compiled graph: its stop.
 fn tour_the_one_item(

@@ -74,6 +74,18 @@ pub(super) fn detour(
             routed(again(ctx, nav, st, s, front, travel))
         }
         Opener::Touch { at, .. } => routed(again(ctx, nav, st, s, at, travel)),
+        Opener::Plate { at, jump, .. } => {
+            // On the plate, or under the ceiling button: stand (jumping into the button,
+            // once on the ground again).
+            if (at - s.origin).truncate().length() <= PRESS_RANGE
+                && (at.z - s.origin.z).abs() <= NEAR_LEVEL
+            {
+                let mut c = stand(s);
+                c.jump = jump && s.on_ground.is_some();
+                return Some(Step::Cmd(c));
+            }
+            routed(again(ctx, nav, st, s, at, travel))
+        }
         Opener::Shot {
             index,
             centre,

@@ -1,5 +1,6 @@
-//! Door openers: for each door a route may need open, what opens it (a button to press,
-//! a trigger to walk into, a face to shoot) and where a player stands to fire it. Read when
+//! Door openers: for each door a route may need open, what opens it (a button to press, a
+//! plate to stand on or a ceiling button to jump at, a trigger to walk into, a face to
+//! shoot) and where a player stands to fire it. Read when
 //! [`super::CompiledNav`] is made; the follower walks to the opener a shut door needs.
 //! Entry points: [`Opener`], [`firing_triggers`], [`fired_by_anything`].
 
@@ -10,8 +11,9 @@ use crate::map::{CollisionMap, EntId};
 use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS, PhysicsParams};
 
 /// What fires a door that does not open by approach (its targetname is the opener's
-/// target): a button pressed by walking into its face, a trigger walked into, or a button
-/// or trigger with health, which a shot fires.
+/// target): a button pressed by walking into its face, a floor plate stood on, a ceiling
+/// button jumped into, a trigger walked into, or a button or trigger with health, which a
+/// shot fires.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Opener {
     /// A button (mover index): the point in front of its face a player stands on to press
@@ -30,6 +32,16 @@ pub enum Opener {
         index: usize,
         /// A standing point in its box.
         at: Vec3,
+    },
+    /// A button pushed down or up (mover index): pressed by standing on it (a floor
+    /// plate), or by jumping into it from the floor below (a ceiling button).
+    Plate {
+        /// Mover index.
+        index: usize,
+        /// Where a player stands: on the plate, or under the ceiling button.
+        at: Vec3,
+        /// Whether the player jumps there (a ceiling button).
+        jump: bool,
     },
     /// A button or trigger with health (mover index): shot at its centre.
     Shot {
@@ -56,7 +68,8 @@ pub(super) struct NeededDoor {
 /// What fires door `mover` (its targetname is their target), with where a player goes to
 /// fire each: buttons and triggers with that target whose place is on a floor of `mesh`
 /// (a trigger's standing point nearest its centre; a button's front, its face's way out a
-/// box's half width and more, on the floor below it; for one with health, the nearest
+/// box's half width and more, on the floor below it; for one pushed down or up, a point
+/// standing on it or jumping into it, [`plate_place`]; for one with health, the nearest
 /// standing point `cmap` shows it from, [`shot_place`]).
 pub(super) fn openers(
     mesh: &NavMesh,
@@ -85,7 +98,13 @@ pub(super) fn openers(
             }
             MoverKind::Button { pressed, .. } => {
                 let push = pressed.normalize_or_zero();
-                if push.z.abs() > 0.7 || push == Vec3::ZERO {
+                if push.z.abs() > 0.7 {
+                    if let Some((at, jump)) = plate_place(mesh, m.mins, m.maxs, push.z < 0.0) {
+                        out.push(Opener::Plate { index, at, jump });
+                    }
+                    continue;
+                }
+                if push == Vec3::ZERO {
                     continue;
                 }
                 let depth = ((m.maxs - m.mins) * 0.5).dot(push.abs());
@@ -129,6 +148,24 @@ pub fn firing_triggers(level: &crate::map::Level, mover: usize) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Where a player stands to press a button that moves down or up (its box `mins`..`maxs`):
+/// for one pushed `down` (a floor plate), a standing point whose box rests on it; else one
+/// from which a jump brings the player's head into it (a ceiling button), with `true` for
+/// the jump ([`touch_point`] over the box grown down by a jump's rise).
+pub(super) fn plate_place(
+    mesh: &NavMesh,
+    mins: Vec3,
+    maxs: Vec3,
+    down: bool,
+) -> Option<(Vec3, bool)> {
+    if down {
+        // Standing on it, the box's bottom is level with its top.
+        return touch_point(mesh, mins, maxs + Vec3::Z).map(|at| (at, false));
+    }
+    let rise = crate::physics::pmove::JUMP_SPEED.powi(2) / (2.0 * PhysicsParams::default().gravity);
+    touch_point(mesh, mins - Vec3::Z * (rise - 1.0), maxs).map(|at| (at, true))
 }
 
 /// How far (units) from a button or trigger with health a bot looks for a place to shoot it
@@ -302,7 +339,7 @@ impl Opener {
     pub fn place(&self) -> Vec3 {
         match *self {
             Opener::Button { front, .. } => front,
-            Opener::Touch { at, .. } => at,
+            Opener::Touch { at, .. } | Opener::Plate { at, .. } => at,
             Opener::Shot { place, .. } => place,
         }
     }
