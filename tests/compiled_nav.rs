@@ -669,6 +669,55 @@ fn a_compiled_bot_stands_on_a_floor_plate_and_jumps_at_a_ceiling_button() {
     );
 }
 
+/// e4m3's jump west from the ledge at (487 913 152) passes through a door that opens as a
+/// player comes near, and its start lies outside the door's trigger field: a compiled bot
+/// sent over the jump goes into the field first, then takes the jump while the door stands
+/// open (before, it waited at the start for the door until it was taken for stuck).
+#[test]
+fn e4m3s_jump_through_a_door_that_opens_nearby_is_taken_after_opening_it() {
+    use botarena::bot::control::ControllerConfig;
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    use glam::Vec3;
+    let Some(dir) = quake_maps() else {
+        return;
+    };
+    let (level, cmap) = build_level(MapData::load(&dir.join("e4m3.map")).expect("e4m3 loads"));
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let (start, end) = (Vec3::new(487., 913., 152.), Vec3::new(208., 1076., 163.));
+    let jump = mesh
+        .reaches()
+        .iter()
+        .find(|r| r.start.distance(start) < 8.0 && r.end.distance(end) < 8.0)
+        .expect("the jump through the door");
+    assert!(
+        jump.needs
+            .iter()
+            .any(|n| matches!(n, botarena::aas::MoverNeed::Open(_))),
+        "it needs the door open: {jump:?}"
+    );
+    let mut cfg = MatchConfig::new(
+        1,
+        vec![PlayerConfig {
+            name: "jumper".into(),
+            controller: ControllerConfig::Route(end + Vec3::Z),
+            spawn: None,
+            start: Some((Vec3::new(487., 940., 153.), -90.0)),
+            senses: Default::default(),
+            navigation: Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::new(mesh));
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    let there = (0..300).find(|_| {
+        m.step();
+        (m.sim.player_state(0).unwrap().origin - end)
+            .truncate()
+            .length()
+            < 48.0
+    });
+    assert!(there.is_some(), "over the jump within 15 s");
+}
+
 /// A built map's only toured item (`what`, for the message), toured from seed 1's spawn
 /// for up to 30 s on the map's compiled graph: its stop.
 fn tour_the_one_item(

@@ -1,4 +1,5 @@
-//! Door state: the doors a match's routes wait on (those that do not open by approach),
+//! Door state: the doors a match's routes wait on (those that do not open by approach, and
+//! those that do but that a run needs open from a start outside their trigger field),
 //! what opens each, and which reachabilities through them are blocked now. Updated from
 //! the movers once a tick, before the routing stage; route queries read it
 //! ([`super::NavQuery`]) and a prediction changes its own copy ([`DoorState::assume_open`]).
@@ -23,6 +24,24 @@ pub struct DoorState {
     pub(super) count: usize,
     /// The doors some reachability needs, with what opens each.
     pub(super) needed: Vec<NeededDoor>,
+}
+
+/// Whether a player standing at `start` is outside every trigger field of door `mover`
+/// (a mover index; [`super::openers::door_fields`]): a door with a field, not opened from
+/// there.
+fn outside_field(level: &crate::map::Level, mover: usize, start: Vec3) -> bool {
+    use crate::physics::pmove::{PLAYER_MAXS, PLAYER_MINS};
+    let fields = super::openers::door_fields(level, mover);
+    !fields.is_empty()
+        && fields.iter().all(|&k| {
+            let t = &level.triggers[k];
+            !crate::map::collision::overlaps(
+                start + PLAYER_MINS,
+                start + PLAYER_MAXS,
+                t.mins,
+                t.maxs,
+            )
+        })
 }
 
 impl DoorState {
@@ -53,6 +72,19 @@ impl DoorState {
                         touch_opens: false,
                         ..
                     } => at.unwrap_or(open),
+                    // A door that opens as a player comes near, which a run (a jump, a
+                    // fall) needs open from a start outside its trigger field: the bot at
+                    // the start does not open it, so it goes into the field first.
+                    MoverKind::Door {
+                        open,
+                        touch_opens: true,
+                        ..
+                    } if at.is_none()
+                        && r.kind.played()
+                        && outside_field(level, mover, r.start) =>
+                    {
+                        open
+                    }
                     MoverKind::SecretDoor { open, .. } => at.unwrap_or(open),
                     _ => continue,
                 };

@@ -70,7 +70,8 @@ pub(super) struct NeededDoor {
 /// (a trigger's standing point nearest its centre; a button's front, its face's way out a
 /// box's half width and more, on the floor below it; for one pushed down or up, a point
 /// standing on it or jumping into it, [`plate_place`]; for one with health, the nearest
-/// standing point `cmap` shows it from, [`shot_place`]).
+/// standing point `cmap` shows it from, [`shot_place`]); and for a door that opens as a
+/// player comes near, a standing point in its trigger field ([`door_fields`]).
 pub(super) fn openers(
     mesh: &NavMesh,
     cmap: &CollisionMap,
@@ -124,6 +125,13 @@ pub(super) fn openers(
             _ => {}
         }
     }
+    // A door that opens when a player comes near: its trigger field walked into.
+    for index in door_fields(level, mover) {
+        let t = &level.triggers[index];
+        if let Some(at) = touch_point(mesh, t.mins, t.maxs) {
+            out.push(Opener::Touch { index, at });
+        }
+    }
     for index in firing_triggers(level, mover) {
         let t = &level.triggers[index];
         if let Some(at) = touch_point(mesh, t.mins, t.maxs) {
@@ -166,6 +174,20 @@ pub(super) fn plate_place(
     }
     let rise = crate::physics::pmove::JUMP_SPEED.powi(2) / (2.0 * PhysicsParams::default().gravity);
     touch_point(mesh, mins - Vec3::Z * (rise - 1.0), maxs).map(|at| (at, true))
+}
+
+/// The trigger fields (indices into the level's triggers) that open door `mover` (a mover
+/// index) when a player comes near: the field its linked group spawns (Quake's
+/// `spawn_field`, the group's box grown by 60 units across).
+pub fn door_fields(level: &crate::map::Level, mover: usize) -> Vec<usize> {
+    use crate::map::level::TriggerKind;
+    let group = &level.movers[mover].linked;
+    (level.triggers.iter().enumerate())
+        .filter(|(_, t)| {
+            matches!(t.kind, TriggerKind::DoorField { mover: m } if m == mover || group.contains(&m))
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// How far (units) from a button or trigger with health a bot looks for a place to shoot it
