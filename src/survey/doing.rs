@@ -14,8 +14,12 @@ use crate::bot::compiled::AreaNav;
 use crate::sim::SimEvent;
 use crate::tick::Match;
 
-/// The tourist's activity this tick: dead, off any route (`no route`), walking or in the air
-/// on a walked reachability, going to or waiting at the start of a run (`at a jump's start`),
+/// Under this speed (u/s) a bot on the ground on a walked reachability has stopped (at a
+/// door, against a wall) rather than walking: a tenth of a run.
+const STOPPED: f32 = 32.0;
+
+/// The tourist's activity this tick: dead, off any route (`no route`), walking, stopped or
+/// in the air on a walked reachability, going to or waiting at the start of a run (`at a jump's start`),
 /// playing one (`on a jump`), or settling after one.
 pub fn doing(m: &Match) -> String {
     if !m.sim.player_vitals(0).is_none_or(|v| v.alive) {
@@ -36,10 +40,12 @@ pub fn doing(m: &Match) -> String {
         (Some(r), None) if floor_walk(mesh, r) => {
             let how = if s.water_level >= 2 {
                 "swimming"
-            } else if grounded {
-                "walking"
-            } else {
+            } else if !grounded {
                 "in the air"
+            } else if s.velocity.truncate().length() < STOPPED {
+                "stopped on the way"
+            } else {
+                "walking"
             };
             how.into()
         }
