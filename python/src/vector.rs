@@ -27,6 +27,8 @@ struct Shared {
     scenario: Scenario,
     level: Arc<botarena::map::Level>,
     cmap: botarena::map::CollisionMap,
+    /// The scenario's compiled navigation, made once for every episode.
+    nav: Option<Arc<botarena::aas::NavMesh>>,
     player: String,
     ticks: u64,
     goal: Goal,
@@ -62,7 +64,7 @@ fn build(sh: &Shared, seed: u64) -> Result<Env, String> {
     let mut sc = sh.scenario.clone();
     sc.seed = seed;
     let mut m = sc
-        .build_on(Arc::clone(&sh.level), sh.cmap.clone())
+        .build_with(Arc::clone(&sh.level), sh.cmap.clone(), sh.nav.clone())
         .map_err(|e| e.to_string())?;
     m.sim.threads = 1;
     let state = State::around(m, &sc, None);
@@ -187,17 +189,22 @@ impl PyVecMatch {
             sc.make_external(std::slice::from_ref(&player))?;
             let (level, cmap) = sc.load_map().map_err(|e| e.to_string())?;
             let level = Arc::new(level);
-            // Built once here, so that a scenario the map refuses fails now.
-            sc.build_on(Arc::clone(&level), cmap.clone())
-                .map_err(|e| e.to_string())?;
-            Ok((sc, level, cmap))
+            // Built once here, so that a scenario the map refuses fails now; its
+            // navigation is made once and shared by every episode.
+            let nav = sc
+                .build_on(Arc::clone(&level), cmap.clone())
+                .map_err(|e| e.to_string())?
+                .nav
+                .map(|n| Arc::clone(&n.mesh));
+            Ok((sc, level, cmap, nav))
         });
-        let (sc, level, cmap) = loaded.map_err(scenario_error)?;
+        let (sc, level, cmap, nav) = loaded.map_err(scenario_error)?;
         let shared = Shared {
             max_ticks: max_ticks.unwrap_or(sc.ticks),
             scenario: sc,
             level,
             cmap,
+            nav,
             player,
             ticks,
             goal,

@@ -33,5 +33,10 @@ def duel() -> str:
 
 
 @pytest.fixture(scope="session")
+def compiled_duel() -> str:
+    return str(ROOT / "scenarios" / "compiled_duel.toml")
+
+
+@pytest.fixture(scope="session")
 def default_scenario() -> str:
     return str(ROOT / "scenarios" / "default.toml")

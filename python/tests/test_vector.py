@@ -64,6 +64,30 @@ def test_the_step_after_an_episode_ends_starts_the_next_seed(duel):
     np.testing.assert_array_equal(obs[0], single.reset(seed=12)[0])
 
 
+def test_a_compiled_scenario_is_the_single_env_after_an_autoreset(compiled_duel):
+    """A scenario with a compiled-navigation bot: its navigation is made once for the
+    vector env and shared by every episode; an episode after an autoreset is the single
+    env's with that seed, tick for tick."""
+    venv = botarena.vector_env(compiled_duel, num_envs=2, player="learner", max_ticks=20)
+    venv.reset(seed=[4, 9])
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        venv.step(actions(rng, 2))
+    obs, _, _, _, infos = venv.step(actions(rng, 2))
+    assert list(infos["seed"]) == [6, 11]
+    singles = [botarena.gym_env(compiled_duel, player="learner", max_ticks=20) for _ in range(2)]
+    first = [e.reset(seed=s)[0] for e, s in zip(singles, [6, 11])]
+    np.testing.assert_array_equal(obs, np.stack(first))
+    for _ in range(15):
+        a = actions(rng, 2)
+        obs, rewards, _, _, _ = venv.step(a)
+        for i, e in enumerate(singles):
+            o, r, _, _, _ = e.step(a[i])
+            np.testing.assert_array_equal(obs[i], o)
+            assert rewards[i] == r
+    assert venv.hashes() == [e.match.hash() for e in singles]
+
+
 def test_same_seed_same_run_and_reset_without_seed_moves_on(duel):
     def run(env, seed):
         obs, _ = env.reset(seed=seed)

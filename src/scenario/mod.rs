@@ -485,6 +485,59 @@ impl Scenario {
         cmap: crate::map::CollisionMap,
     ) -> Result<Match, ScenarioError> {
         check::against_map(self, &level, &cmap)?;
+        let nav = self.navigation(&level, &cmap)?;
+        self.build_with(level, cmap, nav)
+    }
+
+    /// The compiled navigation the scenario's players need (a player with compiled
+    /// navigation or path hearing): its `nav` file loaded, or compiled here at the match's
+    /// tick rate (a second or so on an id map); `None` where none needs it. Many matches of
+    /// one scenario on one loaded map share it ([`Scenario::build_with`]): the same for
+    /// every seed.
+    pub fn navigation(
+        &self,
+        level: &crate::map::Level,
+        cmap: &crate::map::CollisionMap,
+    ) -> Result<Option<Arc<crate::aas::NavMesh>>, ScenarioError> {
+        let invalid = |line: usize, message: String| ScenarioError::Invalid {
+            path: self.path.display().to_string(),
+            line,
+            column: 1,
+            message,
+        };
+        let needs_nav = self.players.iter().any(|p| {
+            p.config.navigation == Navigation::Compiled
+                || p.config.senses.hearing_model == crate::bot::hearing::HearingModel::Path
+        });
+        let nav = match &self.nav {
+            Some((f, line)) => Some(
+                crate::aas::file::load_for(f, level)
+                    .map_err(|e| invalid(*line, format!("nav: {e}")))?,
+            ),
+            None if needs_nav => {
+                let params = crate::aas::CompileParams {
+                    tick_rate: self.tick_rate,
+                    threads: self.threads.unwrap_or(0),
+                    ..Default::default()
+                };
+                Some(
+                    crate::aas::compile(level, cmap, &params, &mut |_, _, _| {})
+                        .map_err(|e| invalid(0, format!("compiling navigation: {e}")))?,
+                )
+            }
+            None => None,
+        };
+        Ok(nav.map(Arc::new))
+    }
+
+    /// Builds the match on a map already loaded and checked ([`Scenario::build_on`] checks
+    /// the scenario against it) with the navigation [`Scenario::navigation`] made for it.
+    pub fn build_with(
+        &self,
+        level: Arc<crate::map::Level>,
+        cmap: crate::map::CollisionMap,
+        nav: Option<Arc<crate::aas::NavMesh>>,
+    ) -> Result<Match, ScenarioError> {
         let graph = match &self.waypoints {
             Some((f, line)) => {
                 let expect = (level.map.name.clone(), geometry_hash(&level));
@@ -500,37 +553,8 @@ impl Scenario {
             }
             None => None,
         };
-        let invalid = |line: usize, message: String| ScenarioError::Invalid {
-            path: self.path.display().to_string(),
-            line,
-            column: 1,
-            message,
-        };
-        let needs_nav = self.players.iter().any(|p| {
-            p.config.navigation == Navigation::Compiled
-                || p.config.senses.hearing_model == crate::bot::hearing::HearingModel::Path
-        });
-        let nav = match &self.nav {
-            Some((f, line)) => Some(
-                crate::aas::file::load_for(f, &level)
-                    .map_err(|e| invalid(*line, format!("nav: {e}")))?,
-            ),
-            // Compiled here at the match's tick rate (a second or so on an id map).
-            None if needs_nav => {
-                let params = crate::aas::CompileParams {
-                    tick_rate: self.tick_rate,
-                    threads: self.threads.unwrap_or(0),
-                    ..Default::default()
-                };
-                Some(
-                    crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
-                        .map_err(|e| invalid(0, format!("compiling navigation: {e}")))?,
-                )
-            }
-            None => None,
-        };
         let mut cfg = self.match_config();
-        cfg.nav = nav.map(Arc::new);
+        cfg.nav = nav;
         let nav_line = self.nav.as_ref().map(|n| n.1).unwrap_or(0);
         let mut m = Match::new(level, cmap, &cfg).map_err(|e| {
             let line = match &e {
