@@ -9,6 +9,7 @@
 //! `botarena.ScenarioError` (a scenario or map that cannot be loaded), `botarena.CommandError`
 //! (a command refused) or `botarena.BotarenaError` (their base).
 
+mod loaded;
 mod vector;
 
 use std::collections::VecDeque;
@@ -479,11 +480,11 @@ impl State {
             sc.seed = s;
         }
         sc.make_external(external)?;
-        let mut m = sc.build().map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(scenario)
+            .map_err(|e| format!("{}: {e}", scenario.display()))?;
+        let mut m = loaded::build(&sc, &text, external)?;
         m.sim.threads = threads;
         let recorder = if record {
-            let text = std::fs::read_to_string(scenario)
-                .map_err(|e| format!("{}: {e}", scenario.display()))?;
             let mut r = Recorder::new(&sc, &text, &m);
             r.set_external(external);
             Some(r)

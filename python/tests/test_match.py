@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import botarena
+from conftest import ROOT
 
 
 def test_every_tick_hash_equals_the_cli_run(cli, default_scenario, tmp_path):
@@ -28,6 +29,46 @@ def test_every_tick_hash_equals_the_cli_run(cli, default_scenario, tmp_path):
         got.append(m.hash())
     assert got == want
     assert m.tick == ticks
+
+
+def cli_hashes(cli, scenario, ticks, tmp_path):
+    out = tmp_path / "hashes.txt"
+    subprocess.run(
+        [str(cli), "run", str(scenario), "--ticks", str(ticks), "--hashes", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    return out.read_text().split()
+
+
+def match_hashes(scenario, ticks):
+    m = botarena.Match(str(scenario))
+    got = []
+    for _ in range(ticks):
+        m.step()
+        got.append(m.hash())
+    return got
+
+
+def test_matches_built_again_share_the_map_and_see_an_edit(cli, compiled_duel, tmp_path):
+    """Matches built one after another from one scenario (a gym env's resets) share its
+    loaded map and compiled navigation, and tick for tick equal the CLI's run; an edited
+    map is loaded afresh."""
+    want = cli_hashes(cli, compiled_duel, 100, tmp_path)
+    assert match_hashes(compiled_duel, 100) == want
+    assert match_hashes(compiled_duel, 100) == want
+    scenario = tmp_path / "duel.toml"
+    text = open(compiled_duel).read().replace("../maps/arena.map", "arena.map")
+    scenario.write_text(text)
+    arena = tmp_path / "arena.map"
+    arena.write_text((ROOT / "maps" / "arena.map").read_text())
+    before = match_hashes(scenario, 60)
+    assert before == cli_hashes(cli, scenario, 60, tmp_path)
+    with arena.open("a") as f:
+        f.write('{\n"classname" "item_armor2"\n"origin" "0 0 24"\n}\n')
+    after = match_hashes(scenario, 60)
+    assert after == cli_hashes(cli, scenario, 60, tmp_path)
+    assert after != before
 
 
 def test_threads_and_chunked_steps_give_the_same_hash(default_scenario):
