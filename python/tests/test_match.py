@@ -4,12 +4,14 @@ scoreboard; commands for external players; bad input raises with the CLI's messa
 import math
 import subprocess
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import botarena
-from conftest import ROOT
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_tick_hash_equals_the_cli_run(cli, default_scenario, tmp_path):
