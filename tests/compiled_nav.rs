@@ -538,6 +538,17 @@ fn hearing_model_key_is_checked() {
 /// deathmatch spawn in the first room.
 fn gated_rooms(target: &str) -> botarena::map::builder::MapBuilder {
     let v = glam::Vec3::new;
+    // Pressed westward.
+    gated_rooms_with((v(0., 432., 32.), v(8., 464., 64.)), "180", target)
+}
+
+/// [`gated_rooms`] with the button's box and `angle` (the way it is pushed) given.
+fn gated_rooms_with(
+    (lo, hi): (glam::Vec3, glam::Vec3),
+    angle: &str,
+    target: &str,
+) -> botarena::map::builder::MapBuilder {
+    let v = glam::Vec3::new;
     let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
     b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
         .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
@@ -550,17 +561,43 @@ fn gated_rooms(target: &str) -> botarena::map::builder::MapBuilder {
             ],
             &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
         )
-        // Pressed westward.
         .brush_entity(
             &[
                 ("classname", "func_button"),
-                ("angle", "180"),
+                ("angle", angle),
                 ("target", target),
             ],
-            &[(v(0., 432., 32.), v(8., 464., 64.), "BUTTON")],
+            &[(lo, hi, "BUTTON")],
         )
         .point("info_player_deathmatch", v(300., 100., 24.), &[]);
     b
+}
+
+/// A compiled bot started in the first of [`gated_rooms`] and routed to the second: the
+/// tick it is past the gate (x > 700), within 20 s.
+fn through_the_gate(b: botarena::map::builder::MapBuilder) -> Option<usize> {
+    use botarena::bot::control::ControllerConfig;
+    use botarena::tick::{Match, MatchConfig, PlayerConfig};
+    let v = glam::Vec3::new;
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let mut cfg = MatchConfig::new(
+        1,
+        vec![PlayerConfig {
+            name: "opener".into(),
+            controller: ControllerConfig::Route(v(800., 256., 24.03125)),
+            spawn: None,
+            start: Some((v(300., 100., 40.), 0.0)),
+            senses: Default::default(),
+            navigation: Navigation::Compiled,
+        }],
+    );
+    cfg.nav = Some(Arc::new(mesh));
+    let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
+    (0..400).find(|_| {
+        m.step();
+        m.sim.player_state(0).unwrap().origin.x > 700.0
+    })
 }
 
 /// A compiled bot whose only way on is through a door a button opens (as e1m1's doors
@@ -569,32 +606,7 @@ fn gated_rooms(target: &str) -> botarena::map::builder::MapBuilder {
 /// and the bot does not get through.
 #[test]
 fn a_compiled_bot_presses_the_button_that_opens_its_way() {
-    use botarena::bot::control::ControllerConfig;
-    use botarena::tick::{Match, MatchConfig, PlayerConfig};
-    use glam::Vec3;
-    let v = Vec3::new;
-    let run = |target: &str| {
-        let (level, cmap) = gated_rooms(target).build();
-        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
-        let goal = v(800., 256., 24.03125);
-        let mut cfg = MatchConfig::new(
-            1,
-            vec![PlayerConfig {
-                name: "opener".into(),
-                controller: ControllerConfig::Route(goal),
-                spawn: None,
-                start: Some((v(300., 100., 40.), 0.0)),
-                senses: Default::default(),
-                navigation: Navigation::Compiled,
-            }],
-        );
-        cfg.nav = Some(Arc::new(mesh));
-        let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
-        (0..400).find(|_| {
-            m.step();
-            m.sim.player_state(0).unwrap().origin.x > 700.0
-        })
-    };
+    let run = |target: &str| through_the_gate(gated_rooms(target));
     // To the button (about 450 units), to the doorway (about 560), the gate's rise.
     let through = run("gate").expect("through the gate within 20 s");
     assert!(through < 120, "{through} ticks");
@@ -608,52 +620,8 @@ fn a_compiled_bot_presses_the_button_that_opens_its_way() {
 /// gate).
 #[test]
 fn a_compiled_bot_stands_on_a_floor_plate_and_jumps_at_a_ceiling_button() {
-    use botarena::bot::control::ControllerConfig;
-    use botarena::tick::{Match, MatchConfig, PlayerConfig};
-    use glam::Vec3;
-    let v = Vec3::new;
-    let run = |lo: Vec3, hi: Vec3, angle: &str| {
-        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
-        b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
-            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
-            .brush_entity(
-                &[
-                    ("classname", "func_door"),
-                    ("angle", "-1"),
-                    ("targetname", "gate"),
-                    ("wait", "-1"),
-                ],
-                &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")],
-            )
-            .brush_entity(
-                &[
-                    ("classname", "func_button"),
-                    ("angle", angle),
-                    ("target", "gate"),
-                ],
-                &[(lo, hi, "BUTTON")],
-            )
-            .point("info_player_deathmatch", v(300., 100., 24.), &[]);
-        let (level, cmap) = b.build();
-        let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
-        let mut cfg = MatchConfig::new(
-            1,
-            vec![PlayerConfig {
-                name: "opener".into(),
-                controller: ControllerConfig::Route(v(800., 256., 24.03125)),
-                spawn: None,
-                start: Some((v(300., 100., 40.), 0.0)),
-                senses: Default::default(),
-                navigation: Navigation::Compiled,
-            }],
-        );
-        cfg.nav = Some(Arc::new(mesh));
-        let mut m = Match::new(Arc::new(level), cmap, &cfg).unwrap();
-        (0..400).find(|_| {
-            m.step();
-            m.sim.player_state(0).unwrap().origin.x > 700.0
-        })
-    };
+    let v = glam::Vec3::new;
+    let run = |lo, hi, angle: &str| through_the_gate(gated_rooms_with((lo, hi), angle, "gate"));
     // A plate 8 units high on the floor, pushed down.
     let plate = run(v(200., 400., 0.), v(264., 464., 8.), "-2");
     assert!(
