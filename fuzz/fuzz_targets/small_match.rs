@@ -6,13 +6,20 @@
 //! - its recorded replay verifies tick by tick;
 //! - compiling the room's navigation gives the same areas and reachabilities on one thread
 //!   and on two, and lint reads the result without a panic.
+//!
+//! The room's navigation is compiled first, at 16-unit cells, and saved as the `nav` file
+//! the scenario names: the match and its replay load it rather than compile the room again
+//! at the default 8-unit cells (four times the columns), which took most of an input's
+//! time. One input in eight leaves the file out, so that the compile in a build is fuzzed.
 #![no_main]
 
 use std::path::PathBuf;
 
 use arbitrary::Arbitrary;
-use botarena::aas::{CompileParams, compile};
+use botarena::aas::file::save;
+use botarena::aas::{CompileParams, NavMesh, compile};
 use botarena::lint::{LintParams, lint};
+use botarena::map::MapData;
 use botarena::map::builder::MapBuilder;
 use botarena::replay::Recorder;
 use botarena::scenario::Scenario;
@@ -31,6 +38,7 @@ struct World {
     players: Vec<Player>,
     seed: u8,
     ticks: u8,
+    compile_in_build: u8,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -112,8 +120,11 @@ fn map_text(w: &World) -> String {
     b.to_map_text("fuzz")
 }
 
-fn scenario_text(w: &World) -> String {
+fn scenario_text(w: &World, nav: bool) -> String {
     let mut s = format!("map = \"room.map\"\nseed = {}\nthreads = 1\n", w.seed);
+    if nav {
+        s += "nav = \"room.nav\"\n";
+    }
     // Most numbers land within the room and within range, some (`wild`) anywhere.
     let point = |p: (u8, u8, u8), wild: bool| {
         if wild {
@@ -181,8 +192,16 @@ fuzz_target!(|w: World| {
     let dir = std::env::temp_dir().join(format!("botarena-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder for the generated files");
     let map = map_text(&w);
-    std::fs::write(dir.join("room.map"), &map).expect("map written");
-    let text = scenario_text(&w);
+    let map_path = dir.join("room.map");
+    std::fs::write(&map_path, &map).expect("map written");
+    let nav_path = dir.join("room.nav");
+    let _ = std::fs::remove_file(&nav_path);
+    if let Some(mesh) = navigation(&map_path)
+        && w.compile_in_build % 8 != 0
+    {
+        save(&mesh, &nav_path).expect("nav written");
+    }
+    let text = scenario_text(&w, nav_path.exists());
     let path: PathBuf = dir.join("fuzz.toml");
     let s = match Scenario::parse(&text, &path) {
         Ok(s) => s,
@@ -217,20 +236,22 @@ fuzz_target!(|w: World| {
     let back =
         botarena::replay::Replay::from_bytes(&bytes, "fuzz.replay").expect("a replay reads back");
     back.verify(|_| {}).expect("a recorded replay verifies");
+});
 
-    // Navigation: the same on one thread and two; lint reads it.
-    let level = &m.sim.level;
-    let cmap = botarena::map::build_level(level.map.clone()).1;
+/// The room's navigation at 16-unit cells, the same on one thread and two (lint reads it);
+/// `None` where the map does not load or the compile refuses it (alike on both).
+fn navigation(map: &std::path::Path) -> Option<NavMesh> {
+    let (level, cmap) = botarena::map::build_level(MapData::load(map).ok()?);
     let params = |threads| CompileParams {
         cell: 16.0,
         threads,
         ..Default::default()
     };
-    let one = compile(level, &cmap, &params(1), &mut |_, _, _| {});
-    let two = compile(level, &cmap, &params(2), &mut |_, _, _| {});
+    let one = compile(&level, &cmap, &params(1), &mut |_, _, _| {});
+    let two = compile(&level, &cmap, &params(2), &mut |_, _, _| {});
     match (one, two) {
         (Ok(a), Ok(b)) => {
-            let json = |m: &botarena::aas::NavMesh| {
+            let json = |m: &NavMesh| {
                 serde_json::to_string(&(m.areas(), m.reaches())).expect("mesh serialises")
             };
             assert_eq!(
@@ -238,13 +259,17 @@ fuzz_target!(|w: World| {
                 json(&b),
                 "nav compile is the same on 1 and 2 threads"
             );
-            let _ = lint(level, &cmap, &a, LintParams::default());
+            let _ = lint(&level, &cmap, &a, LintParams::default());
+            Some(a)
         }
-        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string());
+            None
+        }
         (a, b) => panic!(
             "1 and 2 threads disagree: {:?} / {:?}",
             a.is_ok(),
             b.is_ok()
         ),
     }
-});
+}

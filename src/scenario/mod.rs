@@ -484,9 +484,31 @@ impl Scenario {
         level: Arc<crate::map::Level>,
         cmap: crate::map::CollisionMap,
     ) -> Result<Match, ScenarioError> {
-        check::against_map(self, &level, &cmap)?;
+        self.check_map(&level, &cmap)?;
         let nav = self.navigation(&level, &cmap)?;
         self.build_with(level, cmap, nav)
+    }
+
+    /// Checks the scenario against its loaded map (spawn points where players need them,
+    /// starts inside the sealed world and clear of brushes, targets within the map, removed
+    /// item classes the map has): what [`Scenario::build_on`] checks before it builds, for
+    /// a caller that builds with [`Scenario::build_with`].
+    pub fn check_map(
+        &self,
+        level: &crate::map::Level,
+        cmap: &crate::map::CollisionMap,
+    ) -> Result<(), ScenarioError> {
+        check::against_map(self, level, cmap)
+    }
+
+    /// Whether a player needs compiled navigation (compiled navigation or path hearing):
+    /// [`Scenario::navigation`] loads or compiles it only then, or where a `nav` file is
+    /// named.
+    pub fn needs_navigation(&self) -> bool {
+        self.players.iter().any(|p| {
+            p.config.navigation == Navigation::Compiled
+                || p.config.senses.hearing_model == crate::bot::hearing::HearingModel::Path
+        })
     }
 
     /// The compiled navigation the scenario's players need (a player with compiled
@@ -505,10 +527,7 @@ impl Scenario {
             column: 1,
             message,
         };
-        let needs_nav = self.players.iter().any(|p| {
-            p.config.navigation == Navigation::Compiled
-                || p.config.senses.hearing_model == crate::bot::hearing::HearingModel::Path
-        });
+        let needs_nav = self.needs_navigation();
         let nav = match &self.nav {
             Some((f, line)) => Some(
                 crate::aas::file::load_for(f, level)
