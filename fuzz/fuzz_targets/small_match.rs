@@ -7,10 +7,10 @@
 //! - compiling the room's navigation gives the same areas and reachabilities on one thread
 //!   and on two, and lint reads the result without a panic.
 //!
-//! The room's navigation is compiled first, at 16-unit cells, and saved as the `nav` file
-//! the scenario names: the match and its replay load it rather than compile the room again
-//! at the default 8-unit cells (four times the columns), which took most of an input's
-//! time. One input in eight leaves the file out, so that the compile in a build is fuzzed.
+//! The room's navigation is compiled first, at 32-unit cells (the 1- and 2-thread compiles
+//! took most of an input's time at 16), and saved as the `nav` file the scenario names: the
+//! match and its replay load it rather than compile the room again at the default 8-unit
+//! cells. One input in eight leaves the file out, so that the compile in a build is fuzzed.
 #![no_main]
 
 use std::path::PathBuf;
@@ -26,7 +26,7 @@ use botarena::scenario::Scenario;
 use glam::Vec3;
 use libfuzzer_sys::fuzz_target;
 
-/// The room: 512 × 512 × 256 units, so that a compile at 16-unit cells is quick.
+/// The room: 512 × 512 × 256 units, so that a compile is quick.
 const ROOM: f32 = 512.0;
 
 #[derive(Arbitrary, Debug)]
@@ -238,12 +238,12 @@ fuzz_target!(|w: World| {
     back.verify(|_| {}).expect("a recorded replay verifies");
 });
 
-/// The room's navigation at 16-unit cells, the same on one thread and two (lint reads it);
+/// The room's navigation at 32-unit cells, the same on one thread and two (lint reads it);
 /// `None` where the map does not load or the compile refuses it (alike on both).
 fn navigation(map: &std::path::Path) -> Option<NavMesh> {
     let (level, cmap) = botarena::map::build_level(MapData::load(map).ok()?);
     let params = |threads| CompileParams {
-        cell: 16.0,
+        cell: 32.0,
         threads,
         ..Default::default()
     };
