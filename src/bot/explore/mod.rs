@@ -154,6 +154,9 @@ pub struct Explorer {
     /// Frontier points a run was planned toward ([`Explorer::frontier_run`]), with the
     /// number of tries.
     pub frontier_tries: Vec<((i32, i32, i32), u32)>,
+    /// Cells of the waypoints a run was planned toward for the team's graph to reach them
+    /// ([`Explorer::link_run`]), with the number of tries.
+    pub link_tries: Vec<((i32, i32, i32), u32)>,
     /// Braking before a run is planned along the bot's own level ([`SETTLE_SPEED`]).
     pub settling: bool,
     /// Seconds before the next frontier run may be planned.
@@ -268,6 +271,7 @@ impl Explorer {
             run: None,
             planned: Vec::new(),
             frontier_tries: Vec::new(),
+            link_tries: Vec::new(),
             settling: false,
             frontier_wait: 0.0,
             bored: 0.0,

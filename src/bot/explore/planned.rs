@@ -6,6 +6,7 @@ use glam::Vec3;
 
 use crate::map::level::Level;
 use crate::map::{CollisionMap, EntId};
+use crate::nav::waypoints::WaypointGraph;
 use crate::physics::pmove::{PLAYER_MINS, PlayerState};
 use crate::sim::rng::SimRng;
 
@@ -221,6 +222,10 @@ pub(super) const LEVEL_RANGE: f32 = 768.0;
 /// most ([`Explorer::frontier_run`]).
 pub(super) const LEVEL_TRIES: usize = 3;
 
+/// Distance within which the waypoint nearest an explorer stands for where it is
+/// ([`Explorer::link_run`]).
+pub(super) const LINK_FROM: f32 = 256.0;
+
 /// Tries of a planned run per item and bot.
 pub const PLAN_TRIES: u32 = 3;
 
@@ -322,6 +327,59 @@ impl Explorer {
             }
         }
         false
+    }
+
+    /// Where the team has been everywhere near, a run planned over the physics toward the
+    /// nearest waypoint that the team's graph has no route to from the one nearest the bot
+    /// (up to [`PLAN_TRIES`] per waypoint, then the next nearest): most often the storey
+    /// above, left by a drop whose way back up nobody has walked. Explorers link only the
+    /// waypoints they walk between, so such a storey stays one-way however well it is
+    /// covered; the waypoints the run drops close the loop. (Only waypoints with a route
+    /// back to the bot's, the storeys above it, were tried too: fewer routable waypoints
+    /// on both sets of maps.) True when one was found.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is a separate read-only view the plan needs"
+    )]
+    pub(super) fn link_run(
+        &mut self,
+        map: &CollisionMap,
+        level: &Level,
+        visits: &VisitMap,
+        graph: &WaypointGraph,
+        s: &PlayerState,
+        (me, physics): (EntId, &crate::physics::PhysicsParams),
+        rng: &mut SimRng,
+        dt: f32,
+    ) -> bool {
+        let o = s.origin;
+        let Some((here, _)) = graph.nearest(o, LINK_FROM) else {
+            return false;
+        };
+        let routed = graph.routed_from(here);
+        let tries = &self.link_tries;
+        let q = graph
+            .waypoints()
+            .iter()
+            .filter(|w| !routed[w.number as usize] && !planned_out(tries, w.origin))
+            .map(|w| {
+                let d = w.origin - o;
+                (d.x * d.x + d.y * d.y + 4.0 * d.z * d.z, w.origin)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|n| n.1);
+        let Some(q) = q else {
+            return false;
+        };
+        plan_try(&mut self.link_tries, VisitMap::cell(q));
+        let goal = RunGoal {
+            standing: true,
+            ..RunGoal::touch(crate::planner::Goal {
+                mins: q - FRONTIER_BELOW,
+                maxs: q + FRONTIER_ABOVE,
+            })
+        };
+        self.run_to((map, level, visits), s, (me, physics), &goal, rng, dt)
     }
 
     /// The nearest frontier point nobody has visited on the bot's level that a run may

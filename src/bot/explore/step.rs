@@ -145,7 +145,8 @@ impl Explorer {
                 (known
                     && ex.frontier_wait <= 0.0
                     && (ex.find_gate(map, graph, level, visits, s)
-                        || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)))
+                        || ex.frontier_run(map, level, visits, s, pl, rng, dt, false)
+                        || ex.link_run(map, level, visits, graph, s, pl, rng, dt)))
                     || (leaving && ex.frontier_run(map, level, visits, s, pl, rng, dt, true))
             };
             if planner.is_some()

@@ -167,6 +167,33 @@ impl WaypointGraph {
         added
     }
 
+    /// Per waypoint: whether a route over the links (in their direction, blocked ones too)
+    /// leads to it from waypoint `from` (itself included).
+    pub fn routed_from(&self, from: u32) -> Vec<bool> {
+        let n = self.waypoints.len();
+        let mut next: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for w in &self.waypoints {
+            for l in &w.links {
+                next[l.from as usize].push(w.number);
+            }
+        }
+        let mut seen = vec![false; n];
+        let mut stack = Vec::new();
+        if let Some(s) = seen.get_mut(from as usize) {
+            *s = true;
+            stack.push(from);
+        }
+        while let Some(v) = stack.pop() {
+            for &u in &next[v as usize] {
+                if !seen[u as usize] {
+                    seen[u as usize] = true;
+                    stack.push(u);
+                }
+            }
+        }
+        seen
+    }
+
     /// Counts by kind, links by travel type, components.
     pub fn stats(&self) -> GraphStats {
         let mut s = GraphStats {
