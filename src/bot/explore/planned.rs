@@ -334,9 +334,7 @@ impl Explorer {
     /// (up to [`PLAN_TRIES`] per waypoint, then the next nearest): most often the storey
     /// above, left by a drop whose way back up nobody has walked. Explorers link only the
     /// waypoints they walk between, so such a storey stays one-way however well it is
-    /// covered; the waypoints the run drops close the loop. (Only waypoints with a route
-    /// back to the bot's, the storeys above it, were tried too: fewer routable waypoints
-    /// on both sets of maps.) True when one was found.
+    /// covered; the waypoints the run drops close the loop. True when one was found.
     #[allow(
         clippy::too_many_arguments,
         reason = "each is a separate read-only view the plan needs"

@@ -98,13 +98,7 @@ impl WaypointGraph {
     /// in waypoint order.
     pub fn strong_components(&self) -> Vec<Vec<u32>> {
         let n = self.waypoints.len();
-        // Links are stored on their target; successors are needed per source.
-        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for w in &self.waypoints {
-            for l in &w.links {
-                succ[l.from as usize].push(w.number);
-            }
-        }
+        let succ = self.successors();
         let nodes: Vec<u32> = (0..n as u32).collect();
         let mut comps =
             pathfinding::directed::strongly_connected_components::strongly_connected_components(
@@ -170,14 +164,8 @@ impl WaypointGraph {
     /// Per waypoint: whether a route over the links (in their direction, blocked ones too)
     /// leads to it from waypoint `from` (itself included).
     pub fn routed_from(&self, from: u32) -> Vec<bool> {
-        let n = self.waypoints.len();
-        let mut next: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for w in &self.waypoints {
-            for l in &w.links {
-                next[l.from as usize].push(w.number);
-            }
-        }
-        let mut seen = vec![false; n];
+        let next = self.successors();
+        let mut seen = vec![false; next.len()];
         let mut stack = Vec::new();
         if let Some(s) = seen.get_mut(from as usize) {
             *s = true;
@@ -192,6 +180,17 @@ impl WaypointGraph {
             }
         }
         seen
+    }
+
+    /// Per waypoint, the waypoints its links lead to (links are stored on their target).
+    fn successors(&self) -> Vec<Vec<u32>> {
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); self.waypoints.len()];
+        for w in &self.waypoints {
+            for l in &w.links {
+                succ[l.from as usize].push(w.number);
+            }
+        }
+        succ
     }
 
     /// Counts by kind, links by travel type, components.
