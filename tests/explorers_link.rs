@@ -7,7 +7,6 @@
 mod common;
 
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
-use botarena::scenario::explore::{ExploreConfig, explore};
 use glam::Vec3;
 
 #[test]
@@ -15,16 +14,7 @@ fn explorers_on_dm4_climb_back_to_what_they_dropped_from() {
     let Some(dir) = common::quake_maps() else {
         return;
     };
-    let (level, cmap) = common::quake_map(&dir, "dm4");
-    let cfg = ExploreConfig {
-        bots: 4,
-        seconds: 600.0,
-        seed: 1,
-        tick_rate: 20,
-        every: 600.0,
-        connect: false,
-    };
-    let m = explore(std::sync::Arc::new(level), cmap, &cfg, |_| {}).expect("the exploration runs");
+    let m = common::explorers_on_map(&dir, "dm4", 1);
     let st = m.learned.waypoints.stats();
     println!(
         "{} of {} waypoints routable",

@@ -2107,26 +2107,17 @@ fn an_explorer_in_the_biosuit_swims_a_tunnel_of_slime_and_one_without_keeps_out(
 /// into while it lasts).
 #[test]
 fn explorers_on_e1m1_swim_its_slime_tunnel_in_the_biosuit_to_the_invulnerability() {
-    use botarena::scenario::explore::{ExploreConfig, explore};
     let Some(dir) = common::quake_maps() else {
         return;
     };
-    let (level, cmap) = common::quake_map(&dir, "e1m1");
-    let level = std::sync::Arc::new(level);
-    let invulnerability = level
+    let m = common::explorers_on_map(&dir, "e1m1", 1);
+    let invulnerability = m
+        .sim
+        .level
         .items
         .iter()
         .position(|it| it.classname == "item_artifact_invulnerability")
         .expect("e1m1 has an invulnerability");
-    let cfg = ExploreConfig {
-        bots: 4,
-        seconds: 600.0,
-        seed: 1,
-        tick_rate: 20,
-        every: 600.0,
-        connect: false,
-    };
-    let m = explore(level, cmap, &cfg, |_| {}).expect("the exploration runs");
     assert!(
         m.learned.waypoints.item_waypoint(invulnerability).is_some(),
         "the invulnerability is not marked"

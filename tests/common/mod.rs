@@ -184,6 +184,22 @@ pub fn explorer_on(dir: &Path, name: &str, seed: u64, at: Vec3, yaw: f32) -> Mat
     match_of(level, cmap, seed, vec![explorer])
 }
 
+/// Four explorers on the id map `name` in `dir` for 600 s (seed `seed`, 20 Hz, no closing
+/// pass): the match after it, its learned graph the result.
+pub fn explorers_on_map(dir: &Path, name: &str, seed: u64) -> Match {
+    use botarena::scenario::explore::{ExploreConfig, explore};
+    let (level, cmap) = quake_map(dir, name);
+    let cfg = ExploreConfig {
+        bots: 4,
+        seconds: 600.0,
+        seed,
+        tick_rate: 20,
+        every: 600.0,
+        connect: false,
+    };
+    explore(Arc::new(level), cmap, &cfg, |_| {}).expect("the exploration runs")
+}
+
 /// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
 /// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
 pub fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
