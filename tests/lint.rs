@@ -158,6 +158,7 @@ fn lint_prints_text_json_and_svg_and_refuses_bad_input() {
     assert_eq!(v["map"], "arena");
     assert_eq!(v["findings"][0]["kind"], "only_by_lift");
     assert_eq!(v["spawns"].as_array().unwrap().len(), 4);
+    assert_eq!(v["params"]["plan_expansions"], 30_000);
     let pic = std::fs::read_to_string(&svg).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("lint: 1 finding(s)"));
     assert!(pic.contains("\nweapon_rocketlauncher\n"));
@@ -171,6 +172,10 @@ fn lint_prints_text_json_and_svg_and_refuses_bad_input() {
         (
             vec!["lint", "maps/arena.map", "--far-seconds", "0"],
             "--far-seconds",
+        ),
+        (
+            vec!["lint", "maps/arena.map", "--plan-expansions", "0"],
+            "--plan-expansions",
         ),
         (vec!["lint", "maps/nothing.map"], "nothing.map"),
     ] {

@@ -21,6 +21,11 @@ pub struct Args {
     /// A spawn point whose nearest weapon is more than this many seconds away is flagged.
     #[arg(long, default_value_t = 10.0)]
     far_seconds: f32,
+    /// Planner expansions from each start when an item no route reaches is rechecked
+    /// (fewer answer sooner and find fewer ways; at most 1,000,000).
+    #[arg(long, default_value_t = LintParams::default().plan_expansions as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    plan_expansions: u64,
     /// Print as JSON.
     #[arg(long)]
     json: bool,
@@ -65,6 +70,7 @@ pub fn run(args: Args) -> Outcome {
         &mesh,
         LintParams {
             far_seconds: args.far_seconds,
+            plan_expansions: args.plan_expansions as usize,
         },
     );
     if let Some(file) = &args.traffic {

@@ -38,11 +38,18 @@ pub const HURTING_FALL: f32 = 264.0;
 pub struct LintParams {
     /// A spawn point whose nearest weapon is farther than this, seconds, is flagged.
     pub far_seconds: f32,
+    /// Planner expansions from each start when an item no route reaches is rechecked by
+    /// the travel-time planner: a few seconds of running anywhere near at the default.
+    /// Fewer answer sooner and find fewer ways.
+    pub plan_expansions: usize,
 }
 
 impl Default for LintParams {
     fn default() -> Self {
-        LintParams { far_seconds: 10.0 }
+        LintParams {
+            far_seconds: 10.0,
+            plan_expansions: 30_000,
+        }
     }
 }
 
@@ -410,7 +417,7 @@ pub fn lint(level: &Level, cmap: &CollisionMap, mesh: &NavMesh, params: LintPara
     let no_fall =
         reach_without(&|r| r.kind == ReachKind::WalkOffLedge && r.start.z - r.end.z > HURTING_FALL);
     let reached_any = reach_without(&|_| false);
-    let mut recheck = why::Recheck::new(level, cmap, mesh, &reached_any);
+    let mut recheck = why::Recheck::new(level, cmap, mesh, &reached_any, params.plan_expansions);
     let mut item_reports = Vec::new();
     for (j, (label, _, stand, area)) in items.iter().enumerate() {
         let unreachable_from: Vec<usize> = (0..spawns.len())

@@ -22,9 +22,6 @@ const TOUCH: f32 = 16.0;
 /// Reached areas the planner starts from, nearest first.
 const STARTS: usize = 3;
 
-/// Planner expansions from each start: a few seconds of running anywhere near.
-const EXPANSIONS: usize = 30_000;
-
 /// The highest a player gets onto from a floor without help: a jump's 44 units and a
 /// step's 18 more (a ledge's lip is stepped onto at the top of the jump).
 const JUMP_REACH: f32 = 62.0;
@@ -45,6 +42,8 @@ pub(super) struct Recheck<'a> {
     /// Areas some spawn point reaches.
     reached: &'a [bool],
     planning: Option<(CollisionMap, Vec<Vec3>, PlanConfig)>,
+    /// Planner expansions from each start ([`super::LintParams::plan_expansions`]).
+    expansions: usize,
     /// The world with the movers where they start, made on first use.
     placed: std::cell::OnceCell<CollisionMap>,
 }
@@ -55,6 +54,7 @@ impl<'a> Recheck<'a> {
         cmap: &'a CollisionMap,
         mesh: &'a NavMesh,
         reached: &'a [bool],
+        expansions: usize,
     ) -> Recheck<'a> {
         Recheck {
             level,
@@ -62,6 +62,7 @@ impl<'a> Recheck<'a> {
             mesh,
             reached,
             planning: None,
+            expansions,
             placed: std::cell::OnceCell::new(),
         }
     }
@@ -97,10 +98,10 @@ impl<'a> Recheck<'a> {
     /// The planner from up to [`STARTS`] of `near` to `item`'s pickup box.
     fn plan_from(&mut self, near: &[(u32, Vec3, f32)], item: &ItemRef) -> Option<Verdict> {
         let physics = PhysicsParams::default();
-        let (level, cmap) = (self.level, self.cmap);
+        let (level, cmap, expansions) = (self.level, self.cmap, self.expansions);
         let (open, free, cfg) = self.planning.get_or_insert_with(|| {
             let cfg = PlanConfig {
-                expansions: EXPANSIONS,
+                expansions,
                 stop_at_first: true,
                 ..Default::default()
             };
