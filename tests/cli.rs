@@ -618,9 +618,9 @@ fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
     let out = bin()
         .args([
             "times",
-            "maps/proving.map",
+            "maps/arena.map",
             "--items",
-            "item_shells,item_health",
+            "weapon_supershotgun,item_armor2",
             "--samples",
             "3000",
             "--csv",
@@ -636,14 +636,27 @@ fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds"
+        "from,to,rrt_seconds,graph_seconds,best_seconds,best_from,expansions,first_at,\
+         route_seconds,bot_seconds"
     );
     assert_eq!(lines.len(), 3, "two directed pairs: {text}");
+    // Each pair has the area graph's time beside the planner's, and the quicker of the two
+    // with its source.
+    for l in &lines[1..] {
+        let f: Vec<&str> = l.split(',').collect();
+        let num = |s: &str| s.parse::<f32>().ok();
+        let (rrt, graph, best) = (num(f[2]), num(f[3]), num(f[4]));
+        let graph = graph.expect("the graph routes between the two: {l}");
+        match rrt {
+            Some(p) if p < graph => assert_eq!((best, f[5]), (Some(p), "planner"), "{l}"),
+            _ => assert_eq!((best, f[5]), (Some(graph), "graph"), "{l}"),
+        }
+    }
     let svg = dir.join("tree.svg");
     let out = bin()
         .args([
             "times",
-            "maps/proving.map",
+            "maps/arena.map",
             "--from",
             "0",
             "--to",
@@ -663,6 +676,7 @@ fn times_and_reach_print_tables_draw_trees_and_refuse_bad_input() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["expansions"], 2000);
+    assert!(v["graph"].as_f64().is_some_and(|g| g > 0.0), "{v}");
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let reach = dir.join("reach.svg");
     let out = bin()

@@ -316,7 +316,7 @@ fn the_area_metric_routes_nodes_by_graph_time_and_finds_the_ledge_way() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--metric area"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.nav"));
 }
 
 /// The planner's controls played by a scripted player in the simulation from `start`: the

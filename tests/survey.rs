@@ -6,13 +6,15 @@ mod common;
 
 use common::{TempDir, bin, root};
 
-const QUICK: [&str; 6] = [
+const QUICK: [&str; 8] = [
     "--seeds",
     "1-2",
     "--explore-seconds",
     "30",
     "--match-seconds",
     "20",
+    "--planner-expansions",
+    "20000",
 ];
 
 fn survey(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
@@ -85,6 +87,24 @@ fn a_record_per_map_the_same_for_any_thread_count() {
         }
         assert!(arena["explore"]["items"].as_u64().unwrap() > 0);
         assert_eq!(arena["brain"]["ticks"], 400);
+        // The planner over the arena's two weapons, both ways, beside the area graph.
+        let planner = &arena["planner"];
+        assert_eq!(planner["pairs"], 2, "{planner}");
+        assert_eq!(planner["connected"], 2, "the graph joins them: {planner}");
+        let n = |k: &str| planner[k].as_u64().unwrap();
+        assert!(n("within_5pct") <= n("found") && n("found") <= n("connected"));
+        for w in planner["worst"].as_array().unwrap() {
+            let (p, g) = (w["rrt"].as_f64(), w["graph"].as_f64().unwrap());
+            assert!(p.is_none_or(|p| p > 1.05 * g), "{w}");
+            assert_eq!(
+                w["best_from"],
+                if p.is_some_and(|p| p < g) {
+                    "planner"
+                } else {
+                    "graph"
+                }
+            );
+        }
         for r in &mut rows {
             // The one wall-clock figure.
             r["compile_seconds"] = 0.into();

@@ -107,9 +107,10 @@ enum Command {
     /// navigation compile times; prints a table.
     Bench(bench::Args),
     /// Travel times between items for level designers (a kinodynamic RRT over the player
-    /// physics): the directed table for the chosen items, or with --from/--to one pair and
-    /// its tree as a picture. With --waypoints, also the route distance / 320 u/s and a bot
-    /// sent there through the simulation.
+    /// physics) beside the compiled area graph's route time, and the quicker of the two
+    /// with its source: the directed table for the chosen items, or with --from/--to one
+    /// pair and its tree as a picture. With --waypoints, also the route distance / 320 u/s
+    /// and a bot sent there through the simulation.
     Times(times::Args),
     /// Where a player can get from an item within T seconds (the planner's tree, drawn by
     /// time).
@@ -129,9 +130,10 @@ enum Command {
     /// How bots do on each of many maps (files, or folders of them), one row a map: load
     /// warnings, the compiled area graph, lint's findings by kind, compiled-navigation item
     /// tours (legs predicted, reached, within 10 % of the prediction, deaths, the worst legs),
-    /// explorers' coverage (items marked, routable waypoints, floor covered) and an 8-bot
-    /// brain match (deaths, suicides, the longest a bot stood still). Maps run in parallel,
-    /// one thread each.
+    /// explorers' coverage (items marked, routable waypoints, floor covered), an 8-bot
+    /// brain match (deaths, suicides, the longest a bot stood still) and the travel-time
+    /// planner over the weapon pairs (found, within 5 % of the area graph's time). Maps run
+    /// in parallel, one thread each.
     Survey(survey::Args),
 }
 

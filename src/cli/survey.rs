@@ -27,6 +27,11 @@ pub struct Args {
     /// Simulated seconds of an 8-bot brain match (0: none).
     #[arg(long, default_value_t = 300.0)]
     match_seconds: f64,
+    /// Planner expansions per directed weapon pair (0: no planner pairs): the travel-time
+    /// planner over every pair of the map's weapons beside the area graph's route time
+    /// (at the default, about a second a pair on a deathmatch map).
+    #[arg(long, default_value_t = botarena::planner::PlanConfig::default().expansions)]
+    planner_expansions: usize,
     /// Maps surveyed at once, one thread each (default: the machine's cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
@@ -70,6 +75,7 @@ pub fn run(args: Args) -> Outcome {
         leg_seconds: args.leg_seconds,
         explore_seconds: args.explore_seconds,
         match_seconds: args.match_seconds,
+        planner_expansions: args.planner_expansions,
         ..SurveyParams::default()
     };
     if !(args.leg_seconds.is_finite() && args.leg_seconds > 0.0) {

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use botarena::map::{CollisionMap, load_level};
 use botarena::nav::waypoint_file::load_for;
 use botarena::planner::times::{
-    CSV_HEAD, Compare, ItemRef, PairTime, csv_line, default_selection, items, pair_text, plan_one,
-    select, table, table_foot, table_head, table_line,
+    CSV_HEAD, Compare, ItemRef, PairTime, csv_line, default_selection, graph_time, items,
+    pair_text, plan_one, select, table, table_foot, table_head, table_line,
 };
 use botarena::planner::{Metric, PlanConfig};
 use botarena::render::{TreeDrawing, render_tree};
@@ -46,9 +46,11 @@ pub struct Args {
     /// time on the compiled area graph between the node's area and the sample's).
     #[arg(long, default_value = "euclidean")]
     metric: String,
-    /// The map's compiled navigation for `--metric area` (compiled here when not given).
+    /// The map's compiled navigation (compiled here when not given): the area graph's
+    /// route time beside the planner's, and `--metric area`.
     #[arg(long)]
     nav: Option<PathBuf>,
+
     /// A waypoint file for the map: adds the route and bot estimates.
     #[arg(long)]
     waypoints: Option<PathBuf>,
@@ -99,20 +101,16 @@ pub fn run(args: Args) -> Outcome {
             .map_err(|m| format!("--integration {m}"))?,
         ..Default::default()
     };
-    if cfg.metric == Metric::Area {
-        let mesh = match &args.nav {
-            Some(f) => botarena::aas::file::load_for(f, &level)?,
-            None => botarena::aas::compile(
-                &level,
-                &cmap,
-                &botarena::aas::CompileParams::default(),
-                &mut |_, _, _| {},
-            )?,
-        };
-        cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh))));
-    } else if args.nav.is_some() {
-        return Err("--nav is used only with --metric area".into());
-    }
+    let mesh = match &args.nav {
+        Some(f) => botarena::aas::file::load_for(f, &level)?,
+        None => botarena::aas::compile(
+            &level,
+            &cmap,
+            &botarena::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )?,
+    };
+    cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh))));
     let graph = args
         .waypoints
         .as_ref()
@@ -123,6 +121,10 @@ pub fn run(args: Args) -> Outcome {
         let to = select(&all, std::slice::from_ref(b))?;
         let (fa, fb) = (&all[from[0]], &all[to[0]]);
         let plan = plan_one(&level, &cmap, fa, fb, &cfg, &physics);
+        let graph_seconds = cfg
+            .area_metric
+            .as_ref()
+            .and_then(|am| graph_time(&am.mesh, &cmap, fa, fb));
         let (route, bot) = match &graph {
             Some(g) => compare(&level, &cmap, g, fa, fb, &physics),
             None => (None, None),
@@ -132,12 +134,12 @@ pub fn run(args: Args) -> Outcome {
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({
                     "from": fa.label, "to": fb.label, "rrt": plan.time(), "expansions": plan.expansions,
-                    "first_at": plan.first_at, "route": route, "bot": bot,
+                    "first_at": plan.first_at, "graph": graph_seconds, "route": route, "bot": bot,
                     "path": plan.path().iter().map(|p| p.to_array()).collect::<Vec<_>>(),
                 }))?
             );
         } else {
-            println!("{}", pair_text(fa, fb, &plan, route, bot));
+            println!("{}", pair_text(fa, fb, &plan, graph_seconds, route, bot));
         }
         if let Some(file) = &args.svg {
             let found = plan

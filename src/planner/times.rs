@@ -121,6 +121,13 @@ pub struct PairTime {
     pub to: String,
     /// The planner's best time, seconds (`None`: not found within the budget).
     pub rrt: Option<f32>,
+    /// The compiled area graph's route time, seconds, where the plan had one
+    /// ([`PlanConfig::area_metric`]) and it routes ([`graph_time`]).
+    pub graph: Option<f32>,
+    /// The quicker of the two ([`PairTime::best`]), seconds.
+    pub best: Option<f32>,
+    /// Where `best` comes from: `"planner"` or `"graph"`.
+    pub best_from: Option<&'static str>,
     /// Expansions made.
     pub expansions: usize,
     /// Expansions before the first solution.
@@ -130,6 +137,40 @@ pub struct PairTime {
     /// A bot sent there through the simulation (route controller), seconds, where a graph
     /// was given and it arrived within 60 s.
     pub bot: Option<f32>,
+}
+
+impl PairTime {
+    /// The quicker of the planner's and the graph's times, with where it comes from
+    /// (`"planner"` or `"graph"`; the graph on a tie: its time is the one bots follow).
+    pub fn quicker(&self) -> Option<(f32, &'static str)> {
+        match (self.rrt, self.graph) {
+            (Some(p), Some(g)) if p < g => Some((p, "planner")),
+            (_, Some(g)) => Some((g, "graph")),
+            (Some(p), None) => Some((p, "planner")),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The area graph's route time from where a player stands at `from` to where one stands
+/// at `to`, into no slime or lava (the planner drops a state in them): what a compiled
+/// bot's route predicts. `None` where either point is over no area or no route joins
+/// them.
+pub fn graph_time(
+    mesh: &crate::aas::NavMesh,
+    cmap: &CollisionMap,
+    from: &ItemRef,
+    to: &ItemRef,
+) -> Option<f32> {
+    use crate::aas::route::{Travel, build_cache, route};
+    let physics = PhysicsParams::default();
+    let stand = |p: Vec3| {
+        let o = stand_still(cmap, &physics, p).origin;
+        if mesh.area_at(o).is_some() { o } else { p }
+    };
+    let (a, b) = (stand(from.stand), stand(to.stand));
+    let cache = build_cache(mesh, mesh.area_at(b)?, Travel::ALL.dry());
+    route(mesh, &cache, a, b).map(|r| r.seconds)
 }
 
 /// The seed of a pair: the run's seed mixed with both items, so each pair's tree is the
@@ -204,14 +245,27 @@ pub fn table(
                     let (fa, fb) = (&all[a], &all[b]);
                     let p = plan_pair(cmap, physics, free, fa, fb, cfg);
                     let (route, bot) = compare.map(|c| c(cmap, fa, fb)).unwrap_or((None, None));
+                    let graph = cfg
+                        .area_metric
+                        .as_ref()
+                        .and_then(|am| graph_time(&am.mesh, cmap, fa, fb));
                     let row = PairTime {
                         from: fa.label.clone(),
                         to: fb.label.clone(),
                         rrt: p.time(),
+                        graph,
+                        best: None,
+                        best_from: None,
                         expansions: p.expansions,
                         first_at: p.first_at,
                         route,
                         bot,
+                    };
+                    let quicker = row.quicker();
+                    let row = PairTime {
+                        best: quicker.map(|q| q.0),
+                        best_from: quicker.map(|q| q.1),
+                        ..row
                     };
                     if tx.send((k, row)).is_err() {
                         break;
@@ -300,18 +354,26 @@ pub fn table_text(rows: &[PairTime], budget: &str, compared: bool) -> String {
 /// The text table's first line.
 pub fn table_head() -> String {
     format!(
-        "{:<28} {:<28} {:>8} {:>8} {:>8}\n",
-        "from", "to", "planner", "route", "bot"
+        "{:<28} {:<28} {:>9} {:>9} {:>9} {:<8} {:>8} {:>8}\n",
+        "from", "to", "planner", "graph", "best", "from", "route", "bot"
     )
 }
 
-/// One pair's line of the text table.
+/// One pair's line of the text table: the planner's and the graph's times, the quicker
+/// with its source, then the waypoint estimates.
 pub fn table_line(r: &PairTime) -> String {
+    let (best, source) = match r.quicker() {
+        Some((t, s)) => (format!("{t:.2} s"), s),
+        None => ("–".to_string(), ""),
+    };
     format!(
-        "{:<28} {:<28} {:>8} {:>8} {:>8}\n",
+        "{:<28} {:<28} {:>9} {:>9} {:>9} {:<8} {:>8} {:>8}\n",
         r.from,
         r.to,
         seconds(r.rrt, "not found"),
+        seconds(r.graph, "no route"),
+        best,
+        source,
         seconds(r.route, "–"),
         seconds(r.bot, "–")
     )
@@ -322,9 +384,26 @@ pub fn table_line(r: &PairTime) -> String {
 pub fn table_foot(rows: &[PairTime], budget: &str, compared: bool) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
+    let connected: Vec<&PairTime> = rows.iter().filter(|r| r.graph.is_some()).collect();
+    if !connected.is_empty() {
+        let found = connected.iter().filter(|r| r.rrt.is_some()).count();
+        let close = connected
+            .iter()
+            .filter(|r| r.rrt.zip(r.graph).is_some_and(|(p, g)| p <= 1.05 * g))
+            .count();
+        let quicker = rows.iter().filter(|r| r.best_from == Some("planner"));
+        let _ = writeln!(
+            s,
+            "the area graph routes {} of {} pairs: the planner found {found} of them, {close} \
+             within 5 % of the graph's time, and was quicker on {}",
+            connected.len(),
+            rows.len(),
+            quicker.count()
+        );
+    }
     let _ = writeln!(
         s,
-        "{} of {} pairs found; {budget} expansions per pair{}",
+        "{} of {} pairs found by the planner; {budget} expansions per pair{}",
         rows.iter().filter(|r| r.rrt.is_some()).count(),
         rows.len(),
         if compared {
@@ -346,16 +425,20 @@ pub fn table_csv(rows: &[PairTime]) -> String {
 }
 
 /// The CSV table's header line.
-pub const CSV_HEAD: &str = "from,to,rrt_seconds,expansions,first_at,route_seconds,bot_seconds\n";
+pub const CSV_HEAD: &str = "from,to,rrt_seconds,graph_seconds,best_seconds,best_from,expansions,first_at,route_seconds,bot_seconds\n";
 
 /// One pair's CSV line.
 pub fn csv_line(r: &PairTime) -> String {
     let cell = |t: Option<f32>| t.map(|t| format!("{t:.2}")).unwrap_or_default();
+    let best = r.quicker();
     format!(
-        "{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{}\n",
         r.from,
         r.to,
         cell(r.rrt),
+        cell(r.graph),
+        cell(best.map(|b| b.0)),
+        best.map(|b| b.1).unwrap_or_default(),
         r.expansions,
         r.first_at.map(|f| f.to_string()).unwrap_or_default(),
         cell(r.route),
@@ -369,11 +452,13 @@ pub fn pair_text(
     from: &ItemRef,
     to: &ItemRef,
     plan: &Plan,
+    graph: Option<f32>,
     route: Option<f32>,
     bot: Option<f32>,
 ) -> String {
     format!(
-        "{} -> {}: planner {} ({} expansions, first solution after {}), route/320 {}, bot {}",
+        "{} -> {}: planner {} ({} expansions, first solution after {}), area graph {}, \
+         route/320 {}, bot {}",
         from.label,
         to.label,
         seconds(plan.time(), "not found"),
@@ -381,6 +466,7 @@ pub fn pair_text(
         plan.first_at
             .map(|f| f.to_string())
             .unwrap_or_else(|| "–".into()),
+        seconds(graph, "no route"),
         seconds(route, "not found"),
         seconds(bot, "not found")
     )

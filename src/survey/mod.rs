@@ -21,6 +21,7 @@ use crate::sim::SimEvent;
 use crate::tick::{Match, MatchConfig, PlayerConfig};
 
 pub mod doing;
+pub mod planner;
 
 use doing::{LegDoing, Spent, most_first};
 
@@ -40,6 +41,8 @@ pub struct SurveyParams {
     pub match_bots: usize,
     /// Simulated seconds of the brain match.
     pub match_seconds: f64,
+    /// Planner expansions per weapon pair (0: no planner pairs).
+    pub planner_expansions: usize,
 }
 
 impl Default for SurveyParams {
@@ -51,6 +54,7 @@ impl Default for SurveyParams {
             explore_seconds: 600.0,
             match_bots: 8,
             match_seconds: 300.0,
+            planner_expansions: crate::planner::PlanConfig::default().expansions,
         }
     }
 }
@@ -82,6 +86,8 @@ pub struct MapSurvey {
     pub explore: Option<ExploreSummary>,
     /// The brain match (none when not run).
     pub brain: Option<BrainSummary>,
+    /// The travel-time planner over the weapon pairs (none when not run).
+    pub planner: Option<planner::PlannerSummary>,
 }
 
 /// Item tours summed over seeds.
@@ -296,6 +302,15 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
     if p.match_bots > 0 && p.match_seconds > 0.0 {
         out.brain = Some(brain_match(&level, &cmap, p, seed)?);
     }
+    if p.planner_expansions > 0 {
+        out.planner = Some(planner::weapon_pairs(
+            &level,
+            &cmap,
+            &mesh,
+            p.planner_expansions,
+            seed,
+        ));
+    }
     Ok(())
 }
 
@@ -356,7 +371,7 @@ fn short_kind(kind: &str) -> &str {
 /// The table's header line.
 pub fn table_head() -> String {
     format!(
-        "{:<16} {:>4} {:>6} {:>7} {:>7}  {:<22} {:>17} {:>6}  {:>15}  {:<24}\n",
+        "{:<16} {:>4} {:>6} {:>7} {:>7}  {:<22} {:>17} {:>6}  {:>15}  {:<24}  {}\n",
         "map",
         "warn",
         "areas",
@@ -366,7 +381,8 @@ pub fn table_head() -> String {
         "tour pred/reach/10%",
         "deaths",
         "explore it/rt/fl",
-        "match deaths (suic) still"
+        "match deaths (suic) still",
+        "planner found/5%"
     )
 }
 
@@ -406,8 +422,11 @@ pub fn table_line(s: &MapSurvey) -> String {
             b.longest_still
         )
     });
+    let planner = s.planner.as_ref().map_or("–".to_string(), |p| {
+        format!("{}/{} {}", p.found, p.connected, p.within_5pct)
+    });
     let mut out = format!(
-        "{name:<16} {:>4} {:>6} {:>7} {:>6.1}s  {lint:<22} {:>17} {:>6}  {explore:>15}  {brain:<24}\n",
+        "{name:<16} {:>4} {:>6} {:>7} {:>6.1}s  {lint:<22} {:>17} {:>6}  {explore:>15}  {brain:<24}  {planner}\n",
         s.warnings,
         s.areas,
         s.reachabilities,
@@ -425,6 +444,18 @@ pub fn table_line(s: &MapSurvey) -> String {
     if !t.bad_leg_seconds.is_empty() {
         let top = &t.bad_leg_seconds[..t.bad_leg_seconds.len().min(4)];
         out += &format!("    slow and missed legs' time: {}\n", spent(top));
+    }
+    if let Some(p) = &s.planner {
+        for w in &p.worst {
+            out += &format!(
+                "    planner worst: {} -> {}: planner {}, graph {}\n",
+                w.from,
+                w.to,
+                w.rrt
+                    .map_or("not found".to_string(), |x| format!("{x:.2} s")),
+                w.graph.map_or("–".to_string(), |x| format!("{x:.2} s"))
+            );
+        }
     }
     for w in &t.worst {
         let died: Vec<String> = w
