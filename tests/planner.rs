@@ -114,6 +114,45 @@ fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
     assert!(path.iter().all(|p| p.z > -64.0), "never falls into the pit");
 }
 
+/// The best branch is shortened by straight runs after the search: on the arena's open
+/// floor every pair is as quick or quicker than the unshortened branch, some much quicker,
+/// and each plan's controls still reach the item at its time and not before.
+#[test]
+fn shortcuts_shorten_the_branch_and_its_controls_still_replay() {
+    let (level, cmap) = common::shipped("arena");
+    let all = items(&level, &cmap);
+    // The world the planner runs in: the arena's plat and door as `times` has them.
+    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(20_000));
+    let physics = PhysicsParams::default();
+    let (ssg, armour) = (
+        by_class(&all, "weapon_supershotgun"),
+        by_class(&all, "item_armor2"),
+    );
+    let mut gained = 0.0;
+    for (from, to) in [(ssg, armour), (armour, ssg)] {
+        let with = |shortcuts| PlanConfig {
+            shortcuts,
+            ..base.clone()
+        };
+        let long = plan_pair(&open, &physics, &free, from, to, &with(false));
+        let short = plan_pair(&open, &physics, &free, from, to, &with(true));
+        let (t0, t1) = (long.time().unwrap(), short.time().unwrap());
+        assert!(t1 <= t0, "{} -> {}: {t1} over {t0}", from.label, to.label);
+        gained += t0 - t1;
+        let controls = short.controls();
+        assert_eq!(controls.len() as f32 * 0.05, t1);
+        let start = stand_still(&open, &physics, from.stand);
+        let states = replay_controls(&open, &physics, start, &controls, &with(true));
+        assert!(to.goal.reached(states.last().unwrap()));
+        assert!(
+            states[..states.len() - 1]
+                .iter()
+                .all(|s| !to.goal.reached(s))
+        );
+    }
+    assert!(gained >= 0.3, "{gained} s gained in all");
+}
+
 #[test]
 fn an_item_on_a_ledge_above_jump_height_is_not_found() {
     let (level, cmap, all) = proving();

@@ -42,6 +42,11 @@
 //! cell holds at most 512 nodes. With these, 200,000 expansions on dm6 take about a
 //! second.
 //!
+//! After the search the best branch is shortened ([`shortcut`], on by default:
+//! [`PlanConfig::shortcuts`]): from each of its states a straight run toward a state further
+//! on, kept where the branch's remaining controls played from its end still reach the goal
+//! sooner — the branch an RRT grows wanders, each step turned at random.
+//!
 //! Deterministic: the tree depends only on the map, the start, the goal, the seed and the
 //! number of expansions. A wall-clock budget (`deadline`) is for people in a hurry and is not
 //! deterministic.
@@ -49,10 +54,12 @@
 //! Entry points: [`plan`], [`Plan::time`], [`Plan::controls`], [`replay_controls`].
 //!
 //! Files: this one (the search), `world` (plats, teleporters, the area metric), `grid`
-//! (the coverage grid and the goal queue), `times` (the item table).
+//! (the coverage grid and the goal queue), `shortcut` (the branch shortened), `times` (the
+//! item table).
 
 mod config;
 mod grid;
+mod shortcut;
 mod world;
 
 use std::time::Instant;
@@ -531,12 +538,18 @@ pub fn plan(
             }
         }
     }
-    Plan {
+    let mut plan = Plan {
         nodes,
         best,
         first_at,
         expansions: done,
         step: cfg.step,
         movers,
+    };
+    if let Some(g) = goal
+        && cfg.shortcuts
+    {
+        shortcut::shorten(&mut world, physics, cfg, &mut plan, |s| reached(g, s));
     }
+    plan
 }

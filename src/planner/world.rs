@@ -307,6 +307,9 @@ pub struct PlanConfig {
     pub area_metric: Option<std::sync::Arc<AreaMetric>>,
     /// Movers that move while the plan runs ([`lifts`]; none by default).
     pub lifts: std::sync::Arc<Lifts>,
+    /// After the search, shorten the best branch by straight runs verified to the goal
+    /// ([`super::shortcut`]).
+    pub shortcuts: bool,
     /// The goal counts only for a player standing on the ground: a region to stand on a
     /// narrow ledge beside a drop is otherwise touched on the way down past it.
     pub goal_standing: bool,
@@ -328,6 +331,7 @@ impl Default for PlanConfig {
             pushes: Vec::new(),
             me: None,
             area_metric: None,
+            shortcuts: true,
             lifts: Default::default(),
             goal_standing: false,
         }
