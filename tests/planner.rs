@@ -153,6 +153,50 @@ fn shortcuts_shorten_the_branch_and_its_controls_still_replay() {
     assert!(gained >= 0.3, "{gained} s gained in all");
 }
 
+/// With the compiled area graph, the planner starts from the graph's route run through
+/// the physics: on the arena, the way from the armour up to the launcher on its balcony
+/// rides the plat, which the tree finds only after thousands of expansions; the route's
+/// run is there before the first, and its controls replay to the launcher.
+#[test]
+fn the_area_graphs_route_is_the_first_solution() {
+    let (level, cmap) = common::shipped("arena");
+    let all = items(&level, &cmap);
+    let mesh = botarena::aas::compile(
+        &level,
+        &cmap,
+        &botarena::aas::CompileParams::default(),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(10));
+    let physics = PhysicsParams::default();
+    let with = |route_seed| PlanConfig {
+        route_seed,
+        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(
+            mesh.clone(),
+        )))),
+        ..base.clone()
+    };
+    let (armour, rl) = (
+        by_class(&all, "item_armor2"),
+        by_class(&all, "weapon_rocketlauncher"),
+    );
+    let unseeded = plan_pair(&open, &physics, &free, armour, rl, &with(false));
+    assert_eq!(unseeded.time(), None, "10 expansions do not find the plat");
+    let plan = plan_pair(&open, &physics, &free, armour, rl, &with(true));
+    assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
+    let t = plan.time().expect("the route rides the plat up");
+    let controls = plan.controls();
+    let start = stand_still(&open, &physics, armour.stand);
+    let states = replay_controls(&open, &physics, start, &controls, &with(true));
+    assert!(rl.goal.reached(states.last().unwrap()));
+    assert_eq!(states.len() as f32 * 0.05, t);
+    assert!(
+        states.iter().any(|s| s.origin.z > 100.0),
+        "up on the balcony"
+    );
+}
+
 #[test]
 fn an_item_on_a_ledge_above_jump_height_is_not_found() {
     let (level, cmap, all) = proving();

@@ -42,6 +42,10 @@
 //! cell holds at most 512 nodes. With these, 200,000 expansions on dm6 take about a
 //! second.
 //!
+//! With a compiled navigation ([`PlanConfig::area_metric`]) the tree starts from the area
+//! graph's route run through the physics ([`seed`], [`PlanConfig::route_seed`]): where it
+//! reaches the goal, the search only looks for a quicker way.
+//!
 //! After the search the best branch is shortened ([`shortcut`], on by default:
 //! [`PlanConfig::shortcuts`]): from each of its states a straight run toward a state further
 //! on, kept where the branch's remaining controls played from its end still reach the goal
@@ -54,11 +58,12 @@
 //! Entry points: [`plan`], [`Plan::time`], [`Plan::controls`], [`replay_controls`].
 //!
 //! Files: this one (the search), `world` (plats, teleporters, the area metric), `grid`
-//! (the coverage grid and the goal queue), `shortcut` (the branch shortened), `times` (the
-//! item table).
+//! (the coverage grid and the goal queue), `seed` (the graph's route as the first branch),
+//! `shortcut` (the branch shortened), `times` (the item table).
 
 mod config;
 mod grid;
+mod seed;
 mod shortcut;
 mod world;
 
@@ -275,6 +280,48 @@ pub fn plan(
     // Straight extensions toward the goal per node: they barely vary, so two are enough.
     let mut aimed: Vec<u8> = vec![0];
     let mut first_at = best.map(|_| 0);
+    // The area graph's route as the tree's first branch ([`seed`]).
+    if let (Some(g), Some(am), true, None) = (goal, &area_metric, cfg.route_seed, best) {
+        let start_movers = movers.clone();
+        let (steps, arrived) = seed::seed(
+            &mut world,
+            physics,
+            cfg,
+            am,
+            (&start, &start_movers),
+            g.centre(),
+            |s| reached(g, s),
+        );
+        let mut parent = 0u32;
+        for (state, cmd, mv) in steps {
+            let pnode = nodes[parent as usize];
+            let b = pnode.movers as usize;
+            let mblock = if mv[..] == movers[b * k..(b + 1) * k] {
+                pnode.movers
+            } else {
+                movers.extend_from_slice(&mv);
+                (movers.len() / k - 1) as u32
+            };
+            let n = nodes.len() as u32;
+            nodes.push(Node {
+                state,
+                parent,
+                cmd,
+                steps: pnode.steps + 1,
+                movers: mblock,
+            });
+            failed.push(0);
+            aimed.push(0);
+            node_area.push(area_of(state.origin));
+            grid.insert(state.origin, n, pnode.steps + 1);
+            queue.push(goal_score(&nodes[n as usize], g), n);
+            parent = n;
+        }
+        if arrived {
+            best = Some(parent);
+            first_at = Some(0);
+        }
+    }
     let mut done = 0;
     while done < cfg.expansions && !free.is_empty() {
         if best.is_some() && cfg.stop_at_first {

@@ -307,6 +307,9 @@ pub struct PlanConfig {
     pub area_metric: Option<std::sync::Arc<AreaMetric>>,
     /// Movers that move while the plan runs ([`lifts`]; none by default).
     pub lifts: std::sync::Arc<Lifts>,
+    /// With [`PlanConfig::area_metric`], start the tree with the area graph's route to the
+    /// goal, run through the physics ([`super::seed`]).
+    pub route_seed: bool,
     /// After the search, shorten the best branch by straight runs verified to the goal
     /// ([`super::shortcut`]).
     pub shortcuts: bool,
@@ -331,6 +334,7 @@ impl Default for PlanConfig {
             pushes: Vec::new(),
             me: None,
             area_metric: None,
+            route_seed: true,
             shortcuts: true,
             lifts: Default::default(),
             goal_standing: false,
