@@ -139,7 +139,8 @@ pub fn run(args: Args) -> Outcome {
                 }))?
             );
         } else {
-            println!("{}", pair_text(fa, fb, &plan, graph_seconds, route, bot));
+            let waypoints = graph.is_some().then_some((route, bot));
+            println!("{}", pair_text(fa, fb, &plan, graph_seconds, waypoints));
         }
         if let Some(file) = &args.svg {
             let found = plan

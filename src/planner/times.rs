@@ -446,19 +446,18 @@ pub fn csv_line(r: &PairTime) -> String {
     )
 }
 
-/// One pair's line: the planner's time, its expansions and first solution, and the other
-/// two estimates (`not found` where there is none).
+/// One pair's line: the planner's time, its expansions and first solution, the area
+/// graph's time, and with a waypoint graph (`waypoints`: route and bot) those two estimates
+/// (`not found` where there is none).
 pub fn pair_text(
     from: &ItemRef,
     to: &ItemRef,
     plan: &Plan,
     graph: Option<f32>,
-    route: Option<f32>,
-    bot: Option<f32>,
+    waypoints: Option<(Option<f32>, Option<f32>)>,
 ) -> String {
-    format!(
-        "{} -> {}: planner {} ({} expansions, first solution after {}), area graph {}, \
-         route/320 {}, bot {}",
+    let mut s = format!(
+        "{} -> {}: planner {} ({} expansions, first solution after {}), area graph {}",
         from.label,
         to.label,
         seconds(plan.time(), "not found"),
@@ -467,7 +466,13 @@ pub fn pair_text(
             .map(|f| f.to_string())
             .unwrap_or_else(|| "–".into()),
         seconds(graph, "no route"),
-        seconds(route, "not found"),
-        seconds(bot, "not found")
-    )
+    );
+    if let Some((route, bot)) = waypoints {
+        s += &format!(
+            ", route/320 {}, bot {}",
+            seconds(route, "not found"),
+            seconds(bot, "not found")
+        );
+    }
+    s
 }
