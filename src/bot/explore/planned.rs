@@ -69,6 +69,8 @@ impl PlannedRun {
             me: Some(me),
             teleporters: goal.teleporters.clone(),
             goal_standing: goal.standing,
+            // The first run found is played as found (shortening it is unmeasured here).
+            shortcuts: false,
             ..Default::default()
         };
         let goal = &goal.region;
