@@ -12,7 +12,7 @@
 use glam::Vec3;
 
 use super::world::{AreaMetric, PlanConfig, World};
-use crate::aas::route::{AreaCache, Travel, build_cache, cross};
+use crate::aas::route::{AreaCache, Travel, best_first, build_cache};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd};
@@ -162,18 +162,5 @@ fn run_at(to: Vec3) -> UserCmd {
 /// The first reachability of the graph's quickest route from `p` over area `a` to the
 /// cache's goal area, into no slime or lava (the planner drops a state in them).
 fn first(mesh: &NavMesh, cache: &AreaCache, a: u32, p: Vec3) -> Option<u32> {
-    mesh.reach_ids_from(a)
-        .iter()
-        .copied()
-        .filter(|&i| cache.travel.permits(mesh, &mesh.reaches()[i as usize]))
-        .map(|i| {
-            let r = &mesh.reaches()[i as usize];
-            (
-                cross(mesh, a, p, r.start) + r.seconds + cache.time[i as usize],
-                i,
-            )
-        })
-        .filter(|(t, _)| t.is_finite())
-        .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
-        .map(|(_, i)| i)
+    best_first(mesh, a, p, cache.travel, None, |i| cache.time[i as usize])?.1
 }

@@ -169,7 +169,7 @@ pub struct Route {
 
 /// The best first step from `from` (in area `area`) given `time_after(r)`: the time from
 /// reachability `r`'s end to the goal. `direct`: the time when no reachability is taken.
-fn best_first(
+pub fn best_first(
     mesh: &NavMesh,
     area: u32,
     from: Vec3,
