@@ -172,9 +172,10 @@ fn the_area_graphs_route_is_the_first_solution() {
     let physics = PhysicsParams::default();
     let with = |route_seed| PlanConfig {
         route_seed,
-        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(
-            mesh.clone(),
-        )))),
+        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(
+            Arc::new(mesh.clone()),
+            &level,
+        ))),
         ..base.clone()
     };
     let (armour, rl) = (
@@ -335,7 +336,10 @@ fn the_area_metric_routes_nodes_by_graph_time_and_finds_the_ledge_way() {
     let (level, cmap, all) = proving();
     let mesh =
         Arc::new(compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap());
-    let am = Arc::new(botarena::planner::AreaMetric::new(Arc::clone(&mesh)));
+    let am = Arc::new(botarena::planner::AreaMetric::new(
+        Arc::clone(&mesh),
+        &level,
+    ));
     // The table is the flat cache's answer from each area's centre.
     let goal = 0u32;
     let t = am.table(goal);
@@ -582,4 +586,67 @@ fn the_planner_waits_for_a_train_and_rides_it_over_lava() {
     let tick = sim_pickup_tick(level, cmap, &start, &controls, "weapon_supershotgun");
     println!("planner {t:.2} s; simulation picks it up at tick {tick:?}");
     assert_eq!(tick, Some(controls.len() as u64), "the simulation agrees");
+}
+
+/// Two rooms joined only through a gate: the area graph's time compared with the planner's
+/// (`graph_time`) is measured in the world the planner plans in. A gate that a button
+/// fires is shut there (the planner fires nothing), so no time; the same gate opening as a
+/// player comes near stands open, so the graph's way through it.
+#[test]
+fn graph_time_goes_through_no_door_that_waits_on_a_trigger() {
+    use botarena::planner::times::graph_time;
+    let v = Vec3::new;
+    let rooms = |gate: &[(&str, &str)]| {
+        let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+        b.solid(v(504., 0., 0.), v(520., 200., 128.), "WALL")
+            .solid(v(504., 312., 0.), v(520., 512., 128.), "WALL")
+            .brush_entity(gate, &[(v(504., 200., 0.), v(520., 312., 128.), "DOOR")])
+            .brush_entity(
+                &[
+                    ("classname", "func_button"),
+                    ("angle", "0"),
+                    ("target", "gate"),
+                ],
+                &[(v(100., 16., 0.), v(116., 48., 64.), "BUTTON")],
+            )
+            .point("info_player_deathmatch", v(300., 100., 24.), &[])
+            .point("weapon_supershotgun", v(200., 256., 24.), &[])
+            .point("weapon_nailgun", v(800., 256., 24.), &[]);
+        let (level, cmap) = b.build();
+        let mesh = botarena::aas::compile(
+            &level,
+            &cmap,
+            &botarena::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let am = botarena::planner::AreaMetric::new(Arc::new(mesh), &level);
+        let all = items(&level, &cmap);
+        let shut = am.shut.blocked.iter().filter(|b| **b).count();
+        let (a, b) = (
+            by_class(&all, "weapon_supershotgun"),
+            by_class(&all, "weapon_nailgun"),
+        );
+        (
+            shut,
+            graph_time(&am, &cmap, a, b),
+            graph_time(&am, &cmap, b, a),
+        )
+    };
+    let fired = [
+        ("classname", "func_door"),
+        ("angle", "-1"),
+        ("targetname", "gate"),
+        ("wait", "-1"),
+    ];
+    let (shut, there, back) = rooms(&fired);
+    assert!(shut > 0, "the ways through the fired gate are shut");
+    assert_eq!((there, back), (None, None), "no way but the shut gate");
+    let near = [("classname", "func_door"), ("angle", "-1")];
+    let (shut, there, back) = rooms(&near);
+    assert_eq!(shut, 0, "a gate opening on approach waits on nothing");
+    let there = there.expect("through the gate");
+    // About 600 units at running speed, less than 3 s.
+    assert!((1.5..3.0).contains(&there), "{there} s");
+    assert!(back.is_some());
 }

@@ -110,7 +110,10 @@ pub fn run(args: Args) -> Outcome {
             &mut |_, _, _| {},
         )?,
     };
-    cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh))));
+    cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(
+        Arc::new(mesh),
+        &level,
+    )));
     let graph = args
         .waypoints
         .as_ref()
@@ -124,7 +127,7 @@ pub fn run(args: Args) -> Outcome {
         let graph_seconds = cfg
             .area_metric
             .as_ref()
-            .and_then(|am| graph_time(&am.mesh, &cmap, fa, fb));
+            .and_then(|am| graph_time(am, &cmap, fa, fb));
         let (route, bot) = match &graph {
             Some(g) => compare(&level, &cmap, g, fa, fb, &physics),
             None => (None, None),

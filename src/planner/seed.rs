@@ -12,7 +12,7 @@
 use glam::Vec3;
 
 use super::world::{AreaMetric, PlanConfig, World};
-use crate::aas::route::{AreaCache, Travel, best_first, build_cache};
+use crate::aas::route::{AreaCache, Travel, best_first};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::movers::MoverState;
 use crate::physics::pmove::{PhysicsParams, PlayerState, UserCmd};
@@ -59,7 +59,7 @@ pub(super) fn seed(
     let Some(goal_area) = metric.area_under(goal) else {
         return (out, false);
     };
-    let cache = build_cache(mesh, goal_area, Travel::ALL.dry());
+    let cache = metric.cache(goal_area, Travel::ALL.dry());
     let mut s = *start.0;
     let mut movers = start.1.to_vec();
     let mut step = |s: &mut PlayerState, movers: &mut Vec<MoverState>, cmd: UserCmd| {

@@ -153,23 +153,25 @@ impl PairTime {
 }
 
 /// The area graph's route time from where a player stands at `from` to where one stands
-/// at `to`, into no slime or lava (the planner drops a state in them): what a compiled
-/// bot's route predicts. `None` where either point is over no area or no route joins
-/// them.
+/// at `to`, into no slime or lava (the planner drops a state in them) and round what waits
+/// on a trigger ([`super::world::shut_at_start`]): what a compiled bot's route predicts in
+/// the world the planner plans in. `None` where either point is over no area or no route
+/// joins them.
 pub fn graph_time(
-    mesh: &crate::aas::NavMesh,
+    metric: &super::AreaMetric,
     cmap: &CollisionMap,
     from: &ItemRef,
     to: &ItemRef,
 ) -> Option<f32> {
-    use crate::aas::route::{Travel, build_cache, route};
+    use crate::aas::route::{Travel, route};
+    let mesh = &*metric.mesh;
     let physics = PhysicsParams::default();
     let stand = |p: Vec3| {
         let o = stand_still(cmap, &physics, p).origin;
         if mesh.area_at(o).is_some() { o } else { p }
     };
     let (a, b) = (stand(from.stand), stand(to.stand));
-    let cache = build_cache(mesh, mesh.area_at(b)?, Travel::ALL.dry());
+    let cache = metric.cache(mesh.area_at(b)?, Travel::ALL.dry());
     route(mesh, &cache, a, b).map(|r| r.seconds)
 }
 
@@ -248,7 +250,7 @@ pub fn table(
                     let graph = cfg
                         .area_metric
                         .as_ref()
-                        .and_then(|am| graph_time(&am.mesh, cmap, fa, fb));
+                        .and_then(|am| graph_time(am, cmap, fa, fb));
                     let row = PairTime {
                         from: fa.label.clone(),
                         to: fb.label.clone(),

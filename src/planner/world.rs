@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::aas::route::{AreaCache, Blocked, build_cache_blocked};
 use crate::map::EntId;
 use glam::Vec3;
 
@@ -166,16 +167,26 @@ pub(super) fn changed(a: &MoverState, b: &MoverState) -> bool {
 pub struct AreaMetric {
     /// The compiled navigation.
     pub mesh: std::sync::Arc<crate::aas::NavMesh>,
+    /// The reachabilities the planner's world leaves out ([`shut_at_start`]): every route
+    /// asked of the metric (its tables, the seed, [`super::times::graph_time`]) goes round
+    /// them.
+    pub shut: Blocked,
     pub(super) tables: std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<f32>>>>,
 }
 
 impl AreaMetric {
-    /// Over `mesh`.
-    pub fn new(mesh: std::sync::Arc<crate::aas::NavMesh>) -> AreaMetric {
+    /// Over `mesh`, compiled for `level`.
+    pub fn new(mesh: std::sync::Arc<crate::aas::NavMesh>, level: &crate::map::Level) -> AreaMetric {
         AreaMetric {
+            shut: shut_at_start(&mesh, level),
             mesh,
             tables: Default::default(),
         }
+    }
+
+    /// The flat route cache to area `goal` under `travel`, round [`AreaMetric::shut`].
+    pub fn cache(&self, goal: u32, travel: crate::aas::route::Travel) -> AreaCache {
+        build_cache_blocked(&self.mesh, goal, travel, Some(&self.shut))
     }
 
     /// The area at (or up to 96 units under) `p` ([`crate::aas::NavMesh::area_under`]).
@@ -185,12 +196,12 @@ impl AreaMetric {
 
     /// Seconds from each area's centre to area `goal`'s (`INFINITY`: no route).
     pub fn table(&self, goal: u32) -> std::sync::Arc<Vec<f32>> {
-        use crate::aas::route::{Travel, build_cache, cross};
+        use crate::aas::route::{Travel, cross};
         if let Some(t) = self.tables.lock().expect("no panics inside").get(&goal) {
             return std::sync::Arc::clone(t);
         }
         let mesh = &*self.mesh;
-        let cache = build_cache(mesh, goal, Travel::ALL);
+        let cache = self.cache(goal, Travel::ALL);
         let t: Vec<f32> = (0..mesh.areas().len() as u32)
             .map(|a| {
                 if a == goal {
@@ -213,6 +224,53 @@ impl AreaMetric {
             .insert(goal, std::sync::Arc::clone(&t));
         t
     }
+}
+
+/// The reachabilities that need something the planner never does — fire a trigger or a
+/// button, carry a key — while the map starts without it: through a door that opens only
+/// when fired (or over one a firing moves into place), on a plat a trigger sends down,
+/// into a teleporter a trigger switches on. The planner plans in the world as a match
+/// starts it ([`planning_map`], [`lifts`]); the area graph's times are compared with its
+/// plans in that same world, so a way that waits on a trigger (a door a relay opens 40 s
+/// after one) is not counted as a way.
+pub fn shut_at_start(mesh: &crate::aas::NavMesh, level: &crate::map::Level) -> Blocked {
+    use crate::aas::MoverNeed;
+    let at_spawn = |id: u32| {
+        let k = level.movers.iter().position(|m| m.id.0 == id)?;
+        let def = &level.movers[k];
+        let fired_only = matches!(
+            def.kind,
+            MoverKind::Door {
+                touch_opens: false,
+                ..
+            }
+        );
+        let rest = crate::physics::movers::MoverState::spawn(def, &level.path_corners).offset;
+        Some((def, fired_only, rest))
+    };
+    let needs_firing = |n: &MoverNeed| match *n {
+        MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
+        MoverNeed::Open(id) => at_spawn(id).is_some_and(|(def, fired_only, rest)| {
+            let MoverKind::Door { open, .. } = def.kind else {
+                return false;
+            };
+            fired_only && (rest - open).length() >= 1.0
+        }),
+        MoverNeed::Moved(p) => mesh.positions.get(p as usize).is_some_and(|pos| {
+            pos.corner.is_none()
+                && at_spawn(pos.mover).is_some_and(|(_, fired_only, rest)| {
+                    fired_only && (rest - pos.offset).length() >= 1.0
+                })
+        }),
+        MoverNeed::Down(_) => false,
+    };
+    let mut shut = Blocked::new(mesh);
+    for (i, r) in mesh.reaches().iter().enumerate() {
+        if r.needs.iter().any(needs_firing) {
+            shut.set(i as u32, true);
+        }
+    }
+    shut
 }
 
 /// The geometry the planner runs in: the map with every door that opens on approach, and

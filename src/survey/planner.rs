@@ -55,7 +55,7 @@ pub fn weapon_pairs(
     let cfg = PlanConfig {
         expansions,
         seed,
-        area_metric: Some(Arc::new(AreaMetric::new(Arc::clone(mesh)))),
+        area_metric: Some(Arc::new(AreaMetric::new(Arc::clone(mesh), level))),
         ..Default::default()
     };
     let physics = PhysicsParams::default();
