@@ -45,3 +45,111 @@ fn routes_from_a_waypoint_follow_links_one_way() {
     assert_eq!(g.routed_from(apart), vec![false, false, false, true]);
     assert!(g.routed_from(99).iter().all(|r| !r));
 }
+
+/// Two rooms' waypoints, each three linked both ways, with a wall between them that only
+/// a walk round its end passes: no straight line joins the two parts, so the straight-line
+/// closing adds nothing, and the planned closing lays a chain each way round the wall's
+/// end — every waypoint routable to every other, each new link confirmed by straight-line
+/// reachability.
+#[test]
+fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+    b.solid(v(504., 0., 0.), v(520., 400., 128.), "WALL");
+    let (level, cmap) = b.build();
+    let mut g = two_parts();
+    assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let st = g.stats();
+    assert!(added >= 2, "{added} links");
+    assert!(st.waypoints > 6, "waypoints laid round the wall");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    links_hold(&g, &cmap);
+}
+
+/// The same two parts in rooms that a wall parts for good, each with a teleporter into
+/// the other: the planned closing goes into each teleporter and on from where it sends,
+/// with a teleporter waypoint for each and its teleport link, as explorers drop them.
+#[test]
+fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+    b.solid(v(504., 0., 0.), v(520., 512., 128.), "WALL");
+    for (lo, target, dest) in [
+        (v(64., 400., 0.), "east", v(900., 256., 0.)),
+        (v(896., 400., 0.), "west", v(100., 256., 0.)),
+    ] {
+        b.brush_entity(
+            &[("classname", "trigger_teleport"), ("target", target)],
+            &[(lo, lo + v(64., 64., 64.), "TRIGGER")],
+        );
+        b.point(
+            "info_teleport_destination",
+            dest,
+            &[("targetname", target), ("angle", "270")],
+        );
+    }
+    let (level, cmap) = b.build();
+    let mut g = two_parts();
+    assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let st = g.stats();
+    assert!(added >= 4, "{added} links");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    assert_eq!(st.by_kind.get("teleporter"), Some(&2), "{:?}", st.by_kind);
+    assert_eq!(st.links_by_travel.get("teleport"), Some(&2));
+    let teleports: Vec<_> = g
+        .waypoints()
+        .iter()
+        .flat_map(|w| w.links.iter().map(move |l| (l.from, l.travel)))
+        .filter(|l| l.1 == Travel::Teleport)
+        .collect();
+    for (from, _) in teleports {
+        assert!(matches!(
+            g.get(from).unwrap().kind,
+            WaypointKind::Teleporter { .. }
+        ));
+    }
+    links_hold(&g, &cmap);
+}
+
+/// Waypoints in two rooms either side of x 512, three each, linked both ways within each
+/// and not across.
+fn two_parts() -> WaypointGraph {
+    let v = |x, y| Vec3::new(x, y, 24.03125);
+    let mut g = WaypointGraph::new();
+    for pts in [
+        [v(200., 100.), v(300., 100.), v(200., 200.)],
+        [v(800., 100.), v(700., 100.), v(800., 200.)],
+    ] {
+        let ids = pts.map(|p| g.add(p, WaypointKind::Normal));
+        for &a in &ids {
+            for &b in &ids {
+                if a != b {
+                    let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
+                    g.link(a, b, d, Travel::Walk, 1.0);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// Every link but a teleport's is one straight-line reachability confirms.
+fn links_hold(g: &WaypointGraph, cmap: &botarena::CollisionMap) {
+    use botarena::nav::{ReachParams, Reachability, reachable};
+    let params = ReachParams::default();
+    for w in g.waypoints() {
+        for l in w.links.iter().filter(|l| l.travel != Travel::Teleport) {
+            let from = g.get(l.from).unwrap().origin;
+            assert!(
+                !matches!(
+                    reachable(cmap, from, w.origin, &params),
+                    Reachability::Unreachable(_)
+                ),
+                "{from} -> {}",
+                w.origin
+            );
+        }
+    }
+}

@@ -47,7 +47,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Skip the closing pass that links stray waypoints (outside the largest strongly
-    /// connected part) with routable ones nearby where straight-line reachability holds.
+    /// connected part) with routable ones nearby where straight-line reachability holds,
+    /// and joins stray parts by ways the travel-time planner finds.
     #[arg(long)]
     no_connect: bool,
     /// The map's compiled navigation to measure the learned graph against (share of its

@@ -7,6 +7,10 @@
 //!
 //! Entry points: [`explore`], [`ExploreReport`].
 
+mod close;
+
+pub use close::plan_strays;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -548,7 +552,7 @@ pub fn explore(
         rules: Default::default(),
         nav: None,
     };
-    let mut m = Match::new(level, cmap, &cfg)?;
+    let mut m = Match::new(Arc::clone(&level), cmap, &cfg)?;
     let ticks = (seconds * tick_rate as f64).round() as u64;
     let every_ticks = ((every * tick_rate as f64).round() as u64).max(1);
     for t in 0..ticks {
@@ -559,12 +563,16 @@ pub fn explore(
     }
     if connect {
         let cmap = Arc::clone(&m.sim.cmap);
-        m.sim.stats.links_connected = m.learned.waypoints_mut().connect_strays(
-            &cmap,
-            CONNECT_RADIUS,
-            CONNECT_NEAREST,
-            CONNECT_ROUNDS,
-        ) as u64;
+        let graph = m.learned.waypoints_mut();
+        let straight = |g: &mut WaypointGraph| {
+            g.connect_strays(&cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS)
+        };
+        let mut links = straight(graph);
+        let planned = close::plan_strays(graph, &level, &cmap);
+        if planned > 0 {
+            links += planned + straight(graph);
+        }
+        m.sim.stats.links_connected = links as u64;
     }
     Ok(m)
 }

@@ -1,0 +1,280 @@
+//! The closing pass's planned part: where a part of the learned graph has no known way
+//! into it from the routable part (or none out of it back), the travel-time planner looks
+//! for one through the physics between their nearest waypoints, and the way it finds is
+//! added as a chain of waypoints, each link one that straight-line reachability confirms;
+//! where it finds none, a way through a teleporter nobody took is tried the same way.
+//!
+//! Explorers link only the waypoints they walk between. A part they entered by spawning in
+//! it, or by a drop, and left by a teleporter stays one-way when nobody happened to walk
+//! back in the other way in the time given, however short that walk is (round one corner
+//! of a corridor: no straight line, so [`WaypointGraph::connect_strays`] cannot join it).
+
+use glam::Vec3;
+
+use crate::map::{CollisionMap, Level};
+use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use crate::nav::{ReachParams, reachable};
+use crate::physics::pmove::PhysicsParams;
+use crate::planner::{Goal, PlanConfig};
+
+/// Parts of the graph smaller than this are left to the straight-line pass (a waypoint or
+/// two on a ledge are not worth a search each).
+pub const PLAN_MIN_PART: usize = 3;
+
+/// Pairs of waypoints (nearest first) the planner is asked about per part and direction.
+pub const PLAN_PAIRS: usize = 3;
+
+/// Farthest apart (units) two waypoints the planner is asked to join are.
+pub const PLAN_RADIUS: f32 = 768.0;
+
+/// Expansions per pair: a way round a corner or two is found in a few thousand.
+pub const PLAN_EXPANSIONS: usize = 20_000;
+
+/// Longest link (units) of a chain laid along a planned way.
+pub const PLAN_LINK: f32 = 512.0;
+
+/// Waypoints a chain may add.
+pub const PLAN_CHAIN: usize = 16;
+
+/// Rounds: a part joined lets the parts beyond it join next.
+pub const PLAN_ROUNDS: usize = 4;
+
+/// Joins the parts of `graph` outside its routable part (largest strongly connected
+/// component) of at least [`PLAN_MIN_PART`] waypoints in each direction that has no route
+/// yet, by ways the planner finds in `level` (in the world it plans in: doors that open on
+/// approach open, lifts ridden, teleporters taken). Returns the links added.
+pub fn plan_strays(graph: &mut WaypointGraph, level: &Level, cmap: &CollisionMap) -> usize {
+    let base = PlanConfig {
+        expansions: PLAN_EXPANSIONS,
+        stop_at_first: true,
+        ..Default::default()
+    };
+    let (open, free, cfg) = crate::planner::times::planning(level, cmap, &base);
+    let free = &free[..];
+    let physics = PhysicsParams::default();
+    let params = ReachParams {
+        max_distance: PLAN_LINK,
+        ..Default::default()
+    };
+    let mut added = 0;
+    for _ in 0..PLAN_ROUNDS {
+        let comps = graph.strong_components();
+        let Some(core) = comps.first().cloned() else {
+            break;
+        };
+        let before = added;
+        let from_core = graph.routed_from(core[0]);
+        for part in comps.iter().skip(1).filter(|c| c.len() >= PLAN_MIN_PART) {
+            let into = part.iter().any(|&n| from_core[n as usize]);
+            let out = graph.routed_from(part[0])[core[0] as usize];
+            // Both ways or neither: a chain one way only would add waypoints outside the
+            // routable part.
+            let mut joined = graph.clone();
+            let mut links = 0;
+            for (from, to, missing) in [(&core, part, !into), (part, &core, !out)] {
+                if !missing {
+                    continue;
+                }
+                let world = (&open, free, &physics, &params);
+                let n = nearest_pairs(&joined, from, to)
+                    .into_iter()
+                    .map(|(a, b)| {
+                        let seed = (a as u64) << 32 | b as u64;
+                        let cfg = PlanConfig {
+                            seed,
+                            ..cfg.clone()
+                        };
+                        plan_chain(&mut joined, world, a, (b, None), &cfg)
+                    })
+                    .find(|&n| n > 0)
+                    .or_else(|| teleport_way(&mut joined, level, world, (from, to), &cfg));
+                let Some(n) = n else {
+                    links = 0;
+                    break;
+                };
+                links += n;
+            }
+            if links > 0 {
+                *graph = joined;
+                added += links;
+            }
+        }
+        if added == before {
+            break;
+        }
+    }
+    added
+}
+
+/// The planning map, its free points, the player physics and the links' reachability test.
+type World<'a> = (
+    &'a CollisionMap,
+    &'a [Vec3],
+    &'a PhysicsParams,
+    &'a ReachParams,
+);
+
+/// A way from a waypoint of `from` to one of `to` through a teleporter that nobody has
+/// taken (a part whose only way out is one): the first working teleporter with a waypoint
+/// of `from` within [`PLAN_RADIUS`] of its trigger and one of `to` within it of where it
+/// sends, joined by a planned chain into the trigger (with the teleporter's waypoint, as
+/// explorers drop one), the teleporter's link, and a planned chain from where it sends.
+/// Returns the links added (`None`: no such way; `graph` may then hold a part of one).
+fn teleport_way(
+    graph: &mut WaypointGraph,
+    level: &Level,
+    world: World<'_>,
+    (from, to): (&[u32], &[u32]),
+    cfg: &PlanConfig,
+) -> Option<usize> {
+    use crate::map::level::TriggerKind;
+    let (map, _, physics, _) = world;
+    let nearest = |g: &WaypointGraph, set: &[u32], p: Vec3| {
+        set.iter()
+            .map(|&n| (g.waypoints()[n as usize].origin.distance(p), n))
+            .filter(|x| x.0 <= PLAN_RADIUS)
+            .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+            .map(|x| x.1)
+    };
+    for (k, t) in level.triggers.iter().enumerate() {
+        let TriggerKind::Teleport { dest: Some(d) } = t.kind else {
+            continue;
+        };
+        if t.targetname.is_some() {
+            continue;
+        }
+        let there = crate::nav::sample::stand_still(map, physics, level.teleport_dests[d].origin);
+        let (Some(a), Some(c)) = (
+            nearest(graph, from, (t.mins + t.maxs) * 0.5),
+            nearest(graph, to, there.origin),
+        ) else {
+            continue;
+        };
+        let Some(at) = crate::nav::sample::teleporter_stand(map, t.mins, t.maxs) else {
+            continue;
+        };
+        let mut g = graph.clone();
+        let tw = g
+            .find_kind(|w| matches!(w, WaypointKind::Teleporter { trigger } if *trigger == k))
+            .unwrap_or_else(|| g.add(at, WaypointKind::Teleporter { trigger: k }));
+        // Into the trigger: this teleporter left out of the plan, which would send the
+        // player on before it is seen to touch it.
+        let into = PlanConfig {
+            seed: cfg.seed ^ k as u64,
+            teleporters: cfg
+                .teleporters
+                .iter()
+                .filter(|p| p.mins != t.mins || p.maxs != t.maxs)
+                .copied()
+                .collect(),
+            ..cfg.clone()
+        };
+        let goal = Goal {
+            mins: t.mins,
+            maxs: t.maxs,
+        };
+        let n_in = plan_chain(&mut g, world, a, (tw, Some(goal)), &into);
+        if n_in == 0 {
+            continue;
+        }
+        let dw = g.add(there.origin, WaypointKind::Normal);
+        let leap = PhysicsParams::default().max_speed * crate::bot::waypoints::TELEPORT_SECONDS;
+        let n_jump = g.link(tw, dw, leap, Travel::Teleport, 1.0) as usize;
+        let on = PlanConfig {
+            seed: cfg.seed ^ (k as u64) << 16,
+            ..cfg.clone()
+        };
+        let n_out = plan_chain(&mut g, world, dw, (c, None), &on);
+        if n_out == 0 {
+            continue;
+        }
+        *graph = g;
+        return Some(n_in + n_jump + n_out);
+    }
+    None
+}
+
+/// Up to [`PLAN_PAIRS`] (waypoint of `from`, waypoint of `to`) within [`PLAN_RADIUS`],
+/// nearest first (ties by number).
+fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u32)> {
+    let w = graph.waypoints();
+    let mut pairs: Vec<(f32, u32, u32)> = from
+        .iter()
+        .flat_map(|&a| to.iter().map(move |&b| (a, b)))
+        .map(|(a, b)| (w[a as usize].origin.distance(w[b as usize].origin), a, b))
+        .filter(|p| p.0 <= PLAN_RADIUS)
+        .collect();
+    pairs.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    pairs.truncate(PLAN_PAIRS);
+    pairs.into_iter().map(|(_, a, b)| (a, b)).collect()
+}
+
+/// Plans from waypoint `a` to waypoint `b` and, where a way is found, lays it down as a
+/// chain: from each point, the farthest point of the way further on where the player
+/// stands (or swims) that straight-line reachability confirms, until `b` itself is. Adds
+/// nothing where a piece of the way is not confirmed (a teleporter, a ride). Returns the
+/// links added.
+fn plan_chain(
+    graph: &mut WaypointGraph,
+    (map, free, physics, params): World<'_>,
+    a: u32,
+    (b, goal): (u32, Option<Goal>),
+    cfg: &PlanConfig,
+) -> usize {
+    let (pa, pb) = (
+        graph.waypoints()[a as usize].origin,
+        graph.waypoints()[b as usize].origin,
+    );
+    let travel = |p: Vec3, q: Vec3| Travel::from_reach(reachable(map, p, q, params));
+    if let Some(t) = travel(pa, pb) {
+        return graph.link(a, b, pa.distance(pb), t, 1.0) as usize;
+    }
+    let start = crate::nav::sample::stand_still(map, physics, pa);
+    let goal = goal.unwrap_or(Goal {
+        mins: pb - Vec3::splat(8.0),
+        maxs: pb + Vec3::splat(8.0),
+    });
+    let plan = crate::planner::plan(map, physics, free, start, Some(&goal), cfg);
+    let Some(best) = plan.best else {
+        return 0;
+    };
+    let stands: Vec<Vec3> = plan
+        .branch(best)
+        .iter()
+        .map(|&i| plan.nodes[i as usize].state)
+        .filter(|s| s.on_ground.is_some() || s.water_level >= 2)
+        .map(|s| s.origin)
+        .collect();
+    let mut chain: Vec<(Vec3, Travel)> = Vec::new();
+    let (mut cur, mut i) = (pa, 0);
+    loop {
+        if let Some(t) = travel(cur, pb) {
+            chain.push((pb, t));
+            break;
+        }
+        let next = (i + 1..stands.len())
+            .rev()
+            .filter(|&k| stands[k].distance(cur) <= PLAN_LINK)
+            .find_map(|k| travel(cur, stands[k]).map(|t| (k, t)));
+        let Some((k, t)) = next else {
+            return 0;
+        };
+        if chain.len() >= PLAN_CHAIN {
+            return 0;
+        }
+        chain.push((stands[k], t));
+        (cur, i) = (stands[k], k);
+    }
+    let mut prev = (a, pa);
+    let mut links = 0;
+    for (k, &(p, t)) in chain.iter().enumerate() {
+        let n = if k + 1 == chain.len() {
+            b
+        } else {
+            graph.add(p, WaypointKind::Normal)
+        };
+        links += graph.link(prev.0, n, prev.1.distance(p), t, 1.0) as usize;
+        prev = (n, p);
+    }
+    links
+}
