@@ -86,16 +86,18 @@ pub(super) fn seed(
             r.kind,
             ReachKind::Walk | ReachKind::StepUp | ReachKind::Swim
         );
-        let there = |s: &PlayerState| {
-            let d = (r.start - s.origin).truncate().length();
+        // A step covers up to 16 units: a run at a walk's start has arrived where the last
+        // step passed within reach of it, not only where it ended there.
+        let there = |before: Vec3, s: &PlayerState| {
             if still {
+                let d = (r.start - s.origin).truncate().length();
                 d <= AT_STAND && s.velocity.truncate().length() < STAND_SPEED
             } else {
-                d <= AT_START
+                passed_within(before, s.origin, r.start) <= AT_START
             }
         };
         let far = (r.start - s.origin).truncate().length();
-        let mut arrived = there(&s);
+        let mut arrived = there(s.origin, &s);
         let slack = if still {
             SLACK_STEPS + STOP_STEPS
         } else {
@@ -111,10 +113,11 @@ pub(super) fn seed(
                 // Speed in proportion to the distance left: a sixth of a second out.
                 cmd.forward_move = (6.0 * to.length()).min(320.0);
             }
+            let before = s.origin;
             if step(&mut s, &mut movers, cmd) {
                 return (out, true);
             }
-            arrived = there(&s);
+            arrived = there(before, &s);
         }
         if !arrived {
             return (out, false);
@@ -150,6 +153,14 @@ pub(super) fn seed(
     (out, false)
 }
 
+/// The nearest across that a step from `a` to `b` came to `p`.
+fn passed_within(a: Vec3, b: Vec3, p: Vec3) -> f32 {
+    let (a, b, p) = (a.truncate(), b.truncate(), p.truncate());
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t).distance(p)
+}
+
 /// Full speed forward, facing along `to`.
 fn run_at(to: Vec3) -> UserCmd {
     UserCmd {
@@ -163,4 +174,21 @@ fn run_at(to: Vec3) -> UserCmd {
 /// cache's goal area, into no slime or lava (the planner drops a state in them).
 fn first(mesh: &NavMesh, cache: &AreaCache, a: u32, p: Vec3) -> Option<u32> {
     best_first(mesh, a, p, cache.travel, None, |i| cache.time[i as usize])?.1
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    /// A step's nearest approach to a point is on the segment, its ends included, across
+    /// only: a step of 16 units passes 5 units from a point beside its middle though both
+    /// its ends are farther.
+    #[test]
+    fn a_step_passes_a_point_at_its_nearest_approach_across() {
+        let v = Vec3::new;
+        let near = |a, b, p| super::passed_within(a, b, p);
+        assert!((near(v(0., 0., 0.), v(16., 0., 0.), v(8., 5., 40.)) - 5.0).abs() < 1e-5);
+        assert!((near(v(0., 0., 0.), v(16., 0., 0.), v(-10., 0., 0.)) - 10.0).abs() < 1e-5);
+        assert!((near(v(0., 0., 0.), v(0., 0., 0.), v(3., 4., 0.)) - 5.0).abs() < 1e-5);
+    }
 }
