@@ -194,8 +194,11 @@ fn teleport_way(
     None
 }
 
-/// Up to [`PLAN_PAIRS`] (waypoint of `from`, waypoint of `to`) within [`PLAN_RADIUS`],
-/// nearest first (ties by number).
+/// The pairs (waypoint of `from`, waypoint of `to`) within [`PLAN_RADIUS`] the planner is
+/// asked about, in turn: the [`PLAN_PAIRS`] nearest, then as many again of those on one
+/// level ([`LEVEL`]), nearest first and no waypoint in two of them (the nearest pairs are
+/// often one spot over another, where the way between climbs stairs or rides a lift far
+/// from both). Ties go by number.
 fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u32)> {
     let w = graph.waypoints();
     let mut pairs: Vec<(f32, u32, u32)> = from
@@ -205,9 +208,24 @@ fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u
         .filter(|p| p.0 <= PLAN_RADIUS)
         .collect();
     pairs.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    pairs.truncate(PLAN_PAIRS);
-    pairs.into_iter().map(|(_, a, b)| (a, b)).collect()
+    let mut out: Vec<(u32, u32)> = pairs.iter().take(PLAN_PAIRS).map(|p| (p.1, p.2)).collect();
+    let level = |a: u32, b: u32| (w[a as usize].origin.z - w[b as usize].origin.z).abs() <= LEVEL;
+    let mut apart: Vec<(u32, u32)> = Vec::new();
+    for &(_, a, b) in &pairs {
+        if apart.len() == PLAN_PAIRS {
+            break;
+        }
+        if level(a, b) && !out.contains(&(a, b)) && apart.iter().all(|&(x, y)| x != a && y != b) {
+            apart.push((a, b));
+        }
+    }
+    out.extend(apart);
+    out
 }
+
+/// Height (units) within which two waypoints are on one level: a jump's height (45) and a
+/// step's (18).
+pub const LEVEL: f32 = 64.0;
 
 /// Plans from waypoint `a` to waypoint `b` and, where a way is found, lays it down as a
 /// chain: from each point, the farthest point of the way further on where the player
