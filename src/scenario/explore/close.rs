@@ -21,7 +21,8 @@ use crate::planner::{Goal, PlanConfig};
 /// two on a ledge are not worth a search each).
 pub const PLAN_MIN_PART: usize = 3;
 
-/// Pairs of waypoints (nearest first) the planner is asked about per part and direction.
+/// Pairs of waypoints the planner is asked about per part and direction: this many
+/// nearest, then this many more on one level ([`LEVEL`]).
 pub const PLAN_PAIRS: usize = 3;
 
 /// Farthest apart (units) two waypoints the planner is asked to join are.
@@ -119,7 +120,7 @@ type World<'a> = (
 /// of `from` within [`PLAN_RADIUS`] of its trigger and one of `to` within it of where it
 /// sends, joined by a planned chain into the trigger (with the teleporter's waypoint, as
 /// explorers drop one), the teleporter's link, and a planned chain from where it sends.
-/// Returns the links added (`None`: no such way; `graph` may then hold a part of one).
+/// Returns the links added (`None`: no such way, and `graph` as it was).
 fn teleport_way(
     graph: &mut WaypointGraph,
     level: &Level,
