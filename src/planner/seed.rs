@@ -4,7 +4,8 @@
 //! stand there for a run the compiler measured from a stand), then the commands the
 //! compiler recorded for it — and, in the goal's area, straight at the goal. Each
 //! reachability is chosen from where the player is when it is due, so a run that lands
-//! beside its end goes on from there. The states become the tree's first branch: where they
+//! beside its end goes on from there, and a run at a walk's start that crosses the border
+//! elsewhere goes on from the area it crossed into. The states become the tree's first branch: where they
 //! reach the goal the search starts with a solution and looks only for a quicker one; where
 //! a run fails (a mover not there, a landing missed) the branch stops and still gives the
 //! tree a head start. Every state is a step of the physics, as any other node.
@@ -98,6 +99,7 @@ pub(super) fn seed(
         };
         let far = (r.start - s.origin).truncate().length();
         let mut arrived = there(s.origin, &s);
+        let mut moved_on = false;
         let slack = if still {
             SLACK_STEPS + STOP_STEPS
         } else {
@@ -118,6 +120,15 @@ pub(super) fn seed(
                 return (out, true);
             }
             arrived = there(before, &s);
+            if !still && metric.area_under(s.origin).is_some_and(|now| now != a) {
+                // Over the border elsewhere along it (a walk's start is one point of a
+                // border): on from this area.
+                moved_on = true;
+                break;
+            }
+        }
+        if moved_on {
+            continue;
         }
         if !arrived {
             return (out, false);
