@@ -37,6 +37,22 @@ fn lane_start(i: usize) -> ItemRef {
     }
 }
 
+/// Replayed controls' `states` reach `item` on the last of them and not before.
+fn reached_last(states: &[botarena::physics::pmove::PlayerState], item: &ItemRef) {
+    assert!(
+        item.goal.reached(states.last().unwrap()),
+        "{} reached",
+        item.label
+    );
+    assert!(
+        states[..states.len() - 1]
+            .iter()
+            .all(|s| !item.goal.reached(s)),
+        "{} not earlier",
+        item.label
+    );
+}
+
 fn cfg(expansions: usize) -> PlanConfig {
     PlanConfig {
         expansions,
@@ -102,13 +118,7 @@ fn a_gap_that_needs_a_running_jump_is_crossed_and_the_controls_replay() {
     // Replaying the controls from the start reaches the goal at the reported time.
     let start = stand_still(&cmap, &physics, from.stand);
     let states = replay_controls(&cmap, &physics, start, &controls, &cfg(GAP_EXPANSIONS));
-    assert!(goal.goal.reached(states.last().unwrap()));
-    assert!(
-        states[..states.len() - 1]
-            .iter()
-            .all(|s| !goal.goal.reached(s)),
-        "not earlier either"
-    );
+    reached_last(&states, goal);
     let path = plan.path();
     assert!(path.windows(2).all(|w| w[0].distance(w[1]) < 40.0));
     assert!(path.iter().all(|p| p.z > -64.0), "never falls into the pit");
@@ -143,12 +153,7 @@ fn shortcuts_shorten_the_branch_and_its_controls_still_replay() {
         assert_eq!(controls.len() as f32 * 0.05, t1);
         let start = stand_still(&open, &physics, from.stand);
         let states = replay_controls(&open, &physics, start, &controls, &with(true));
-        assert!(to.goal.reached(states.last().unwrap()));
-        assert!(
-            states[..states.len() - 1]
-                .iter()
-                .all(|s| !to.goal.reached(s))
-        );
+        reached_last(&states, to);
     }
     assert!(gained >= 0.3, "{gained} s gained in all");
 }
@@ -506,12 +511,7 @@ fn the_planner_rides_the_arena_plat_to_the_balcony_launcher_as_the_simulation_do
     let start = stand_still(&open, &physics, armour.stand);
     let controls = plan.controls();
     let states = replay_controls(&open, &physics, start, &controls, &with);
-    assert!(rl.goal.reached(states.last().unwrap()));
-    assert!(
-        !states[..states.len() - 1]
-            .iter()
-            .any(|s| rl.goal.reached(s))
-    );
+    reached_last(&states, rl);
     let tick = sim_pickup_tick(level, cmap, &start, &controls, "weapon_rocketlauncher");
     println!("planner {t:.2} s; simulation picks it up at tick {tick:?}");
     assert_eq!(tick, Some(controls.len() as u64), "the simulation agrees");
