@@ -2,12 +2,14 @@
 work: the duel without its limits (visor the agent, ranger a brain bot), one tick per step,
 seeded random actions.
 
-    python python/benches/vector_steps.py [--envs 8] [--steps 1000] [--threads N]
+    python python/benches/vector_steps.py [--envs 8] [--steps 1000] [--threads N] [--rounds 5]
 
 One environment: ``gym_env`` plays seeds 1..envs one after another, ``--steps`` steps each.
 Vector: ``vector_env`` of ``--envs`` matches, seeds 1..envs, stepped ``--steps`` times with
 the same actions: the same matches tick for tick (same hashes), so the ratio is the vector
-env's gain alone. The best of three rounds counts.
+env's gain alone. Rounds alternate between the two; the best round of each counts, and the
+medians are given beside (the vector env uses every core, so a shared machine's slow spells
+show in it more than in one env).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import os
 import tempfile
 import time
+from statistics import median
 from pathlib import Path
 
 import numpy as np
@@ -65,17 +68,23 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=8)
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     acts = np.random.default_rng(0).integers(
         0, botarena.ACTION_NVEC, size=(a.steps, a.envs, len(botarena.ACTION_NVEC)))
     with tempfile.TemporaryDirectory() as d:
         path = scenario(Path(d))
-        single = max(one_env(path, acts) for _ in range(3))
-        vec = max(vector(path, acts, a.threads) for _ in range(3))
-    assert single[1] == vec[1], "the vector env plays the same matches"
+        single, vec = [], []
+        for _ in range(a.rounds):
+            single.append(one_env(path, acts))
+            vec.append(vector(path, acts, a.threads))
+    assert all(v[1] == single[0][1] for v in single + vec), "the vector env plays the same matches"
+    s = [r[0] for r in single]
+    v = [r[0] for r in vec]
     print(f"{a.envs} envs on {os.cpu_count()} cores, threads {a.threads or 'default'}: "
-          f"one env {single[0]:,.0f} agent-steps/s; vector {vec[0]:,.0f} ({vec[0] / single[0]:.2f}x)")
-
+          f"one env {max(s):,.0f} agent-steps/s (median {median(s):,.0f}); "
+          f"vector {max(v):,.0f} (median {median(v):,.0f}); "
+          f"{max(v) / max(s):.2f}x (medians {median(v) / median(s):.2f}x)")
 
 if __name__ == "__main__":
     main()

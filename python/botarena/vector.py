@@ -10,8 +10,9 @@ Seeding: ``reset(seed=s)`` plays seed ``s + i`` in match ``i`` (or ``seed=[...]`
 match); match ``i`` with seed ``s`` goes through the same states as ``gym_env`` reset with
 seed ``s``. Autoreset is Gymnasium's "next step": the step after an episode ends rebuilds
 that match (its action is ignored, its reward 0) with its seed plus ``num_envs``, so no two
-episodes share a seed. ``infos`` holds per-match arrays: ``tick``, ``frags``, ``deaths``,
-``alive``, ``health`` and ``seed`` (each with its ``_key`` mask).
+episodes share a seed. ``infos`` holds per-match arrays: ``tick`` and ``seed`` (uint64),
+``frags`` (int32), ``deaths`` (uint32), ``alive`` (bool) and ``health`` (float32), each with
+its ``_key`` mask (one shared read-only array: every match answers every step).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._native import OBS_LEN, BotarenaError, Match, VecMatch
+from ._native import OBS_LEN, VEC_COLUMNS, BotarenaError, Match, VecMatch
 from .envs import ACTION_NVEC, _act_space, _checked_settings, _obs_space
 
 _F32 = np.dtype(np.float32)
@@ -67,6 +68,16 @@ class BotarenaVectorEnv(VectorEnv):
         self.render_mode = None
         self._seeds = [probe.seed + i for i in range(num_envs)]
         self._started = False
+        # Every match answers every step: one read-only mask serves every info key.
+        self._all = np.ones(num_envs, dtype=bool)
+        self._all.flags.writeable = False
+        # Where each column of the native answer starts (see VEC_COLUMNS).
+        self._columns = []
+        offset = 0
+        for name, dtype in VEC_COLUMNS:
+            dtype = np.dtype(dtype)
+            self._columns.append((name, dtype, offset))
+            offset += dtype.itemsize * num_envs
 
     def reset(self, *, seed=None, options=None):
         n = self.num_envs
@@ -92,20 +103,16 @@ class BotarenaVectorEnv(VectorEnv):
         return self._batch(self._vm.step(rows.astype(_I64, copy=False).tobytes()))
 
     def _batch(self, answer):
-        obs_bytes, rewards, terms, truncs, *info, seeds = answer
-        self._seeds = list(seeds)
-        obs = np.frombuffer(obs_bytes, dtype=_F32).reshape(self.num_envs, OBS_LEN)
+        obs_bytes, cols = answer
+        n = self.num_envs
+        c = {name: np.frombuffer(cols, dtype, n, offset) for name, dtype, offset in self._columns}
+        self._seeds = c["seed"].tolist()
+        obs = np.frombuffer(obs_bytes, dtype=_F32).reshape(n, OBS_LEN)
         infos = {}
-        for key, values in zip(_INFO_KEYS, [*info, seeds]):
-            infos[key] = np.asarray(values)
-            infos["_" + key] = np.ones(self.num_envs, dtype=bool)
-        return (
-            obs,
-            np.asarray(rewards, dtype=np.float64),
-            np.asarray(terms, dtype=bool),
-            np.asarray(truncs, dtype=bool),
-            infos,
-        )
+        for key in _INFO_KEYS:
+            infos[key] = c[key]
+            infos["_" + key] = self._all
+        return obs, c["reward"], c["terminated"], c["truncated"], infos
 
     def hashes(self) -> list[str]:
         """Each match's state hash now (as ``Match.hash()`` gives it)."""

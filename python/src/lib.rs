@@ -112,6 +112,9 @@ struct State {
     /// Events of the ticks stepped since `events()` was last called, with their ticks
     /// (the newest [`MAX_EVENTS`]); made into dicts only when asked for.
     events: VecDeque<(u64, SimEvent)>,
+    /// Whether `agent_step` keeps the events (a vector env's matches have no `events()`
+    /// to read them, so they keep none).
+    keeps_events: bool,
     observer: Observer,
     /// The scenario's default run length.
     ticks: u64,
@@ -508,6 +511,7 @@ impl State {
         State {
             m,
             events,
+            keeps_events: true,
             observer: Observer::new(),
             ticks: sc.ticks,
             seed: sc.seed,
@@ -543,6 +547,7 @@ impl State {
             m,
             observer,
             events,
+            keeps_events,
             step_time,
             recorder,
             ..
@@ -577,7 +582,9 @@ impl State {
             let t0 = Instant::now();
             m.step();
             *step_time += t0.elapsed();
-            keep_events(m, events);
+            if *keeps_events {
+                keep_events(m, events);
+            }
             if let Some(r) = recorder.as_mut() {
                 r.record(m);
             }
@@ -715,6 +722,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_weapons, m)?)?;
     m.add_function(wrap_pyfunction!(run_line, m)?)?;
     m.add("OBS_LEN", OBS_LEN)?;
+    m.add("VEC_COLUMNS", vector::COLUMNS.to_vec())?;
     m.add("OBS_LIMIT", OBS_LIMIT)?;
     m.add("ACTION_NVEC", agent::ACTION_NVEC.to_vec())?;
     m.add("BotarenaError", py.get_type::<BotarenaError>())?;

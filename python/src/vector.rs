@@ -51,7 +51,8 @@ struct Env {
 /// One match's part of a call: in, the match (or none yet) and its action or seed; out,
 /// what the step gave.
 struct Job {
-    env: Option<Env>,
+    /// Boxed: a match is several kilobytes, and the job moves through the pool's queues.
+    env: Option<Box<Env>>,
     action: Vec<u8>,
     reset_to: Option<u64>,
     out: Result<Out, String>,
@@ -60,24 +61,25 @@ struct Job {
 /// A step's answer for one match: observation bytes, stats, terminated, truncated, tick.
 type Out = (Vec<u8>, AgentStats, bool, bool, u64);
 
-fn build(sh: &Shared, seed: u64) -> Result<Env, String> {
+fn build(sh: &Shared, seed: u64) -> Result<Box<Env>, String> {
     let mut sc = sh.scenario.clone();
     sc.seed = seed;
     let mut m = sc
         .build_with(Arc::clone(&sh.level), sh.cmap.clone(), sh.nav.clone())
         .map_err(|e| e.to_string())?;
     m.sim.threads = 1;
-    let state = State::around(m, &sc, None);
+    let mut state = State::around(m, &sc, None);
+    state.keeps_events = false;
     let index = state
         .m
         .player_index(&sh.player)
         .map_err(|e| e.to_string())?;
-    Ok(Env {
+    Ok(Box::new(Env {
         state,
         index,
         seed,
         ended: false,
-    })
+    }))
 }
 
 /// The observation of a match just built, as a step answers it (reward 0, going on).
@@ -129,25 +131,29 @@ pub struct PyVecMatch {
 
 struct Inner {
     shared: Arc<Shared>,
-    envs: Vec<Option<Env>>,
+    envs: Vec<Option<Box<Env>>>,
     pool: Pool,
 }
 
-/// What `step` and `reset` return: every observation (float32 bytes, one row per match),
-/// and per match its reward, terminated, truncated, tick, frags, deaths, alive, health and
-/// the seed of its episode.
-type Batch<'py> = (
-    Bound<'py, PyByteArray>,
-    Vec<f64>,
-    Vec<bool>,
-    Vec<bool>,
-    Vec<u64>,
-    Vec<i32>,
-    Vec<u32>,
-    Vec<bool>,
-    Vec<f32>,
-    Vec<u64>,
-);
+/// What `step` and `reset` return: every observation (float32, one row per match), and
+/// the columns of per-match numbers in one buffer, each column `num_envs` long, in the
+/// order of [`COLUMNS`] (two buffers, so that Python makes each array a view without
+/// converting a list).
+type Batch<'py> = (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>);
+
+/// The columns of a [`Batch`], in their order, with their numpy type: the 8-byte ones
+/// first, then the 4-byte and the 1-byte ones, so that each column is aligned.
+pub const COLUMNS: [(&str, &str); 9] = [
+    ("reward", "<f8"),
+    ("tick", "<u8"),
+    ("seed", "<u8"),
+    ("health", "<f4"),
+    ("frags", "<i4"),
+    ("deaths", "<u4"),
+    ("terminated", "|b1"),
+    ("truncated", "|b1"),
+    ("alive", "|b1"),
+];
 
 #[pymethods]
 impl PyVecMatch {
@@ -315,11 +321,11 @@ impl PyVecMatch {
             for (job, env) in jobs.iter_mut().zip(envs.iter_mut()) {
                 job.env = env.take();
             }
-            // One block of matches per thread, the same block each call: a match's memory
-            // stays with one core (taken from a shared queue, matches moved between cores
-            // every step and two threads ran slower than one).
-            let size = jobs.len().div_ceil(pool.threads());
-            let jobs = pool.run_in_chunks(shared, jobs, size, run_job);
+            // One block of matches per thread, the same block each call, so that a match's
+            // memory stays with one core (taken from a shared queue, matches moved between
+            // cores every step and two threads ran slower than one); a thread through
+            // with its block takes matches left in another's, so the threads end together.
+            let jobs = pool.run_blocks(shared, jobs, run_job);
             let mut outs = Vec::with_capacity(jobs.len());
             for (job, env) in jobs.into_iter().zip(envs.iter_mut()) {
                 *env = job.env;
@@ -329,46 +335,30 @@ impl PyVecMatch {
         });
         let n = outs.len();
         let mut obs = Vec::with_capacity(n * OBS_LEN * 4);
-        let mut b = (
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-        );
-        for (i, o) in outs.into_iter().enumerate() {
-            let (o, (frags, deaths, alive, health, reward), term, trunc, tick) =
-                o.map_err(|e| BotarenaError::new_err(format!("match {i}: {e}")))?;
-            obs.extend(o);
-            b.0.push(reward);
-            b.1.push(term);
-            b.2.push(trunc);
-            b.3.push(tick);
-            b.4.push(frags);
-            b.5.push(deaths);
-            b.6.push(alive);
-            b.7.push(health);
-        }
-        let seeds = self
+        let mut cols = vec![Vec::with_capacity(n * 8); COLUMNS.len()];
+        let seeds: Vec<u64> = self
             .lock()
             .envs
             .iter()
             .map(|e| e.as_ref().map_or(0, |e| e.seed))
             .collect();
+        for (i, (o, seed)) in outs.into_iter().zip(seeds).enumerate() {
+            let (o, (frags, deaths, alive, health, reward), term, trunc, tick) =
+                o.map_err(|e| BotarenaError::new_err(format!("match {i}: {e}")))?;
+            obs.extend(o);
+            cols[0].extend(reward.to_le_bytes());
+            cols[1].extend(tick.to_le_bytes());
+            cols[2].extend(seed.to_le_bytes());
+            cols[3].extend(health.to_le_bytes());
+            cols[4].extend(frags.to_le_bytes());
+            cols[5].extend(deaths.to_le_bytes());
+            cols[6].push(term as u8);
+            cols[7].push(trunc as u8);
+            cols[8].push(alive as u8);
+        }
         Ok((
             PyByteArray::new(py, &obs),
-            b.0,
-            b.1,
-            b.2,
-            b.3,
-            b.4,
-            b.5,
-            b.6,
-            b.7,
-            seeds,
+            PyByteArray::new(py, &cols.concat()),
         ))
     }
 }

@@ -28,6 +28,13 @@ def test_shapes_spaces_and_infos(duel):
     assert rewards.shape == terms.shape == truncs.shape == (3,)
     assert rewards.dtype == np.float64 and terms.dtype == bool and truncs.dtype == bool
     assert list(infos["tick"]) == [1, 1, 1]
+    kinds = {k: infos[k].dtype for k in ("tick", "seed", "frags", "deaths", "alive", "health")}
+    assert kinds == {"tick": np.uint64, "seed": np.uint64, "frags": np.int32,
+                     "deaths": np.uint32, "alive": bool, "health": np.float32}
+    assert list(infos["health"]) == [100.0] * 3 and infos["alive"].all()
+    # The answers are the caller's to change (a wrapper may scale rewards in place).
+    rewards *= 2.0
+    obs[0, 0] = 1.0
 
 
 def test_each_match_is_the_single_env_with_its_seed(duel):

@@ -140,126 +140,217 @@ impl Pool {
     {
         let threads = self.threads().min(jobs.len());
         if threads <= 1 {
-            let mut jobs = jobs;
-            for j in &mut jobs {
-                f(ctx, j);
-            }
-            return jobs;
+            return serial(&**ctx, jobs, f);
         }
         let size = size.max(1);
-        let (wtx, wrx) = crossbeam::channel::unbounded::<(usize, Vec<T>)>();
+        let (queue, taken) = crossbeam::channel::unbounded::<(usize, Vec<T>)>();
         let mut chunks = 0;
-        let mut jobs = jobs;
-        while !jobs.is_empty() {
-            let rest = jobs.split_off(size.min(jobs.len()));
-            wtx.send((chunks, std::mem::replace(&mut jobs, rest)))
-                .expect("queue open");
+        let mut rest = jobs.into_iter();
+        loop {
+            // Each job moved once (cutting the tail off again and again moved it many times).
+            let chunk: Vec<T> = rest.by_ref().take(size).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            queue.send((chunks, chunk)).expect("queue open");
             chunks += 1;
         }
-        drop(wtx);
-        enum Msg<T> {
-            Chunk(usize, Vec<T>),
-            /// A worker is through, having traced this many times (and had this many traces
-            /// answered by the reachability memo).
-            Done(u64, u64),
+        drop(queue);
+        let done = Arc::new(std::sync::Mutex::new(Vec::with_capacity(chunks)));
+        let (ctx, out) = (Arc::clone(ctx), Arc::clone(&done));
+        self.share(
+            threads,
+            Arc::new(move |_slot| {
+                while let Ok((i, mut c)) = taken.try_recv() {
+                    for j in &mut c {
+                        f(&ctx, j);
+                    }
+                    lock(&out).push((i, c));
+                }
+            }),
+        );
+        let mut done = std::mem::take(&mut *lock(&done));
+        done.sort_by_key(|d| d.0);
+        done.into_iter().flat_map(|d| d.1).collect()
+    }
+
+    /// Runs `f(ctx, job)` on every job and returns the jobs in their order, each thread
+    /// owning one block of neighbouring jobs, the same block every call with as many jobs:
+    /// it runs its block from the front, then takes jobs from the back of the block with
+    /// the most left. So a job runs on the same thread call after call unless the threads
+    /// would end unevenly: for jobs that keep their own memory between calls (a vector
+    /// environment's matches, stepped in lockstep), which then stays in one core's cache.
+    pub fn run_blocks<C, T, F>(&self, ctx: &Arc<C>, jobs: Vec<T>, f: F) -> Vec<T>
+    where
+        C: Send + Sync + 'static,
+        T: Send + 'static,
+        F: Fn(&C, &mut T) + Send + Sync + 'static,
+    {
+        let threads = self.threads().min(jobs.len());
+        if threads <= 1 {
+            return serial(&**ctx, jobs, f);
         }
-        /// What a helper needs to take part in this call; the caller takes it back once
-        /// the queue is empty, so a helper that starts later (its thread was not scheduled
-        /// in time) finds nothing and ends at once, and the caller never waits for it.
-        struct Call<C, F, T> {
-            ctx: Arc<C>,
-            f: Arc<F>,
-            queue: crossbeam::channel::Receiver<(usize, Vec<T>)>,
-            results: crossbeam::channel::Sender<Msg<T>>,
+        let blocks = Arc::new(Blocks::new(jobs, threads));
+        let (ctx, shared) = (Arc::clone(ctx), Arc::clone(&blocks));
+        self.share(
+            threads,
+            Arc::new(move |slot| {
+                while let Some(i) = shared.next(slot) {
+                    f(&ctx, &mut lock(&shared.jobs[i]));
+                }
+            }),
+        );
+        match Arc::try_unwrap(blocks) {
+            Ok(b) => b
+                .jobs
+                .into_iter()
+                .map(|j| j.into_inner().unwrap_or_else(|p| p.into_inner()))
+                .collect(),
+            Err(_) => unreachable!("every helper let go of the call before saying it was done"),
+        }
+    }
+
+    /// Runs `work(slot)` on `threads` threads at once: the caller as slot 0 and up to
+    /// `threads − 1` workers as slots 1, 2, …, in the order they start. `work` takes its jobs
+    /// from what it shares until none is left; the call ends when every thread that took
+    /// part is through. A worker that starts after the caller ran out of work (its thread
+    /// was not scheduled in time) takes no part, and the caller never waits for it.
+    fn share(&self, threads: usize, work: Arc<dyn Fn(usize) + Send + Sync>) {
+        /// A worker is through, having traced this many times (and had this many traces
+        /// answered by the reachability memo).
+        struct Done(u64, u64);
+        /// What a helper needs to take part in the call; the caller takes it back when it
+        /// is through, closing the call to helpers that have not started.
+        struct Call {
+            work: Arc<dyn Fn(usize) + Send + Sync>,
+            done: crossbeam::channel::Sender<Done>,
             /// Helpers that took part: the caller waits for each one's `Done`.
             joined: usize,
         }
-        let f = Arc::new(f);
-        let (rtx, rrx) = crossbeam::channel::unbounded::<Msg<T>>();
+        let (dtx, drx) = crossbeam::channel::unbounded::<Done>();
         let call = Arc::new(std::sync::Mutex::new(Some(Call {
-            ctx: Arc::clone(ctx),
-            f: Arc::clone(&f),
-            queue: wrx.clone(),
-            results: rtx,
+            work: Arc::clone(&work),
+            done: dtx,
             joined: 0,
         })));
-        let helpers = threads - 1;
         let tx = self.tx.as_ref().expect("pool is running");
-        for _ in 0..helpers {
+        for _ in 1..threads {
             let call = Arc::clone(&call);
             let time = Arc::clone(&self.time);
             tx.send(Box::new(move || {
-                let taken = {
-                    let mut slot = call.lock().unwrap_or_else(|p| p.into_inner());
-                    slot.as_mut().map(|c| {
-                        c.joined += 1;
-                        (
-                            Arc::clone(&c.ctx),
-                            Arc::clone(&c.f),
-                            c.queue.clone(),
-                            c.results.clone(),
-                        )
-                    })
-                };
-                let Some((ctx, f, wrx, rtx)) = taken else {
+                let taken = lock(&call).as_mut().map(|c| {
+                    c.joined += 1;
+                    (c.joined, Arc::clone(&c.work), c.done.clone())
+                });
+                let Some((slot, work, done)) = taken else {
                     return;
                 };
                 let traced = crate::map::collision::traces_on_this_thread();
                 let memo = crate::map::collision::memo_traces_on_this_thread();
                 let start = std::time::Instant::now();
-                while let Ok((i, mut c)) = wrx.try_recv() {
-                    for j in &mut c {
-                        f(&ctx, j);
-                    }
-                    let _ = rtx.send(Msg::Chunk(i, c));
-                }
-                // Let go of the shared view before saying so: when the caller has every
-                // `Done`, it holds the only reference again.
-                drop(ctx);
+                work(slot);
+                // Let go of the shared work before saying so: when the caller has every
+                // `Done`, it holds the only reference to what the work shares again.
+                drop(work);
                 add_time(&time.busy, start);
                 let traced = crate::map::collision::traces_on_this_thread() - traced;
                 let memo = crate::map::collision::memo_traces_on_this_thread() - memo;
-                let _ = rtx.send(Msg::Done(traced, memo));
+                let _ = done.send(Done(traced, memo));
             }))
             .expect("pool workers alive");
         }
-        let mut done: Vec<(usize, Vec<T>)> = Vec::with_capacity(chunks);
         let start = std::time::Instant::now();
-        while let Ok((i, mut c)) = wrx.try_recv() {
-            for j in &mut c {
-                f(ctx, j);
-            }
-            done.push((i, c));
-        }
+        work(0);
         // One reading for both counters: two readings made the caller's share a few
         // nanoseconds longer than what it is part of (a flaky test under load).
         let ran = start.elapsed().as_nanos() as u64;
         for counter in [&self.time.busy, &self.time.caller] {
             counter.fetch_add(ran, std::sync::atomic::Ordering::Relaxed);
         }
-        // The queue is empty: close the call to helpers that have not started.
-        let joined = call
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .map(|c| c.joined)
-            .unwrap_or(0);
+        drop(work);
+        // Nothing is left to take: close the call to helpers that have not started.
+        let joined = lock(&call).take().map_or(0, |c| c.joined);
         let start = std::time::Instant::now();
-        let mut finished = 0;
-        while finished < joined || done.len() < chunks {
-            match spin_recv(&rrx).expect("a worker thread panicked") {
-                Msg::Chunk(i, c) => done.push((i, c)),
-                Msg::Done(traced, memo) => {
-                    // The stage's statistics count the workers' traces with the caller's.
-                    crate::map::collision::count_traces_here(traced);
-                    crate::map::collision::count_memo_here(memo);
-                    finished += 1;
-                }
-            }
+        for _ in 0..joined {
+            let Done(traced, memo) = spin_recv(&drx).expect("a worker thread panicked");
+            // The stage's statistics count the workers' traces with the caller's.
+            crate::map::collision::count_traces_here(traced);
+            crate::map::collision::count_memo_here(memo);
         }
         add_time(&self.time.waited, start);
-        done.sort_by_key(|d| d.0);
-        done.into_iter().flat_map(|d| d.1).collect()
+    }
+}
+
+/// The jobs run on the calling thread alone.
+fn serial<C, T, F: Fn(&C, &mut T)>(ctx: &C, mut jobs: Vec<T>, f: F) -> Vec<T> {
+    for j in &mut jobs {
+        f(ctx, j);
+    }
+    jobs
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// [`Pool::run_blocks`]' jobs and who runs which: one block of neighbouring jobs per
+/// thread, each a span `front..back` of jobs not yet taken (packed in one word, so that the
+/// owner taking from the front and another thread from the back never take the same job).
+struct Blocks<T> {
+    jobs: Vec<std::sync::Mutex<T>>,
+    spans: Vec<std::sync::atomic::AtomicU64>,
+}
+
+impl<T> Blocks<T> {
+    fn new(jobs: Vec<T>, blocks: usize) -> Blocks<T> {
+        let n = jobs.len();
+        let spans = (0..blocks)
+            .map(|b| {
+                let (front, back) = (n * b / blocks, n * (b + 1) / blocks);
+                std::sync::atomic::AtomicU64::new(((back as u64) << 32) | front as u64)
+            })
+            .collect();
+        Blocks {
+            jobs: jobs.into_iter().map(std::sync::Mutex::new).collect(),
+            spans,
+        }
+    }
+
+    /// The next job for the thread in `slot`: the front of its own block, else the back of
+    /// the block with the most jobs left; `None` when every block is empty.
+    fn next(&self, slot: usize) -> Option<usize> {
+        use std::sync::atomic::Ordering;
+        let split = |v: u64| ((v & 0xffff_ffff) as usize, (v >> 32) as usize);
+        if let Some(own) = self.spans.get(slot) {
+            let taken = own.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                let (front, back) = split(v);
+                (front < back).then_some(v + 1)
+            });
+            if let Ok(v) = taken {
+                return Some(split(v).0);
+            }
+        }
+        loop {
+            let (most, left) = self
+                .spans
+                .iter()
+                .enumerate()
+                .map(|(b, s)| {
+                    let (front, back) = split(s.load(Ordering::Acquire));
+                    (b, back.saturating_sub(front))
+                })
+                .max_by_key(|&(b, left)| (left, std::cmp::Reverse(b)))?;
+            if left == 0 {
+                return None;
+            }
+            let taken = self.spans[most].fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                let (front, back) = split(v);
+                (front < back).then(|| v - (1 << 32))
+            });
+            if let Ok(v) = taken {
+                return Some(split(v).1 - 1);
+            }
+        }
     }
 }
 
@@ -339,6 +430,12 @@ mod tests {
                     let out = pool.run_in_chunks(&ctx, jobs, size, |c, x| *x = *x * *c + 2);
                     assert_eq!(out, (0..len).map(|x| x * 10 + 2).collect::<Vec<_>>());
                 }
+                // Blocks: every job run once (a job run twice would be 10 times larger).
+                for _ in 0..20 {
+                    let jobs: Vec<u64> = (0..len).collect();
+                    let out = pool.run_blocks(&ctx, jobs, |c, x| *x = *x * *c + 3);
+                    assert_eq!(out, (0..len).map(|x| x * 10 + 3).collect::<Vec<_>>());
+                }
             }
             // Only calls that use the workers are timed.
             let t = pool.time();
@@ -349,5 +446,21 @@ mod tests {
             );
         }
         assert_eq!(Arc::strong_count(&ctx), 1, "workers let go of the context");
+    }
+
+    #[test]
+    fn blocks_run_from_the_owners_front_and_are_taken_from_the_back() {
+        let b = Blocks::new((0..7).collect::<Vec<u32>>(), 2);
+        // Block 0 is 0..3, block 1 is 3..7.
+        assert_eq!(b.next(0), Some(0));
+        assert_eq!(b.next(1), Some(3));
+        // A thread without a block of its own takes from the back of the fullest.
+        assert_eq!(b.next(5), Some(6));
+        // Now both have two left: the first of them is taken from.
+        assert_eq!(b.next(5), Some(2));
+        assert_eq!(b.next(5), Some(5));
+        assert_eq!(b.next(0), Some(1));
+        assert_eq!(b.next(0), Some(4));
+        assert_eq!(b.next(1), None);
     }
 }
