@@ -30,6 +30,71 @@ pub(super) struct BrushGrid {
     pub(super) lo: [i32; 3],
     pub(super) dims: [i32; 3],
     pub(super) cells: Vec<Vec<CellBrush>>,
+    /// The same entries, eight to a [`Block`], for the box overlap tests of
+    /// [`crate::map::CollisionMap::brushes_along`]: cell `c`'s blocks are
+    /// `blocks[block_start[c]..block_start[c + 1]]`, lowest first as in `cells`.
+    pub(super) blocks: Vec<Block>,
+    pub(super) block_start: Vec<u32>,
+}
+
+/// Entries a [`Block`] holds.
+pub(super) const LANES: usize = 8;
+
+/// Up to [`LANES`] brushes of a cell, their boxes coordinate by coordinate, so that one
+/// query box is tested against all of them at once (the compiler makes vector compares of
+/// the loops over lanes; written with glam's `Vec4` compares instead, the tests ran slower).
+/// A lane past the cell's last brush has an empty box (`mins` +∞, `maxs` −∞), which
+/// overlaps nothing.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub(super) struct Block {
+    pub(super) mins: [[f32; LANES]; 3],
+    pub(super) maxs: [[f32; LANES]; 3],
+    pub(super) index: [u32; LANES],
+}
+
+impl Block {
+    /// The lowest `mins.z` in the block (its first lane's: the cell's entries are sorted).
+    pub(super) fn first_min_z(&self) -> f32 {
+        self.mins[2][0]
+    }
+
+    /// A bit per lane whose box overlaps `lo..hi` (open intervals on every axis, as
+    /// [`crate::map::collision`]'s `overlaps`). The comparisons are combined with `&`, not
+    /// `&&`: without branches the loops become vector compares.
+    #[inline]
+    pub(super) fn overlapping(&self, lo: [f32; 3], hi: [f32; 3]) -> u32 {
+        let mut hit = [true; LANES];
+        for k in 0..3 {
+            let (mins, maxs) = (&self.mins[k], &self.maxs[k]);
+            for ((h, &mn), &mx) in hit.iter_mut().zip(mins).zip(maxs) {
+                *h &= (lo[k] < mx) & (mn < hi[k]);
+            }
+        }
+        let mut bits = 0;
+        for (l, h) in hit.iter().enumerate() {
+            bits |= (*h as u32) << l;
+        }
+        bits
+    }
+
+    /// An empty block, every lane's box empty.
+    fn empty() -> Block {
+        Block {
+            mins: [[f32::INFINITY; LANES]; 3],
+            maxs: [[f32::NEG_INFINITY; LANES]; 3],
+            index: [0; LANES],
+        }
+    }
+
+    /// Puts a brush's box and index in lane `l`.
+    fn set(&mut self, l: usize, e: &CellBrush) {
+        for k in 0..3 {
+            self.mins[k][l] = e.mins[k];
+            self.maxs[k][l] = e.maxs[k];
+        }
+        self.index[l] = e.index;
+    }
 }
 
 /// A brush in a grid cell, with its box at hand for the overlap test (read in a row, not
@@ -65,6 +130,8 @@ impl BrushGrid {
             lo,
             dims,
             cells: Vec::new(),
+            blocks: Vec::new(),
+            block_start: Vec::new(),
         };
         for (i, b) in brushes.iter().enumerate() {
             grid.for_cells(b.mins, b.maxs, |c| {
@@ -80,8 +147,28 @@ impl BrushGrid {
         for c in &mut cells {
             c.sort_by(|a, b| a.mins.z.total_cmp(&b.mins.z).then(a.index.cmp(&b.index)));
         }
+        let mut block_start = Vec::with_capacity(cells.len() + 1);
+        let mut blocks = Vec::new();
+        for c in &cells {
+            block_start.push(blocks.len() as u32);
+            for chunk in c.chunks(LANES) {
+                let mut b = Block::empty();
+                for (l, e) in chunk.iter().enumerate() {
+                    b.set(l, e);
+                }
+                blocks.push(b);
+            }
+        }
+        block_start.push(blocks.len() as u32);
         grid.cells = cells;
+        grid.blocks = blocks;
+        grid.block_start = block_start;
         grid
+    }
+
+    /// The blocks of cell `c`.
+    pub(super) fn blocks_of(&self, c: usize) -> &[Block] {
+        &self.blocks[self.block_start[c] as usize..self.block_start[c + 1] as usize]
     }
 
     /// Calls `f` with the index of every cell the segment `a`–`b` passes through, in order

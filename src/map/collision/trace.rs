@@ -111,16 +111,18 @@ impl CollisionMap {
                 // The words marked lie in `first..=last`: only those are read back (a query
                 // marks a few brushes of the hundreds a map has).
                 let (mut first, mut last) = (usize::MAX, 0);
-                let (lo4, hi4) = (Vec3A::from(lo), Vec3A::from(hi));
+                let (lo3, hi3) = (lo.to_array(), hi.to_array());
                 self.grid.for_cells(lo, hi, |cell| {
-                    for b in &self.grid.cells[cell] {
-                        if b.mins.z >= hi.z {
+                    for b in self.grid.blocks_of(cell) {
+                        if b.first_min_z() >= hi.z {
                             break;
                         }
-                        // `overlaps`, the six comparisons at once.
-                        if (lo4.cmplt(b.maxs) & b.mins.cmplt(hi4)).all() {
-                            let k = (b.index / 64) as usize;
-                            bits[k] |= 1 << (b.index % 64);
+                        let mut hit = b.overlapping(lo3, hi3);
+                        while hit != 0 {
+                            let index = b.index[hit.trailing_zeros() as usize];
+                            hit &= hit - 1;
+                            let k = (index / 64) as usize;
+                            bits[k] |= 1 << (index % 64);
                             first = first.min(k);
                             last = last.max(k);
                         }
