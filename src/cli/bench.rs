@@ -41,8 +41,21 @@ pub struct Args {
     load: u16,
 }
 
-/// The heading of BENCHMARKS.md's section that python/benches/env_steps.py writes.
-const PYTHON_SECTION: &str = "## Python environments";
+/// The sections of BENCHMARKS.md that `bench --markdown` writes; the file's other sections
+/// (measured by hand or by python/benches/, on other machines) are kept after them.
+const OWN_SECTIONS: [&str; 2] = ["## Method", "## Results"];
+
+/// Where the first section of `old` that `bench` does not write starts.
+fn kept_from(old: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in old.split_inclusive('\n') {
+        if line.starts_with("## ") && !OWN_SECTIONS.contains(&line.trim_end()) {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
+}
 
 pub fn run(args: Args) -> Outcome {
     let bots = match &args.bots {
@@ -93,13 +106,10 @@ pub fn run(args: Args) -> Outcome {
         print!("{}", report.to_text());
     }
     if let Some(file) = args.markdown {
-        // The Python module's section is measured by python/benches/env_steps.py, not here: kept.
+        // Sections measured otherwise (the Python module's, by hand, on other machines): kept.
         let kept = std::fs::read_to_string(&file)
             .ok()
-            .and_then(|old| {
-                old.find(PYTHON_SECTION)
-                    .map(|at| format!("\n{}", &old[at..]))
-            })
+            .and_then(|old| kept_from(&old).map(|at| format!("\n{}", &old[at..])))
             .unwrap_or_default();
         super::write_out(&file, report.to_markdown() + &kept)?;
         eprintln!("wrote {}", file.display());
@@ -136,5 +146,19 @@ impl Drop for BusyLoad {
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept_from;
+
+    #[test]
+    fn markdown_keeps_every_section_bench_does_not_write() {
+        let old = "# Benchmarks\n\n## Method\n\ntext\n\n## Results\n\n| a |\n\n## A 16-core machine\n\nx\n\n## Python environments\n\ny\n";
+        let at = kept_from(old).expect("a kept section");
+        assert!(old[at..].starts_with("## A 16-core machine\n"));
+        assert!(old[at..].contains("## Python environments"));
+        assert_eq!(kept_from("## Method\n\n## Results\n| a |\n"), None);
     }
 }
