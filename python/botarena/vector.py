@@ -82,7 +82,7 @@ class BotarenaVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         n = self.num_envs
         if seed is None:
-            seeds = [s + n for s in self._seeds] if self._started else list(self._seeds)
+            seeds = [int(s) + n for s in self._seeds] if self._started else list(self._seeds)
         elif isinstance(seed, (int, np.integer)):
             seeds = [int(seed) + i for i in range(n)]
         else:
@@ -106,7 +106,7 @@ class BotarenaVectorEnv(VectorEnv):
         obs_bytes, cols = answer
         n = self.num_envs
         c = {name: np.frombuffer(cols, dtype, n, offset) for name, dtype, offset in self._columns}
-        self._seeds = c["seed"].tolist()
+        self._seeds = c["seed"]  # read as a list only by a reset without seeds
         obs = np.frombuffer(obs_bytes, dtype=_F32).reshape(n, OBS_LEN)
         infos = {}
         for key in _INFO_KEYS:

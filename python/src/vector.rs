@@ -326,23 +326,18 @@ impl PyVecMatch {
             // cores every step and two threads ran slower than one); a thread through
             // with its block takes matches left in another's, so the threads end together.
             let jobs = pool.run_blocks(shared, jobs, run_job);
+            // Each answer with the seed of its match's episode, read under the same lock.
             let mut outs = Vec::with_capacity(jobs.len());
             for (job, env) in jobs.into_iter().zip(envs.iter_mut()) {
                 *env = job.env;
-                outs.push(job.out);
+                outs.push((job.out, env.as_ref().map_or(0, |e| e.seed)));
             }
             outs
         });
         let n = outs.len();
         let mut obs = Vec::with_capacity(n * OBS_LEN * 4);
         let mut cols = vec![Vec::with_capacity(n * 8); COLUMNS.len()];
-        let seeds: Vec<u64> = self
-            .lock()
-            .envs
-            .iter()
-            .map(|e| e.as_ref().map_or(0, |e| e.seed))
-            .collect();
-        for (i, (o, seed)) in outs.into_iter().zip(seeds).enumerate() {
+        for (i, (o, seed)) in outs.into_iter().enumerate() {
             let (o, (frags, deaths, alive, health, reward), term, trunc, tick) =
                 o.map_err(|e| BotarenaError::new_err(format!("match {i}: {e}")))?;
             obs.extend(o);
