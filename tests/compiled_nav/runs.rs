@@ -316,3 +316,29 @@ fn a_compiled_bot_goes_round_slime_where_there_is_floor_round_it() {
         }
     }
 }
+
+/// A jump pad takes a bot that runs at it before the bot stands on the run's start (the
+/// pad's middle, where the compiler stood to measure it): the throw is the run, played as
+/// recorded. Steering back for the start in the air fights the throw: the bot came down on
+/// the pad, was thrown again and never reached the ledge.
+#[test]
+fn a_jump_pad_that_throws_a_running_bot_early_is_its_run() {
+    use botarena::map::builder::MapBuilder;
+    let v = glam::Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(-1024., -512., 0.), v(1536., 512., 768.));
+    b.solid(v(768., -512., 0.), v(1536., 512., 224.), "LEDGE")
+        .brush_entity(
+            &[
+                ("classname", "trigger_push"),
+                ("angles", "-72 0 0"),
+                ("speed", "72"),
+            ],
+            &[(v(560., -32., 0.), v(624., 32., 64.), "TRIGGER")],
+        )
+        .point("info_player_deathmatch", v(-800., 0., 24.), &[])
+        .point("weapon_rocketlauncher", v(1200., 0., 224.), &[]);
+    let (level, cmap) = b.build();
+    let stop = tour_the_one_item(level, cmap, "the launcher up the pad");
+    let ratio = stop.ratio().expect("reached, with a prediction");
+    assert!(ratio <= 1.1, "taken / predicted {ratio:.2}");
+}

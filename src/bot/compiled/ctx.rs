@@ -25,6 +25,8 @@ pub struct FollowCtx<'a> {
     pub doors: &'a [crate::bot::explore::ShootableView],
     /// The movers' ids by index in the level's movers.
     pub mover_ids: &'a [u32],
+    /// The jump pads still in use (a push-once pad is gone after its first touch).
+    pub pushes: &'a [crate::physics::push::Push],
 }
 
 impl<'a> FollowCtx<'a> {
@@ -62,6 +64,7 @@ pub fn geometry_ctx(
         door_open: &open,
         doors: &[],
         mover_ids: &[],
+        pushes: &[],
     }
 }
 

@@ -9,13 +9,14 @@ use glam::Vec3;
 use crate::aas::route::{Travel, cross};
 use crate::aas::{NavMesh, ReachKind};
 use crate::physics::pmove::PlayerState;
+use crate::physics::push::push_at;
 
 use super::cmd::{brake, hop_toward, stand};
 use super::ctx::FollowCtx;
 use super::detour::{SWIM_OUT_EXTRA, detour, detour_past_coming, start_detour};
 use super::guard::guard;
 use super::kinds::{Leg, go, swim_across, walk_across};
-use super::play::{FALL, JUMP, RECORDED, TELEPORT, carrier_waits, play};
+use super::play::{FALL, JUMP, RECORDED, TELEPORT, carrier_waits, play, play_from_start};
 use super::query::{Answer, NavQuery};
 use super::start::{onto_start, overshoots, slowing, steered};
 use super::state::{AreaNav, Detour, Step};
@@ -139,6 +140,16 @@ pub(super) fn follow_route(
         st.skip = 0;
         st.settle = false;
         st.area = None;
+    }
+    // Thrown by the jump pad it makes for: the pad has taken it before it stood on the
+    // run's start, and the throw is the run (steering back to the start in the air would
+    // fight it and bring the bot down on the pad again).
+    if st.played.is_none()
+        && let Some(r) = st.reach
+        && mesh.reaches()[r as usize].kind == ReachKind::JumpPad
+        && push_at(ctx.pushes, s.origin).is_some()
+    {
+        return play_from_start(st, &mesh.reaches()[r as usize]);
     }
     // Playing a reachability's commands: on to the end of them.
     if let (Some(r), Some(k)) = (st.reach, st.played)

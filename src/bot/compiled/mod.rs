@@ -130,6 +130,11 @@ pub fn route_system(sim: &mut Sim, nav: Option<NavQuery<'_>>) {
     };
     let doors = super::explore::shootables(sim);
     let mover_ids: Vec<u32> = sim.level.movers.iter().map(|m| m.id.0).collect();
+    let mut pushes = crate::physics::push::pushes(&sim.level);
+    pushes.retain(|p| {
+        let t = sim.triggers[p.trigger as usize];
+        t.active && !t.removed
+    });
     let mut view = sim.world.view_mut::<(
         &Motion,
         &Vitals,
@@ -170,6 +175,7 @@ pub fn route_system(sim: &mut Sim, nav: Option<NavQuery<'_>>) {
             door_open: &door_open,
             doors: &doors,
             mover_ids: &mover_ids,
+            pushes: &pushes,
         };
         let travel = nav.or_through_liquids(
             motion.0.origin,

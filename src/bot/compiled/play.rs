@@ -451,7 +451,7 @@ fn fit_from_stand(
 
 /// On the start, ready: the recorded commands played from the first, turned as the fit
 /// found.
-fn play_from_start(st: &mut AreaNav, reach: &crate::aas::Reach) -> Step {
+pub(super) fn play_from_start(st: &mut AreaNav, reach: &crate::aas::Reach) -> Step {
     st.played = Some(1);
     st.lead = None;
     st.skip = 0;
