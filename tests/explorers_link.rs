@@ -64,7 +64,7 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     assert!(added >= 2, "{added} links");
     assert!(st.waypoints > 6, "waypoints laid round the wall");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
-    links_hold(&g, &cmap);
+    links_hold(&g, &cmap, None);
 }
 
 /// The same two parts in rooms that a wall parts for good, each with a teleporter into
@@ -110,13 +110,49 @@ fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
             WaypointKind::Teleporter { .. }
         ));
     }
-    links_hold(&g, &cmap);
+    links_hold(&g, &cmap, None);
+}
+
+/// A ledge 224 units over the floor (deeper than the straight-line test's own 200-unit
+/// limit), entered once from the floor (say by a jump pad) and never walked off: the
+/// planned closing lays the drop down as a fall, as deep as explorers walk off themselves,
+/// and every waypoint is routable.
+#[test]
+fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 384.));
+    b.solid(v(600., 0., 0.), v(1024., 512., 224.), "LEDGE");
+    let (level, cmap) = b.build();
+    let mut g = two_parts_at(224.0);
+    let (floor, ledge) = (0, 3);
+    let d = g
+        .get(floor)
+        .unwrap()
+        .origin
+        .distance(g.get(ledge).unwrap().origin);
+    g.link(floor, ledge, d, Travel::Jump, 1.0);
+    assert_eq!(g.stats().largest_strong, 3, "one way up only");
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let st = g.stats();
+    assert!(added >= 1, "{added} links");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    assert!(
+        st.links_by_travel.get("fall").is_some(),
+        "{:?}",
+        st.links_by_travel
+    );
+    links_hold(&g, &cmap, Some((floor, ledge)));
 }
 
 /// Waypoints in two rooms either side of x 512, three each, linked both ways within each
 /// and not across.
 fn two_parts() -> WaypointGraph {
-    let v = |x, y| Vec3::new(x, y, 24.03125);
+    two_parts_at(0.0)
+}
+
+/// [`two_parts`] with the eastern part's floor `rise` units up.
+fn two_parts_at(rise: f32) -> WaypointGraph {
+    let v = |x: f32, y| Vec3::new(x, y, 24.03125 + if x > 512.0 { rise } else { 0.0 });
     let mut g = WaypointGraph::new();
     for pts in [
         [v(200., 100.), v(300., 100.), v(200., 200.)],
@@ -135,12 +171,20 @@ fn two_parts() -> WaypointGraph {
     g
 }
 
-/// Every link but a teleport's is one straight-line reachability confirms.
-fn links_hold(g: &WaypointGraph, cmap: &botarena::CollisionMap) {
+/// Every link but a teleport's (and `given`, from, to) is one straight-line reachability
+/// confirms (with drops as deep as explorers walk off).
+fn links_hold(g: &WaypointGraph, cmap: &botarena::CollisionMap, given: Option<(u32, u32)>) {
     use botarena::nav::{ReachParams, Reachability, reachable};
-    let params = ReachParams::default();
-    for w in g.waypoints() {
-        for l in w.links.iter().filter(|l| l.travel != Travel::Teleport) {
+    let params = ReachParams {
+        max_fall: botarena::bot::explore::MAX_DROP,
+        ..Default::default()
+    };
+    for (n, w) in g.waypoints().iter().enumerate() {
+        for l in w
+            .links
+            .iter()
+            .filter(|l| l.travel != Travel::Teleport && given != Some((l.from, n as u32)))
+        {
             let from = g.get(l.from).unwrap().origin;
             assert!(
                 !matches!(

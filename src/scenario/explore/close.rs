@@ -53,8 +53,12 @@ pub fn plan_strays(graph: &mut WaypointGraph, level: &Level, cmap: &CollisionMap
     let (open, free, cfg) = crate::planner::times::planning(level, cmap, &base);
     let free = &free[..];
     let physics = PhysicsParams::default();
+    // A planned way may walk off a ledge as deep as explorers walk off themselves (the
+    // straight-line test's own limit is a cautious 200 units): a part whose only way out
+    // is such a drop stayed one-way where nobody happened to take it.
     let params = ReachParams {
         max_distance: PLAN_LINK,
+        max_fall: crate::bot::explore::MAX_DROP,
         ..Default::default()
     };
     let mut added = 0;
