@@ -149,6 +149,8 @@ pub(super) fn follow_route(
         && mesh.reaches()[r as usize].kind == ReachKind::JumpPad
         && push_at(ctx.pushes, s.origin).is_some()
     {
+        // Played as recorded: no fit turned it (a turn left from an earlier run would).
+        st.turn = 0.0;
         return play_from_start(st, &mesh.reaches()[r as usize]);
     }
     // Playing a reachability's commands: on to the end of them.
