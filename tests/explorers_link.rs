@@ -137,7 +137,7 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
     assert!(added >= 1, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
     assert!(
-        st.links_by_travel.get("fall").is_some(),
+        st.links_by_travel.contains_key("fall"),
         "{:?}",
         st.links_by_travel
     );
