@@ -576,7 +576,7 @@ fn predict_as(
     let shot = |i: u32| {
         nav.doors.openers_for(i).is_some_and(|(d, o)| {
             !o.is_empty()
-                || crate::bot::compiled::fired_by_anything(level, d)
+                || crate::bot::compiled::fired_by_anything(&m.sim, d)
                 || matches!(
                     level.movers[d].kind,
                     MoverKind::SecretDoor {
@@ -670,13 +670,23 @@ pub fn tour_compiled(
         (at.origin, predicted)
     };
     let alive = |m: &Match| m.sim.player_vitals(0).is_none_or(|v| v.alive);
+    // Where each item lay when the match began: an item on a mover rides it (a hatch that
+    // lowers a weapon into reach), and the leg goes where the item is.
+    let placed: Vec<Option<Vec3>> = items.iter().map(|i| m.sim.item_origin(i.index)).collect();
+    let shift = |m: &Match, k: usize| match (m.sim.item_origin(items[k].index), placed[k]) {
+        (Some(now), Some(then)) => now - then,
+        _ => Vec3::ZERO,
+    };
     for k in 0..n {
-        let item = &items[(k + seed as usize) % n];
-        let (mut from, mut predicted) = leg_start(&m, item);
+        let slot = (k + seed as usize) % n;
+        let mut moved = shift(&m, slot);
+        let mut item = shifted(&items[slot], moved);
+        let (mut from, mut predicted) = leg_start(&m, &item);
         m.sim
             .world
             .insert_one(e, Controller::Route { goal: item.stand })
             .expect("the tourist exists");
+        let mut last = moved;
         // A bot that dies on the way (it may set off with a few points of health in slime)
         // follows a new route from where it respawns: that one is timed.
         let mut living = alive(&m);
@@ -692,14 +702,33 @@ pub fn tour_compiled(
                 }
                 (false, true) => {
                     living = true;
-                    (from, predicted) = leg_start(&m, item);
+                    (from, predicted) = leg_start(&m, &item);
                     timed_from = t + 1;
                     return false;
                 }
                 _ => {}
             }
             let s = m.sim.player_state(0).expect("the tourist exists");
-            living && item.goal.reached(&s)
+            if living && item.goal.reached(&s) {
+                return true;
+            }
+            // The item has come to rest somewhere else: the leg sets off again for it
+            // there, timed from now (the prediction was for where it was).
+            let now = shift(&m, slot);
+            if now != moved && now == last {
+                moved = now;
+                item = shifted(&items[slot], moved);
+                m.sim
+                    .world
+                    .insert_one(e, Controller::Route { goal: item.stand })
+                    .expect("the tourist exists");
+                if living {
+                    (from, predicted) = leg_start(&m, &item);
+                    timed_from = t + 1;
+                }
+            }
+            last = now;
+            false
         });
         let stop = CompiledStop {
             item: item.clone(),
@@ -713,6 +742,16 @@ pub fn tour_compiled(
         stops.push(stop);
     }
     Ok(stops)
+}
+
+/// `item` moved by `by` (carried by the mover it rests on): its standing point and pickup
+/// box.
+fn shifted(item: &ItemRef, by: Vec3) -> ItemRef {
+    let mut out = item.clone();
+    out.stand += by;
+    out.goal.mins += by;
+    out.goal.maxs += by;
+    out
 }
 
 #[cfg(test)]

@@ -491,6 +491,12 @@ impl Sim {
         self.world.get::<&MoverSlot>(e).ok().map(|m| m.state)
     }
 
+    /// Where item `index` is now (a mover it rests on carries it).
+    pub fn item_origin(&self, index: usize) -> Option<Vec3> {
+        let e = *self.items.get(index)?;
+        self.world.get::<&ItemSlot>(e).ok().map(|i| i.origin)
+    }
+
     /// Whether item `index` can be picked up now.
     pub fn item_available(&self, index: usize) -> Option<bool> {
         let e = *self.items.get(index)?;

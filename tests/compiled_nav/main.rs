@@ -12,6 +12,7 @@ mod common;
 mod doors;
 mod e1m1;
 mod following;
+mod hatch;
 mod hearing;
 mod runs;
 mod scenario;

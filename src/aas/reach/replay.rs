@@ -271,7 +271,9 @@ pub fn clear_of_box(mins: Vec2, maxs: Vec2, p: Vec2) -> [Vec2; 4] {
 }
 
 /// A plat or door (by index) leaving where navigation has it for its other end
-/// (`to_other`), or coming back.
+/// (`to_other`), or coming back. `None` for a door's way back to where it rests when,
+/// once fired, it stays open for good (a wait of -1, not a toggle: doors.qc sends such a
+/// door back neither after a wait nor when blocked), so no ride is made that way.
 pub(super) fn carry_state(world: &NavWorld, index: usize, to_other: bool) -> Option<MoverState> {
     let def = &world.level.movers[index];
     let here = world.cmap.mover_offset(def.id)?;
@@ -282,7 +284,12 @@ pub(super) fn carry_state(world: &NavWorld, index: usize, to_other: bool) -> Opt
         .offset;
     let target = if to_other { there } else { here };
     let (_, b) = MoverState::ends(def);
-    MoverState::travelling(def, (target - b).length() < 0.01)
+    let to_b = (target - b).length() < 0.01;
+    let stays = matches!(def.kind, MoverKind::Door { toggle: false, .. }) && def.wait < 0.0;
+    if stays && !to_b {
+        return None;
+    }
+    MoverState::travelling(def, to_b)
 }
 
 /// A player at rest at `p` in `cmap`: settled by the physics on a floor, or floating where

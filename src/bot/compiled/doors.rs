@@ -44,6 +44,12 @@ fn outside_field(level: &crate::map::Level, mover: usize, start: Vec3) -> bool {
         })
 }
 
+/// Whether reachability `r` ends on mover `id` (by id) from off it.
+fn onto_mover(mesh: &NavMesh, r: &crate::aas::Reach, id: u32) -> bool {
+    let areas = mesh.areas();
+    areas[r.to as usize].mover == Some(id) && areas[r.from as usize].mover != Some(id)
+}
+
 impl DoorState {
     /// The doors `mesh`'s reachabilities need that do not open by approach, with what
     /// opens each; every reachability through one is blocked until [`DoorState::update`]
@@ -51,12 +57,36 @@ impl DoorState {
     pub fn new(mesh: &NavMesh, level: &crate::map::Level, cmap: &CollisionMap) -> DoorState {
         use crate::map::level::MoverKind;
         let mut doors: Vec<NeededDoor> = Vec::new();
+        // Per door a `Fired` run lands on: whether no opener fires it.
+        let mut unfired: Vec<(usize, bool)> = Vec::new();
         for (i, r) in mesh.reaches().iter().enumerate() {
             for n in &r.needs {
                 // Through a door (where it stands open), or over one moved somewhere by
                 // being fired (a bridge that a start-open door slides into place).
                 let (id, at) = match *n {
                     MoverNeed::Open(id) => (id, None),
+                    // A run from off a door onto it where it stands fired (a hatch a
+                    // timer lowers) that nothing a player reaches fires: it waits for the
+                    // door there, as a run through a door waits for it open. (One a
+                    // player fires is mostly fired on the run's own way, as a ride fires
+                    // its lift: not waited for.)
+                    MoverNeed::Fired(id) if onto_mover(mesh, r, id) => {
+                        let Some(mover) = level.movers.iter().position(|m| m.id.0 == id) else {
+                            continue;
+                        };
+                        let unfired = match unfired.iter().find(|u| u.0 == mover) {
+                            Some(u) => u.1,
+                            None => {
+                                let none = openers(mesh, cmap, level, mover).is_empty();
+                                unfired.push((mover, none));
+                                none
+                            }
+                        };
+                        if !unfired {
+                            continue;
+                        }
+                        (id, None)
+                    }
                     MoverNeed::Moved(p) => match mesh.positions.get(p as usize) {
                         Some(pos) if pos.corner.is_none() => (pos.mover, Some(pos.offset)),
                         _ => continue,

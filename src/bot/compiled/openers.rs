@@ -270,15 +270,32 @@ pub(super) fn group_names(level: &crate::map::Level, mover: usize) -> Vec<&str> 
         .collect()
 }
 
-/// Whether anything in `level` fires door `mover` (a mover index): a button, trigger, relay
-/// or counter whose target names it or a door linked with it, wherever it is (one a player only
-/// passes through riding a plat has no standing point, so no [`Opener`]).
-pub fn fired_by_anything(level: &crate::map::Level, mover: usize) -> bool {
-    let names = group_names(level, mover);
+/// Whether something in `sim` can still fire door `mover` (a mover index), wherever it is
+/// (one a player only passes through riding a plat has no standing point, so no
+/// [`Opener`]): a button or door that targets it or a door linked with it, a trigger not
+/// yet spent (a `trigger_once` that has fired) nor removed, or a relay not removed that
+/// such a thing fires in turn. A door only a spent trigger led to (a firing waiting out a
+/// relay's delay, or none) opens at no time a route can count on.
+pub fn fired_by_anything(sim: &crate::sim::Sim, mover: usize) -> bool {
+    fired_now(sim, &group_names(&sim.level, mover), 0)
+}
+
+/// Whether a live source fires any of `names`, following relays up to a few links back.
+fn fired_now(sim: &crate::sim::Sim, names: &[&str], depth: u32) -> bool {
+    let level = &sim.level;
     let fires = |target: &Option<String>| target.as_deref().is_some_and(|t| names.contains(&t));
+    let live_trigger = |k: usize| sim.triggers.get(k).is_none_or(|t| !t.spent && !t.removed);
+    let live_relay = |k: usize| sim.relays.get(k).is_none_or(|r| !r.removed);
     level.movers.iter().any(|m| fires(&m.target))
-        || level.triggers.iter().any(|t| fires(&t.target))
-        || level.relays.iter().any(|r| fires(&r.target))
+        || (level.triggers.iter().enumerate()).any(|(k, t)| fires(&t.target) && live_trigger(k))
+        || (depth < 8
+            && (level.relays.iter().enumerate()).any(|(k, r)| {
+                fires(&r.target)
+                    && live_relay(k)
+                    && r.targetname
+                        .as_deref()
+                        .is_some_and(|n| fired_now(sim, &[n], depth + 1))
+            }))
 }
 
 /// A standing point from which a player touches the trigger box `mins`..`maxs`: over a
