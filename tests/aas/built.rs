@@ -261,3 +261,74 @@ fn a_door_across_a_corridor_is_a_doorway_area_the_way_through_needs() {
             .collect::<Vec<_>>()
     );
 }
+
+/// The compile stands doors open, and a run may lean on one there: a fall off a ledge
+/// stopped by the side of a door lowered into a pillar (as lqdm6's fall against a lowered
+/// hatch) lands short of where it lands with the door up. Such a run needs the door open;
+/// a run that arrives as well with the door up needs nothing of it.
+#[test]
+fn a_fall_stopped_by_a_door_where_it_stands_open_needs_it_open() {
+    use botarena::aas::run::{RunWorld, fit_turned};
+    let v = Vec3::new;
+    let mut b = sealed_room(v(0., 0., -64.), v(1024., 256., 1024.));
+    // A low floor (top -32) in the west, a floor 32 higher (top 0) at x 480..640, a ledge
+    // (top 320) east of it; the door hangs at z 600..960 and comes down to -32..328 at
+    // x 416..480, a pillar against whose east side a fall off the ledge stops.
+    b.solid(v(0., 0., -64.), v(480., 256., -32.), "LOW")
+        .solid(v(480., 0., -64.), v(640., 256., 0.), "FLOOR")
+        .solid(v(640., 0., -64.), v(1024., 256., 320.), "LEDGE")
+        .brush_entity(
+            &[
+                ("classname", "func_door"),
+                ("targetname", "gate"),
+                ("angle", "-2"),
+                ("wait", "-1"),
+                ("lip", "-272"),
+            ],
+            &[(v(416., 64., 600.), v(480., 192., 960.), "DOOR")],
+        )
+        .point(
+            "trigger_relay",
+            v(800., 128., 400.),
+            &[("targetname", "never"), ("target", "gate")],
+        )
+        .point("info_player_deathmatch", v(900., 128., 344.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = compile(&level, &cmap, &CompileParams::default(), &mut |_, _, _| {}).unwrap();
+    let door = level.movers[0].id.0;
+    let floor = mesh
+        .area_at(v(560., 128., 24.))
+        .expect("the floor below the ledge");
+    // Replayed with the door where the map has it (up): does the run still land there?
+    let up = RunWorld {
+        map: &cmap,
+        physics: PhysicsParams::default(),
+        dt: 1.0 / mesh.params.tick_rate as f32,
+        me: None,
+    };
+    let falls: Vec<_> = mesh
+        .reaches()
+        .iter()
+        .filter(|r| {
+            // Off the ledge (its areas at the top; the door's own top left out).
+            let from = &mesh.areas()[r.from as usize];
+            r.to == floor && from.mover.is_none() && (from.maxs.z - 344.0).abs() < 1.0
+        })
+        .map(|r| {
+            let s = stand_still(&cmap, &PhysicsParams::default(), r.start);
+            let lands_up = fit_turned(&up, &mesh, r, &s, &[0.0], 0, None).is_some();
+            (lands_up, r.needs.contains(&MoverNeed::Open(door)), r)
+        })
+        .collect();
+    assert!(
+        !falls.is_empty(),
+        "falls from the ledge to the floor below it"
+    );
+    assert!(
+        falls.iter().any(|f| !f.0),
+        "a fall that the door's side stops: {falls:?}"
+    );
+    for (lands_up, needs, r) in &falls {
+        assert_eq!(!lands_up, *needs, "{r:?}");
+    }
+}

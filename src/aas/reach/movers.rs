@@ -421,10 +421,40 @@ pub(super) fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mu
     let moved_mover = moved
         .and_then(|p| world.moved.get(p as usize))
         .map(|m| m.id);
+    let (fa, ta) = (&mesh.areas()[r.from as usize], &mesh.areas()[r.to as usize]);
     for (index, m) in world.level.movers.iter().enumerate() {
-        let crossed = boxes
-            .iter()
-            .any(|&(lo, hi)| crate::map::collision::overlaps(lo, hi, m.mins, m.maxs));
+        let across = |mins: Vec3, maxs: Vec3| {
+            boxes
+                .iter()
+                .any(|&(lo, hi)| crate::map::collision::overlaps(lo, hi, mins, maxs))
+        };
+        let crossed = across(m.mins, m.maxs);
+        // Verified with the door open, a run may also lean on it there: come down against
+        // it, or on it, where it stands open (a fall stopped by a lowered hatch's side).
+        // Unless it arrives as well with the door shut, it needs the door open. (Runs onto
+        // or off the door's own top need it fired; see below.)
+        let open_at = match m.kind {
+            MoverKind::Door { open, .. } => Some(open),
+            _ => None,
+        };
+        let leans = !crossed
+            && moved.is_none()
+            && r.kind != ReachKind::Elevator
+            && fa.mover != Some(m.id.0)
+            && ta.mover != Some(m.id.0)
+            && open_at.is_some_and(|o| {
+                // Grown a unit: a box stopped against a face only touches it.
+                o != Vec3::ZERO && across(m.mins + o - Vec3::ONE, m.maxs + o + Vec3::ONE)
+            })
+            && !runs_shut(world, mesh, r, index);
+        if leans {
+            let need = match m.kind {
+                MoverKind::Door { locked: true, .. } => MoverNeed::Key(m.id.0),
+                _ => MoverNeed::Open(m.id.0),
+            };
+            r.needs.push(need);
+            continue;
+        }
         if !crossed || moved_mover == Some(m.id.0) {
             continue;
         }
@@ -441,7 +471,6 @@ pub(super) fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mu
     }
     // A carry (on one mover from one of its positions to another) needs the mover where
     // it starts; where it ends is its doing.
-    let (fa, ta) = (&mesh.areas()[r.from as usize], &mesh.areas()[r.to as usize]);
     let carry = r.kind == ReachKind::Elevator && fa.mover.is_some() && fa.mover == ta.mover;
     let ends: &[u32] = if carry { &[r.from] } else { &[r.from, r.to] };
     for &a in ends {
