@@ -627,8 +627,9 @@ fn predict_as(
 
 /// Tours `items` with one compiled-navigation route bot (navigation `mesh`, compiled at 20
 /// Hz): seed `seed` chooses its spawn point and the item it starts the round with; each
-/// item is given `seconds`, and is reached when the bot's box touches its pickup box.
-/// `each` sees the match after every tick, with the stop once it is over (for diagnostics).
+/// item is given `seconds`, and is reached when the bot's box touches its pickup box where
+/// the item is (a mover it rests on carries it; once it has come to rest elsewhere the leg
+/// sets off again, timed from then, and the stop names the item there). `each` sees the match after every tick, with the stop once it is over (for diagnostics).
 pub fn tour_compiled(
     level: Arc<Level>,
     cmap: CollisionMap,
