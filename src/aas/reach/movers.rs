@@ -447,21 +447,13 @@ pub(super) fn needs(world: &NavWorld, mesh: &NavMesh, moved: Option<u32>, r: &mu
                 o != Vec3::ZERO && across(m.mins + o - Vec3::ONE, m.maxs + o + Vec3::ONE)
             })
             && !runs_shut(world, mesh, r, index);
-        if leans {
-            let need = match m.kind {
-                MoverKind::Door { locked: true, .. } => MoverNeed::Key(m.id.0),
-                _ => MoverNeed::Open(m.id.0),
-            };
-            r.needs.push(need);
-            continue;
-        }
-        if !crossed || moved_mover == Some(m.id.0) {
+        if !(crossed || leans) || moved_mover == Some(m.id.0) {
             continue;
         }
         match m.kind {
             MoverKind::Door { locked: true, .. } => r.needs.push(MoverNeed::Key(m.id.0)),
             MoverKind::Door { .. } | MoverKind::SecretDoor { .. } => {
-                if moved.is_none() && runs_shut(world, mesh, r, index) {
+                if !leans && moved.is_none() && runs_shut(world, mesh, r, index) {
                     continue;
                 }
                 r.needs.push(MoverNeed::Open(m.id.0))

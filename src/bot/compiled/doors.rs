@@ -57,8 +57,16 @@ impl DoorState {
     pub fn new(mesh: &NavMesh, level: &crate::map::Level, cmap: &CollisionMap) -> DoorState {
         use crate::map::level::MoverKind;
         let mut doors: Vec<NeededDoor> = Vec::new();
-        // Per door a `Fired` run lands on: whether no opener fires it.
-        let mut unfired: Vec<(usize, bool)> = Vec::new();
+        // Each door's openers, found once (a door's `Fired` runs ask whether it has any).
+        let mut found: Vec<(usize, Vec<Opener>)> = Vec::new();
+        let mut openers_of = |mover: usize| -> Vec<Opener> {
+            if let Some(f) = found.iter().find(|f| f.0 == mover) {
+                return f.1.clone();
+            }
+            let o = openers(mesh, cmap, level, mover);
+            found.push((mover, o.clone()));
+            o
+        };
         for (i, r) in mesh.reaches().iter().enumerate() {
             for n in &r.needs {
                 // Through a door (where it stands open), or over one moved somewhere by
@@ -74,15 +82,7 @@ impl DoorState {
                         let Some(mover) = level.movers.iter().position(|m| m.id.0 == id) else {
                             continue;
                         };
-                        let unfired = match unfired.iter().find(|u| u.0 == mover) {
-                            Some(u) => u.1,
-                            None => {
-                                let none = openers(mesh, cmap, level, mover).is_empty();
-                                unfired.push((mover, none));
-                                none
-                            }
-                        };
-                        if !unfired {
+                        if !openers_of(mover).is_empty() {
                             continue;
                         }
                         (id, None)
@@ -127,7 +127,7 @@ impl DoorState {
                         mover,
                         open,
                         reaches: vec![i as u32],
-                        openers: openers(mesh, cmap, level, mover),
+                        openers: openers_of(mover),
                     }),
                 }
             }
