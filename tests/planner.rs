@@ -590,8 +590,9 @@ fn the_planner_waits_for_a_train_and_rides_it_over_lava() {
 
 /// Two rooms joined only through a gate: the area graph's time compared with the planner's
 /// (`graph_time`) is measured in the world the planner plans in. A gate that a button
-/// fires is shut there (the planner fires nothing), so no time; the same gate opening as a
-/// player comes near stands open, so the graph's way through it.
+/// fires is shut there (the planner fires nothing), so no time — a door or a secret door;
+/// the same gate opening as a player comes near, or a secret door a shot opens, stands
+/// open, so the graph's way through it.
 #[test]
 fn graph_time_goes_through_no_door_that_waits_on_a_trigger() {
     use botarena::planner::times::graph_time;
@@ -642,11 +643,85 @@ fn graph_time_goes_through_no_door_that_waits_on_a_trigger() {
     let (shut, there, back) = rooms(&fired);
     assert!(shut > 0, "the ways through the fired gate are shut");
     assert_eq!((there, back), (None, None), "no way but the shut gate");
+    let secret = [
+        ("classname", "func_door_secret"),
+        ("angle", "0"),
+        ("targetname", "gate"),
+    ];
+    let (shut, there, back) = rooms(&secret);
+    assert!(shut > 0, "the ways through the fired secret door are shut");
+    assert_eq!(
+        (there, back),
+        (None, None),
+        "no way but the shut secret door"
+    );
     let near = [("classname", "func_door"), ("angle", "-1")];
-    let (shut, there, back) = rooms(&near);
-    assert_eq!(shut, 0, "a gate opening on approach waits on nothing");
-    let there = there.expect("through the gate");
-    // About 600 units at running speed, less than 3 s.
-    assert!((1.5..3.0).contains(&there), "{there} s");
-    assert!(back.is_some());
+    let shot = [("classname", "func_door_secret"), ("angle", "0")];
+    for open in [&near[..], &shot[..]] {
+        let (shut, there, back) = rooms(open);
+        assert_eq!(shut, 0, "{open:?} waits on nothing");
+        let there = there.expect("through the gate");
+        // About 600 units at running speed, less than 3 s.
+        assert!((1.5..3.0).contains(&there), "{there} s");
+        assert!(back.is_some());
+    }
+}
+
+/// Two rooms a wall parts, a teleporter from one into the other whose exit is high above
+/// the floor: the graph's route through it, run through the physics, falls from the exit
+/// over no area until the floor is under it and goes on to the item — a solution before
+/// the first expansion, whose controls replay to it.
+#[test]
+fn the_route_seed_falls_from_a_high_teleporter_exit_and_goes_on() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 512.));
+    b.solid(v(504., 0., 0.), v(520., 512., 512.), "WALL")
+        .brush_entity(
+            &[("classname", "trigger_teleport"), ("target", "up")],
+            &[(v(300., 224., 0.), v(364., 288., 64.), "TRIGGER")],
+        )
+        .point(
+            "info_teleport_destination",
+            v(700., 256., 300.),
+            &[("targetname", "up"), ("angle", "0")],
+        )
+        .point("info_player_deathmatch", v(100., 100., 24.), &[])
+        .point("weapon_supershotgun", v(100., 256., 24.), &[])
+        .point("weapon_nailgun", v(900., 256., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = botarena::aas::compile(
+        &level,
+        &cmap,
+        &botarena::aas::CompileParams::default(),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let all = items(&level, &cmap);
+    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(1));
+    let cfg = PlanConfig {
+        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(
+            Arc::new(mesh),
+            &level,
+        ))),
+        ..base
+    };
+    let physics = PhysicsParams::default();
+    let (from, to) = (
+        by_class(&all, "weapon_supershotgun"),
+        by_class(&all, "weapon_nailgun"),
+    );
+    let plan = plan_pair(&open, &physics, &free, from, to, &cfg);
+    assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
+    let states = replay_controls(
+        &open,
+        &physics,
+        stand_still(&open, &physics, from.stand),
+        &plan.controls(),
+        &cfg,
+    );
+    reached_last(&states, to);
+    assert!(
+        states.iter().any(|s| s.origin.z > 250.0),
+        "out of the teleporter's high exit"
+    );
 }

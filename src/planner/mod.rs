@@ -283,7 +283,7 @@ pub fn plan(
     // The area graph's route as the tree's first branch ([`seed`]).
     if let (Some(g), Some(am), true, None) = (goal, &area_metric, cfg.route_seed, best) {
         let start_movers = movers.clone();
-        let (steps, arrived) = seed::seed(
+        let (steps, arrived, kept) = seed::seed(
             &mut world,
             physics,
             cfg,
@@ -293,7 +293,7 @@ pub fn plan(
             |s| reached(g, s),
         );
         let mut parent = 0u32;
-        for (state, cmd, mv) in steps {
+        for (j, (state, cmd, mv)) in steps.into_iter().enumerate() {
             let pnode = nodes[parent as usize];
             let b = pnode.movers as usize;
             let mblock = if mv[..] == movers[b * k..(b + 1) * k] {
@@ -313,8 +313,15 @@ pub fn plan(
             failed.push(0);
             aimed.push(0);
             node_area.push(area_of(state.origin));
-            grid.insert(state.origin, n, pnode.steps + 1);
-            queue.push(goal_score(&nodes[n as usize], g), n);
+            // The branch's states while it kept to the graph's schedule start the tree;
+            // the rest are left out of the search's index (a branch that arrives still
+            // bounds it): a tree grown from a branch that fell behind (a slow stand at a
+            // jump, a fall into a dead end beside the goal) stays behind with it, where
+            // grown without them it finds the quicker ways.
+            if j < kept {
+                grid.insert(state.origin, n, pnode.steps + 1);
+                queue.push(goal_score(&nodes[n as usize], g), n);
+            }
             parent = n;
         }
         if arrived {

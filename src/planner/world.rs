@@ -227,9 +227,9 @@ impl AreaMetric {
 }
 
 /// The reachabilities that need something the planner never does — fire a trigger or a
-/// button, carry a key — while the map starts without it: through a door that opens only
-/// when fired (or over one a firing moves into place), on a plat a trigger sends down,
-/// into a teleporter a trigger switches on. The planner plans in the world as a match
+/// button, carry a key — while the map starts without it: through a door or a secret door
+/// that opens only when fired (or over one a firing moves into place), on a plat a trigger
+/// sends down, into a teleporter a trigger switches on. The planner plans in the world as a match
 /// starts it ([`planning_map`], [`lifts`]); the area graph's times are compared with its
 /// plans in that same world, so a way that waits on a trigger (a door a relay opens 40 s
 /// after one) is not counted as a way.
@@ -238,10 +238,14 @@ pub fn shut_at_start(mesh: &crate::aas::NavMesh, level: &crate::map::Level) -> B
     let at_spawn = |id: u32| {
         let k = level.movers.iter().position(|m| m.id.0 == id)?;
         let def = &level.movers[k];
+        // Left where it starts by the planning map ([`planning_map`]).
         let fired_only = matches!(
             def.kind,
             MoverKind::Door {
                 touch_opens: false,
+                ..
+            } | MoverKind::SecretDoor {
+                shootable: false,
                 ..
             }
         );
@@ -251,7 +255,8 @@ pub fn shut_at_start(mesh: &crate::aas::NavMesh, level: &crate::map::Level) -> B
     let needs_firing = |n: &MoverNeed| match *n {
         MoverNeed::Key(_) | MoverNeed::Fired(_) | MoverNeed::Teleporter(_) => true,
         MoverNeed::Open(id) => at_spawn(id).is_some_and(|(def, fired_only, rest)| {
-            let MoverKind::Door { open, .. } = def.kind else {
+            let (MoverKind::Door { open, .. } | MoverKind::SecretDoor { open, .. }) = def.kind
+            else {
                 return false;
             };
             fired_only && (rest - open).length() >= 1.0
