@@ -10,6 +10,7 @@
 //! Files: this one (the cases and the run), `traces` (trace rates, nav compile times),
 //! `report` (the table and the JSON record).
 
+mod follow;
 mod report;
 mod traces;
 
@@ -20,11 +21,13 @@ use std::time::Instant;
 use glam::Vec3;
 use serde::Serialize;
 
+use crate::bot::Navigation;
 use crate::bot::brain::Skill;
 use crate::bot::control::ControllerConfig;
 use crate::map::{Contents, MapData, build_level};
 use crate::nav::sample::floor_points;
 use crate::tick::{Match, MatchConfig, PlayerConfig};
+pub use follow::{FOLLOW_BOTS, FOLLOW_TARGET, FollowCost, follow_cost, follow_us};
 pub use report::{machine, spread};
 pub use traces::{NavCompileTime, TraceRate, lookup_points, nav_compile_time, trace_rates};
 
@@ -89,16 +92,25 @@ pub fn bench_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result
         reaction: 10.0,
         ..Skill::default()
     };
-    bots_on(map, bots, threads, seed, skill, false)
+    bots_on(map, bots, threads, seed, skill, false, Navigation::Learned)
 }
 
 /// A real deathmatch: `bots` brain bots of the default skill (they react, fight, die and
 /// respawn) on `map`, starting spread over its floor, with `threads` worker threads.
 pub fn real_match(map: &Path, bots: usize, threads: usize, seed: u64) -> Result<Match, String> {
-    bots_on(map, bots, threads, seed, Skill::default(), true)
+    bots_on(
+        map,
+        bots,
+        threads,
+        seed,
+        Skill::default(),
+        true,
+        Navigation::Learned,
+    )
 }
 
-/// `bots` brain bots of `skill` on floor points spread over `map`. With `crowd_spawns`,
+/// `bots` brain bots of `skill` on floor points spread over `map`, finding their way by
+/// `navigation` (compiled: the map's area graph is compiled here). With `crowd_spawns`,
 /// when the bots outnumber the map's spawn points more than twice, their starting points
 /// become spawn points too: a deathmatch map's handful of spawns would have 32 or 128 bots
 /// respawn into each other's fire and spend most of the match dead.
@@ -109,6 +121,7 @@ fn bots_on(
     seed: u64,
     skill: Skill,
     crowd_spawns: bool,
+    navigation: Navigation,
 ) -> Result<Match, String> {
     let data = MapData::load(map).map_err(|e| e.to_string())?;
     let (mut level, cmap) = build_level(data);
@@ -141,10 +154,19 @@ fn bots_on(
             spawn: None,
             start: Some(start(i)),
             senses: Default::default(),
-            navigation: Default::default(),
+            navigation,
         })
         .collect();
-    let cfg = MatchConfig::new(seed, players);
+    let mut cfg = MatchConfig::new(seed, players);
+    if navigation == Navigation::Compiled {
+        let params = crate::aas::CompileParams {
+            tick_rate: cfg.tick_rate,
+            ..Default::default()
+        };
+        let mesh = crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {})
+            .map_err(|e| format!("{}: {e}", map.display()))?;
+        cfg.nav = Some(Arc::new(mesh));
+    }
     let mut m = Match::new(Arc::new(level), cmap, &cfg).map_err(|e| e.to_string())?;
     m.sim.threads = threads;
     Ok(m)
@@ -473,6 +495,8 @@ pub struct BenchReport {
     pub traces: Vec<TraceRate>,
     /// Navigation compile times per map (all threads asked for).
     pub nav_compile: Vec<NavCompileTime>,
+    /// Route following's cost beside learning the map, on dm4 ([`follow_cost`]).
+    pub follow: Vec<FollowCost>,
 }
 
 /// Runs every case of `botarena bench` on the maps under `root`: 1, 8, 32 and 128 bots for
@@ -600,6 +624,13 @@ pub fn run_bench(
             area_at_ns: lookup,
         });
     }
+    // Route following beside learning: real matches on dm4, asked for with the real ones.
+    let mut follow = Vec::new();
+    for m in maps.iter().filter(|m| m.name == "dm4") {
+        if opts.wants(&m.name, FOLLOW_BOTS, true) {
+            follow.push(follow_cost(m, rounds, scale)?);
+        }
+    }
     Ok(BenchReport {
         machine: machine(),
         options: opts.clone(),
@@ -607,6 +638,7 @@ pub fn run_bench(
         cases,
         traces,
         nav_compile,
+        follow,
     })
 }
 

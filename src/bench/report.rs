@@ -280,6 +280,30 @@ impl BenchReport {
                 );
             }
         }
+        for f in &self.follow {
+            let _ = writeln!(
+                text,
+                "\nRoute following on {} ({} brain bots of the default skill, a real match, one \
+                 thread), µs per bot-tick:\n\n\
+                 | navigation | µs per bot-tick | rounds: slowest – median |\n|---|---:|---:|\n\
+                 | learned (drops waypoints) | {:.1} | {} |\n\
+                 | compiled (area graph) | {:.1} | {} |\n\n\
+                 Compiled ÷ learned: {:.2}× (target ≤ {:.1}×: {}).",
+                f.map,
+                f.bots,
+                f.learned_us,
+                spread_of(&f.learned_rounds, true, 1),
+                f.compiled_us,
+                spread_of(&f.compiled_rounds, true, 1),
+                f.ratio,
+                f.target,
+                if f.ratio <= f.target {
+                    "met"
+                } else {
+                    "not met"
+                }
+            );
+        }
         text
     }
 
@@ -291,6 +315,7 @@ impl BenchReport {
             "cases": self.cases,
             "traces": self.traces,
             "nav_compile": self.nav_compile,
+            "follow": self.follow,
             "speedup_2_threads_32_bots": self.maps.iter()
                 .map(|m| (m.clone(), self.speedup(m, 32, 2)))
                 .collect::<std::collections::BTreeMap<_, _>>(),
@@ -337,7 +362,10 @@ impl BenchReport {
              rounds counts, and \
              the file is the same for any thread count (tests/aas.rs); `area_at`: a million \
              point → area lookups over the map's floor points (24 units apart, each moved by up \
-             to 7 units sideways and 12 up), fastest round.\n\n\
+             to 7 units sideways and 12 up), fastest round. Route following: the real \
+             8-bot dm4 match on one thread, once with bots that learn the map and once with \
+             bots on the compiled area graph (compiled before, not timed), in alternating \
+             rounds, the fastest of each.\n\n\
              ## Results\n\n{}",
             REAL_WARMUP_TICKS / scale,
             REAL_TIMED_TICKS / scale,

@@ -56,6 +56,16 @@ fn a_report_reads_its_cases_as_tables_json_and_markdown() {
             target: Some(1.0),
             area_at_ns: 70.0,
         }],
+        follow: vec![super::FollowCost {
+            map: "dm4".into(),
+            bots: 8,
+            learned_us: 12.0,
+            compiled_us: 18.0,
+            learned_rounds: vec![12.0, 13.0],
+            compiled_rounds: vec![18.0, 19.5],
+            ratio: 1.5,
+            target: super::FOLLOW_TARGET,
+        }],
     };
     assert_eq!(r.speedup("dm4", 32, 2), Some(1.25));
     assert_eq!(r.speedup("dm4", 128, 2), None);
@@ -87,7 +97,14 @@ fn a_report_reads_its_cases_as_tables_json_and_markdown() {
         text.contains("| dm4 | 0.300 | 0.400 – 0.350 | 2 | 378 | 1615 | 1.0 | yes | 70 |"),
         "{text}"
     );
+    assert!(
+        text.contains("| learned (drops waypoints) | 12.0 | 13.0 – 12.0 |")
+            && text.contains("| compiled (area graph) | 18.0 | 19.5 – 18.0 |")
+            && text.contains("Compiled ÷ learned: 1.50× (target ≤ 2.0×: met)."),
+        "{text}"
+    );
     let json = r.to_json();
+    assert_eq!(json["follow"][0]["ratio"], 1.5);
     assert_eq!(json["speedup_2_threads_32_bots"]["dm4"], 1.25);
     assert_eq!(json["cases"].as_array().unwrap().len(), 3);
     let md = r.to_markdown();
@@ -111,4 +128,20 @@ fn thread_lists_are_sorted_without_repeats_and_start_at_one() {
     for bad in ["0", "1,x", "", "-1", "1025"] {
         assert!(parse_threads(bad).is_err(), "{bad:?}");
     }
+}
+
+/// Both navigations run the same real match on the shipped arena and cost something; the
+/// compiled one compiles the map first.
+#[test]
+fn route_following_and_learning_are_timed_on_the_same_match() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let arena = super::BenchMap {
+        name: "arena".into(),
+        path: root.join("maps/arena.map"),
+    };
+    let f = super::follow_cost(&arena, 1, 60).unwrap();
+    assert_eq!((f.map.as_str(), f.bots), ("arena", 8));
+    assert!(f.learned_us > 0.0 && f.compiled_us > 0.0, "{f:?}");
+    assert_eq!(f.ratio, f.compiled_us / f.learned_us);
+    assert_eq!((f.learned_rounds.len(), f.compiled_rounds.len()), (1, 1));
 }

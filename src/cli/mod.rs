@@ -103,7 +103,8 @@ enum Command {
     /// per-stage cost; --record writes a replay.
     Run(run::Args),
     /// Measure ticks per second for 1, 8, 32 and 128 brain bots on the arena (and dm4 where
-    /// id's maps are present), with 1 and 2 threads (or those of --threads), trace rates and
+    /// id's maps are present), with 1 and 2 threads (or those of --threads), what following
+    /// the compiled area graph costs beside learning the map (dm4), trace rates and
     /// navigation compile times; prints a table.
     Bench(bench::Args),
     /// Travel times between items for level designers (a kinodynamic RRT over the player
