@@ -725,3 +725,45 @@ fn the_route_seed_falls_from_a_high_teleporter_exit_and_goes_on() {
         "out of the teleporter's high exit"
     );
 }
+
+/// A pool a swimmer crosses, its two weapons on the bottom at either end: the
+/// graph's route, run through the physics, swims the whole way at swimming speed (0.7 of a
+/// run's) and arrives — a solution before the first expansion.
+#[test]
+fn the_route_seed_swims_a_long_pool_at_swimming_speed() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 256., 256.));
+    // A dry landing at the west end to stand on.
+    b.solid(v(0., 0., 0.), v(128., 256., 192.), "LAND")
+        .solid(v(128., 0., 0.), v(1024., 256., 192.), "*water0")
+        .point("info_player_deathmatch", v(64., 128., 216.), &[])
+        .point("weapon_supershotgun", v(176., 128., 24.), &[])
+        .point("weapon_nailgun", v(976., 128., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mesh = botarena::aas::compile(
+        &level,
+        &cmap,
+        &botarena::aas::CompileParams::default(),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let all = items(&level, &cmap);
+    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(1));
+    let cfg = PlanConfig {
+        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(
+            Arc::new(mesh),
+            &level,
+        ))),
+        ..base
+    };
+    let physics = PhysicsParams::default();
+    let (from, to) = (
+        by_class(&all, "weapon_supershotgun"),
+        by_class(&all, "weapon_nailgun"),
+    );
+    let plan = plan_pair(&open, &physics, &free, from, to, &cfg);
+    assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
+    let t = plan.time().unwrap();
+    // About 800 units at 224 u/s.
+    assert!((3.0..4.5).contains(&t), "{t} s");
+}

@@ -167,7 +167,7 @@ fn follow(
         } else {
             SLACK_STEPS
         };
-        for _ in 0..(far / 16.0) as usize + slack {
+        for _ in 0..(far / step_length(&s, physics, cfg.step)) as usize + slack {
             if arrived {
                 break;
             }
@@ -179,12 +179,7 @@ fn follow(
             } else {
                 320.0
             };
-            let mut cmd = steer(to.normalize_or_zero() * speed, s.velocity.truncate());
-            if s.water_level >= 2 {
-                // Swimming: pitched at the start, as the planner's own steps are.
-                let d = r.start - s.origin;
-                cmd.pitch = -d.z.atan2(d.truncate().length()).to_degrees();
-            }
+            let cmd = run_toward(&s, r.start, speed);
             let before = s.origin;
             if step(&mut s, &mut movers, cmd) {
                 return (out, true);
@@ -230,14 +225,27 @@ fn follow(
     }
     // In the goal's area: straight at the goal.
     let far = (goal - s.origin).truncate().length();
-    for _ in 0..(far / 16.0) as usize + SLACK_STEPS {
-        let to = (goal - s.origin).truncate();
-        let cmd = steer(to.normalize_or_zero() * 320.0, s.velocity.truncate());
+    for _ in 0..(far / step_length(&s, physics, cfg.step)) as usize + SLACK_STEPS {
+        let cmd = run_toward(&s, goal, 320.0);
         if step(&mut s, &mut movers, cmd) {
             return (out, true);
         }
     }
     (out, false)
+}
+
+/// Units a step covers at full speed from `s`: running, or swimming at the speed where
+/// Quake's water friction (`water_friction × water level` of the speed a second) takes off
+/// what the swimmer's wish (0.7 of a run's) adds — 187 u/s fully under, the run's 0.7 at
+/// most — so a long swim is not given a run's steps and stopped short of its mark.
+fn step_length(s: &PlayerState, physics: &PhysicsParams, dt: f32) -> f32 {
+    let run = physics.max_speed;
+    if s.water_level < 2 {
+        return run * dt;
+    }
+    let wish = 0.7 * run;
+    let kept = physics.accelerate * wish / (physics.water_friction * s.water_level as f32);
+    wish.min(kept) * dt
 }
 
 /// The nearest across that a step from `a` to `b` came to `p`.
@@ -246,6 +254,20 @@ fn passed_within(a: Vec3, b: Vec3, p: Vec3) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
     (a + ab * t).distance(p)
+}
+
+/// Toward `to` at `speed` ([`steer`]); swimming, pitched at it as the planner's own steps
+/// are.
+fn run_toward(s: &PlayerState, to: Vec3, speed: f32) -> UserCmd {
+    let d = to - s.origin;
+    let mut cmd = steer(
+        d.truncate().normalize_or_zero() * speed,
+        s.velocity.truncate(),
+    );
+    if s.water_level >= 2 {
+        cmd.pitch = -d.z.atan2(d.truncate().length()).to_degrees();
+    }
+    cmd
 }
 
 /// Forward toward the velocity `want` from the velocity `v`, wishing against what `v`
