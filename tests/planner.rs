@@ -688,29 +688,8 @@ fn the_route_seed_falls_from_a_high_teleporter_exit_and_goes_on() {
         .point("info_player_deathmatch", v(100., 100., 24.), &[])
         .point("weapon_supershotgun", v(100., 256., 24.), &[])
         .point("weapon_nailgun", v(900., 256., 24.), &[]);
-    let (level, cmap) = b.build();
-    let mesh = botarena::aas::compile(
-        &level,
-        &cmap,
-        &botarena::aas::CompileParams::default(),
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let all = items(&level, &cmap);
-    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(1));
-    let cfg = PlanConfig {
-        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(
-            Arc::new(mesh),
-            &level,
-        ))),
-        ..base
-    };
+    let (plan, open, cfg, from, to) = seeded_plan(&b);
     let physics = PhysicsParams::default();
-    let (from, to) = (
-        by_class(&all, "weapon_supershotgun"),
-        by_class(&all, "weapon_nailgun"),
-    );
-    let plan = plan_pair(&open, &physics, &free, from, to, &cfg);
     assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
     let states = replay_controls(
         &open,
@@ -719,7 +698,7 @@ fn the_route_seed_falls_from_a_high_teleporter_exit_and_goes_on() {
         &plan.controls(),
         &cfg,
     );
-    reached_last(&states, to);
+    reached_last(&states, &to);
     assert!(
         states.iter().any(|s| s.origin.z > 250.0),
         "out of the teleporter's high exit"
@@ -739,6 +718,25 @@ fn the_route_seed_swims_a_long_pool_at_swimming_speed() {
         .point("info_player_deathmatch", v(64., 128., 216.), &[])
         .point("weapon_supershotgun", v(176., 128., 24.), &[])
         .point("weapon_nailgun", v(976., 128., 24.), &[]);
+    let (plan, ..) = seeded_plan(&b);
+    assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
+    let t = plan.time().unwrap();
+    // About 800 units at 224 u/s.
+    assert!((3.0..4.5).contains(&t), "{t} s");
+}
+
+/// The built map's plan from its super shotgun to its nail gun with one expansion, the
+/// area graph compiled and its route as the seed: the plan, the world it ran in, its
+/// configuration and the two items.
+fn seeded_plan(
+    b: &botarena::map::builder::MapBuilder,
+) -> (
+    botarena::planner::Plan,
+    botarena::CollisionMap,
+    PlanConfig,
+    ItemRef,
+    ItemRef,
+) {
     let (level, cmap) = b.build();
     let mesh = botarena::aas::compile(
         &level,
@@ -756,14 +754,10 @@ fn the_route_seed_swims_a_long_pool_at_swimming_speed() {
         ))),
         ..base
     };
-    let physics = PhysicsParams::default();
     let (from, to) = (
-        by_class(&all, "weapon_supershotgun"),
-        by_class(&all, "weapon_nailgun"),
+        by_class(&all, "weapon_supershotgun").clone(),
+        by_class(&all, "weapon_nailgun").clone(),
     );
-    let plan = plan_pair(&open, &physics, &free, from, to, &cfg);
-    assert_eq!(plan.first_at, Some(0), "solved before the first expansion");
-    let t = plan.time().unwrap();
-    // About 800 units at 224 u/s.
-    assert!((3.0..4.5).contains(&t), "{t} s");
+    let plan = plan_pair(&open, &PhysicsParams::default(), &free, &from, &to, &cfg);
+    (plan, open, cfg, from, to)
 }

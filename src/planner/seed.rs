@@ -55,8 +55,9 @@ const AT_STAND_HEIGHT: f32 = 18.0;
 /// One step of the seed: the state after it, its controls and the lifts' states.
 pub(super) type SeedStep = (PlayerState, UserCmd, Vec<MoverState>);
 
-/// The seed branch from `start` toward `goal` (a point over the goal's area) and whether
-/// its last state satisfies `reached`; empty where the graph has no route, or its
+/// The seed branch from `start` toward `goal` (a point over the goal's area), whether its
+/// last state satisfies `reached`, and how many of its steps it had taken when it was last
+/// on the graph's schedule ([`SCHEDULE`]); empty where the graph has no route, or its
 /// reachabilities were not measured at the plan's step.
 pub(super) fn seed(
     world: &mut World<'_>,
@@ -67,39 +68,19 @@ pub(super) fn seed(
     goal: Vec3,
     reached: impl Fn(&PlayerState) -> bool,
 ) -> (Vec<SeedStep>, bool, usize) {
-    let mut kept = 0;
-    let (out, arrived) = follow(world, physics, cfg, metric, start, goal, reached, &mut kept);
-    (out, arrived, kept)
-}
-
-/// [`seed`]'s run; `kept` is set to the steps taken when the player was last on the
-/// graph's schedule ([`SCHEDULE`]).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "seed's inputs and the progress it reports"
-)]
-fn follow(
-    world: &mut World<'_>,
-    physics: &PhysicsParams,
-    cfg: &PlanConfig,
-    metric: &AreaMetric,
-    start: (&PlayerState, &[MoverState]),
-    goal: Vec3,
-    reached: impl Fn(&PlayerState) -> bool,
-    kept: &mut usize,
-) -> (Vec<SeedStep>, bool) {
     let mesh = &*metric.mesh;
     let mut out: Vec<SeedStep> = Vec::new();
     if (mesh.params.tick_rate as f32 * cfg.step - 1.0).abs() > 1e-3 {
-        return (out, false);
+        return (out, false, 0);
     }
     let Some(goal_area) = metric.area_under(goal) else {
-        return (out, false);
+        return (out, false, 0);
     };
     let cache = metric.cache(goal_area, Travel::ALL.dry());
     let mut s = *start.0;
     let mut movers = start.1.to_vec();
     let taken = std::cell::Cell::new(0);
+    let mut kept = 0;
     let mut step = |s: &mut PlayerState, movers: &mut Vec<MoverState>, cmd: UserCmd| {
         *s = world.advance(physics, cfg, s, movers, &cmd);
         out.push((*s, cmd, movers.clone()));
@@ -118,25 +99,25 @@ fn follow(
                 break;
             }
             if step(&mut s, &mut movers, UserCmd::default()) {
-                return (out, true);
+                return (out, true, kept);
             }
         }
         let Some(a) = metric.area_under(s.origin) else {
-            return (out, false);
+            return (out, false, kept);
         };
         let elapsed = taken.get() as f32 * cfg.step;
         if a == goal_area {
             if whole.is_some_and(|w| elapsed <= SCHEDULE * w) {
-                *kept = taken.get();
+                kept = taken.get();
             }
             break;
         }
         let Some((left, i)) = first(mesh, &cache, a, s.origin) else {
-            return (out, false);
+            return (out, false, kept);
         };
         let whole = *whole.get_or_insert(left);
         if elapsed + left <= SCHEDULE * whole {
-            *kept = taken.get();
+            kept = taken.get();
         }
         let r = &mesh.reaches()[i as usize];
         // A run to its start; for a run the compiler measured from a stand (a jump, a
@@ -182,7 +163,7 @@ fn follow(
             let cmd = run_toward(&s, r.start, speed);
             let before = s.origin;
             if step(&mut s, &mut movers, cmd) {
-                return (out, true);
+                return (out, true, kept);
             }
             arrived = there(before, &s);
             let now = metric.area_under(s.origin).filter(|&now| now != a);
@@ -201,12 +182,12 @@ fn follow(
             continue;
         }
         if !arrived {
-            return (out, false);
+            return (out, false, kept);
         }
         for c in &r.commands {
             for _ in 0..c.ticks {
                 if step(&mut s, &mut movers, c.cmd) {
-                    return (out, true);
+                    return (out, true, kept);
                 }
             }
         }
@@ -218,7 +199,7 @@ fn follow(
                     break;
                 }
                 if step(&mut s, &mut movers, UserCmd::default()) {
-                    return (out, true);
+                    return (out, true, kept);
                 }
             }
         }
@@ -228,10 +209,10 @@ fn follow(
     for _ in 0..(far / step_length(&s, physics, cfg.step)) as usize + SLACK_STEPS {
         let cmd = run_toward(&s, goal, 320.0);
         if step(&mut s, &mut movers, cmd) {
-            return (out, true);
+            return (out, true, kept);
         }
     }
-    (out, false)
+    (out, false, kept)
 }
 
 /// Units a step covers at full speed from `s`: running, or swimming at the speed where
