@@ -59,7 +59,7 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert!(st.waypoints > 6, "waypoints laid round the wall");
@@ -92,7 +92,7 @@ fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
     let st = g.stats();
     assert!(added >= 4, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -132,7 +132,7 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
         .distance(g.get(ledge).unwrap().origin);
     g.link(floor, ledge, d, Travel::Jump, 1.0);
     assert_eq!(g.stats().largest_strong, 3, "one way up only");
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
     let st = g.stats();
     assert!(added >= 1, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -142,6 +142,41 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
         st.links_by_travel
     );
     links_hold(&g, &cmap, Some((floor, ledge)));
+}
+
+/// On e1m5 (four explorers, seed 1) the closing pass guided by the compiled area graph
+/// joins parts the planner alone leaves one-way: where the planner's own search finds no
+/// way between two parts, the graph's route run through the physics starts its tree (the
+/// way out of a part is often long, and far from the straight line to the nearest core
+/// waypoint).
+#[test]
+fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let m = common::explorers_on_map(&dir, "e1m5", 1);
+    let (level, cmap) = (&m.sim.level, &m.sim.cmap);
+    let mesh = botarena::aas::compile(
+        level,
+        cmap,
+        &botarena::aas::CompileParams::default(),
+        &mut |_, _, _| {},
+    )
+    .expect("compiles");
+    let share = |mesh: Option<std::sync::Arc<botarena::aas::NavMesh>>| {
+        let mut g = (*m.learned.waypoints).clone();
+        use botarena::scenario::explore::{CONNECT_NEAREST, CONNECT_RADIUS, CONNECT_ROUNDS};
+        g.connect_strays(cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS);
+        botarena::scenario::explore::plan_strays(&mut g, level, cmap, mesh);
+        let st = g.stats();
+        st.largest_strong as f64 / st.waypoints as f64
+    };
+    let (alone, guided) = (share(None), share(Some(std::sync::Arc::new(mesh))));
+    println!("routable: planner alone {alone:.3}, guided {guided:.3}");
+    assert!(
+        guided > alone + 0.02,
+        "alone {alone:.3}, guided {guided:.3}"
+    );
 }
 
 /// Waypoints in two rooms either side of x 512, three each, linked both ways within each

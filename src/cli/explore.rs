@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use botarena::map::load_level;
 use botarena::nav::waypoint_file::{geometry_hash, save};
-use botarena::scenario::explore::{ExploreConfig, ExploreReport, coverage, explore, summarize};
+use botarena::scenario::explore::{
+    ExploreConfig, ExploreReport, coverage, explore_with, summarize,
+};
 
 use super::Outcome;
 
@@ -121,7 +123,8 @@ pub fn run(args: Args) -> Outcome {
                 &mut |_, _, _| {},
             )?),
         }
-    };
+    }
+    .map(Arc::new);
     let show = std::io::stderr().is_terminal();
     let seeds: Vec<u64> = (0..args.runs).map(|k| args.seed + k).collect();
     let out_for = |seed: u64| {
@@ -140,7 +143,7 @@ pub fn run(args: Args) -> Outcome {
     // written) is the command's failure: the arguments were checked above.
     let one = |seed: u64| -> Result<ExploreReport, String> {
         let cfg = ExploreConfig { seed, ..cfg };
-        let m = explore(Arc::clone(&level), cmap.clone(), &cfg, |m| {
+        let m = explore_with(Arc::clone(&level), cmap.clone(), &cfg, mesh.clone(), |m| {
             if show && args.runs == 1 {
                 let st = m.learned.waypoints.stats();
                 let pct = 100.0 * m.time() / seconds;

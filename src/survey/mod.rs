@@ -15,7 +15,7 @@ use crate::bot::brain::Skill;
 use crate::bot::control::ControllerConfig;
 use crate::lint::{LintParams, lint};
 use crate::map::load_level;
-use crate::scenario::explore::{ExploreConfig, coverage, explore, nav_coverage};
+use crate::scenario::explore::{ExploreConfig, coverage, explore_with, nav_coverage};
 use crate::scenario::tour::{tour_compiled, tour_items};
 use crate::sim::SimEvent;
 use crate::tick::{Match, MatchConfig, PlayerConfig};
@@ -284,8 +284,9 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
             every: p.explore_seconds,
             connect: true,
         };
-        let m =
-            explore(Arc::clone(&level), cmap.clone(), &cfg, |_| {}).map_err(|e| e.to_string())?;
+        let guide = Some(Arc::clone(&mesh));
+        let m = explore_with(Arc::clone(&level), cmap.clone(), &cfg, guide, |_| {})
+            .map_err(|e| e.to_string())?;
         let graph = &m.learned.waypoints;
         let r = coverage(&level, &m.sim.cmap, graph, p.explorers, m.time(), seed);
         let spawns: Vec<_> = level.spawns.iter().map(|s| s.origin).collect();

@@ -2,7 +2,8 @@
 //! into it from the routable part (or none out of it back), the travel-time planner looks
 //! for one through the physics between their nearest waypoints, and the way it finds is
 //! added as a chain of waypoints, each link one that straight-line reachability confirms;
-//! where it finds none, a way through a teleporter nobody took is tried the same way.
+//! where it finds none, the same pairs guided by the compiled area graph (when there is
+//! one), then a way through a teleporter nobody took.
 //!
 //! Explorers link only the waypoints they walk between. A part they entered by spawning in
 //! it, or by a drop, and left by a teleporter stays one-way when nobody happened to walk
@@ -43,14 +44,29 @@ pub const PLAN_ROUNDS: usize = 4;
 /// Joins the parts of `graph` outside its routable part (largest strongly connected
 /// component) of at least [`PLAN_MIN_PART`] waypoints in each direction that has no route
 /// yet, by ways the planner finds in `level` (in the world it plans in: doors that open on
-/// approach open, lifts ridden, teleporters taken). Returns the links added.
-pub fn plan_strays(graph: &mut WaypointGraph, level: &Level, cmap: &CollisionMap) -> usize {
+/// approach open, lifts ridden, teleporters taken). Where the planner's own search finds
+/// no way for any pair, and the compiled area graph `mesh` is given, the pairs are planned
+/// again guided by it (its route run through the physics starts the tree): the way out of a
+/// part is often long and leads off from the straight line to the core, where the search
+/// alone runs out of expansions. Returns the links added.
+pub fn plan_strays(
+    graph: &mut WaypointGraph,
+    level: &Level,
+    cmap: &CollisionMap,
+    mesh: Option<std::sync::Arc<crate::aas::NavMesh>>,
+) -> usize {
     let base = PlanConfig {
         expansions: PLAN_EXPANSIONS,
         stop_at_first: true,
         ..Default::default()
     };
     let (open, free, cfg) = crate::planner::times::planning(level, cmap, &base);
+    let guided = mesh.map(|m| PlanConfig {
+        area_metric: Some(std::sync::Arc::new(crate::planner::AreaMetric::new(
+            m, level,
+        ))),
+        ..cfg.clone()
+    });
     let free = &free[..];
     let physics = PhysicsParams::default();
     // A planned way may walk off a ledge as deep as explorers walk off themselves (the
@@ -81,17 +97,22 @@ pub fn plan_strays(graph: &mut WaypointGraph, level: &Level, cmap: &CollisionMap
                     continue;
                 }
                 let world = (&open, free, &physics, &params);
-                let n = nearest_pairs(&joined, from, to)
-                    .into_iter()
-                    .map(|(a, b)| {
-                        let seed = (a as u64) << 32 | b as u64;
-                        let cfg = PlanConfig {
-                            seed,
-                            ..cfg.clone()
-                        };
-                        plan_chain(&mut joined, world, a, (b, None), &cfg)
-                    })
-                    .find(|&n| n > 0)
+                let pairs = nearest_pairs(&joined, from, to);
+                let mut tried = |cfg: &PlanConfig| {
+                    pairs
+                        .iter()
+                        .map(|&(a, b)| {
+                            let seed = (a as u64) << 32 | b as u64;
+                            let cfg = PlanConfig {
+                                seed,
+                                ..cfg.clone()
+                            };
+                            plan_chain(&mut joined, world, a, (b, None), &cfg)
+                        })
+                        .find(|&n| n > 0)
+                };
+                let n = tried(&cfg)
+                    .or_else(|| guided.as_ref().and_then(&mut tried))
                     .or_else(|| teleport_way(&mut joined, level, world, (from, to), &cfg));
                 let Some(n) = n else {
                     links = 0;

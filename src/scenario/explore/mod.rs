@@ -519,11 +519,26 @@ pub const CONNECT_NEAREST: usize = 6;
 pub const CONNECT_ROUNDS: usize = 4;
 
 /// Runs exploring bots on a level, calling `progress` every `cfg.every` simulated seconds
-/// with the match so far. Returns the match (its learned graph is the result).
+/// with the match so far. Returns the match (its learned graph is the result). With
+/// `cfg.connect`, the closing pass compiles the level's area graph (on this thread) to
+/// guide its planner where the planner alone finds no way ([`plan_strays`]): the explorers
+/// themselves never read it.
 pub fn explore(
     level: Arc<Level>,
     cmap: CollisionMap,
     cfg: &ExploreConfig,
+    progress: impl FnMut(&Match),
+) -> Result<Match, MatchError> {
+    explore_with(level, cmap, cfg, None, progress)
+}
+
+/// [`explore`] with the level's compiled area graph already made (`mesh`), for the closing
+/// pass; `None`: compiled there when the pass runs.
+pub fn explore_with(
+    level: Arc<Level>,
+    cmap: CollisionMap,
+    cfg: &ExploreConfig,
+    mesh: Option<Arc<crate::aas::NavMesh>>,
     mut progress: impl FnMut(&Match),
 ) -> Result<Match, MatchError> {
     let ExploreConfig {
@@ -568,7 +583,16 @@ pub fn explore(
             g.connect_strays(&cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS)
         };
         let mut links = straight(graph);
-        let planned = close::plan_strays(graph, &level, &cmap);
+        let mesh = mesh.or_else(|| {
+            let params = crate::aas::CompileParams {
+                tick_rate,
+                threads: 1,
+                ..Default::default()
+            };
+            let compiled = crate::aas::compile(&level, &cmap, &params, &mut |_, _, _| {});
+            compiled.ok().map(Arc::new)
+        });
+        let planned = close::plan_strays(graph, &level, &cmap, mesh);
         if planned > 0 {
             links += planned + straight(graph);
         }
