@@ -179,6 +179,56 @@ fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
     );
 }
 
+/// A ledge 224 units up whose only way up is a jump pad in front of it (the way down, a
+/// drop): the planner finds the way up through the pad's throw, which no straight line
+/// shows, and the closing pass lays the throw down as the observed jump explorers would
+/// link had they been thrown (from where the player last stood to where it lands), then
+/// on to the ledge's waypoints: every waypoint is routable.
+#[test]
+fn the_closing_pass_lays_a_jump_pads_throw_as_an_observed_jump() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., -512., 0.), v(1536., 512., 768.));
+    b.solid(v(768., -512., 0.), v(1536., 512., 224.), "LEDGE")
+        .brush_entity(
+            &[
+                ("classname", "trigger_push"),
+                ("angles", "-72 0 0"),
+                ("speed", "72"),
+            ],
+            &[(v(560., -32., 0.), v(624., 32., 64.), "TRIGGER")],
+        );
+    let (level, cmap) = b.build();
+    let mut g = WaypointGraph::new();
+    let at = |x: f32, y: f32, z: f32| v(x, y, z + 24.03125);
+    for pts in [
+        [at(300., 0., 0.), at(400., 100., 0.), at(400., -100., 0.)],
+        [
+            at(900., 0., 224.),
+            at(1000., 100., 224.),
+            at(1000., -100., 224.),
+        ],
+    ] {
+        let ids = pts.map(|p| g.add(p, WaypointKind::Normal));
+        for &a in &ids {
+            for &b in &ids {
+                if a != b {
+                    let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
+                    g.link(a, b, d, Travel::Walk, 1.0);
+                }
+            }
+        }
+    }
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let st = g.stats();
+    assert!(added >= 2, "{added} links");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    assert!(
+        st.links_by_travel.contains_key("jump"),
+        "{:?}",
+        st.links_by_travel
+    );
+}
+
 /// Waypoints in two rooms either side of x 512, three each, linked both ways within each
 /// and not across.
 fn two_parts() -> WaypointGraph {

@@ -15,7 +15,7 @@ use glam::Vec3;
 use crate::map::{CollisionMap, Level};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::nav::{ReachParams, reachable};
-use crate::physics::pmove::PhysicsParams;
+use crate::physics::pmove::{PhysicsParams, PlayerState, STEP_SIZE};
 use crate::planner::{Goal, PlanConfig};
 
 /// Parts of the graph smaller than this are left to the straight-line pass (a waypoint or
@@ -253,6 +253,50 @@ fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u
 /// step's (18).
 pub const LEVEL: f32 = 64.0;
 
+/// Quake's `sv_maxvelocity` (u/s): a player moved further than this allows between two
+/// of a planned way's steps went through a teleporter.
+const MAX_VELOCITY: f32 = 2000.0;
+
+/// Where the straight line shows no way on from stand `i` of a planned way (its `states`,
+/// its `stands`: step and origin; `cur` that stand's origin), the next stand where the
+/// physics carried the player there through the air alone (a jump pad's throw, a jump up
+/// onto a ledge, a drop the straight line does not take): linked as observed travel, as
+/// explorers link the ways they are carried (a fall where it lands lower, else a jump).
+/// `None` where the piece touches a mover, or a teleporter moved the player, or it ends
+/// further than [`PLAN_LINK`].
+fn carried(
+    states: &[PlayerState],
+    stands: &[(usize, Vec3)],
+    i: usize,
+    cur: Vec3,
+    step: f32,
+) -> Option<(usize, Travel)> {
+    let (&(from, _), &(to, p)) = (stands.get(i)?, stands.get(i + 1)?);
+    let piece = &states[from..=to];
+    let on_world =
+        |s: &PlayerState| s.water_level >= 2 || s.on_ground == Some(crate::map::EntId::WORLD);
+    let airborne = piece[1..piece.len() - 1]
+        .iter()
+        .all(|s| s.on_ground.is_none() && s.water_level < 2);
+    let moved = piece
+        .windows(2)
+        .all(|w| w[0].origin.distance(w[1].origin) <= MAX_VELOCITY * step);
+    (piece.len() > 2
+        && airborne
+        && moved
+        && on_world(&piece[0])
+        && on_world(&piece[piece.len() - 1])
+        && p.distance(cur) <= PLAN_LINK)
+        .then(|| {
+            let travel = if p.z < cur.z - STEP_SIZE - 1.0 {
+                Travel::Fall
+            } else {
+                Travel::Jump
+            };
+            (i + 1, travel)
+        })
+}
+
 /// Plans from waypoint `a` to waypoint `b` and, where a way is found, lays it down as a
 /// chain: from each point, the farthest point of the way further on where the player
 /// stands (or swims) that straight-line reachability confirms, until `b` itself is. Adds
@@ -282,12 +326,17 @@ fn plan_chain(
     let Some(best) = plan.best else {
         return 0;
     };
-    let stands: Vec<Vec3> = plan
+    let states: Vec<PlayerState> = plan
         .branch(best)
         .iter()
         .map(|&i| plan.nodes[i as usize].state)
-        .filter(|s| s.on_ground.is_some() || s.water_level >= 2)
-        .map(|s| s.origin)
+        .collect();
+    // Where the player stands (or swims) on the way: its step on the way, and its origin.
+    let stands: Vec<(usize, Vec3)> = states
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.on_ground.is_some() || s.water_level >= 2)
+        .map(|(j, s)| (j, s.origin))
         .collect();
     let mut chain: Vec<(Vec3, Travel)> = Vec::new();
     let (mut cur, mut i) = (pa, 0);
@@ -298,16 +347,17 @@ fn plan_chain(
         }
         let next = (i + 1..stands.len())
             .rev()
-            .filter(|&k| stands[k].distance(cur) <= PLAN_LINK)
-            .find_map(|k| travel(cur, stands[k]).map(|t| (k, t)));
+            .filter(|&k| stands[k].1.distance(cur) <= PLAN_LINK)
+            .find_map(|k| travel(cur, stands[k].1).map(|t| (k, t)))
+            .or_else(|| carried(&states, &stands, i, cur, cfg.step));
         let Some((k, t)) = next else {
             return 0;
         };
         if chain.len() >= PLAN_CHAIN {
             return 0;
         }
-        chain.push((stands[k], t));
-        (cur, i) = (stands[k], k);
+        chain.push((stands[k].1, t));
+        (cur, i) = (stands[k].1, k);
     }
     let mut prev = (a, pa);
     let mut links = 0;
