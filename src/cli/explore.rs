@@ -50,7 +50,8 @@ pub struct Args {
     json: bool,
     /// Skip the closing pass that links stray waypoints (outside the largest strongly
     /// connected part) with routable ones nearby where straight-line reachability holds,
-    /// and joins stray parts by ways the travel-time planner finds.
+    /// and joins stray parts by ways the travel-time planner finds (guided by the compiled
+    /// navigation where it finds none alone).
     #[arg(long)]
     no_connect: bool,
     /// The map's compiled navigation to measure the learned graph against (share of its
