@@ -67,6 +67,36 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     links_hold(&g, &cmap, None);
 }
 
+/// A lone waypoint behind the same wall (one an explorer dropped once and never linked
+/// back): the planned closing joins a part of any size, not only parts of several.
+#[test]
+fn the_closing_pass_joins_a_lone_waypoint_round_a_wall() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+    b.solid(v(504., 0., 0.), v(520., 400., 128.), "WALL");
+    let (level, cmap) = b.build();
+    // The western part as in [`two_parts`]; of the eastern one, one waypoint alone.
+    let mut g = WaypointGraph::new();
+    let at = |x: f32, y: f32| v(x, y, 24.03125);
+    let west =
+        [at(200., 100.), at(300., 100.), at(200., 200.)].map(|p| g.add(p, WaypointKind::Normal));
+    for &a in &west {
+        for &b in &west {
+            if a != b {
+                let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
+                g.link(a, b, d, Travel::Walk, 1.0);
+            }
+        }
+    }
+    g.add(at(800., 100.), WaypointKind::Normal);
+    assert_eq!(g.stats().largest_strong, 3);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let st = g.stats();
+    assert!(added >= 2, "{added} links");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    links_hold(&g, &cmap, None);
+}
+
 /// The same two parts in rooms that a wall parts for good, each with a teleporter into
 /// the other: the planned closing goes into each teleporter and on from where it sends,
 /// with a teleporter waypoint for each and its teleport link, as explorers drop them.

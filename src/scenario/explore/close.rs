@@ -18,10 +18,6 @@ use crate::nav::{ReachParams, reachable};
 use crate::physics::pmove::{PhysicsParams, PlayerState, STEP_SIZE};
 use crate::planner::{Goal, PlanConfig};
 
-/// Parts of the graph smaller than this are left to the straight-line pass (a waypoint or
-/// two on a ledge are not worth a search each).
-pub const PLAN_MIN_PART: usize = 3;
-
 /// Pairs of waypoints the planner is asked about per part and direction: this many
 /// nearest, then this many more on one level ([`LEVEL`]).
 pub const PLAN_PAIRS: usize = 3;
@@ -42,9 +38,9 @@ pub const PLAN_CHAIN: usize = 16;
 pub const PLAN_ROUNDS: usize = 4;
 
 /// Joins the parts of `graph` outside its routable part (largest strongly connected
-/// component) of at least [`PLAN_MIN_PART`] waypoints in each direction that has no route
-/// yet, by ways the planner finds in `level` (in the world it plans in: doors that open on
-/// approach open, lifts ridden, teleporters taken). Where the planner's own search finds
+/// component), however small (a waypoint or two on a ledge a drop left), in each direction
+/// that has no route yet, by ways the planner finds in `level` (in the world it plans in:
+/// doors that open on approach open, lifts ridden, teleporters taken). Where the planner's own search finds
 /// no way for any pair, and the compiled area graph `mesh` is given, the pairs are planned
 /// again guided by it (its route run through the physics starts the tree): the way out of a
 /// part is often long and leads off from the straight line to the core, where the search
@@ -85,7 +81,7 @@ pub fn plan_strays(
         };
         let before = added;
         let from_core = graph.routed_from(core[0]);
-        for part in comps.iter().skip(1).filter(|c| c.len() >= PLAN_MIN_PART) {
+        for part in comps.iter().skip(1) {
             let into = part.iter().any(|&n| from_core[n as usize]);
             let out = graph.routed_from(part[0])[core[0] as usize];
             // Both ways or neither: a chain one way only would add waypoints outside the
