@@ -78,16 +78,7 @@ fn the_closing_pass_joins_a_lone_waypoint_round_a_wall() {
     // The western part as in [`two_parts`]; of the eastern one, one waypoint alone.
     let mut g = WaypointGraph::new();
     let at = |x: f32, y: f32| v(x, y, 24.03125);
-    let west =
-        [at(200., 100.), at(300., 100.), at(200., 200.)].map(|p| g.add(p, WaypointKind::Normal));
-    for &a in &west {
-        for &b in &west {
-            if a != b {
-                let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
-                g.link(a, b, d, Travel::Walk, 1.0);
-            }
-        }
-    }
+    linked(&mut g, &[at(200., 100.), at(300., 100.), at(200., 200.)]);
     g.add(at(800., 100.), WaypointKind::Normal);
     assert_eq!(g.stats().largest_strong, 3);
     let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
@@ -230,24 +221,18 @@ fn the_closing_pass_lays_a_jump_pads_throw_as_an_observed_jump() {
     let (level, cmap) = b.build();
     let mut g = WaypointGraph::new();
     let at = |x: f32, y: f32, z: f32| v(x, y, z + 24.03125);
-    for pts in [
-        [at(300., 0., 0.), at(400., 100., 0.), at(400., -100., 0.)],
-        [
+    linked(
+        &mut g,
+        &[at(300., 0., 0.), at(400., 100., 0.), at(400., -100., 0.)],
+    );
+    linked(
+        &mut g,
+        &[
             at(900., 0., 224.),
             at(1000., 100., 224.),
             at(1000., -100., 224.),
         ],
-    ] {
-        let ids = pts.map(|p| g.add(p, WaypointKind::Normal));
-        for &a in &ids {
-            for &b in &ids {
-                if a != b {
-                    let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
-                    g.link(a, b, d, Travel::Walk, 1.0);
-                }
-            }
-        }
-    }
+    );
     let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
@@ -269,21 +254,25 @@ fn two_parts() -> WaypointGraph {
 fn two_parts_at(rise: f32) -> WaypointGraph {
     let v = |x: f32, y| Vec3::new(x, y, 24.03125 + if x > 512.0 { rise } else { 0.0 });
     let mut g = WaypointGraph::new();
-    for pts in [
-        [v(200., 100.), v(300., 100.), v(200., 200.)],
-        [v(800., 100.), v(700., 100.), v(800., 200.)],
-    ] {
-        let ids = pts.map(|p| g.add(p, WaypointKind::Normal));
-        for &a in &ids {
-            for &b in &ids {
-                if a != b {
-                    let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
-                    g.link(a, b, d, Travel::Walk, 1.0);
-                }
+    linked(&mut g, &[v(200., 100.), v(300., 100.), v(200., 200.)]);
+    linked(&mut g, &[v(800., 100.), v(700., 100.), v(800., 200.)]);
+    g
+}
+
+/// Adds `pts` to `g` as waypoints, each linked to every other by a walk both ways.
+fn linked(g: &mut WaypointGraph, pts: &[Vec3]) {
+    let ids: Vec<u32> = pts
+        .iter()
+        .map(|&p| g.add(p, WaypointKind::Normal))
+        .collect();
+    for &a in &ids {
+        for &b in &ids {
+            if a != b {
+                let d = g.get(a).unwrap().origin.distance(g.get(b).unwrap().origin);
+                g.link(a, b, d, Travel::Walk, 1.0);
             }
         }
     }
-    g
 }
 
 /// Every link but a teleport's (and `given`, from, to) is one straight-line reachability
