@@ -177,13 +177,7 @@ fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
     };
     let m = common::explorers_on_map(&dir, "e1m5", 1);
     let (level, cmap) = (&m.sim.level, &m.sim.cmap);
-    let mesh = botarena::aas::compile(
-        level,
-        cmap,
-        &botarena::aas::CompileParams::default(),
-        &mut |_, _, _| {},
-    )
-    .expect("compiles");
+    let mesh = common::compiled(level, cmap);
     let share = |mesh: Option<std::sync::Arc<botarena::aas::NavMesh>>| {
         let mut g = (*m.learned.waypoints).clone();
         use botarena::scenario::explore::{CONNECT_NEAREST, CONNECT_RADIUS, CONNECT_ROUNDS};

@@ -166,13 +166,7 @@ fn shortcuts_shorten_the_branch_and_its_controls_still_replay() {
 fn the_area_graphs_route_is_the_first_solution() {
     let (level, cmap) = common::shipped("arena");
     let all = items(&level, &cmap);
-    let mesh = botarena::aas::compile(
-        &level,
-        &cmap,
-        &botarena::aas::CompileParams::default(),
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    let mesh = common::compiled(&level, &cmap);
     let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(10));
     let physics = PhysicsParams::default();
     let with = |route_seed| PlanConfig {
@@ -614,13 +608,7 @@ fn graph_time_goes_through_no_door_that_waits_on_a_trigger() {
             .point("weapon_supershotgun", v(200., 256., 24.), &[])
             .point("weapon_nailgun", v(800., 256., 24.), &[]);
         let (level, cmap) = b.build();
-        let mesh = botarena::aas::compile(
-            &level,
-            &cmap,
-            &botarena::aas::CompileParams::default(),
-            &mut |_, _, _| {},
-        )
-        .unwrap();
+        let mesh = common::compiled(&level, &cmap);
         let am = botarena::planner::AreaMetric::new(Arc::new(mesh), &level);
         let all = items(&level, &cmap);
         let shut = am.shut.blocked.iter().filter(|b| **b).count();
@@ -738,13 +726,7 @@ fn seeded_plan(
     ItemRef,
 ) {
     let (level, cmap) = b.build();
-    let mesh = botarena::aas::compile(
-        &level,
-        &cmap,
-        &botarena::aas::CompileParams::default(),
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    let mesh = common::compiled(&level, &cmap);
     let all = items(&level, &cmap);
     let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(1));
     let cfg = PlanConfig {

@@ -200,6 +200,17 @@ pub fn explorers_on_map(dir: &Path, name: &str, seed: u64) -> Match {
     explore(Arc::new(level), cmap, &cfg, |_| {}).expect("the exploration runs")
 }
 
+/// The compiled area graph of `level` at the default parameters.
+pub fn compiled(level: &Level, cmap: &CollisionMap) -> botarena::aas::NavMesh {
+    botarena::aas::compile(
+        level,
+        cmap,
+        &botarena::aas::CompileParams::default(),
+        &mut |_, _, _| {},
+    )
+    .expect("the map compiles")
+}
+
 /// A map builder holding a room sealed by 16-unit floor, ceiling and walls round the open
 /// box `lo`..`hi` (floor, ceiling, west, east, south, north, in that order).
 pub fn sealed_room(lo: Vec3, hi: Vec3) -> botarena::map::builder::MapBuilder {
