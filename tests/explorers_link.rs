@@ -7,6 +7,8 @@
 mod common;
 
 use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use std::sync::Arc;
+
 use glam::Vec3;
 
 #[test]
@@ -59,7 +61,8 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let added =
+        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert!(st.waypoints > 6, "waypoints laid round the wall");
@@ -81,7 +84,8 @@ fn the_closing_pass_joins_a_lone_waypoint_round_a_wall() {
     linked(&mut g, &[at(200., 100.), at(300., 100.), at(200., 200.)]);
     g.add(at(800., 100.), WaypointKind::Normal);
     assert_eq!(g.stats().largest_strong, 3);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let added =
+        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -113,7 +117,8 @@ fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let added =
+        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
     let st = g.stats();
     assert!(added >= 4, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -153,7 +158,8 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
         .distance(g.get(ledge).unwrap().origin);
     g.link(floor, ledge, d, Travel::Jump, 1.0);
     assert_eq!(g.stats().largest_strong, 3, "one way up only");
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let added =
+        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
     let st = g.stats();
     assert!(added >= 1, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -178,7 +184,7 @@ fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
     let m = common::explorers_on_map(&dir, "e1m5", 1);
     let (level, cmap) = (&m.sim.level, &m.sim.cmap);
     let mesh = common::compiled(level, cmap);
-    let share = |mesh: Option<std::sync::Arc<botarena::aas::NavMesh>>| {
+    let share = |mesh: Option<Arc<botarena::aas::NavMesh>>| {
         let mut g = (*m.learned.waypoints).clone();
         use botarena::scenario::explore::{CONNECT_NEAREST, CONNECT_RADIUS, CONNECT_ROUNDS};
         g.connect_strays(cmap, CONNECT_RADIUS, CONNECT_NEAREST, CONNECT_ROUNDS);
@@ -186,7 +192,7 @@ fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
         let st = g.stats();
         st.largest_strong as f64 / st.waypoints as f64
     };
-    let (alone, guided) = (share(None), share(Some(std::sync::Arc::new(mesh))));
+    let (alone, guided) = (share(None), share(Some(Arc::new(mesh))));
     println!("routable: planner alone {alone:.3}, guided {guided:.3}");
     assert!(
         guided > alone + 0.02,
@@ -227,7 +233,8 @@ fn the_closing_pass_lays_a_jump_pads_throw_as_an_observed_jump() {
             at(1000., -100., 224.),
         ],
     );
-    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, None);
+    let added =
+        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -294,4 +301,81 @@ fn links_hold(g: &WaypointGraph, cmap: &botarena::CollisionMap, given: Option<(u
             );
         }
     }
+}
+
+/// On e1m1, a waypoint in the water below the start and one on the walkway above it, each
+/// its own part: the way up is a ride on a lift out of the water, which the planner's
+/// search does not find alone or guided; a bot of compiled navigation following the area
+/// graph's route rides it, and the closing pass lays its way down (the ride as explorers
+/// link one, an elevator link): both waypoints routable.
+#[test]
+fn the_closing_pass_lays_the_way_a_route_follower_rides() {
+    let Some(dir) = common::quake_maps() else {
+        return;
+    };
+    let (level, cmap) = common::quake_map(&dir, "e1m1");
+    let mesh = Arc::new(common::compiled(&level, &cmap));
+    let level = Arc::new(level);
+    let two = || {
+        let mut g = WaypointGraph::new();
+        g.add(Vec3::new(74.41, 572.91, 24.03), WaypointKind::Normal);
+        g.add(Vec3::new(-100.85, 534.08, -223.97), WaypointKind::Normal);
+        g
+    };
+    let mut alone = two();
+    let found = botarena::scenario::explore::plan_strays(&mut alone, &level, &cmap, None);
+    let mut g = two();
+    let added = botarena::scenario::explore::plan_strays(&mut g, &level, &cmap, Some(mesh));
+    let st = g.stats();
+    println!("planner alone {found} links; with the follower {added}: {st:?}");
+    assert_eq!(found, 0, "the planner alone joined them");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    assert!(
+        st.links_by_travel.contains_key("elevator"),
+        "{:?}",
+        st.links_by_travel
+    );
+}
+
+/// A ledge 128 units up whose only way up is a plat beside it: the planner rides it, and
+/// the closing pass lays the ride down as explorers drop theirs (a waypoint at the centre
+/// of the plat's top low and one high, an elevator link between), with the way there and
+/// the step off it on to the ledge: every waypoint routable.
+#[test]
+fn the_closing_pass_lays_a_plat_ride_as_explorers_do() {
+    let v = Vec3::new;
+    let mut b = common::sealed_room(v(0., 0., 0.), v(768., 512., 512.));
+    b.solid(v(512., 0., 0.), v(768., 512., 128.), "LEDGE")
+        .brush_entity(
+            &[("classname", "func_plat")],
+            &[(v(384., 192., 0.), v(512., 320., 128.), "PLAT")],
+        )
+        .point("info_player_deathmatch", v(64., 256., 24.), &[]);
+    let (level, cmap) = b.build();
+    let mut g = WaypointGraph::new();
+    let at = |x: f32, y: f32, z: f32| v(x, y, z + 24.03125);
+    linked(
+        &mut g,
+        &[at(100., 256., 0.), at(200., 150., 0.), at(200., 350., 0.)],
+    );
+    linked(
+        &mut g,
+        &[
+            at(600., 256., 128.),
+            at(700., 150., 128.),
+            at(700., 350., 128.),
+        ],
+    );
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
+    let st = g.stats();
+    println!("{added} links: {st:?}");
+    assert_eq!(st.largest_strong, st.waypoints, "all routable");
+    for kind in ["elevator_bottom", "elevator_top"] {
+        assert_eq!(st.by_kind.get(kind), Some(&1), "{kind}: {:?}", st.by_kind);
+    }
+    assert!(
+        st.links_by_travel.contains_key("elevator"),
+        "{:?}",
+        st.links_by_travel
+    );
 }

@@ -51,7 +51,8 @@ pub struct Args {
     /// Skip the closing pass that links stray waypoints (outside the largest strongly
     /// connected part) with routable ones nearby where straight-line reachability holds,
     /// and joins stray parts by ways the travel-time planner finds (guided by the compiled
-    /// navigation where it finds none alone).
+    /// navigation where it finds none alone) or a bot following the compiled navigation
+    /// takes (rides on lifts and plats laid as explorers lay them).
     #[arg(long)]
     no_connect: bool,
     /// The map's compiled navigation to measure the learned graph against (share of its

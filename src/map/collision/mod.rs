@@ -303,6 +303,13 @@ impl CollisionMap {
         }
     }
 
+    /// Removes every body: the world as it is with no players in it.
+    pub fn clear_bodies(&mut self) {
+        self.bodies.clear();
+        self.bodies_by_x.clear();
+        self.body_width = 0.0;
+    }
+
     /// Removes a body (dead players do not block).
     pub fn remove_body(&mut self, id: EntId) {
         if let Ok(i) = self.bodies.binary_search_by_key(&id, |b| b.id) {

@@ -1,21 +1,25 @@
 //! The closing pass's planned part: where a part of the learned graph has no known way
 //! into it from the routable part (or none out of it back), the travel-time planner looks
 //! for one through the physics between their nearest waypoints, and the way it finds is
-//! added as a chain of waypoints, each link one that straight-line reachability confirms;
-//! where it finds none, the same pairs guided by the compiled area graph (when there is
-//! one), then a way through a teleporter nobody took.
+//! added as a chain of waypoints ([`super::lay`]); where it finds none, the same pairs
+//! guided by the compiled area graph (when there is one), then the way a bot of compiled
+//! navigation takes between them, then a way through a teleporter nobody took.
 //!
 //! Explorers link only the waypoints they walk between. A part they entered by spawning in
 //! it, or by a drop, and left by a teleporter stays one-way when nobody happened to walk
 //! back in the other way in the time given, however short that walk is (round one corner
 //! of a corridor: no straight line, so [`WaypointGraph::connect_strays`] cannot join it).
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
+use super::lay::{Carrier, PLAN_LINK, carriers, lay_chain};
+use crate::aas::NavMesh;
 use crate::map::{CollisionMap, Level};
 use crate::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use crate::nav::{ReachParams, reachable};
-use crate::physics::pmove::{PhysicsParams, PlayerState, STEP_SIZE};
+use crate::physics::pmove::{PhysicsParams, PlayerState};
 use crate::planner::{Goal, PlanConfig};
 
 /// Pairs of waypoints the planner is asked about per part and direction: this many
@@ -27,9 +31,6 @@ pub const PLAN_RADIUS: f32 = 768.0;
 
 /// Expansions per pair: a way round a corner or two is found in a few thousand.
 pub const PLAN_EXPANSIONS: usize = 20_000;
-
-/// Longest link (units) of a chain laid along a planned way.
-pub const PLAN_LINK: f32 = 512.0;
 
 /// Waypoints a chain may add.
 pub const PLAN_CHAIN: usize = 16;
@@ -47,23 +48,28 @@ pub const PLAN_ROUNDS: usize = 4;
 /// alone runs out of expansions. Returns the links added.
 pub fn plan_strays(
     graph: &mut WaypointGraph,
-    level: &Level,
+    level: &Arc<Level>,
     cmap: &CollisionMap,
-    mesh: Option<std::sync::Arc<crate::aas::NavMesh>>,
+    mesh: Option<Arc<NavMesh>>,
 ) -> usize {
     let base = PlanConfig {
         expansions: PLAN_EXPANSIONS,
         stop_at_first: true,
         ..Default::default()
     };
-    let (open, free, cfg) = crate::planner::times::planning(level, cmap, &base);
-    let guided = mesh.map(|m| PlanConfig {
-        area_metric: Some(std::sync::Arc::new(crate::planner::AreaMetric::new(
-            m, level,
+    // The world with nobody in it (the explorers who learned it have left).
+    let mut empty = cmap.clone();
+    empty.clear_bodies();
+    let (open, free, cfg) = crate::planner::times::planning(level, &empty, &base);
+    let guided = mesh.as_ref().map(|m| PlanConfig {
+        area_metric: Some(Arc::new(crate::planner::AreaMetric::new(
+            Arc::clone(m),
+            level,
         ))),
         ..cfg.clone()
     });
     let free = &free[..];
+    let carriers = carriers(level);
     let physics = PhysicsParams::default();
     // A planned way may walk off a ledge as deep as explorers walk off themselves (the
     // straight-line test's own limit is a cautious 200 units): a part whose only way out
@@ -74,6 +80,7 @@ pub fn plan_strays(
         ..Default::default()
     };
     let mut added = 0;
+    let mut failed = std::collections::BTreeSet::new();
     for _ in 0..PLAN_ROUNDS {
         let comps = graph.strong_components();
         let Some(core) = comps.first().cloned() else {
@@ -92,23 +99,38 @@ pub fn plan_strays(
                 if !missing {
                     continue;
                 }
-                let world = (&open, free, &physics, &params);
+                let world = (&open, free, &physics, &params, &carriers[..]);
                 let pairs = nearest_pairs(&joined, from, to);
-                let mut tried = |cfg: &PlanConfig| {
-                    pairs
-                        .iter()
-                        .map(|&(a, b)| {
-                            let seed = (a as u64) << 32 | b as u64;
-                            let cfg = PlanConfig {
-                                seed,
-                                ..cfg.clone()
-                            };
-                            plan_chain(&mut joined, world, a, (b, None), &cfg)
-                        })
-                        .find(|&n| n > 0)
+                // Each way tried for each pair in turn, a pair skipped where that way failed
+                // in an earlier round (each answer depends on the two waypoints alone).
+                let mut tried = |way: Way, g: &mut WaypointGraph| {
+                    pairs.iter().find_map(|&(a, b)| {
+                        if failed.contains(&(way, a, b)) {
+                            return None;
+                        }
+                        let plan = |cfg: &PlanConfig| PlanConfig {
+                            seed: (a as u64) << 32 | b as u64,
+                            ..cfg.clone()
+                        };
+                        let n = match (way, &guided, &mesh) {
+                            (Way::Planned, ..) => plan_chain(g, world, a, (b, None), &plan(&cfg)),
+                            (Way::Guided, Some(c), _) => {
+                                plan_chain(g, world, a, (b, None), &plan(c))
+                            }
+                            (Way::Followed, _, Some(m)) => {
+                                follow_chain(g, world, (level, &empty, m), (a, b))
+                            }
+                            _ => 0,
+                        };
+                        if n == 0 {
+                            failed.insert((way, a, b));
+                        }
+                        (n > 0).then_some(n)
+                    })
                 };
-                let n = tried(&cfg)
-                    .or_else(|| guided.as_ref().and_then(&mut tried))
+                let n = tried(Way::Planned, &mut joined)
+                    .or_else(|| tried(Way::Guided, &mut joined))
+                    .or_else(|| tried(Way::Followed, &mut joined))
                     .or_else(|| teleport_way(&mut joined, level, world, (from, to), &cfg));
                 let Some(n) = n else {
                     links = 0;
@@ -128,12 +150,24 @@ pub fn plan_strays(
     added
 }
 
+/// The ways the closing pass tries for a pair of waypoints, in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Way {
+    /// The planner's own search.
+    Planned,
+    /// The planner guided by the compiled area graph.
+    Guided,
+    /// A route follower on the compiled area graph ([`follow_chain`]).
+    Followed,
+}
+
 /// The planning map, its free points, the player physics and the links' reachability test.
 type World<'a> = (
     &'a CollisionMap,
     &'a [Vec3],
     &'a PhysicsParams,
     &'a ReachParams,
+    &'a [Carrier],
 );
 
 /// A way from a waypoint of `from` to one of `to` through a teleporter that nobody has
@@ -150,7 +184,7 @@ fn teleport_way(
     cfg: &PlanConfig,
 ) -> Option<usize> {
     use crate::map::level::TriggerKind;
-    let (map, _, physics, _) = world;
+    let (map, _, physics, _, _) = world;
     let nearest = |g: &WaypointGraph, set: &[u32], p: Vec3| {
         set.iter()
             .map(|&n| (g.waypoints()[n as usize].origin.distance(p), n))
@@ -249,58 +283,13 @@ fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u
 /// step's (18).
 pub const LEVEL: f32 = 64.0;
 
-/// Quake's `sv_maxvelocity` (u/s): a player moved further than this allows between two
-/// of a planned way's steps went through a teleporter.
-const MAX_VELOCITY: f32 = 2000.0;
-
-/// Where the straight line shows no way on from stand `i` of a planned way (its `states`,
-/// its `stands`: step and origin; `cur` that stand's origin), the next stand where the
-/// physics carried the player there through the air alone (a jump pad's throw, a jump up
-/// onto a ledge, a drop the straight line does not take): linked as observed travel, as
-/// explorers link the ways they are carried (a fall where it lands lower, else a jump).
-/// `None` where the piece touches a mover, or a teleporter moved the player, or it ends
-/// further than [`PLAN_LINK`].
-fn carried(
-    states: &[PlayerState],
-    stands: &[(usize, Vec3)],
-    i: usize,
-    cur: Vec3,
-    step: f32,
-) -> Option<(usize, Travel)> {
-    let (&(from, _), &(to, p)) = (stands.get(i)?, stands.get(i + 1)?);
-    let piece = &states[from..=to];
-    let on_world =
-        |s: &PlayerState| s.water_level >= 2 || s.on_ground == Some(crate::map::EntId::WORLD);
-    let airborne = piece[1..piece.len() - 1]
-        .iter()
-        .all(|s| s.on_ground.is_none() && s.water_level < 2);
-    let moved = piece
-        .windows(2)
-        .all(|w| w[0].origin.distance(w[1].origin) <= MAX_VELOCITY * step);
-    (piece.len() > 2
-        && airborne
-        && moved
-        && on_world(&piece[0])
-        && on_world(&piece[piece.len() - 1])
-        && p.distance(cur) <= PLAN_LINK)
-        .then(|| {
-            let travel = if p.z < cur.z - STEP_SIZE - 1.0 {
-                Travel::Fall
-            } else {
-                Travel::Jump
-            };
-            (i + 1, travel)
-        })
-}
-
-/// Plans from waypoint `a` to waypoint `b` and, where a way is found, lays it down as a
-/// chain: from each point, the farthest point of the way further on where the player
-/// stands (or swims) that straight-line reachability confirms, until `b` itself is. Adds
-/// nothing where a piece of the way is not confirmed (a teleporter, a ride). Returns the
-/// links added.
+/// Plans from waypoint `a` to waypoint `b` (the goal `goal` where given, else a small box
+/// round `b`) and, where a way is found, lays it down as a chain ([`lay_chain`]); where
+/// straight-line reachability confirms `a` to `b` the link is laid without a plan.
+/// Returns the links added.
 fn plan_chain(
     graph: &mut WaypointGraph,
-    (map, free, physics, params): World<'_>,
+    (map, free, physics, params, carriers): World<'_>,
     a: u32,
     (b, goal): (u32, Option<Goal>),
     cfg: &PlanConfig,
@@ -327,44 +316,90 @@ fn plan_chain(
         .iter()
         .map(|&i| plan.nodes[i as usize].state)
         .collect();
-    // Where the player stands (or swims) on the way: its step on the way, and its origin.
-    let stands: Vec<(usize, Vec3)> = states
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.on_ground.is_some() || s.water_level >= 2)
-        .map(|(j, s)| (j, s.origin))
-        .collect();
-    let mut chain: Vec<(Vec3, Travel)> = Vec::new();
-    let (mut cur, mut i) = (pa, 0);
-    loop {
-        if let Some(t) = travel(cur, pb) {
-            chain.push((pb, t));
-            break;
-        }
-        let next = (i + 1..stands.len())
-            .rev()
-            .filter(|&k| stands[k].1.distance(cur) <= PLAN_LINK)
-            .find_map(|k| travel(cur, stands[k].1).map(|t| (k, t)))
-            .or_else(|| carried(&states, &stands, i, cur, cfg.step));
-        let Some((k, t)) = next else {
+    lay_chain(
+        graph,
+        (map, params, carriers),
+        (a, b),
+        &states,
+        cfg.step,
+        PLAN_CHAIN,
+    )
+}
+
+/// Longest (s) a bot following the area graph's route is given to join two waypoints: a
+/// tour's leg's time.
+pub const FOLLOW_SECONDS: f32 = 60.0;
+
+/// Waypoints a chain laid along a followed way may add: such a way may lead round the
+/// level.
+pub const FOLLOW_CHAIN: usize = 64;
+
+/// Follows the compiled area graph's route from waypoint `a` to waypoint `b` with a bot of
+/// compiled navigation, alone in a fresh match of `level` (`map` with nobody in it; doors,
+/// lifts and their buttons as in play), and lays the way it takes down as a chain
+/// ([`lay_chain`]) where it touches a box round `b` alive within [`FOLLOW_SECONDS`]: the
+/// way out of a part may be a long way round the level, which the planner's search does
+/// not complete, where the route follower (closed loop on the physics) does. Returns the
+/// links added.
+fn follow_chain(
+    graph: &mut WaypointGraph,
+    (open, _, _, params, carriers): World<'_>,
+    (level, map, mesh): (&Arc<Level>, &CollisionMap, &Arc<NavMesh>),
+    (a, b): (u32, u32),
+) -> usize {
+    use crate::bot::control::ControllerConfig;
+    use crate::tick::{Match, MatchConfig, PlayerConfig};
+    let (pa, pb) = (
+        graph.waypoints()[a as usize].origin,
+        graph.waypoints()[b as usize].origin,
+    );
+    // Only where the graph has a route (a bot with none stands or wanders the whole time).
+    use crate::aas::route::{Travel as Flags, build_cache, route};
+    let Some(((_, fa), (_, fb))) = mesh.area_under(pa).zip(mesh.area_under(pb)) else {
+        return 0;
+    };
+    if fa != fb && route(mesh, &build_cache(mesh, fb, Flags::ALL), pa, pb).is_none() {
+        return 0;
+    }
+    let mut cfg = MatchConfig::new(
+        (a as u64) << 32 | b as u64,
+        vec![PlayerConfig {
+            name: "closer".into(),
+            controller: ControllerConfig::Route(pb),
+            spawn: None,
+            start: Some((pa, 0.0)),
+            senses: Default::default(),
+            navigation: crate::bot::compiled::Navigation::Compiled,
+        }],
+    );
+    cfg.tick_rate = mesh.params.tick_rate;
+    cfg.nav = Some(Arc::clone(mesh));
+    let Ok(mut m) = Match::new(Arc::clone(level), map.clone(), &cfg) else {
+        return 0;
+    };
+    let goal = Goal {
+        mins: pb - Vec3::splat(8.0),
+        maxs: pb + Vec3::splat(8.0),
+    };
+    let ticks = (FOLLOW_SECONDS / m.sim.dt).round() as usize;
+    let mut states = Vec::new();
+    for _ in 0..ticks {
+        m.step();
+        let alive = m.sim.player_vitals(0).is_some_and(|v| v.alive);
+        let Some(s) = m.sim.player_state(0).filter(|_| alive) else {
             return 0;
         };
-        if chain.len() >= PLAN_CHAIN {
-            return 0;
+        states.push(s);
+        if goal.reached(&s) {
+            return lay_chain(
+                graph,
+                (open, params, carriers),
+                (a, b),
+                &states,
+                m.sim.dt,
+                FOLLOW_CHAIN,
+            );
         }
-        chain.push((stands[k].1, t));
-        (cur, i) = (stands[k].1, k);
     }
-    let mut prev = (a, pa);
-    let mut links = 0;
-    for (k, &(p, t)) in chain.iter().enumerate() {
-        let n = if k + 1 == chain.len() {
-            b
-        } else {
-            graph.add(p, WaypointKind::Normal)
-        };
-        links += graph.link(prev.0, n, prev.1.distance(p), t, 1.0) as usize;
-        prev = (n, p);
-    }
-    links
+    0
 }

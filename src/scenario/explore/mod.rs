@@ -8,6 +8,7 @@
 //! Entry points: [`explore`], [`ExploreReport`].
 
 mod close;
+mod lay;
 
 pub use close::plan_strays;
 
