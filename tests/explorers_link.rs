@@ -6,9 +6,9 @@
 
 mod common;
 
-use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use std::sync::Arc;
 
+use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
 use glam::Vec3;
 
 #[test]
@@ -61,8 +61,7 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added =
-        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert!(st.waypoints > 6, "waypoints laid round the wall");
@@ -84,8 +83,7 @@ fn the_closing_pass_joins_a_lone_waypoint_round_a_wall() {
     linked(&mut g, &[at(200., 100.), at(300., 100.), at(200., 200.)]);
     g.add(at(800., 100.), WaypointKind::Normal);
     assert_eq!(g.stats().largest_strong, 3);
-    let added =
-        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -117,8 +115,7 @@ fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added =
-        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
     let st = g.stats();
     assert!(added >= 4, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -158,8 +155,7 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
         .distance(g.get(ledge).unwrap().origin);
     g.link(floor, ledge, d, Travel::Jump, 1.0);
     assert_eq!(g.stats().largest_strong, 3, "one way up only");
-    let added =
-        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
     let st = g.stats();
     assert!(added >= 1, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
@@ -171,11 +167,11 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
     links_hold(&g, &cmap, Some((floor, ledge)));
 }
 
-/// On e1m5 (four explorers, seed 1) the closing pass guided by the compiled area graph
-/// joins parts the planner alone leaves one-way: where the planner's own search finds no
-/// way between two parts, the graph's route run through the physics starts its tree (the
-/// way out of a part is often long, and far from the straight line to the nearest core
-/// waypoint).
+/// On e1m5 (four explorers, seed 1) the closing pass given the compiled area graph joins
+/// parts the planner alone leaves one-way: where the planner's own search finds no way
+/// between two parts, the graph's route run through the physics starts its tree, then a
+/// bot follows the route (the way out of a part is often long, and far from the straight
+/// line to the nearest core waypoint).
 #[test]
 fn the_closing_pass_joins_more_by_the_area_graph_on_e1m5() {
     let Some(dir) = common::quake_maps() else {
@@ -233,8 +229,7 @@ fn the_closing_pass_lays_a_jump_pads_throw_as_an_observed_jump() {
             at(1000., -100., 224.),
         ],
     );
-    let added =
-        botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level.clone()), &cmap, None);
+    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
     let st = g.stats();
     assert!(added >= 2, "{added} links");
     assert_eq!(st.largest_strong, st.waypoints, "all routable");
