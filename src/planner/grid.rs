@@ -1,11 +1,12 @@
 //! The planner's coverage grid: explored states bucketed by cell, capped per cell, and the
 //! queue of goal-directed expansions ([`Grid`], [`GoalQueue`]).
 
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 
 use glam::Vec3;
 
 use super::config::{Metric, Node};
+use crate::nav::hierarchy::Entry;
 use crate::physics::pmove::PlayerState;
 
 /// Nodes in cells of [`CELL`] units, for nearest-node queries.
@@ -80,16 +81,16 @@ pub(super) fn score(nd: &Node, q: Vec3, metric: Metric, time_weight: f32, step: 
 /// unusable never becomes usable again (its failures and aims only grow, the time limit
 /// only falls), so popping it for good is safe. (Measured on dm6, 200,000 expansions: the
 /// grid scored ~8,700 nodes per extension toward the goal.)
-pub(super) struct GoalQueue(pub(super) std::collections::BinaryHeap<crate::nav::hierarchy::Entry>);
+pub(super) struct GoalQueue(pub(super) BinaryHeap<Entry>);
 
 impl GoalQueue {
     pub(super) fn push(&mut self, score: f32, n: u32) {
-        self.0.push(crate::nav::hierarchy::Entry(score, n));
+        self.0.push(Entry(score, n));
     }
 
     /// The usable node with the least score (ties: the lower index), taken off the queue.
     pub(super) fn pop(&mut self, usable: impl Fn(u32) -> bool) -> Option<(f32, u32)> {
-        while let Some(crate::nav::hierarchy::Entry(sc, n)) = self.0.pop() {
+        while let Some(Entry(sc, n)) = self.0.pop() {
             if usable(n) {
                 return Some((sc, n));
             }
@@ -210,34 +211,33 @@ impl Grid {
         let mut best: Option<(f32, u32)> = None;
 
         let block_size = CELL * BLOCK as f32;
-        let mut order: Vec<(f32, usize)> = self
+        // Blocks taken nearest-bound first (ties: the lower index) off a heap: the search
+        // stops after a few, so ordering them all would be wasted.
+        let mut order: BinaryHeap<Entry> = self
             .blocks
             .iter()
             .enumerate()
             .filter(|(_, b)| b.min_steps + 1 < limit && b.live > 0)
-            .map(|(i, b)| (b.bound(block_size, q, metric), i))
+            .map(|(i, b)| Entry(b.bound(block_size, q, metric), i as u32))
             .collect();
-        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut cells: Vec<(f32, usize)> = Vec::new();
-        for (lb, bi) in order {
+        while let Some(Entry(lb, bi)) = order.pop() {
+            let bi = bi as usize;
             // Strictly worse only: an equal bound may hide an equal distance with a lower
             // index.
             if best.is_some_and(|b| lb > b.0) {
                 break;
             }
             // Cells nearest-bound first too, so the first ones scanned give a tight bound.
-            cells.clear();
-            cells.extend(
-                self.blocks[bi]
-                    .items
-                    .iter()
-                    .filter(|&&ci| {
-                        self.cells[ci].min_steps + 1 < limit && !self.live_nodes[ci].is_empty()
-                    })
-                    .map(|&ci| (self.cells[ci].bound(CELL, q, metric), ci)),
-            );
-            cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for &(clb, ci) in &cells {
+            let mut cells: BinaryHeap<Entry> = self.blocks[bi]
+                .items
+                .iter()
+                .filter(|&&ci| {
+                    self.cells[ci].min_steps + 1 < limit && !self.live_nodes[ci].is_empty()
+                })
+                .map(|&ci| Entry(self.cells[ci].bound(CELL, q, metric), ci as u32))
+                .collect();
+            while let Some(Entry(clb, ci)) = cells.pop() {
+                let ci = ci as usize;
                 if best.is_some_and(|b| clb > b.0) {
                     break;
                 }
