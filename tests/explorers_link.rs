@@ -8,7 +8,8 @@ mod common;
 
 use std::sync::Arc;
 
-use botarena::nav::waypoints::{Travel, WaypointGraph, WaypointKind};
+use botarena::map::{CollisionMap, Level};
+use botarena::nav::waypoints::{GraphStats, Travel, WaypointGraph, WaypointKind};
 use glam::Vec3;
 
 #[test]
@@ -61,11 +62,9 @@ fn the_closing_pass_joins_two_parts_by_a_way_round_a_wall() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, st) = closed(&mut g, level, &cmap);
     assert!(added >= 2, "{added} links");
     assert!(st.waypoints > 6, "waypoints laid round the wall");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     links_hold(&g, &cmap, None);
 }
 
@@ -83,10 +82,8 @@ fn the_closing_pass_joins_a_lone_waypoint_round_a_wall() {
     linked(&mut g, &[at(200., 100.), at(300., 100.), at(200., 200.)]);
     g.add(at(800., 100.), WaypointKind::Normal);
     assert_eq!(g.stats().largest_strong, 3);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, _) = closed(&mut g, level, &cmap);
     assert!(added >= 2, "{added} links");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     links_hold(&g, &cmap, None);
 }
 
@@ -115,10 +112,8 @@ fn the_closing_pass_joins_two_parts_through_teleporters_nobody_took() {
     let (level, cmap) = b.build();
     let mut g = two_parts();
     assert_eq!(g.clone().connect_strays(&cmap, 512.0, 6, 4), 0);
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, st) = closed(&mut g, level, &cmap);
     assert!(added >= 4, "{added} links");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     assert_eq!(st.by_kind.get("teleporter"), Some(&2), "{:?}", st.by_kind);
     assert_eq!(st.links_by_travel.get("teleport"), Some(&2));
     let teleports: Vec<_> = g
@@ -155,10 +150,8 @@ fn the_closing_pass_joins_a_ledge_by_a_drop_deeper_than_the_straight_test_takes(
         .distance(g.get(ledge).unwrap().origin);
     g.link(floor, ledge, d, Travel::Jump, 1.0);
     assert_eq!(g.stats().largest_strong, 3, "one way up only");
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, st) = closed(&mut g, level, &cmap);
     assert!(added >= 1, "{added} links");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     assert!(
         st.links_by_travel.contains_key("fall"),
         "{:?}",
@@ -229,10 +222,8 @@ fn the_closing_pass_lays_a_jump_pads_throw_as_an_observed_jump() {
             at(1000., -100., 224.),
         ],
     );
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, st) = closed(&mut g, level, &cmap);
     assert!(added >= 2, "{added} links");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     assert!(
         st.links_by_travel.contains_key("jump"),
         "{:?}",
@@ -361,10 +352,8 @@ fn the_closing_pass_lays_a_plat_ride_as_explorers_do() {
             at(700., 350., 128.),
         ],
     );
-    let added = botarena::scenario::explore::plan_strays(&mut g, &Arc::new(level), &cmap, None);
-    let st = g.stats();
+    let (added, st) = closed(&mut g, level, &cmap);
     println!("{added} links: {st:?}");
-    assert_eq!(st.largest_strong, st.waypoints, "all routable");
     for kind in ["elevator_bottom", "elevator_top"] {
         assert_eq!(st.by_kind.get(kind), Some(&1), "{kind}: {:?}", st.by_kind);
     }
@@ -373,4 +362,13 @@ fn the_closing_pass_lays_a_plat_ride_as_explorers_do() {
         "{:?}",
         st.links_by_travel
     );
+}
+
+/// The closing pass's planned part over `g` in a built `level` (no area graph): the links
+/// it added and the graph's stats after, every waypoint asserted routable.
+fn closed(g: &mut WaypointGraph, level: Level, cmap: &CollisionMap) -> (usize, GraphStats) {
+    let added = botarena::scenario::explore::plan_strays(g, &Arc::new(level), cmap, None);
+    let st = g.stats();
+    assert_eq!(st.largest_strong, st.waypoints, "all routable: {st:?}");
+    (added, st)
 }
