@@ -336,9 +336,9 @@ impl BenchReport {
              points spread over the map, play {} ticks untimed (a minute: \
              waypoints exist, fights have started), then {} ticks (a minute of play) are timed; \
              µs per bot-tick is the tick's time ÷ bots, traces per bot-tick count every stage's \
-             traces made (a reachability answered from the memo of answers made none), deaths and the share of bot-ticks alive show that they fought. The targets \
-             (issue 23): 15 µs per bot-tick for 8 bots on dm4 on one thread, 20 µs for 32 and \
-             128. **First seconds** follow: each case builds the map, puts brain bots that \
+             traces made (a reachability answered from the memo of answers made none), deaths and the share of bot-ticks alive show that they fought. The targets, \
+             on one thread: {} µs per bot-tick for 8 bots on dm4, {} µs for 32 and 128 (a cost \
+             per bot that stays flat as the match grows). **First seconds** follow: each case builds the map, puts brain bots that \
              never react to each other (reaction 10 s, so none dies and every bot costs its full \
              share; a real melee is cheaper as the dead do nothing) on \
              floor points spread over the map (a 48-unit grid, only the points the spawn points \
@@ -369,6 +369,8 @@ impl BenchReport {
              ## Results\n\n{}",
             REAL_WARMUP_TICKS / scale,
             REAL_TIMED_TICKS / scale,
+            super::REAL_TARGET_US_8,
+            super::REAL_TARGET_US_128,
             100 / scale,
             if quick { "a fifth of " } else { "" },
             if quick { ", divided by 5 here" } else { "" },

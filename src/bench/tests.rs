@@ -79,11 +79,11 @@ fn a_report_reads_its_cases_as_tables_json_and_markdown() {
         text.contains("| dm4 | 1.25× |  |  |  |  | ≥ 1.70× |"),
         "{text}"
     );
-    // The real match leads, in µs per bot-tick against its target (15 µs: 8,333 ticks/s).
+    // The real match leads, in µs per bot-tick against its target (10 µs: 10,000 ticks/s).
     assert!(text.find("Real matches") < text.find("First seconds"));
     assert!(
         text.contains(
-            "| dm4 | 8 | 1 | 25.0 | 5000 | 4500 – 5000 | 15 | **no** | 100 | 0 · 100% | sense 30% |"
+            "| dm4 | 8 | 1 | 25.0 | 5000 | 4500 – 5000 | 10 | **no** | 100 | 0 · 100% | sense 30% |"
         ),
         "{text}"
     );
