@@ -191,6 +191,24 @@ pub(super) fn seed(
                 }
             }
         }
+        // A walk's commands were recorded from its start at the compiler's speed and
+        // heading: a player that passed the start carrying another (out of a teleporter, a
+        // turn) may end them still short of the border, and would come back to the same
+        // start. It goes on straight at the walk's end until it is across.
+        if matches!(r.kind, ReachKind::Walk | ReachKind::StepUp)
+            && metric.area_under(s.origin) == Some(a)
+        {
+            let far = (r.end - s.origin).truncate().length();
+            for _ in 0..(far / step_length(&s, physics, cfg.step)) as usize + SLACK_STEPS {
+                let cmd = run_toward(&s, r.end, 320.0);
+                if step(&mut s, &mut movers, cmd) {
+                    return (out, true, kept);
+                }
+                if metric.area_under(s.origin).is_some_and(|now| now != a) {
+                    break;
+                }
+            }
+        }
         // Settle after a run that landed with speed to carry: the next start may lie
         // across a narrow landing.
         if still {
