@@ -760,6 +760,21 @@ fn the_route_seed_crosses_a_walk_it_passed_the_start_of_at_speed() {
     assert!(t < 1.2 * graph, "{t} s against the graph's {graph} s");
 }
 
+/// dm4's grenade launcher to the yellow armour: the search finds a branch quicker than the
+/// graph's route run through the physics, which the shortcut pass shortens less than it
+/// shortens the route's own branch. The answer with a budget is never slower than with the
+/// route's branch alone (shortened too where the search replaced it).
+#[test]
+fn a_larger_budget_never_answers_slower_than_the_seed() {
+    let pair = ("weapon_grenadelauncher", "item_armor1#1");
+    let Some((alone, _)) = dm4_plan(pair, 1, true) else {
+        return;
+    };
+    let (searched, _) = dm4_plan(pair, 2_000, true).expect("dm4");
+    let (a, s) = (alone.time().unwrap(), searched.time().unwrap());
+    assert!(s <= a, "{s} s with 2,000 expansions, {a} s with one");
+}
+
 /// dm4's plan between two items (labels) with `expansions`, the compiled area graph as the
 /// seed, and the graph's time for the pair; `None` without id's maps.
 fn dm4_plan(

@@ -280,6 +280,8 @@ pub fn plan(
     // Straight extensions toward the goal per node: they barely vary, so two are enough.
     let mut aimed: Vec<u8> = vec![0];
     let mut first_at = best.map(|_| 0);
+    // The seed's branch where it reaches the goal (see the shortcut pass below).
+    let mut seeded: Option<u32> = None;
     // The area graph's route as the tree's first branch ([`seed`]).
     if let (Some(g), Some(am), true, None) = (goal, &area_metric, cfg.route_seed, best) {
         let start_movers = movers.clone();
@@ -327,6 +329,7 @@ pub fn plan(
         if arrived {
             best = Some(parent);
             first_at = Some(0);
+            seeded = best;
         }
     }
     let mut done = 0;
@@ -603,7 +606,22 @@ pub fn plan(
     if let Some(g) = goal
         && cfg.shortcuts
     {
+        let searched = plan.best;
         shortcut::shorten(&mut world, physics, cfg, &mut plan, |s| reached(g, s));
+        // The seed's branch follows the graph's route, which the search's quicker branch
+        // may have left for a way the shortcuts shorten less: where the search replaced
+        // it, it is shortened too, and the quicker of the two kept (so a larger budget
+        // never answers slower than a smaller one).
+        if let (Some(seed_end), Some(found)) = (seeded, plan.best)
+            && searched != seeded
+        {
+            plan.best = Some(seed_end);
+            shortcut::shorten(&mut world, physics, cfg, &mut plan, |s| reached(g, s));
+            let steps = |n: Option<u32>| n.map(|n| plan.nodes[n as usize].steps);
+            if steps(Some(found)) <= steps(plan.best) {
+                plan.best = Some(found);
+            }
+        }
     }
     plan
 }
