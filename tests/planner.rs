@@ -726,16 +726,8 @@ fn seeded_plan(
     ItemRef,
 ) {
     let (level, cmap) = b.build();
-    let mesh = common::compiled(&level, &cmap);
     let all = items(&level, &cmap);
-    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(1));
-    let cfg = PlanConfig {
-        area_metric: Some(Arc::new(botarena::planner::AreaMetric::new(
-            Arc::new(mesh),
-            &level,
-        ))),
-        ..base
-    };
+    let (open, free, cfg, _) = route_seeded(&level, &cmap, 1, true);
     let (from, to) = (
         by_class(&all, "weapon_supershotgun").clone(),
         by_class(&all, "weapon_nailgun").clone(),
@@ -784,18 +776,36 @@ fn dm4_plan(
 ) -> Option<(botarena::planner::Plan, f32)> {
     let dir = common::quake_maps()?;
     let (level, cmap) = common::quake_map(&dir, "dm4");
-    let mesh = common::compiled(&level, &cmap);
     let all = items(&level, &cmap);
-    let (open, free, base) = botarena::planner::times::planning(&level, &cmap, &cfg(expansions));
-    let metric = Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh), &level));
-    let cfg = PlanConfig {
-        area_metric: Some(Arc::clone(&metric)),
-        shortcuts,
-        ..base
-    };
+    let (open, free, cfg, metric) = route_seeded(&level, &cmap, expansions, shortcuts);
     let pick = |label: &str| all.iter().find(|r| r.label == label).expect(label).clone();
     let (from, to) = (pick(from), pick(to));
     let graph = botarena::planner::times::graph_time(&metric, &open, &from, &to)?;
     let plan = plan_pair(&open, &PhysicsParams::default(), &free, &from, &to, &cfg);
     Some((plan, graph))
+}
+
+/// The planning world of a map with its area graph compiled and its route as the seed:
+/// the open map, the free points, the configuration (`expansions`, `shortcuts`) and the
+/// area metric.
+fn route_seeded(
+    level: &botarena::Level,
+    cmap: &botarena::CollisionMap,
+    expansions: usize,
+    shortcuts: bool,
+) -> (
+    botarena::CollisionMap,
+    Vec<Vec3>,
+    PlanConfig,
+    Arc<botarena::planner::AreaMetric>,
+) {
+    let mesh = common::compiled(level, cmap);
+    let (open, free, base) = botarena::planner::times::planning(level, cmap, &cfg(expansions));
+    let metric = Arc::new(botarena::planner::AreaMetric::new(Arc::new(mesh), level));
+    let cfg = PlanConfig {
+        area_metric: Some(Arc::clone(&metric)),
+        shortcuts,
+        ..base
+    };
+    (open, free, cfg, metric)
 }
