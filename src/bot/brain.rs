@@ -46,7 +46,8 @@ pub const STUCK_KILL: f32 = 8.0;
 pub const CHOOSE_SECONDS: f32 = 0.5;
 /// Seconds an out-of-sight enemy is chased.
 pub const CHASE_SECONDS: f32 = 2.0;
-/// Seconds a sound is investigated.
+/// Seconds a sound is investigated; also how long no sound is taken up after an
+/// investigation found no route.
 pub const INVESTIGATE_SECONDS: f32 = 3.0;
 
 /// How well a bot plays.
@@ -128,6 +129,10 @@ pub struct Brain {
     pub gone_until: Vec<u64>,
     /// Items given up on (no route), with seconds left.
     pub skip: Vec<(usize, f32)>,
+    /// Seconds before a sound is investigated again, after an investigation found no route
+    /// (the bot is off its graph: every sound would fail the same way until exploring brings
+    /// it back, and taking each up in turn would flip between goals every tick).
+    pub investigate_in: f32,
     /// Exploring state.
     pub explore: Explorer,
 }
@@ -149,6 +154,7 @@ impl Brain {
             known: vec![false; items],
             gone_until: vec![0; items],
             skip: Vec::new(),
+            investigate_in: 0.0,
             explore: Explorer::new(origin),
         }
     }
@@ -350,6 +356,7 @@ pub fn brain_system(
             k.1 -= dt;
         }
         b.skip.retain(|k| k.1 > 0.0);
+        b.investigate_in = (b.investigate_in - dt).max(0.0);
         // 1. An enemy in sight.
         let enemy = p.visible.iter().find_map(|sn| match sn.thing {
             Thing::Player(pid) => Some((pid, sn.pos, sn.distance)),
@@ -462,6 +469,7 @@ pub fn brain_system(
                 });
             if let Some(pos) = sound
                 && !matches!(b.goal, Goal::Investigate(_))
+                && b.investigate_in <= 0.0
             {
                 b.goal = Goal::Investigate(pos);
                 b.goal_left = INVESTIGATE_SECONDS;
@@ -469,10 +477,11 @@ pub fn brain_system(
         }
         if let Goal::Chase(at) | Goal::Investigate(at) = b.goal {
             b.goal_left -= dt;
-            if b.goal_left <= 0.0
-                || at.distance(s.origin) < 48.0
-                || (route.goal.is_some_and(|g| g.point == at) && route.no_route)
-            {
+            let no_route = route.goal.is_some_and(|g| g.point == at) && route.no_route;
+            if no_route && matches!(b.goal, Goal::Investigate(_)) {
+                b.investigate_in = INVESTIGATE_SECONDS;
+            }
+            if b.goal_left <= 0.0 || at.distance(s.origin) < 48.0 || no_route {
                 b.goal = Goal::Explore;
             } else {
                 set_route(route, at, b.skill.travel);
