@@ -615,3 +615,49 @@ fn a_bot_stops_at_slime_and_one_that_wades_walks_in() {
         "wades in: {wet:?}"
     );
 }
+
+/// A jump over a gap or a hazard is flown along the heading it was predicted on: a bot
+/// jumping a lava pit toward a target across it whose target then swings back behind it
+/// (a fight's strafe point, recomputed every tick) still lands across. Wishing the new way
+/// in the air, Quake's air control brakes the jump: here the bot came back down on the near
+/// edge; from dm4's walkways over its lava pool fighting bots fell short into the lava.
+#[test]
+fn a_jump_over_lava_is_flown_along_its_heading() {
+    use botarena::bot::movement::{MoveMemory, steer};
+    use botarena::map::builder::MapBuilder;
+    use botarena::physics::pmove::pmove;
+    let v = Vec3::new;
+    let mut b = MapBuilder::sealed_room(v(-256., -256., -64.), v(384., 1024., 512.));
+    b.solid(v(-256., -256., -64.), v(384., 256., 64.), "near")
+        .solid(v(-256., 256., -64.), v(384., 384., 0.), "pit")
+        .solid(v(-256., 256., 0.), v(384., 384., 32.), "*lava1")
+        .solid(v(-256., 384., -64.), v(384., 1024., 64.), "far")
+        .point("info_player_deathmatch", v(64., 0., 89.), &[]);
+    let (_level, cmap) = b.build();
+    let physics = PhysicsParams::default();
+    let ctx = steer_ctx(&cmap, MoveParams::default());
+    let mut s = PlayerState::at(v(64., 0., 88.03125), 90.0);
+    s.velocity = v(0., 320., 0.);
+    s = pmove(&s, &UserCmd::default(), &cmap, &physics, 0.0, None).0;
+    assert!(s.on_ground.is_some(), "on the near floor");
+    let (across, behind) = (
+        run_at(v(64., 700., 88.), false, false),
+        run_at(v(64., -200., 88.), false, false),
+    );
+    let mut mem = MoveMemory::default();
+    let (mut jumped, mut lava) = (false, false);
+    for _ in 0..60 {
+        // Across until the jump is taken, then the target swings behind.
+        let req = if jumped { &behind } else { &across };
+        let (cmd, _) = steer(&ctx, &s, req, &mut mem);
+        jumped |= cmd.jump;
+        s = pmove(&s, &cmd, &cmap, &physics, ctx.dt, None).0;
+        lava |= s.water_type.intersects(Contents::LAVA);
+        if jumped && s.on_ground.is_some() {
+            break;
+        }
+    }
+    assert!(jumped, "the pit was jumped");
+    assert!(!lava, "fell into the lava");
+    assert!(s.origin.y > 384.0, "landed across: {}", s.origin);
+}

@@ -122,6 +122,9 @@ pub struct MoveMemory {
     pub runup_ticks: u32,
     /// Hung in the air against a steep slope: no wish until it lands (see [`steer`]).
     pub let_go: bool,
+    /// The heading of a jump a match bot took across a gap or a hazard toward a target on its
+    /// level, wished along until it lands or swims (see [`steer`]).
+    pub leap: Option<Vec3>,
 }
 
 impl StateHash for MoveMemory {

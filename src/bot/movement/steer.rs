@@ -66,6 +66,7 @@ pub fn steer(
     let (map, physics, params, dt, me) = (ctx.map, &ctx.physics, &ctx.params, ctx.dt, ctx.me);
     if s.on_ground.is_some() || s.water_level >= 2 {
         mem.let_go = false;
+        mem.leap = None;
     }
     let stand = UserCmd {
         yaw: s.yaw,
@@ -103,7 +104,14 @@ pub fn steer(
             mem.let_go = true;
             return (stand, MoveStatus::InAir);
         }
-        return (run_toward(want, speed, false), MoveStatus::InAir);
+        // A match bot's jump over a gap or a hazard was taken because the prediction along
+        // its heading lands: it is flown along that heading. A target that moved meanwhile
+        // (a fight's strafe point) turned the wish in the air, and Quake's air control
+        // brakes a reversed wish hard enough to fall short into the gap.
+        return (
+            run_toward(mem.leap.unwrap_or(want), speed, false),
+            MoveStatus::InAir,
+        );
     }
     if mem.runup_ticks > 0 {
         // Backing away from the edge, still facing it.
@@ -244,6 +252,12 @@ pub fn steer(
             if distance <= step + EDGE_MARGIN {
                 if jump_lands(map, s, heading, physics, params.max_drop, me) {
                     jump = true;
+                    // Across to a target on its level, a match bot's target moves under it
+                    // (a strafe point, the next waypoint); an explorer's stays and it steers
+                    // onto it in the air, as any bot does toward a target below.
+                    if !params.hold_edges && !target_below {
+                        mem.leap = Some(heading);
+                    }
                 } else {
                     // Too slow to make it from here: back up for a run-up if a jump at full
                     // speed from the edge would land.
