@@ -193,6 +193,10 @@ pub fn run(args: Args) -> Outcome {
                 &m.sim.cmap,
                 &spawns,
             ));
+            report.routable = Some(botarena::scenario::explore::routable(
+                mesh,
+                &m.learned.waypoints,
+            ));
         }
         Ok(report)
     };

@@ -51,6 +51,15 @@ pub enum Command {
     Info {
         /// The waypoint file.
         file: PathBuf,
+        /// The .map file it was made for: also measure the routable part against what the
+        /// map allows (waypoints in places the compiled graph never leads back to, such as a
+        /// spawn ledge, are one-way and not held against the graph).
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// The map's compiled navigation (`botarena nav compile`); compiled here when not
+        /// given.
+        #[arg(long, requires = "map")]
+        nav: Option<PathBuf>,
         /// Print as JSON.
         #[arg(long)]
         json: bool,
@@ -126,14 +135,47 @@ pub fn run(cmd: Command) -> Outcome {
             );
             Ok(())
         }
-        Command::Info { file, json } => {
-            let (h, g) = load(&file, None)?;
+        Command::Info {
+            file,
+            map,
+            nav,
+            json,
+        } => {
+            let (h, g, routable) = match map {
+                None => {
+                    let (h, g) = load(&file, None)?;
+                    (h, g, None)
+                }
+                Some(map) => {
+                    let (level, cmap) = load_level(&map)?;
+                    let hash = geometry_hash(&level);
+                    let (h, g) = load(&file, Some((&level.map.name, &hash)))?;
+                    let mesh = match nav {
+                        Some(f) => botarena::aas::file::load_for(&f, &level)?,
+                        None => botarena::aas::compile(
+                            &level,
+                            &cmap,
+                            &botarena::aas::CompileParams::default(),
+                            &mut |_, _, _| {},
+                        )?,
+                    };
+                    let r = botarena::scenario::explore::routable(&mesh, &g);
+                    (h, g, Some(r))
+                }
+            };
             let st = g.stats();
             if json {
-                println!("{}", serde_json::to_string_pretty(&st)?);
+                let mut v = serde_json::to_value(&st)?;
+                if let (Some(r), Some(o)) = (routable, v.as_object_mut()) {
+                    o.insert("routable".into(), serde_json::to_value(r)?);
+                }
+                println!("{}", serde_json::to_string_pretty(&v)?);
             } else {
                 println!("map         {} (geometry {})", h.map, h.geometry_hash);
                 print!("{}", st.to_text());
+                if let Some(r) = routable {
+                    println!("{}", r.to_text());
+                }
             }
             Ok(())
         }

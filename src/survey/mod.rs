@@ -140,11 +140,17 @@ pub struct ExploreSummary {
     pub items_marked: usize,
     /// Weapons and powerups in the map.
     pub items: usize,
-    /// Waypoints, and the share of them in the largest strongly connected part (routable
-    /// to and from each other).
+    /// Waypoints.
     pub waypoints: usize,
-    /// That share.
+    /// Of them, those in places the compiled graph never leads back to (a spawn ledge, a
+    /// one-way drop): no learned graph can join them to the rest
+    /// ([`crate::scenario::explore::routable`]).
+    pub one_way: usize,
+    /// Share of the other waypoints in the largest strongly connected part (routable to
+    /// and from each other).
     pub routable_share: f64,
+    /// Share of all the waypoints in that part.
+    pub routable_share_all: f64,
     /// Share of the compiled floor reachable from the spawns that has a waypoint near.
     pub floor_covered: f64,
 }
@@ -291,12 +297,14 @@ fn fill(path: &Path, p: &SurveyParams, out: &mut MapSurvey) -> Result<(), String
         let r = coverage(&level, &m.sim.cmap, graph, p.explorers, m.time(), seed);
         let spawns: Vec<_> = level.spawns.iter().map(|s| s.origin).collect();
         let nav = nav_coverage(&mesh, &level, &m.sim.cmap, graph, &spawns);
-        let st = graph.stats();
+        let routable = crate::scenario::explore::routable(&mesh, graph);
         out.explore = Some(ExploreSummary {
             items_marked: r.items_with_waypoint,
             items: r.important_items,
-            waypoints: st.waypoints,
-            routable_share: st.largest_strong as f64 / st.waypoints.max(1) as f64,
+            waypoints: routable.waypoints,
+            one_way: routable.one_way,
+            routable_share: routable.share(),
+            routable_share_all: routable.raw_share(),
             floor_covered: nav.reachable_near_share(),
         });
     }

@@ -9,8 +9,10 @@
 
 mod close;
 mod lay;
+mod routable;
 
 pub use close::plan_strays;
+pub use routable::{Routable, routable};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -58,6 +60,9 @@ pub struct ExploreReport {
     /// class (when measured against it: [`items_beyond_reach`]); those of them missing are
     /// among `items_missing` too.
     pub items_beyond_nav: Option<BTreeMap<String, usize>>,
+    /// The routable part against what the map allows (when measured against the compiled
+    /// graph: [`routable`]).
+    pub routable: Option<Routable>,
 }
 
 /// How much of the compiled navigation's floor the learned waypoints cover.
@@ -487,6 +492,7 @@ pub fn coverage(
         links_connected: 0,
         waypoints_in_solid: in_solid,
         against_nav: None,
+        routable: None,
         items_beyond_nav: None,
     }
 }
@@ -766,6 +772,9 @@ impl ExploreReport {
             for m in &c.missed {
                 let _ = writeln!(s, "left        {}", c.describe(m));
             }
+        }
+        if let Some(r) = &self.routable {
+            let _ = writeln!(s, "{}", r.to_text());
         }
         s
     }

@@ -23,6 +23,7 @@ fn report(covered: f64, missing: &[(&str, usize)], beyond: &[(&str, usize)]) -> 
             ..Default::default()
         }),
         items_beyond_nav: Some(map(beyond)),
+        routable: None,
     }
 }
 
