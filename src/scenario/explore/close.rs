@@ -100,7 +100,11 @@ pub fn plan_strays(
                     continue;
                 }
                 let world = (&open, free, &physics, &params, &carriers[..]);
-                let pairs = nearest_pairs(&joined, from, to);
+                let mut pairs = nearest_pairs(&joined, from, to);
+                if let Some(m) = &mesh {
+                    let quick = quickest_pairs(&joined, m, from, to, &pairs);
+                    pairs.extend(quick);
+                }
                 // Each way tried for each pair in turn, a pair skipped where that way failed
                 // in an earlier round (each answer depends on the two waypoints alone).
                 let mut tried = |way: Way, g: &mut WaypointGraph| {
@@ -279,6 +283,59 @@ fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u
     out
 }
 
+/// The [`PLAN_PAIRS`] pairs (waypoint of `from`, waypoint of `to`) quickest apart on the
+/// compiled area graph `mesh` (every reachability), however far apart in a straight line,
+/// leaving out those in `taken` and using no waypoint twice (ties: the nearer in a straight
+/// line, then by number). The nearest
+/// pairs in a straight line are often a storey apart, a long way round between them, where
+/// a stair a few seconds' walk away joins the part: the quickest pair starts there.
+fn quickest_pairs(
+    graph: &WaypointGraph,
+    mesh: &NavMesh,
+    from: &[u32],
+    to: &[u32],
+    taken: &[(u32, u32)],
+) -> Vec<(u32, u32)> {
+    use crate::aas::route::{Travel as Flags, build_cache, route};
+    let w = graph.waypoints();
+    // The goal waypoints by their area: one goal search per area.
+    let mut goals: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+    for &b in to {
+        if let Some((_, area)) = mesh.area_under(w[b as usize].origin) {
+            goals.entry(area).or_default().push(b);
+        }
+    }
+    let mut pairs: Vec<(f32, f32, u32, u32)> = Vec::new();
+    for (&area, bs) in &goals {
+        let cache = build_cache(mesh, area, Flags::ALL);
+        for &a in from {
+            let pa = w[a as usize].origin;
+            for &b in bs {
+                let pb = w[b as usize].origin;
+                if let Some(r) = route(mesh, &cache, pa, pb) {
+                    pairs.push((r.seconds, pa.distance(pb), a, b));
+                }
+            }
+        }
+    }
+    pairs.sort_by(|x, y| {
+        (x.0.total_cmp(&y.0))
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for &(_, _, a, b) in &pairs {
+        if out.len() == PLAN_PAIRS {
+            break;
+        }
+        if !taken.contains(&(a, b)) && out.iter().all(|&(x, y)| x != a && y != b) {
+            out.push((a, b));
+        }
+    }
+    out
+}
+
 /// Height (units) within which two waypoints are on one level: a jump's height (45) and a
 /// step's (18).
 pub const LEVEL: f32 = 64.0;
@@ -402,4 +459,65 @@ fn follow_chain(
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::builder::MapBuilder;
+
+    /// A lower floor (y 0..512, x 0..2048) under an upper floor (a slab x 0..1536, top at
+    /// z 176); the only way up is a stair at the slab's east end (y 256..512, climbing west
+    /// from x 1888). Lower waypoints along y 128 from x 96 to x 1952, upper ones along y 384
+    /// from x 96 to x 480.
+    fn storeys() -> (NavMesh, WaypointGraph, Vec<u32>, Vec<u32>) {
+        let v = Vec3::new;
+        let mut b = MapBuilder::sealed_room(v(0., 0., 0.), v(2048., 512., 384.));
+        b.solid(v(0., 0., 160.), v(1536., 512., 176.), "SLAB");
+        for k in 1..=11 {
+            let x0 = 1536. + 32. * (11 - k) as f32;
+            b.solid(v(x0, 256., 0.), v(x0 + 32., 512., 16. * k as f32), "STEP");
+        }
+        b.point("info_player_deathmatch", v(96., 128., 24.), &[]);
+        let (level, cmap) = b.build();
+        let mesh = crate::aas::compile(
+            &level,
+            &cmap,
+            &crate::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )
+        .expect("compiles");
+        let mut g = WaypointGraph::new();
+        let lower: Vec<u32> = (0..10)
+            .map(|i| g.add(v(96. + 206. * i as f32, 128., 24.), WaypointKind::Normal))
+            .collect();
+        let upper: Vec<u32> = (0..4)
+            .map(|i| g.add(v(96. + 128. * i as f32, 384., 200.), WaypointKind::Normal))
+            .collect();
+        (mesh, g, lower, upper)
+    }
+
+    #[test]
+    fn the_quickest_pairs_start_at_the_stair_the_nearest_ones_stand_a_storey_apart() {
+        let (mesh, g, lower, upper) = storeys();
+        let near = nearest_pairs(&g, &lower, &upper);
+        // In a straight line the nearest pairs are one over the other, at the west end.
+        assert!(near.iter().all(|&(a, _)| a <= lower[3]), "{near:?}");
+        let quick = quickest_pairs(&g, &mesh, &lower, &upper, &near);
+        assert_eq!(quick.len(), PLAN_PAIRS, "{quick:?}");
+        // The quickest: from the lower waypoint at the stair's foot to the upper one nearest
+        // the stair's top; each waypoint in one pair at most.
+        assert_eq!(quick[0], (lower[9], upper[3]), "{quick:?}");
+        let froms: std::collections::BTreeSet<u32> = quick.iter().map(|p| p.0).collect();
+        let tos: std::collections::BTreeSet<u32> = quick.iter().map(|p| p.1).collect();
+        assert_eq!((froms.len(), tos.len()), (PLAN_PAIRS, PLAN_PAIRS));
+        // Pairs already taken are left out.
+        let again = quickest_pairs(&g, &mesh, &lower, &upper, &quick[..1]);
+        assert!(!again.contains(&quick[0]), "{again:?}");
+        // Down: off the slab's east edge (y 0..256 is open below it) or down the stair,
+        // from the upper waypoint nearest the east end to the lower ones beside it.
+        let down = quickest_pairs(&g, &mesh, &upper, &lower, &[]);
+        assert_eq!(down[0].0, upper[3], "{down:?}");
+        assert!([lower[7], lower[8]].contains(&down[0].1), "{down:?}");
+    }
 }
