@@ -394,7 +394,7 @@ pub const FOLLOW_CHAIN: usize = 64;
 /// Follows the compiled area graph's route from waypoint `a` to waypoint `b` with a bot of
 /// compiled navigation, alone in a fresh match of `level` (`map` with nobody in it; doors,
 /// lifts and their buttons as in play), and lays the way it takes down as a chain
-/// ([`lay_chain`]) where it touches a box round `b` alive within [`FOLLOW_SECONDS`]: the
+/// ([`lay_through`]) where it touches a box round `b` alive within [`FOLLOW_SECONDS`]: the
 /// way out of a part may be a long way round the level, which the planner's search does
 /// not complete, where the route follower (closed loop on the physics) does. Returns the
 /// links added.
@@ -439,26 +439,109 @@ fn follow_chain(
         maxs: pb + Vec3::splat(8.0),
     };
     let ticks = (FOLLOW_SECONDS / m.sim.dt).round() as usize;
+    let id = m.sim.players[0].id.0;
     let mut states = Vec::new();
+    // Where the way went through a teleporter: the index of the first state after it, and
+    // the teleporter (its index in the level's triggers).
+    let mut teleported: Vec<(usize, usize)> = Vec::new();
     for _ in 0..ticks {
         m.step();
         let alive = m.sim.player_vitals(0).is_some_and(|v| v.alive);
         let Some(s) = m.sim.player_state(0).filter(|_| alive) else {
             return 0;
         };
+        teleported.extend(m.sim.events.iter().filter_map(|e| match e {
+            crate::sim::SimEvent::Teleport {
+                player, trigger, ..
+            } if *player == id => Some((states.len(), *trigger)),
+            _ => None,
+        }));
         states.push(s);
         if goal.reached(&s) {
-            return lay_chain(
+            return lay_through(
                 graph,
                 (open, params, carriers),
+                level,
                 (a, b),
-                &states,
+                (&states, &teleported),
                 m.sim.dt,
-                FOLLOW_CHAIN,
             );
         }
     }
     0
+}
+
+/// Lays a followed way (`states`, one each `step` seconds, from waypoint `a` to waypoint
+/// `b`) down as [`lay_chain`] does, through the teleporters it went through (`teleported`:
+/// the index of the first state after each, and the teleporter) as explorers lay them: a
+/// chain into the teleporter's waypoint (made at its stand where the graph has none), a
+/// teleport link to a waypoint where the player first stands after it, and the chain on
+/// from there. All or nothing; returns the links added.
+fn lay_through(
+    graph: &mut WaypointGraph,
+    (map, params, carriers): (&CollisionMap, &ReachParams, &[Carrier]),
+    level: &Level,
+    (a, b): (u32, u32),
+    (states, teleported): (&[PlayerState], &[(usize, usize)]),
+    step: f32,
+) -> usize {
+    let world = (map, params, carriers);
+    if teleported.is_empty() {
+        return lay_chain(graph, world, (a, b), states, step, FOLLOW_CHAIN);
+    }
+    let mut g = graph.clone();
+    let (mut from, mut start, mut links) = (a, 0, 0);
+    let leap = PhysicsParams::default().max_speed * crate::bot::waypoints::TELEPORT_SECONDS;
+    for (k, &(j, trigger)) in teleported.iter().enumerate() {
+        let t = &level.triggers[trigger];
+        let existing =
+            g.find_kind(|w| matches!(w, WaypointKind::Teleporter { trigger: x } if *x == trigger));
+        let tw = match existing {
+            Some(tw) => tw,
+            None => match crate::nav::sample::teleporter_stand(map, t.mins, t.maxs) {
+                Some(at) => g.add(at, WaypointKind::Teleporter { trigger }),
+                None => return 0,
+            },
+        };
+        let n_in = lay_chain(
+            &mut g,
+            world,
+            (from, tw),
+            &states[start..j],
+            step,
+            FOLLOW_CHAIN,
+        );
+        if n_in == 0 {
+            return 0;
+        }
+        // Where it first stands (or swims) after the teleport, before any next one.
+        let end = teleported.get(k + 1).map_or(states.len(), |n| n.0);
+        let Some(land) =
+            (j..end).find(|&i| states[i].on_ground.is_some() || states[i].water_level >= 2)
+        else {
+            return 0;
+        };
+        let dw = g.add(states[land].origin, WaypointKind::Normal);
+        links += n_in + g.link(tw, dw, leap, Travel::Teleport, 1.0) as usize;
+        (from, start) = (dw, land);
+    }
+    let n_on = if from == b {
+        0
+    } else {
+        lay_chain(
+            &mut g,
+            world,
+            (from, b),
+            &states[start..],
+            step,
+            FOLLOW_CHAIN,
+        )
+    };
+    if n_on == 0 && from != b {
+        return 0;
+    }
+    *graph = g;
+    links + n_on
 }
 
 #[cfg(test)]
@@ -519,5 +602,93 @@ mod tests {
         let down = quickest_pairs(&g, &mesh, &upper, &lower, &[]);
         assert_eq!(down[0].0, upper[3], "{down:?}");
         assert!([lower[7], lower[8]].contains(&down[0].1), "{down:?}");
+    }
+}
+
+#[cfg(test)]
+mod follow_tests {
+    use super::*;
+    use crate::map::builder::MapBuilder;
+
+    /// Two rooms a wall parts for good (x 0..504 and 520..1024), each with a teleporter
+    /// into the other and a spawn point.
+    fn parted_rooms() -> (Arc<Level>, CollisionMap) {
+        let v = Vec3::new;
+        let mut b = MapBuilder::sealed_room(v(0., 0., 0.), v(1024., 512., 128.));
+        b.solid(v(504., 0., 0.), v(520., 512., 128.), "WALL");
+        for (lo, target, dest) in [
+            (v(64., 400., 0.), "east", v(900., 256., 0.)),
+            (v(896., 400., 0.), "west", v(100., 256., 0.)),
+        ] {
+            b.brush_entity(
+                &[("classname", "trigger_teleport"), ("target", target)],
+                &[(lo, lo + v(64., 64., 64.), "TRIGGER")],
+            );
+            b.point(
+                "info_teleport_destination",
+                dest,
+                &[("targetname", target), ("angle", "270")],
+            );
+        }
+        b.point("info_player_deathmatch", v(200., 100., 24.), &[])
+            .point("info_player_deathmatch", v(800., 300., 24.), &[]);
+        let (level, cmap) = b.build();
+        (Arc::new(level), cmap)
+    }
+
+    #[test]
+    fn a_followed_way_through_a_teleporter_is_laid_as_explorers_lay_one() {
+        let (level, cmap) = parted_rooms();
+        let mesh = Arc::new(
+            crate::aas::compile(
+                &level,
+                &cmap,
+                &crate::aas::CompileParams::default(),
+                &mut |_, _, _| {},
+            )
+            .expect("compiles"),
+        );
+        let v = Vec3::new;
+        let mut g = WaypointGraph::new();
+        let a = g.add(v(200., 100., 24.03125), WaypointKind::Normal);
+        let b = g.add(v(800., 100., 24.03125), WaypointKind::Normal);
+        let mut empty = cmap.clone();
+        empty.clear_bodies();
+        let (open, free, _) =
+            crate::planner::times::planning(&level, &empty, &PlanConfig::default());
+        let carriers = carriers(&level);
+        let physics = PhysicsParams::default();
+        let params = ReachParams {
+            max_distance: PLAN_LINK,
+            max_fall: crate::bot::explore::MAX_DROP,
+            ..Default::default()
+        };
+        let world = (&open, &free[..], &physics, &params, &carriers[..]);
+        let links = follow_chain(&mut g, world, (&level, &empty, &mesh), (a, b));
+        assert!(links >= 3, "{links} links");
+        // The way: a chain into the west teleporter's waypoint, its teleport link to where
+        // the player first stands in the east room, a chain on to `b`.
+        let tw: Vec<u32> = (0..g.len() as u32)
+            .filter(|&n| matches!(g.get(n).unwrap().kind, WaypointKind::Teleporter { .. }))
+            .collect();
+        assert_eq!(tw.len(), 1, "one teleporter waypoint");
+        assert!(g.get(tw[0]).unwrap().origin.x < 504.0, "the west one");
+        let teleports: Vec<(u32, u32)> = g
+            .waypoints()
+            .iter()
+            .flat_map(|w| {
+                w.links
+                    .iter()
+                    .filter(|l| l.travel == Travel::Teleport)
+                    .map(move |l| (l.from, w.number))
+            })
+            .collect();
+        assert_eq!(teleports.len(), 1, "{teleports:?}");
+        assert_eq!(teleports[0].0, tw[0]);
+        assert!(
+            g.get(teleports[0].1).unwrap().origin.x > 520.0,
+            "lands east"
+        );
+        assert!(g.routed_from(a)[b as usize], "a route from a to b");
     }
 }
