@@ -265,8 +265,12 @@ pub fn run(args: Args) -> Outcome {
                     )
                 })
                 .unwrap_or_default();
+            let routable = r
+                .routable
+                .map(|x| format!(" ({:.1} % routable)", 100.0 * x.share()))
+                .unwrap_or_default();
             println!(
-                "seed {:<5} {share}{} of {} weapons and powerups marked, {} waypoints  -> {}",
+                "seed {:<5} {share}{} of {} weapons and powerups marked, {} waypoints{routable}  -> {}",
                 r.seed,
                 r.items_with_waypoint,
                 r.important_items,

@@ -632,6 +632,11 @@ pub struct ExploreSummary {
     /// Per item class still without a waypoint in some run, the runs where an instance the
     /// compiled graph reaches has none (instances beyond its reach are not counted).
     pub items_unmarked: BTreeMap<String, usize>,
+    /// Mean routable share of the waypoints the map lets join ([`Routable::share`]) over
+    /// the runs measured against the compiled graph, 0..1.
+    pub mean_routable: f64,
+    /// The least of those shares.
+    pub min_routable: f64,
 }
 
 /// [`ExploreSummary`] of `reports` (one map, several seeds).
@@ -642,6 +647,14 @@ pub fn summarize(reports: &[ExploreReport]) -> ExploreSummary {
         ..Default::default()
     };
     let mut sum = 0.0;
+    let routable: Vec<f64> = reports
+        .iter()
+        .filter_map(|r| r.routable.map(|x| x.share()))
+        .collect();
+    if !routable.is_empty() {
+        out.mean_routable = routable.iter().sum::<f64>() / routable.len() as f64;
+        out.min_routable = routable.iter().copied().fold(1.0, f64::min);
+    }
     for r in reports {
         if let Some(c) = &r.against_nav {
             let share = c.reachable_share();
@@ -683,6 +696,13 @@ impl ExploreSummary {
                 self.at_goal,
                 self.measured,
                 100.0 * GOAL_SHARE,
+            );
+            let _ = writeln!(
+                s,
+                "routable    mean {:.1} %, least {:.1} % of the waypoints the map lets join \
+                 (one-way ones left out) in the largest strongly connected part",
+                100.0 * self.mean_routable,
+                100.0 * self.min_routable,
             );
         }
         let _ = writeln!(

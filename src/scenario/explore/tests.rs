@@ -23,7 +23,11 @@ fn report(covered: f64, missing: &[(&str, usize)], beyond: &[(&str, usize)]) -> 
             ..Default::default()
         }),
         items_beyond_nav: Some(map(beyond)),
-        routable: None,
+        routable: Some(Routable {
+            waypoints: 100,
+            routable: covered as usize,
+            one_way: 0,
+        }),
     }
 }
 
@@ -44,6 +48,9 @@ fn a_summary_counts_only_items_within_reach_and_runs_at_the_goal() {
         s.mean_reachable
     );
     assert!((s.min_reachable - 0.8).abs() < 1e-9);
+    // The routable share likewise (here equal to the covered share).
+    assert!((s.mean_routable - 0.883_333).abs() < 1e-5);
+    assert!((s.min_routable - 0.8).abs() < 1e-9);
     let unmarked: Vec<_> = s.items_unmarked.into_iter().collect();
     assert_eq!(unmarked, [("rl".to_string(), 1), ("ssg".to_string(), 1)]);
     let none = summarize(&[]);
