@@ -286,9 +286,9 @@ fn nearest_pairs(graph: &WaypointGraph, from: &[u32], to: &[u32]) -> Vec<(u32, u
 /// The [`PLAN_PAIRS`] pairs (waypoint of `from`, waypoint of `to`) quickest apart on the
 /// compiled area graph `mesh` (every reachability), however far apart in a straight line,
 /// leaving out those in `taken` and using no waypoint twice (ties: the nearer in a straight
-/// line, then by number). The nearest
-/// pairs in a straight line are often a storey apart, a long way round between them, where
-/// a stair a few seconds' walk away joins the part: the quickest pair starts there.
+/// line, then by number). The nearest pairs in a straight line are often a storey apart, a
+/// long way round between them, where a stair a few seconds' walk away joins the part: the
+/// quickest pair starts there.
 fn quickest_pairs(
     graph: &WaypointGraph,
     mesh: &NavMesh,
@@ -503,17 +503,23 @@ fn lay_through(
                 None => return 0,
             },
         };
-        let n_in = lay_chain(
-            &mut g,
-            world,
-            (from, tw),
-            &states[start..j],
-            step,
-            FOLLOW_CHAIN,
-        );
-        if n_in == 0 {
-            return 0;
-        }
+        // Set off from the teleporter's own waypoint: nothing to lay into it.
+        let n_in = if from == tw {
+            0
+        } else {
+            let n = lay_chain(
+                &mut g,
+                world,
+                (from, tw),
+                &states[start..j],
+                step,
+                FOLLOW_CHAIN,
+            );
+            if n == 0 {
+                return 0;
+            }
+            n
+        };
         // Where it first stands (or swims) after the teleport, before any next one.
         let end = teleported.get(k + 1).map_or(states.len(), |n| n.0);
         let Some(land) =
