@@ -48,6 +48,24 @@ pub fn write_out(path: &std::path::Path, bytes: impl AsRef<[u8]>) -> Outcome {
         .map_err(|e| Box::new(Failed(format!("{}: {e}", path.display()))) as _)
 }
 
+/// The level's compiled navigation: the `.nav` file given (checked against the level), else
+/// compiled here at the default parameters.
+pub fn nav_or_compile(
+    nav: Option<&std::path::Path>,
+    level: &botarena::map::Level,
+    cmap: &botarena::map::CollisionMap,
+) -> Result<botarena::aas::NavMesh, Box<dyn std::error::Error>> {
+    Ok(match nav {
+        Some(f) => botarena::aas::file::load_for(f, level)?,
+        None => botarena::aas::compile(
+            level,
+            cmap,
+            &botarena::aas::CompileParams::default(),
+            &mut |_, _, _| {},
+        )?,
+    })
+}
+
 /// Headless, deterministic Quake arena simulation for bot AI.
 ///
 /// Loads Quake .map files (id standard or Valve 220, as TrenchBroom writes them), simulates

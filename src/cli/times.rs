@@ -101,15 +101,7 @@ pub fn run(args: Args) -> Outcome {
             .map_err(|m| format!("--integration {m}"))?,
         ..Default::default()
     };
-    let mesh = match &args.nav {
-        Some(f) => botarena::aas::file::load_for(f, &level)?,
-        None => botarena::aas::compile(
-            &level,
-            &cmap,
-            &botarena::aas::CompileParams::default(),
-            &mut |_, _, _| {},
-        )?,
-    };
+    let mesh = super::nav_or_compile(args.nav.as_deref(), &level, &cmap)?;
     cfg.area_metric = Some(Arc::new(botarena::planner::AreaMetric::new(
         Arc::new(mesh),
         &level,

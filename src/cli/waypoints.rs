@@ -150,15 +150,7 @@ pub fn run(cmd: Command) -> Outcome {
                     let (level, cmap) = load_level(&map)?;
                     let hash = geometry_hash(&level);
                     let (h, g) = load(&file, Some((&level.map.name, &hash)))?;
-                    let mesh = match nav {
-                        Some(f) => botarena::aas::file::load_for(&f, &level)?,
-                        None => botarena::aas::compile(
-                            &level,
-                            &cmap,
-                            &botarena::aas::CompileParams::default(),
-                            &mut |_, _, _| {},
-                        )?,
-                    };
+                    let mesh = super::nav_or_compile(nav.as_deref(), &level, &cmap)?;
                     let r = botarena::scenario::explore::routable(&mesh, &g);
                     (h, g, Some(r))
                 }
