@@ -41,6 +41,7 @@ use crate::sim::Sim;
 use crate::sim::components::{Command, Motion, Vitals};
 use crate::sim::hash::{StateHash, StateHasher};
 use crate::sim::parallel::JobSize;
+pub use probe::ScanMemo;
 pub use steer::{SteerCtx, steer};
 
 /// Where a bot wants to go.
@@ -125,6 +126,8 @@ pub struct MoveMemory {
     /// The heading of a jump a match bot took across a gap or a hazard toward a target on its
     /// level, wished along until it lands or swims (see [`steer`]).
     pub leap: Option<Vec3>,
+    /// The floor ahead the last scan found clear ([`ScanMemo`]).
+    pub scan: Option<ScanMemo>,
 }
 
 impl StateHash for MoveMemory {

@@ -49,8 +49,30 @@ pub(super) enum Ahead {
     Bad { distance: f32, hazard: bool },
 }
 
+/// How far (units) the samples of a scan may stand from where an earlier scan took them
+/// for its answer to stand in for theirs: half the samples' spacing, the scan's own
+/// resolution along its line.
+const REUSE_DRIFT: f32 = SCAN_STEP / 2.0;
+
+/// The stretch of floor a [`scan_ahead`] found clear, kept between ticks so that the next
+/// scan along the same line samples only beyond it: a bot running on along its heading
+/// would ask again about the floor it asked about a tick ago, seven samples of eight.
+/// Good while the geometry stands as it was ([`CollisionMap::geometry`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScanMemo {
+    origin: Vec3,
+    dir: Vec3,
+    /// The farthest sample found clear, along `dir` from `origin`.
+    clear_to: f32,
+    max_drop: f32,
+    hazards: Contents,
+    geometry: u64,
+}
+
 /// Samples the floor every 16 units along `dir` up to `range`: the first spot with no floor
-/// within `max_drop`, or with `hazards` (lava, slime) on top.
+/// within `max_drop`, or with `hazards` (lava, slime) on top. Samples within the clear
+/// stretch `memo` holds, where they stand within [`REUSE_DRIFT`] of its line, are taken as
+/// clear; `memo` is left holding the clear stretch of this scan.
 pub(super) fn scan_ahead(
     map: &CollisionMap,
     origin: Vec3,
@@ -58,8 +80,44 @@ pub(super) fn scan_ahead(
     range: f32,
     max_drop: f32,
     hazards: Contents,
+    memo: &mut Option<ScanMemo>,
 ) -> Ahead {
     let mut d = SCAN_STEP;
+    // Along the kept line: how far this scan's origin is along it, and the memo to extend.
+    let mut base = None;
+    if let Some(m) = *memo
+        && m.geometry == map.geometry()
+        && m.max_drop == max_drop
+        && m.hazards == hazards
+        && origin.z == m.origin.z
+    {
+        let off = origin - m.origin;
+        let along = off.dot(m.dir);
+        let side = (off - m.dir * along).length();
+        if along >= 0.0 && side + (dir - m.dir).length() * range <= REUSE_DRIFT {
+            while d <= range && along + d <= m.clear_to {
+                d += SCAN_STEP;
+            }
+            base = Some((m, along));
+        }
+    }
+    // The memo this scan leaves: the kept one extended, or a new one from here.
+    let mut keep = |clear: f32| {
+        *memo = Some(match base {
+            Some((m, along)) => ScanMemo {
+                clear_to: m.clear_to.max(along + clear),
+                ..m
+            },
+            None => ScanMemo {
+                origin,
+                dir,
+                clear_to: clear,
+                max_drop,
+                hazards,
+                geometry: map.geometry(),
+            },
+        });
+    };
     while d <= range {
         let p = origin + dir * d;
         let t = map.trace_ray(
@@ -69,6 +127,7 @@ pub(super) fn scan_ahead(
             None,
         );
         if t.start_solid {
+            keep(d - SCAN_STEP);
             return Ahead::Clear; // a wall or step ahead: the feelers deal with it
         }
         let floor_under_ray =
@@ -81,12 +140,14 @@ pub(super) fn scan_ahead(
         if t.fraction >= 1.0
             || (t.contents.intersects(Contents::SOLID) && t.normal.z < MIN_FLOOR_NORMAL_Z)
         {
+            keep(d - SCAN_STEP);
             return Ahead::Bad {
                 distance: d,
                 hazard: false,
             };
         }
         if t.contents.intersects(hazards) {
+            keep(d - SCAN_STEP);
             return Ahead::Bad {
                 distance: d,
                 hazard: true,
@@ -94,6 +155,7 @@ pub(super) fn scan_ahead(
         }
         d += SCAN_STEP;
     }
+    keep(d - SCAN_STEP);
     Ahead::Clear
 }
 
@@ -207,4 +269,81 @@ pub(super) fn floor_within_step(map: &CollisionMap, p: Vec3, me: Option<EntId>) 
         me,
     );
     !t.start_solid && t.fraction < 1.0 && t.normal.z >= 0.7
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::builder::MapBuilder;
+    use crate::map::collision::traces_on_this_thread;
+
+    /// A floor from x −512 to 256, a gap, and floor again from 384 on (deeper than any
+    /// drop a scan allows below it: the pit's bottom is 1,000 units down).
+    fn gap_map() -> CollisionMap {
+        let mut b = MapBuilder::new();
+        b.solid(
+            Vec3::new(-512., -256., -16.),
+            Vec3::new(256., 256., 0.),
+            "F",
+        );
+        b.solid(Vec3::new(384., -256., -16.), Vec3::new(900., 256., 0.), "F");
+        b.solid(
+            Vec3::new(-512., -256., -1016.),
+            Vec3::new(900., 256., -1000.),
+            "P",
+        );
+        b.build().1
+    }
+
+    fn scan(map: &CollisionMap, x: f32, y: f32, memo: &mut Option<ScanMemo>) -> (Ahead, u64) {
+        let before = traces_on_this_thread();
+        let origin = Vec3::new(x, y, -PLAYER_MINS.z);
+        let a = scan_ahead(map, origin, Vec3::X, 128.0, 200.0, Contents::LAVA, memo);
+        (a, traces_on_this_thread() - before)
+    }
+
+    #[test]
+    fn a_scan_along_the_same_line_samples_only_beyond_the_last() {
+        let map = gap_map();
+        let mut memo = None;
+        let (first, cost) = scan(&map, -400.0, 0.0, &mut memo);
+        assert_eq!(first, Ahead::Clear);
+        assert_eq!(cost, 8, "eight samples, each a ray");
+        // A tick on (16 units, and a little to the side): one new sample.
+        let (next, cost) = scan(&map, -384.0, 2.0, &mut memo);
+        assert_eq!(next, Ahead::Clear);
+        assert_eq!(cost, 1);
+        // Approaching the gap, every answer is the one a fresh scan gives.
+        for x in (-368..200).step_by(16) {
+            let x = x as f32;
+            let (kept, _) = scan(&map, x, 2.0, &mut memo);
+            let (fresh, _) = scan(&map, x, 2.0, &mut None);
+            assert_eq!(kept, fresh, "at x {x}");
+        }
+        assert!(matches!(
+            scan(&map, 192.0, 2.0, &mut memo).0,
+            Ahead::Bad { .. }
+        ));
+    }
+
+    #[test]
+    fn a_scan_off_the_line_or_on_moved_geometry_samples_afresh() {
+        let map = gap_map();
+        let mut memo = None;
+        scan(&map, -400.0, 0.0, &mut memo);
+        // Beside the line by more than the drift allowed.
+        let kept = memo;
+        assert_eq!(scan(&map, -384.0, REUSE_DRIFT + 1.0, &mut memo).1, 8);
+        // The same line on a map whose geometry is another.
+        let mut memo = kept;
+        let other = gap_map();
+        assert_eq!(scan(&other, -384.0, 0.0, &mut memo).1, 8);
+        // Turned: the far samples would stand more than the drift away.
+        let mut memo = kept;
+        let before = traces_on_this_thread();
+        let dir = Vec3::new(1.0, 0.1, 0.0).normalize();
+        let origin = Vec3::new(-384.0, 0.0, -PLAYER_MINS.z);
+        scan_ahead(&map, origin, dir, 128.0, 200.0, Contents::LAVA, &mut memo);
+        assert_eq!(traces_on_this_thread() - before, 8);
+    }
 }

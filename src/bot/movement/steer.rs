@@ -244,9 +244,24 @@ pub fn steer(
         let fall = std::cell::OnceCell::new();
         let falls =
             || *fall.get_or_init(|| falls_safely(map, s, heading, physics, params.max_drop, me));
-        if let Ahead::Bad { distance, hazard } =
-            scan_ahead(map, s.origin, heading, range, params.max_drop, hazards)
-            && !(target_below && falls())
+        // An explorer scans afresh every tick: it holds to ledges' edges, where a sample half
+        // a step beside the one taken may stand over the drop (with the kept stretch, its
+        // runs marked fewer items on both map sets).
+        let mut fresh = None;
+        let memo = if params.hold_edges {
+            &mut fresh
+        } else {
+            &mut mem.scan
+        };
+        if let Ahead::Bad { distance, hazard } = scan_ahead(
+            map,
+            s.origin,
+            heading,
+            range,
+            params.max_drop,
+            hazards,
+            memo,
+        ) && !(target_below && falls())
         {
             let step = s.velocity.truncate().length().max(speed) * dt;
             if distance <= step + EDGE_MARGIN {
@@ -266,7 +281,15 @@ pub fn steer(
                     let behind = s.origin - heading * RUN_UP;
                     let room = box_clear(map, s.origin, behind, me)
                         && matches!(
-                            scan_ahead(map, s.origin, -heading, RUN_UP, params.max_drop, hazards),
+                            scan_ahead(
+                                map,
+                                s.origin,
+                                -heading,
+                                RUN_UP,
+                                params.max_drop,
+                                hazards,
+                                &mut None,
+                            ),
                             Ahead::Clear
                         );
                     if room
