@@ -445,7 +445,8 @@ impl PerceptionStage {
             let s = job.s;
             let eye = s.eye();
             let (forward, _) = angle_vectors(s.yaw, s.pitch);
-            let mut seen = Vec::new();
+            // About what it saw last time (a crowded match's lists run to a hundred).
+            let mut seen = Vec::with_capacity(percepts.visible.len() + 4);
             let mut traces = 0u32;
             let refresh = (tick + id.0 as u64).is_multiple_of(interval);
             if refresh {

@@ -82,20 +82,22 @@ pub fn items_system(sim: &mut Sim, rules: &MatchRules) {
     let (tick, rate) = (sim.tick, sim.tick_rate());
     // Living players' boxes, read once: nothing here moves or kills a player, and asking the
     // world for every item and player pair cost more than the rest of the stage.
-    let boxes: Vec<PlayerBox> = sim
-        .players
-        .iter()
-        .filter_map(|p| {
-            let mut q = sim.world.query_one::<(&Motion, &Vitals)>(p.entity);
-            let (m, v) = q.get().ok()?;
-            v.alive.then_some(PlayerBox {
-                id: p.id,
-                entity: p.entity,
-                mins: m.0.origin + PLAYER_MINS,
-                maxs: m.0.origin + PLAYER_MAXS,
+    // One view for them all: a query per player prepared the query every time.
+    let boxes: Vec<PlayerBox> = {
+        let view = sim.world.view::<(&Motion, &Vitals)>();
+        sim.players
+            .iter()
+            .filter_map(|p| {
+                let (m, v) = view.get(p.entity)?;
+                v.alive.then_some(PlayerBox {
+                    id: p.id,
+                    entity: p.entity,
+                    mins: m.0.origin + PLAYER_MINS,
+                    maxs: m.0.origin + PLAYER_MAXS,
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
     // The slots, read once and written back once (a world lookup per item cost as much as
     // the stage's work on small matches).
     let mut slots: Vec<Option<ItemSlot>> = {

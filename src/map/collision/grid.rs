@@ -174,6 +174,10 @@ impl BrushGrid {
     /// Calls `f` with the index of every cell the segment `a`–`b` passes through, in order
     /// from `a` (a 3-D DDA, Amanatides and Woo), until it returns false. The part of the
     /// segment outside the grid has no brushes and is skipped.
+    // Always inlined, as `for_cells`: left to the compiler, whether these were inlined into
+    // their callers' closures flipped with unrelated edits elsewhere in the crate, costing
+    // 1.7 % of a 128-bot match's instructions when not.
+    #[inline(always)]
     pub(super) fn walk(&self, a: Vec3, b: Vec3, mut f: impl FnMut(usize) -> bool) {
         let lo = Vec3::new(self.lo[0] as f32, self.lo[1] as f32, self.lo[2] as f32);
         let dims = Vec3::new(
@@ -256,6 +260,7 @@ impl BrushGrid {
     }
 
     /// Calls `f` with the index of every cell `lo..hi` touches (clamped to the grid).
+    #[inline(always)]
     pub(super) fn for_cells(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
         let range = |k: usize, a: f32, b: f32| {
             (
