@@ -28,12 +28,16 @@ fn survey(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
 
 #[test]
 fn a_record_per_map_the_same_for_any_thread_count() {
+    // Four maps, so that four threads run four workers (a survey runs no more workers than
+    // maps).
     let maps = [
         root().join("maps/arena.map"),
         root().join("maps/rim_pool.map"),
+        root().join("maps/layers.map"),
+        root().join("maps/prefab.map"),
     ];
     let mut records = Vec::new();
-    for threads in ["1", "2"] {
+    for threads in ["1", "2", "4"] {
         let mut args: Vec<&std::ffi::OsStr> = maps.iter().map(|m| m.as_os_str()).collect();
         let more: [&std::ffi::OsStr; 3] =
             ["--json".as_ref(), "--threads".as_ref(), threads.as_ref()];
@@ -44,9 +48,12 @@ fn a_record_per_map_the_same_for_any_thread_count() {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(rows.len(), 2, "{out}");
-        assert!(rows[0]["map"].as_str().unwrap().ends_with("arena.map"));
-        assert!(rows[1]["map"].as_str().unwrap().ends_with("rim_pool.map"));
+        assert_eq!(rows.len(), maps.len(), "{out}");
+        for (row, map) in rows.iter().zip(&maps) {
+            let name = map.file_name().unwrap().to_str().unwrap();
+            assert!(row["map"].as_str().unwrap().ends_with(name), "{row}");
+            assert!(row["error"].is_null(), "{row}");
+        }
         let arena = &rows[0];
         assert!(arena["error"].is_null());
         assert!(arena["areas"].as_u64().unwrap() > 10);
@@ -114,6 +121,10 @@ fn a_record_per_map_the_same_for_any_thread_count() {
     assert_eq!(
         records[0], records[1],
         "the same records on 1 and 2 threads"
+    );
+    assert_eq!(
+        records[0], records[2],
+        "the same records on 1 and 4 threads"
     );
 }
 
