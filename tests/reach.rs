@@ -363,6 +363,41 @@ fn an_answer_asked_again_costs_no_trace_until_a_mover_moves() {
 }
 
 #[test]
+fn a_start_asked_again_is_remembered_and_every_answer_counts_its_whole_cost() {
+    use botarena::map::{Brush, collision::memo_traces_on_this_thread};
+    use botarena::nav::reach::reachable_counted;
+    let room = || {
+        let floor = Brush::from_box(v(-512., -128., -64.), v(512., 128., 0.), Contents::SOLID);
+        CollisionMap::new(vec![floor], Vec::new())
+    };
+    // Each map is a geometry of its own, and the memo holds one geometry at a time.
+    let (map, fresh) = (room(), room());
+    let p = ReachParams::default();
+    let (from, a, b) = (stand(-300., 0.), stand(300., 0.), v(200., 60., 24.03125));
+    // What the question of `b` costs with nothing remembered.
+    let (walk, whole) = reachable_counted(&fresh, from, b, &p);
+    assert_eq!(walk, Reachability::Walk);
+    assert_eq!(reachable_counted(&map, from, a, &p).0, Reachability::Walk);
+    // Another target from the same start: the start's traces are the memo's.
+    let memo = memo_traces_on_this_thread();
+    let (same, made) = reachable_counted(&map, from, b, &p);
+    let stood = memo_traces_on_this_thread() - memo;
+    assert_eq!(same, walk);
+    assert!(stood > 0, "the start was remembered");
+    // Made and stood in for together: what it costs with nothing remembered.
+    assert_eq!(made as u64 + stood, whole as u64);
+    // Asked again, the answer from the memo counts its whole cost.
+    let memo = memo_traces_on_this_thread();
+    assert_eq!(reachable_counted(&map, from, b, &p), (walk, 0));
+    assert_eq!(memo_traces_on_this_thread() - memo, whole as u64);
+    // A start in solid is remembered as one no player stands at.
+    let buried = v(0., 0., -32.);
+    let (r, _) = reachable_counted(&map, buried, a, &p);
+    assert_eq!(r, Reachability::Unreachable(Blocked::BadEndpoint));
+    assert_eq!(reachable_counted(&map, buried, b, &p), (r, 0));
+}
+
+#[test]
 fn a_march_that_goes_round_a_loop_gives_up_when_it_stands_where_it_stood() {
     // On dm4 (found in an 8-bot match): from this spot the march toward the target jumps
     // over it, walks back and jumps back over it, landing exactly where it stood before;

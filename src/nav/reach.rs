@@ -201,11 +201,15 @@ pub fn reachable_counted(
         return (r, 0);
     }
     let before = map.trace_count();
+    let stood_before = crate::map::collision::memo_traces_on_this_thread();
     let mut pr = Probe { map, p: params };
     let r = reach(&mut pr, from, to);
     let n = (map.trace_count() - before) as u32;
     if let Some(k) = key {
-        MEMO.with(|m| m.borrow_mut().put(map.geometry(), k, (r, n)));
+        // The answer's whole cost, its start's traces included where the memo stood in
+        // for them, so that a later answer from the memo counts what it would have cost.
+        let stood = crate::map::collision::memo_traces_on_this_thread() - stood_before;
+        MEMO.with(|m| m.borrow_mut().put(map.geometry(), k, (r, n + stood as u32)));
     }
     (r, n)
 }
@@ -219,6 +223,8 @@ struct Memo {
     geometry: u64,
     /// Each answer with the traces it cost.
     answers: rustc_hash::FxHashMap<[u32; 6], (Reachability, u32)>,
+    /// Each start point's standing place ([`start_of`]) with the traces it cost.
+    starts: rustc_hash::FxHashMap<[u32; 3], (Option<Vec3>, u32)>,
 }
 
 /// Answers kept per thread; at this many the memo starts again (a few hundred kilobytes).
@@ -233,11 +239,32 @@ impl Memo {
     }
 
     fn put(&mut self, geometry: u64, k: [u32; 6], r: (Reachability, u32)) {
-        if self.geometry != geometry || self.answers.len() >= MEMO_MAX {
+        self.hold(geometry);
+        self.answers.insert(k, r);
+    }
+
+    fn start(&self, geometry: u64, k: &[u32; 3]) -> Option<(Option<Vec3>, u32)> {
+        if self.geometry != geometry {
+            return None;
+        }
+        self.starts.get(k).copied()
+    }
+
+    fn put_start(&mut self, geometry: u64, k: [u32; 3], s: (Option<Vec3>, u32)) {
+        self.hold(geometry);
+        self.starts.insert(k, s);
+    }
+
+    /// Starts again where the geometry changed or either table is full.
+    fn hold(&mut self, geometry: u64) {
+        if self.geometry != geometry
+            || self.answers.len() >= MEMO_MAX
+            || self.starts.len() >= MEMO_MAX
+        {
             self.answers.clear();
+            self.starts.clear();
             self.geometry = geometry;
         }
-        self.answers.insert(k, r);
     }
 }
 
@@ -249,6 +276,40 @@ thread_local! {
 /// have there) in a more or less straight line?
 pub fn reachable(map: &CollisionMap, from: Vec3, to: Vec3, params: &ReachParams) -> Reachability {
     reachable_counted(map, from, to, params).0
+}
+
+/// Where a player at `from` stands to set off (on the floor below, or swimming there), or
+/// `None` where it cannot stand. The same for every target, so asked once per start point
+/// while the geometry holds (waypoints are the starts of most questions: a bot's nearest
+/// waypoint that reaches it asks the same few again and again): a start answered from the
+/// thread's memo counts the traces it stood in for, as [`reachable_counted`] does.
+fn start_of(pr: &mut Probe, from: Vec3) -> Option<Vec3> {
+    let key = (*pr.p == ReachParams::default()).then(|| from.to_array().map(f32::to_bits));
+    let geometry = pr.map.geometry();
+    if let Some(k) = key
+        && let Some((at, n)) = MEMO.with(|m| m.borrow().start(geometry, &k))
+    {
+        crate::map::collision::count_memo_here(n as u64);
+        return at;
+    }
+    let before = pr.map.trace_count();
+    let at = (|| {
+        if pr.trace(from, from).start_solid {
+            return None;
+        }
+        if pr.waist_in_water(from) {
+            return Some(from);
+        }
+        match pr.floor(from + Vec3::new(0.0, 0.0, 1.0), pr.p.max_fall + 1.0) {
+            Floor::At(f) => Some(f),
+            Floor::None => None,
+        }
+    })();
+    if let Some(k) = key {
+        let n = (pr.map.trace_count() - before) as u32;
+        MEMO.with(|m| m.borrow_mut().put_start(geometry, k, (at, n)));
+    }
+    at
 }
 
 fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
@@ -265,18 +326,8 @@ fn reach(pr: &mut Probe, from: Vec3, to: Vec3) -> Reachability {
         return Unreachable(Blocked::BadEndpoint);
     }
     let goal_in_water = at_goal.intersects(Contents::WATER);
-    // Where the player stands now: on the floor, or swimming.
-    let start_t = pr.trace(from, from);
-    if start_t.start_solid {
+    let Some(mut pos) = start_of(pr, from) else {
         return Unreachable(Blocked::BadEndpoint);
-    }
-    let mut pos = if pr.waist_in_water(from) {
-        from
-    } else {
-        match pr.floor(from + Vec3::new(0.0, 0.0, 1.0), p.max_fall + 1.0) {
-            Floor::At(f) => f,
-            Floor::None => return Unreachable(Blocked::BadEndpoint),
-        }
     };
     let (mut jumps, mut chain, mut fell, mut swam) = (0u32, false, false, false);
     let mut run = 0.0f32; // straight run-up behind `pos` on this leg
